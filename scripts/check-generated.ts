@@ -1,0 +1,33 @@
+/**
+ * npm run check:generated: regenerate into a temporary folder and fail with a readable diff when
+ * generated/ is stale.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GENERATED_FILES, generate, repoRoot } from "./generate.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tg-drift-"));
+let stale = 0;
+try {
+  await generate(dir);
+  for (const name of GENERATED_FILES) {
+    const committed = join(repoRoot, "generated", name);
+    const fresh = join(dir, name);
+    if (existsSync(committed) && readFileSync(committed, "utf8") === readFileSync(fresh, "utf8")) continue;
+    stale++;
+    console.error(`✘ generated/${name} is stale`);
+    const diff = spawnSync("git", ["diff", "--no-index", "--stat", "--", committed, fresh], { encoding: "utf8" });
+    const full = spawnSync("git", ["diff", "--no-index", "-U2", "--", committed, fresh], { encoding: "utf8" });
+    console.error((diff.stdout || "(missing file)").trim());
+    console.error(full.stdout.split("\n").slice(0, 60).join("\n"));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (stale) {
+  console.error(`\n${stale} generated file(s) differ from spec/. Run \`npm run generate\`, review the diff, commit.`);
+  process.exit(1);
+}
+console.log(`✔ generated/ is in sync with spec/ (${GENERATED_FILES.length} files)`);
