@@ -1680,6 +1680,21 @@ export interface components {
                 "application/json": components["schemas"]["ServerErrorBody"];
             };
         };
+        /**
+         * @description Invalid request (missing or blank input, invalid kind, wrong types, invalid JSON), or 400
+         *     `certification_target_unsupported` when `app_query` carries `certification` or `certifications`.
+         */
+        CreateTargetBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] | components["schemas"]["FrameworkError"];
+            };
+        };
         /** @description The resource is not visible to the organization. */
         NotFound: {
             headers: {
@@ -1969,7 +1984,7 @@ export interface operations {
                         /** @description Present only with include=coworkers. Coworker rows with overlap keys in match. */
                         coworkers?: components["schemas"]["Person"][];
                         /** @description Present only with include=coworkers. Row shape not shown in the reference. */
-                        stints?: unknown[];
+                        stints?: components["schemas"]["OpenObject"][];
                         /** @description Present only with include=similar; computed from shared graph signals and can be empty. */
                         similar?: components["schemas"]["Person"][];
                     };
@@ -2767,18 +2782,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request. */
-            400: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["FrameworkError"];
-                };
-            };
+            400: components["responses"]["CreateTargetBadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];

@@ -1,0 +1,166 @@
+/**
+ * The Spectral rulesets of `npm run lint`, as code so that tests load exactly what the lint runs.
+ *
+ * - `bundleRuleset` runs on the bundled description: spectral:oas, the OWASP API Security ruleset, and the
+ *   house rules (prefixed `tg-`).
+ * - `rootRuleset` runs on the hand-authored root `spec/openapi.yaml` without resolving it: the root holds
+ *   only info, servers, tags, security and `$ref`s, and every path item is a `$ref` to a file.
+ */
+import type { RulesetDefinition } from "@stoplight/spectral-core";
+import { casing, defined, pattern, truthy } from "@stoplight/spectral-functions";
+import owaspModule from "@stoplight/spectral-owasp-ruleset";
+import { oas } from "@stoplight/spectral-rulesets";
+import { oas3_1 } from "@stoplight/spectral-formats";
+
+const owasp = owaspModule as unknown as RulesetDefinition;
+const ERROR = 0;
+
+const SHARED_ERRORS: Record<string, string> = {
+  "401": "#/components/responses/Unauthorized",
+  "402": "#/components/responses/PaymentRequired",
+  "429": "#/components/responses/TooManyRequests",
+  "500": "#/components/responses/ServerError",
+  "5XX": "#/components/responses/ServerError",
+};
+const REQUIRED_STATUSES = ["400", ...Object.keys(SHARED_ERRORS)];
+const OPERATIONS = "$.paths[*][get,put,post,delete,options,head,patch,trace]";
+
+/** Every operation documents the shared error responses, by reference to components/responses. */
+function sharedErrorResponses(responses: unknown) {
+  const r = (responses ?? {}) as Record<string, { $ref?: string } | undefined>;
+  const problems: { message: string; path?: (string | number)[] }[] = [];
+  for (const status of REQUIRED_STATUSES) {
+    const resp = r[status];
+    if (!resp) {
+      problems.push({ message: `Operation must document the ${status} response.` });
+      continue;
+    }
+    const want = SHARED_ERRORS[status];
+    if (want && resp.$ref !== want) problems.push({ message: `The ${status} response must be a $ref to ${want}.`, path: [status] });
+    if (!want && !(resp.$ref ?? "").startsWith("#/components/responses/"))
+      problems.push({ message: `The ${status} response must be a $ref to a shared response under components/responses.`, path: [status] });
+  }
+  return problems;
+}
+
+/** Property names are snake_case unless the schema declares `x-property-case: camelCase` (see spec/EXTENSIONS.md). */
+function snakeCaseProperties(schema: unknown) {
+  const s = schema as { properties?: Record<string, unknown>; "x-property-case"?: string };
+  if (!s || typeof s !== "object" || !s.properties || typeof s.properties !== "object") return [];
+  if (s["x-property-case"] === "camelCase") return [];
+  return Object.keys(s.properties)
+    .filter((name) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(name))
+    .map((name) => ({ message: `Property "${name}" must be snake_case.`, path: ["properties", name] }));
+}
+
+/** Every schema property carries a description (on the property or on the schema it resolves to). */
+function propertyDescriptions(schema: unknown) {
+  const s = schema as { properties?: Record<string, { description?: string } | boolean> };
+  if (!s || typeof s !== "object" || !s.properties || typeof s.properties !== "object") return [];
+  return Object.entries(s.properties)
+    .filter(([, p]) => typeof p === "object" && p !== null && !(typeof p.description === "string" && p.description.trim()))
+    .map(([name]) => ({ message: `Property "${name}" needs a description.`, path: ["properties", name] }));
+}
+
+const SCHEMAS = "$..[?(@ && @.properties)]";
+
+export const houseRules: RulesetDefinition["rules"] = {
+  "tg-operation-id-camel-case": {
+    description: "operationId is camelCase and starts with a lower-case verb-like word.",
+    message: "{{error}}",
+    severity: ERROR,
+    given: `${OPERATIONS}.operationId`,
+    then: { function: casing, functionOptions: { type: "camel", disallowDigits: true } },
+  },
+  "tg-operation-id-defined": {
+    description: "Every operation has an operationId.",
+    message: "Operation must have an operationId.",
+    severity: ERROR,
+    given: OPERATIONS,
+    then: { field: "operationId", function: truthy },
+  },
+  "tg-shared-error-responses": {
+    description: "Every operation documents 400, 401, 402, 429, 500 and 5XX through the shared responses.",
+    message: "{{error}}",
+    severity: ERROR,
+    resolved: false,
+    given: `${OPERATIONS}.responses`,
+    then: { function: sharedErrorResponses },
+  },
+  "tg-snake-case-properties": {
+    description: "Schema property names are snake_case (camelCase only where the reference uses it, flagged).",
+    message: "{{error}}",
+    severity: ERROR,
+    given: SCHEMAS,
+    then: { function: snakeCaseProperties },
+  },
+  "tg-property-description": {
+    description: "Every schema property has a description.",
+    message: "{{error}}",
+    severity: ERROR,
+    given: SCHEMAS,
+    then: { function: propertyDescriptions },
+  },
+  // Valid examples: spectral:oas validates them; here at error severity, so a broken example fails the lint.
+  "oas3-valid-media-example": "error",
+  "oas3-valid-schema-example": "error",
+};
+
+export const bundleRuleset: RulesetDefinition = {
+  extends: [
+    [oas as RulesetDefinition, "recommended"],
+    [owasp, "all"],
+  ],
+  formats: [oas3_1],
+  rules: {
+    ...houseRules,
+    // Switched-off OWASP rules, each with the reference's words that rule them out:
+    // Reference: "arrays may be empty with no item limit" (Target query), and no bound is given for positions, skills or dq_flags.
+    "owasp:api4:2023-array-limit": "off",
+    // Reference gives no length for response strings (headline, label, notes) nor for keywords, company, school ("at least 1 char").
+    "owasp:api4:2023-string-limit": "off",
+    // Reference describes free text (keywords, headline, about) with no format or pattern to state.
+    "owasp:api4:2023-string-restricted": "off",
+    // Reference bounds offset, min_company_months, min_role_months and result_limit only from below (">= 0", ">= 1"); counts have no maximum.
+    "owasp:api4:2023-integer-limit": "off",
+    // Reference documents no CORS headers, and says keys "must not be placed in frontend bundles".
+    "owasp:api8:2023-define-cors-origin": "off",
+  },
+};
+
+export const rootRuleset: RulesetDefinition = {
+  rules: {
+    "tg-path-item-ref": {
+      description: "Every path item of the root is a $ref to its own file under paths/.",
+      message: "Path item must be a $ref to a file under paths/ ({{error}}).",
+      severity: ERROR,
+      resolved: false,
+      given: "$.paths[*]",
+      then: [
+        { field: "$ref", function: defined },
+        { field: "$ref", function: pattern, functionOptions: { match: "^paths/[^/]+\\.yaml$" } },
+      ],
+    },
+    "tg-root-only-refs": {
+      description: "The root holds only openapi, info, servers, tags, security, x-tagGroups, paths and component $refs.",
+      message: "The root must not define {{property}}.",
+      severity: ERROR,
+      resolved: false,
+      given: "$",
+      then: {
+        function: (root: unknown) =>
+          Object.keys((root ?? {}) as object)
+            .filter((k) => !["openapi", "info", "servers", "tags", "security", "x-tagGroups", "paths", "components"].includes(k))
+            .map((k) => ({ message: `The root must not define "${k}".`, path: [k] })),
+      },
+    },
+    "tg-root-components-ref": {
+      description: "Components in the root are $refs to files.",
+      message: "Component must be a $ref to a file.",
+      severity: ERROR,
+      resolved: false,
+      given: "$.components[*][*]",
+      then: { field: "$ref", function: defined },
+    },
+  },
+};
