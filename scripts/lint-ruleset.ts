@@ -7,7 +7,7 @@
  *   only info, servers, tags, security and `$ref`s, and every path item is a `$ref` to a file.
  */
 import type { RulesetDefinition } from "@stoplight/spectral-core";
-import { casing, defined, pattern, truthy } from "@stoplight/spectral-functions";
+import { casing, defined, pattern } from "@stoplight/spectral-functions";
 import owaspModule from "@stoplight/spectral-owasp-ruleset";
 import { oas } from "@stoplight/spectral-rulesets";
 import { oas3_1 } from "@stoplight/spectral-formats";
@@ -64,20 +64,13 @@ function propertyDescriptions(schema: unknown) {
 
 const SCHEMAS = "$..[?(@ && @.properties)]";
 
-export const houseRules: RulesetDefinition["rules"] = {
+export const houseRules: Record<string, unknown> = {
   "tg-operation-id-camel-case": {
     description: "operationId is camelCase and starts with a lower-case verb-like word.",
     message: "{{error}}",
     severity: ERROR,
     given: `${OPERATIONS}.operationId`,
     then: { function: casing, functionOptions: { type: "camel", disallowDigits: true } },
-  },
-  "tg-operation-id-defined": {
-    description: "Every operation has an operationId.",
-    message: "Operation must have an operationId.",
-    severity: ERROR,
-    given: OPERATIONS,
-    then: { field: "operationId", function: truthy },
   },
   "tg-shared-error-responses": {
     description: "Every operation documents 400, 401, 402, 429, 500 and 5XX through the shared responses.",

@@ -4,7 +4,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from "@stoplight/spectral-core";
 import parsers from "@stoplight/spectral-parsers";
 import { bundleSpec, repoRoot } from "./generate.js";
@@ -56,4 +57,4 @@ async function main() {
   if (problems) process.exit(1);
 }
 
-await main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
