@@ -1,0 +1,169 @@
+/**
+ * Writes plain JSON recordings built from the spec's own examples into contract-tests/recordings/examples/:
+ * every operation x every documented status (ranges as a code they cover, e.g. 5XX -> 503), every named
+ * example of a 2xx response and of a request body, the first example of other statuses.
+ *   npx tsx contract-tests/generate-recordings.ts [--spec generated/openapi.json] [--out contract-tests/recordings/examples]
+ * The folder is rewritten; review the diff like any other test data.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Exchange } from "./lib/index.js";
+import { isObj, resolvePointer, type Obj } from "./lib/pointer.js";
+import { DEFAULT_SPEC_PATH, loadSpecFile, serverBasePath, type OpenApiDocument } from "./lib/spec.js";
+
+const METHODS = ["get", "put", "post", "delete", "patch"];
+/** A code inside a documented range that is not itself documented exactly (5XX -> 503). */
+const RANGE_CODES: Record<string, number[]> = { "2": [200, 201, 202], "3": [301, 302], "4": [422, 418], "5": [503, 502, 504] };
+
+export interface GeneratedRecording {
+  path: string;
+  exchange: Exchange;
+}
+
+function deref(doc: OpenApiDocument, node: unknown): Obj {
+  let current = node;
+  for (let hops = 0; isObj(current) && typeof current.$ref === "string" && hops < 20; hops++) current = resolvePointer(doc, current.$ref);
+  return isObj(current) ? current : {};
+}
+
+/** Named examples of a media type or parameter (`examples` map or single `example`). */
+function examplesOf(doc: OpenApiDocument, holder: Obj): [string, unknown][] {
+  if (isObj(holder.examples)) return Object.entries(holder.examples).map(([name, ex]) => [name, deref(doc, ex).value]);
+  if (holder.example !== undefined) return [["example", holder.example]];
+  const schema = deref(doc, holder.schema);
+  return schema.example !== undefined ? [["example", schema.example]] : [];
+}
+
+function statusFor(key: string, documented: string[]): number {
+  if (/^\d{3}$/.test(key)) return Number(key);
+  const codes = RANGE_CODES[key[0] ?? "5"] ?? [599];
+  return codes.find((c) => !documented.includes(String(c))) ?? codes[0]!;
+}
+
+function scalar(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Query values taken from the response example: its effective `query` object and paging `meta`. */
+function queryFromBody(body: unknown, names: Set<string>): URLSearchParams {
+  const query = new URLSearchParams();
+  if (!isObj(body)) return query;
+  const sources = [isObj(body.query) ? body.query : {}, isObj(body.meta) ? { limit: body.meta.limit, offset: body.meta.offset, since: body.meta.since } : {}];
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source)) {
+      if (names.has(name) && value !== null && value !== undefined && typeof value !== "object") query.set(name, scalar(value));
+    }
+  }
+  return query;
+}
+
+/** String and number leaves of a JSON value. */
+function leaves(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === "string" || typeof value === "number") into.add(String(value));
+  else if (value !== null && typeof value === "object") Object.values(value).forEach((v) => leaves(v, into));
+  return into;
+}
+
+/** The candidate sharing the most leaf values with `target` (the first one on ties). */
+function bestMatch(target: unknown, candidates: [string, unknown][]): [string, unknown] | undefined {
+  const wanted = leaves(target);
+  let best: [string, unknown] | undefined;
+  let bestScore = -1;
+  for (const candidate of candidates) {
+    const score = [...leaves(candidate[1])].filter((v) => wanted.has(v)).length;
+    if (score > bestScore) [best, bestScore] = [candidate, score];
+  }
+  return best;
+}
+
+interface Plan {
+  status: number;
+  response: Obj;
+  media: [string, unknown] | undefined;
+  examples: [string, unknown][];
+}
+
+interface Pair {
+  plan: Plan;
+  name: string;
+  value: unknown;
+  body?: [string, unknown];
+}
+
+/** Each response example gets the request body example it shares most values with; every body example not
+ * chosen that way is replayed once against the success example it fits best. */
+function pairExamples(plans: Plan[], bodyExamples: [string, unknown][]): Pair[] {
+  const pairs: Pair[] = plans.flatMap((plan) => plan.examples.map(([name, value]) => ({ plan, name, value, body: bestMatch(value, bodyExamples) })));
+  const successes = pairs.filter((p) => p.plan.status < 300);
+  for (const body of bodyExamples.filter((b) => !pairs.some((p) => p.body === b))) {
+    const host = bestMatch(body[1], successes.map((p) => [p.name, p.value]));
+    const pair = successes.find((p) => p.name === host?.[0] && p.value === host[1]);
+    if (pair) pairs.push({ ...pair, name: `${pair.name}+${body[0]}`, body });
+  }
+  return pairs;
+}
+
+function responseHeaders(doc: OpenApiDocument, { response, media }: Plan): Record<string, string> {
+  const headers: Record<string, string> = media ? { "content-type": media[0] } : {};
+  for (const [name, raw] of Object.entries(isObj(response.headers) ? response.headers : {})) {
+    const example = examplesOf(doc, deref(doc, raw))[0];
+    if (example) headers[name.toLowerCase()] = scalar(example[1]);
+  }
+  return headers;
+}
+
+function operationRecordings(doc: OpenApiDocument, basePath: string, template: string, item: Obj, method: string, op: Obj): GeneratedRecording[] {
+  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) => deref(doc, p));
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const param = params.find((p) => p.in === "path" && p.name === name);
+    return encodeURIComponent(scalar(param ? (examplesOf(doc, param)[0]?.[1] ?? name) : name));
+  });
+  const queryNames = new Set(params.filter((p) => p.in === "query").map((p) => String(p.name)));
+  const requestBody = op.requestBody === undefined ? undefined : deref(doc, op.requestBody);
+  const bodyMedia = requestBody && isObj(requestBody.content) ? Object.entries(requestBody.content)[0] : undefined;
+  const bodyExamples = bodyMedia ? examplesOf(doc, bodyMedia[1] as Obj) : [];
+  const responses = isObj(op.responses) ? op.responses : {};
+  const plans = Object.entries(responses).map(([key, raw]): Plan => {
+    const response = deref(doc, raw);
+    const status = statusFor(key, Object.keys(responses));
+    const media = isObj(response.content) ? Object.entries(response.content)[0] : undefined;
+    const examples: [string, unknown][] = media ? examplesOf(doc, media[1] as Obj) : [["no-content", null]];
+    return { response, status, media, examples: status < 300 ? examples : examples.slice(0, 1) };
+  });
+  return pairExamples(plans, bodyExamples).map(({ plan, name, value, body }) => {
+    const headers: Record<string, string> = plan.status === 401 ? {} : { authorization: "Bearer [redacted]" };
+    if (body && bodyMedia) headers["content-type"] = bodyMedia[0];
+    const query = queryFromBody(value, queryNames).toString();
+    return {
+      path: join(String(op.operationId), `${plan.status}-${name}.json`),
+      exchange: {
+        request: { method: method.toUpperCase(), url: `${basePath}${path}${query ? `?${query}` : ""}`, headers, body: body ? body[1] : null },
+        response: { status: plan.status, headers: responseHeaders(doc, plan), body: value },
+      },
+    };
+  });
+}
+
+export function generateRecordings(doc: OpenApiDocument): GeneratedRecording[] {
+  const basePath = serverBasePath(doc);
+  return Object.entries(isObj(doc.paths) ? doc.paths : {}).flatMap(([template, rawItem]) => {
+    const item = deref(doc, rawItem);
+    return METHODS.filter((m) => isObj(item[m])).flatMap((m) => operationRecordings(doc, basePath, template, item, m, item[m] as Obj));
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string, fallback: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+  };
+  const outDir = arg("--out", "contract-tests/recordings/examples");
+  const recordings = generateRecordings(loadSpecFile(arg("--spec", DEFAULT_SPEC_PATH)));
+  rmSync(outDir, { recursive: true, force: true });
+  for (const { path, exchange } of recordings) {
+    mkdirSync(join(outDir, path, ".."), { recursive: true });
+    writeFileSync(join(outDir, path), `${JSON.stringify(exchange, null, 2)}\n`);
+  }
+  console.log(`${recordings.length} recordings written to ${outDir}`);
+}

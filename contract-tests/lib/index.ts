@@ -1,0 +1,47 @@
+/**
+ * Contract validator library: does a recorded HTTP exchange match the Talent Graph API contract?
+ *
+ *   import { createContractValidator, exchangeFromFetch, formatErrors } from "../contract-tests/lib/index.js";
+ *   const contract = createContractValidator();            // generated/openapi.json, compiled once per process
+ *   const result = contract.validate(await exchangeFromFetch(req, res));
+ *   expect(result.valid, formatErrors(result)).toBe(true);
+ */
+import { resolve } from "node:path";
+import type { ContractValidator } from "./types.js";
+import { DEFAULT_SPEC_PATH, loadSpecFile, type OpenApiDocument } from "./spec.js";
+import { Validator } from "./validator.js";
+
+export type { ContractError, ContractValidator, Exchange, ExchangeResult, HeaderMap, RecordedRequest, RecordedResponse, RouteMatch } from "./types.js";
+export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
+export { formatError, formatErrors } from "./format.js";
+export { DEFAULT_SPEC_PATH } from "./spec.js";
+export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
+
+const byPath = new Map<string, Validator>();
+const byObject = new WeakMap<object, Validator>();
+
+/** Compiles without caching (the benchmark measures this). */
+export function compileContractValidator(spec: string | object = DEFAULT_SPEC_PATH): Validator {
+  return Validator.fromDocument(typeof spec === "string" ? loadSpecFile(spec) : (spec as OpenApiDocument));
+}
+
+/**
+ * A validator for `spec` (a path to a JSON/YAML OpenAPI 3.1 document, or the parsed document);
+ * default `<repo>/generated/openapi.json`. Compiled once and cached per process (per path / per object).
+ */
+export function createContractValidator(spec: string | object = DEFAULT_SPEC_PATH): ContractValidator {
+  return getValidator(spec);
+}
+
+/** Same cache as createContractValidator, typed with the internals (operations, basePath) for the CLI and tools. */
+export function getValidator(spec: string | object = DEFAULT_SPEC_PATH): Validator {
+  if (typeof spec === "string") {
+    const path = resolve(spec);
+    let validator = byPath.get(path);
+    if (!validator) byPath.set(path, (validator = compileContractValidator(path)));
+    return validator;
+  }
+  let validator = byObject.get(spec);
+  if (!validator) byObject.set(spec, (validator = compileContractValidator(spec)));
+  return validator;
+}
