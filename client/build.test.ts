@@ -1,0 +1,73 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildClient } from "../scripts/build-client.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const compilerOptions: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true, // an unresolved import in the built .d.ts still shows: the calls below turn untyped
+  types: [],
+};
+
+describe("npm run build:client", () => {
+  // Inside the project (dist/ is ignored by git) so that the output resolves openapi-fetch.
+  let outDir = "";
+  let files: string[] = [];
+  beforeAll(() => {
+    mkdirSync(path.join(ROOT, "dist"), { recursive: true });
+    outDir = mkdtempSync(path.join(ROOT, "dist", ".test-build-"));
+    files = buildClient(outDir).files;
+  }, 60_000);
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it("emits ESM with declarations, and the generated schema types beside them", () => {
+    expect(files).toEqual(expect.arrayContaining(["client/index.js", "client/index.d.ts", "generated/schema.d.ts"]));
+    expect(files.some((file) => /test|fixtures|bench/.test(file))).toBe(false);
+  });
+
+  it("works at runtime from the built files", async () => {
+    const built = await import(pathToFileURL(path.join(outDir, "client", "index.js")).href);
+    const client = built.createTalentGraphClient({
+      baseUrl: "https://api.talent-graph.example/v1",
+      apiKey: "k",
+      fetch: async (request: Request) =>
+        Response.json({ data: { slug: "priya-raman", full_name: "Priya Raman" } }, { headers: { "x-ratelimit-limit": "300" } }),
+    });
+    const result = await client.GET("/people/{slug}", { params: { path: { slug: "priya-raman" } } });
+    expect(result.data.data.full_name).toBe("Priya Raman");
+    expect(result.rateLimit.limit).toBe(300);
+  });
+
+  it("gives a consumer typed calls through the built declarations", () => {
+    const consumer = path.join(outDir, "consumer.ts");
+    writeFileSync(
+      consumer,
+      [
+        'import { createTalentGraphClient } from "./client/index.js";',
+        'const client = createTalentGraphClient({ baseUrl: "https://api.talent-graph.example/v1", apiKey: "k" });',
+        'export const ok = client.GET("/people/{slug}", { params: { path: { slug: "priya-raman" } } });',
+        "// @ts-expect-error unknown path",
+        'export const bad = client.GET("/nope");',
+        "export const name = ok.then((r) => r.data?.data.full_name satisfies string | null | undefined);",
+      ].join("\n"),
+    );
+    const program = ts.createProgram([consumer], compilerOptions);
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("writes the files the package export ./client points at (relative to dist/)", async () => {
+    const { default: pkg } = await import("../package.json", { with: { type: "json" } });
+    const target = pkg.exports["./client"];
+    expect(files).toContain(path.posix.relative("dist", target.types));
+    expect(files).toContain(path.posix.relative("dist", target.import));
+  });
+});

@@ -1,0 +1,154 @@
+// Conformance of `npm run mock` with the real spec (generated/openapi.json): every operation answers a
+// valid request with a documented, schema-valid response (checked by the contract validator), and the
+// error cases answer in the reference's shapes.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContractValidator, DEFAULT_SPEC_PATH, formatErrors } from "../../contract-tests/lib/index.js";
+import { startMock, type RunningMock } from "./server.js";
+import { call, failure, type CallOptions } from "./testing.js";
+
+type Json = Record<string, unknown>;
+const spec = JSON.parse(readFileSync(DEFAULT_SPEC_PATH, "utf8")) as Json;
+const contract = createContractValidator(DEFAULT_SPEC_PATH);
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+
+function deref(value: unknown): Json {
+  let node = value as Json;
+  while (typeof node?.$ref === "string") {
+    node = (node.$ref as string).slice(2).split("/").reduce<unknown>((at, key) => (at as Json)[key], spec) as Json;
+  }
+  return node;
+}
+
+/** An example value for a parameter or media object: `example`, else the first of `examples`, else the schema's. */
+function exampleOf(node: Json): unknown {
+  if (node.example !== undefined) return node.example;
+  const first = Object.values((node.examples ?? {}) as Json)[0];
+  if (first !== undefined) return deref(first).value;
+  const schema = deref(node.schema);
+  return schema?.example ?? (schema?.examples as unknown[] | undefined)?.[0];
+}
+
+interface Operation {
+  id: string;
+  method: string;
+  template: string;
+  request: CallOptions;
+}
+
+/** A valid request for each operation, built from the spec's own examples (path params, required query, body). */
+const operations: Operation[] = Object.entries(spec.paths as Json).flatMap(([template, item]) =>
+  METHODS.filter((m) => (item as Json)[m]).map((m) => {
+    const op = (item as Json)[m] as Json;
+    const params = [...(((item as Json).parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map(deref);
+    let path = template;
+    const query = new URLSearchParams();
+    for (const p of params) {
+      if (p.in === "path") path = path.replace(`{${String(p.name)}}`, encodeURIComponent(String(exampleOf(p))));
+      if (p.in === "query" && p.required) query.set(String(p.name), String(exampleOf(p)));
+    }
+    const body = op.requestBody ? exampleOf(deref((deref(op.requestBody).content as Json)["application/json"])) : undefined;
+    const qs = query.toString();
+    return {
+      id: String(op.operationId),
+      method: m.toUpperCase(),
+      template,
+      request: { method: m.toUpperCase(), path: qs ? `${path}?${qs}` : path, body },
+    };
+  }),
+);
+const byId = (id: string): Operation => {
+  const op = operations.find((o) => o.id === id);
+  if (!op) throw new Error(`no operation ${id} in the spec`);
+  return op;
+};
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startMock({ port: 0, quiet: true });
+});
+afterAll(async () => {
+  await mock?.close();
+});
+
+async function checked(options: CallOptions, side: "both" | "response" = "both") {
+  const result = await call(mock.baseUrl, options);
+  const check = side === "both" ? contract.validate(result.exchange) : contract.validateResponse(result.exchange);
+  expect(check.valid, formatErrors(check)).toBe(true);
+  return result;
+}
+
+describe("every operation answers a valid request with a valid response", () => {
+  it("the spec has the 29 operations of the reference", () => {
+    expect(operations).toHaveLength(29);
+  });
+
+  it.each(operations.map((o) => [o.id, o] as const))("%s", async (_, op) => {
+    const result = await checked(op.request);
+    expect(result.status, JSON.stringify(result.body)).toBeGreaterThanOrEqual(200);
+    expect(result.status).toBeLessThan(300);
+    expect(contract.matchRoute(op.method, `/v1${op.request.path}`)?.operationId).toBe(op.id);
+  });
+});
+
+describe("error cases answer the reference's shapes", () => {
+  const invalid = async (options: CallOptions): Promise<string> => {
+    const result = await checked(options, "response");
+    return failure(result, 400, "invalid_request");
+  };
+  const members = byId("setTargetMemberStatus").request.path;
+
+  it("limit=101", async () => {
+    expect(await invalid({ path: "/people?limit=101" })).toBe("query parameter limit must be <= 100");
+  });
+
+  it("nl of 401 characters", async () => {
+    expect(await invalid({ path: `/people?nl=${"n".repeat(401)}` })).toBe("query parameter nl must NOT have more than 400 characters");
+  });
+
+  it("an unknown view", async () => {
+    expect(await invalid({ path: "/people?view=tiny" })).toMatch(/^query parameter view must be equal to one of the allowed values/);
+  });
+
+  it("a bad UUID in a path", async () => {
+    expect(await invalid({ path: "/targets/not-a-uuid" })).toBe('path parameter id must match format "uuid"');
+  });
+
+  it("POST /targets/{id}/members without status", async () => {
+    expect(await invalid({ method: "POST", path: members, body: { apply: "selected", urls: ["https://network.example.com/in/priya-raman"] } })).toBe(
+      "body must have required property 'status'",
+    );
+  });
+
+  it("missing credentials: 401 unauthorized", async () => {
+    const result = await checked({ path: "/people", auth: false }, "response");
+    expect(failure(result, 401, "unauthorized")).toMatch(/Authorization header/);
+  });
+
+  it.each([
+    [402, "payment_required", "searchPeople"],
+    [404, "not_found", "getPerson"],
+    [409, "conflict", "createTarget"],
+  ] as const)("Prefer: code=%i -> %s", async (code, type, id) => {
+    const result = await checked({ ...byId(id).request, headers: { prefer: `code=${code}` } });
+    failure(result, code, type);
+  });
+
+  it("Prefer: code=429 -> framework shape with Retry-After", async () => {
+    const result = await checked({ path: "/people", headers: { prefer: "code=429" } });
+    expect(result.status).toBe(429);
+    expect(Number(result.headers.get("retry-after"))).toBeGreaterThanOrEqual(0);
+    expect(result.body).toMatchObject({ statusCode: 429, error: "Too Many Requests" });
+  });
+
+  it("an unknown path: 404 not_found", async () => {
+    const result = await call(mock.baseUrl, { path: "/peoples" });
+    expect(failure(result, 404, "not_found")).toContain("/v1/peoples");
+    expect(result.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("a valid search with every bound at its limit is not rejected", async () => {
+    const result = await checked({ path: `/people?limit=100&offset=0&view=compact&nl=${"n".repeat(400)}` });
+    expect(result.status).toBe(200);
+  });
+});

@@ -1,0 +1,200 @@
+// The mock's HTTP front: a node:http server that serves the spec's operations under /v1, reads
+// Prism's request preferences, handles CORS like Prism, and hands each call to the Prism engine
+// running in this process (see engine.ts for the choice and the error mapping).
+//
+//   const mock = await startMock({ port: 0 });   // mock.baseUrl === "http://127.0.0.1:<port>/v1"
+//   ...
+//   await mock.close();
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createEngine, type Engine, type EngineMode } from "./engine.js";
+import { invalidRequest, noRoute, type MockReply } from "./errors.js";
+import { readPreferences } from "./prefer.js";
+
+export const DEFAULT_SPEC = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 4010;
+export const BASE_PATH = "/v1";
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface MockOptions {
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** OpenAPI document (JSON or YAML path); default generated/openapi.json. */
+  spec?: string;
+  /** No warnings on stderr (tests). */
+  quiet?: boolean;
+  /**
+   * Validate every answer against the spec and warn (once per operation and status) when an example
+   * breaks its schema. Default: off for the mock (CI checks the examples; this costs ~30% throughput),
+   * always on for the proxy.
+   */
+  validateResponses?: boolean;
+}
+
+export interface RunningMock {
+  /** Ends with /v1, e.g. http://127.0.0.1:4010/v1. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ProxyOptions extends MockOptions {
+  /** Base URL of the deployment to validate, ending with /v1. */
+  upstream: string;
+}
+
+/** Starts the static mock of the spec; resolves once it listens. */
+export function startMock(opts: MockOptions = {}): Promise<RunningMock> {
+  return startFront(opts, { kind: "mock" });
+}
+
+/** Starts the validating proxy in front of `upstream` (Prism proxy mode with errors on). */
+export function startProxy(opts: ProxyOptions): Promise<RunningMock> {
+  const upstream = new URL(opts.upstream);
+  if (upstream.protocol !== "http:" && upstream.protocol !== "https:") {
+    throw new Error(`upstream must be an http(s) URL, got ${opts.upstream}`);
+  }
+  return startFront(opts, { kind: "proxy", upstream });
+}
+
+async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningMock> {
+  const quiet = opts.quiet ?? false;
+  const engine = await createEngine({
+    spec: opts.spec ?? DEFAULT_SPEC,
+    mode,
+    validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
+    warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+  });
+  const server = createServer((req, res) => {
+    handle(engine, req, res).catch((error: unknown) => {
+      if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
+      send(res, { status: 500, headers: { "content-type": "application/json" }, body: internalError(error) });
+    });
+  });
+  const host = opts.host ?? DEFAULT_HOST;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    baseUrl: `http://${shownHost}:${port}${BASE_PATH}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function internalError(error: unknown) {
+  return { error: { type: "internal", message: `mock failure: ${error instanceof Error ? error.message : String(error)}` } };
+}
+
+async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  setCorsHeaders(req, res);
+  const method = req.method ?? "GET";
+  if (method === "OPTIONS" && req.headers.origin && req.headers["access-control-request-method"]) {
+    res.setHeader("access-control-allow-methods", req.headers["access-control-request-method"]);
+    res.setHeader("vary", "origin");
+    res.writeHead(204, { "content-length": "0" }).end();
+    return;
+  }
+  const url = new URL(req.url ?? "/", "http://mock.invalid");
+  const label = `${method} ${url.pathname}`;
+  const body = await readBody(req);
+  if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
+    send(res, noRoute(label, ` (paths start with ${BASE_PATH})`));
+    return;
+  }
+  if (!body.ok) {
+    send(res, invalidRequest(body.message));
+    return;
+  }
+  const preferences = readPreferences(headerValue(req.headers.prefer), url.searchParams);
+  if (!preferences.ok) {
+    send(res, invalidRequest(preferences.message));
+    return;
+  }
+  const reply = await engine.handle(
+    {
+      method,
+      path: url.pathname.slice(BASE_PATH.length) || "/",
+      label,
+      query: queryRecord(url.searchParams),
+      headers: headerRecord(req),
+      body: body.value,
+    },
+    preferences.value,
+  );
+  send(res, reply);
+}
+
+/** Permissive CORS, as Prism's own server does, so browser apps can call the mock. */
+function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("access-control-allow-origin", req.headers.origin ?? "*");
+  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
+  res.setHeader("access-control-allow-credentials", "true");
+  res.setHeader("access-control-expose-headers", "*");
+}
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; message: string };
+
+async function readBody(req: IncomingMessage): Promise<BodyResult> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, message: `request body larger than ${MAX_BODY_BYTES} bytes` };
+    chunks.push(chunk);
+  }
+  if (size === 0) return { ok: true, value: undefined };
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? "")) return { ok: true, value: text };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, message: `invalid JSON body: ${(error as Error).message}` };
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    const v = headerValue(value);
+    if (v !== undefined) headers[name] = v;
+  }
+  return headers;
+}
+
+function queryRecord(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    query[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return query;
+}
+
+function send(res: ServerResponse, reply: MockReply): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const payload =
+    reply.body === undefined ? undefined : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  if (payload !== undefined) res.setHeader("content-length", Buffer.byteLength(payload));
+  res.writeHead(reply.status).end(payload);
+}

@@ -1,0 +1,74 @@
+// `npm run mock` as a process: PORT/HOST/SPEC from the environment, one ready line, Ctrl-C stops it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { cliOptions } from "./cli.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
+const children: ChildProcess[] = [];
+
+/** Starts a script in its own process group and resolves with its first stdout line. */
+async function launch(script: string): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(`${ROOT}node_modules/.bin/tsx`, [script], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SPEC: FIXTURE },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before its ready line: ${out}`)));
+  });
+  return { child, line };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) killGroup(child, "SIGKILL");
+});
+
+describe("npm run mock", () => {
+  it("prints one ready line with the base URL and a working curl, and stops on SIGINT", async () => {
+    const { child, line } = await launch("mocks/prism/start.ts");
+    const url = /curl -H 'Authorization: Bearer test' '(http:\/\/127\.0\.0\.1:\d+\/v1\/people\?limit=2)'/.exec(line)?.[1];
+    expect(url, line).toBeDefined();
+    expect(line).toContain(url!.replace("/people?limit=2", ""));
+    const res = await fetch(url!, { headers: { authorization: "Bearer test" } });
+    expect(res.status).toBe(200);
+    const exited = once(child, "exit");
+    killGroup(child, "SIGINT");
+    const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+    expect(code === 0 || signal === "SIGINT", `code ${code} signal ${signal}`).toBe(true);
+    await expect(fetch(url!)).rejects.toThrow();
+  });
+});
+
+describe("PORT and HOST", () => {
+  it("default to 127.0.0.1:4010", () => {
+    expect(cliOptions({})).toEqual({ port: 4010, host: "127.0.0.1" });
+    expect(cliOptions({ PORT: "5000", HOST: "0.0.0.0", SPEC: "x.json", MOCK_VALIDATE: "1" })).toEqual({
+      port: 5000,
+      host: "0.0.0.0",
+      spec: "x.json",
+      validateResponses: true,
+    });
+  });
+
+  it.each(["abc", "-1", "70000", "1.5"])("reject PORT=%s", (port) => {
+    expect(() => cliOptions({ PORT: port })).toThrow(/PORT must be an integer/);
+  });
+});

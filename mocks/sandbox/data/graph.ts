@@ -1,0 +1,222 @@
+/**
+ * The in-memory talent graph: people and companies plus the indexes the read endpoints use.
+ * `buildGraph` takes source records (from the generator or a hand-made fixture), derives the fields the
+ * reference defines as derived (is_between_roles, between_roles_since, is_exploring, exploring_since,
+ * missing tenure_months) and builds the indexes. Nothing here changes after start-up: the graph is shared,
+ * read-only, by every organization.
+ */
+import { monthToString, monthsBetween, periodEnd, periodStart } from "../domain/dates.js";
+import { normalizeProfileUrl } from "../domain/urls.js";
+import type { Company, Person, Position } from "./model.js";
+
+/** A collapsed position with its month interval and resolved company. */
+export interface Stint {
+  position: Position;
+  company: Company | null;
+  /** Lower-cased company name and URL for fragment matching. */
+  companyText: string;
+  start: number | null;
+  /** Last month of the ended period; null when open (current, or no end recorded). */
+  end: number | null;
+  current: boolean;
+  /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
+  alum: boolean;
+  months: number;
+  family: string | null;
+}
+
+export interface PersonRecord {
+  idx: number;
+  person: Person;
+  /** Positions after overlapping duplicate rows are collapsed, in display order (current first, newest first). */
+  positions: Position[];
+  stints: Stint[];
+  continent: string | null;
+  flagged: boolean;
+  nameLc: string;
+  headlineLc: string;
+  skillsLc: string[];
+  languagesLc: string[];
+  /** Skills, employers and headline, lower-case, separated by a non-word character (skill-term matching). */
+  skillText: string;
+}
+
+export interface CompanyStint {
+  record: PersonRecord;
+  stint: Stint;
+}
+
+export interface Graph {
+  /** The graph's fixed "today" (YYYY-MM-DD): every relative date rule is computed against it. */
+  today: string;
+  todayMonth: number;
+  companies: Company[];
+  people: PersonRecord[];
+  companyByKey: Map<string, Company>;
+  bySlug: Map<string, PersonRecord>;
+  byUrl: Map<string, PersonRecord>;
+  stintsByCompany: Map<string, CompanyStint[]>;
+}
+
+export interface GraphInput {
+  today: string;
+  companies: Company[];
+  people: Person[];
+  /** Country (lower-case) to continent name, for continent matching. */
+  continentOf: (country: string) => string | null;
+}
+
+export function buildGraph(input: GraphInput): Graph {
+  const todayMonth = periodStart(input.today);
+  if (todayMonth === null) throw new Error(`graph today must be a date, got ${input.today}`);
+  const companyByKey = new Map(input.companies.map((c) => [c.key, c]));
+  const companyByUrl = new Map(input.companies.filter((c) => c.network_url).map((c) => [c.network_url!.toLowerCase(), c]));
+  const companyByName = new Map(input.companies.map((c) => [c.name.toLowerCase(), c]));
+  const resolveCompany = (p: Position): Company | null =>
+    (p.company_url ? companyByUrl.get(p.company_url.toLowerCase()) : undefined) ??
+    (p.company ? companyByName.get(p.company.toLowerCase()) : undefined) ??
+    null;
+
+  const graph: Graph = {
+    today: input.today,
+    todayMonth,
+    companies: input.companies,
+    people: [],
+    companyByKey,
+    bySlug: new Map(),
+    byUrl: new Map(),
+    stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
+  };
+
+  input.people.forEach((source, idx) => {
+    const person = derivePerson(source, todayMonth);
+    const positions = collapsePositions(person.positions, todayMonth);
+    const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth));
+    const country = person.location.country ?? null;
+    const record: PersonRecord = {
+      idx,
+      person,
+      positions,
+      stints,
+      continent: country ? input.continentOf(country.toLowerCase()) : null,
+      flagged: person.dq_flags.length > 0,
+      nameLc: (person.full_name ?? "").toLowerCase(),
+      headlineLc: (person.headline ?? "").toLowerCase(),
+      skillsLc: person.skills.map((s) => s.toLowerCase()),
+      languagesLc: person.languages.map((s) => s.toLowerCase()),
+      skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""].join("\u0001").toLowerCase(),
+    };
+    graph.people.push(record);
+    if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
+    const url = normalizeProfileUrl(person.network_url);
+    if (url) graph.byUrl.set(url, record);
+    for (const stint of stints) {
+      if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push({ record, stint });
+    }
+  });
+  return graph;
+}
+
+/** Fills the derived fields so they always agree with the source fields. */
+function derivePerson(source: Person, todayMonth: number): Person {
+  const positions = source.positions.map((p) => withTenure(p, todayMonth));
+  const hasHistory = positions.length > 0;
+  const anyCurrent = positions.some((p) => p.is_current === true);
+  const lastEnd = Math.max(-1, ...positions.map((p) => periodStart(p.ended_at) ?? -1));
+  const isBetween = hasHistory && !anyCurrent;
+  const interpretation = source.exploring_interpretation;
+  const valid = interpretation !== null && isValidInterpretation(interpretation);
+  const evidenceDates = valid ? interpretation.evidence.map((e) => e.seen_at.slice(0, 10)).sort() : [];
+  return {
+    ...source,
+    positions,
+    is_between_roles: isBetween,
+    between_roles_since: isBetween && lastEnd >= 0 ? monthToString(lastEnd) : null,
+    is_exploring: valid,
+    exploring_interpretation: valid ? interpretation : null,
+    exploring_since: evidenceDates[0] ?? null,
+  };
+}
+
+function isValidInterpretation(i: NonNullable<Person["exploring_interpretation"]>): boolean {
+  return (
+    i.segments.length > 0 &&
+    i.evidence.length > 0 &&
+    i.segments.every((s) => s.evidence_indices.every((n) => Number.isInteger(n) && n >= 0 && n < i.evidence.length))
+  );
+}
+
+function withTenure(p: Position, todayMonth: number): Position {
+  if (p.tenure_months !== null) return p;
+  const start = periodStart(p.started_at);
+  if (start === null) return p;
+  const end = p.is_current ? todayMonth : periodStart(p.ended_at);
+  return end === null ? p : { ...p, tenure_months: monthsBetween(start, end) };
+}
+
+/**
+ * Source rows of the same company and title whose intervals overlap are one position: earliest start,
+ * latest end (open when any row is current). Result in display order: current first, then newest start.
+ */
+export function collapsePositions(rows: Position[], todayMonth: number): Position[] {
+  const out: Position[] = [];
+  for (const row of rows) {
+    const same = out.findIndex(
+      (p) =>
+        (p.company ?? "").toLowerCase() === (row.company ?? "").toLowerCase() &&
+        (p.title ?? "").toLowerCase() === (row.title ?? "").toLowerCase() &&
+        overlaps(p, row, todayMonth),
+    );
+    if (same < 0) {
+      out.push(row);
+      continue;
+    }
+    const a = out[same]!;
+    const current = a.is_current === true || row.is_current === true;
+    const started = earlier(a.started_at, row.started_at);
+    const ended = current ? null : later(a.ended_at, row.ended_at);
+    out[same] = withTenure({ ...a, started_at: started, ended_at: ended, is_current: current, tenure_months: null }, todayMonth);
+  }
+  return out.sort(
+    (a, b) => Number(b.is_current === true) - Number(a.is_current === true) || (periodStart(b.started_at) ?? -1) - (periodStart(a.started_at) ?? -1),
+  );
+}
+
+function interval(p: Position, todayMonth: number): [number, number] | null {
+  const start = periodStart(p.started_at);
+  if (start === null) return null;
+  return [start, p.is_current ? todayMonth : (periodEnd(p.ended_at) ?? todayMonth)];
+}
+
+function overlaps(a: Position, b: Position, todayMonth: number): boolean {
+  const x = interval(a, todayMonth);
+  const y = interval(b, todayMonth);
+  return x !== null && y !== null && x[0] <= y[1] && y[0] <= x[1];
+}
+
+function earlier(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return (periodStart(a) ?? 0) <= (periodStart(b) ?? 0) ? a : b;
+}
+
+function later(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return (periodEnd(a) ?? 0) >= (periodEnd(b) ?? 0) ? a : b;
+}
+
+function toStint(position: Position, company: Company | null, todayMonth: number): Stint {
+  const current = position.is_current === true;
+  const start = periodStart(position.started_at);
+  const end = current ? null : periodEnd(position.ended_at);
+  return {
+    position,
+    company,
+    companyText: `${position.company ?? ""} ${position.company_url ?? ""}`.toLowerCase(),
+    start,
+    end,
+    current,
+    alum: position.is_current === false || position.ended_at !== null,
+    months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
+    family: position.role_family,
+  };
+}

@@ -1,0 +1,71 @@
+/** Company lookup, the company orbit and company search. */
+import type { Graph, PersonRecord } from "../data/graph.js";
+import type { Company, Person } from "../data/model.js";
+import { notFound } from "../errors.js";
+import { rowPerson } from "./views.js";
+
+export const ORBIT_LIMIT = 40;
+
+/** By key, exact name (case-insensitive), or a company URL containing the value. */
+export function findCompany(graph: Graph, value: string): Company | undefined {
+  const v = value.trim().toLowerCase();
+  if (!v) return undefined;
+  return (
+    graph.companyByKey.get(v) ??
+    graph.companies.find((c) => c.name.toLowerCase() === v) ??
+    graph.companies.find((c) => c.network_url !== null && c.network_url.toLowerCase().includes(v))
+  );
+}
+
+export interface CompanyCounts {
+  current_count: number;
+  alum_count: number;
+  role_mix: Record<string, number>;
+}
+
+/** Counts over the whole graph (flagged profiles included). */
+export function companyCounts(graph: Graph, company: Company): CompanyCounts {
+  const current = new Set<PersonRecord>();
+  const alum = new Set<PersonRecord>();
+  const roleMix: Record<string, number> = {};
+  for (const { record, stint } of graph.stintsByCompany.get(company.key) ?? []) {
+    if (stint.current) current.add(record);
+    if (stint.alum) alum.add(record);
+    if (stint.family) roleMix[stint.family] = (roleMix[stint.family] ?? 0) + 1;
+  }
+  return { current_count: current.size, alum_count: alum.size, role_mix: roleMix };
+}
+
+export interface Orbit {
+  company: { key: string; name: string | null; network_url: string | null } & CompanyCounts;
+  current: Person[];
+  leavers: Person[];
+}
+
+/** Up to 40 current people and 40 leavers (normalized end date, is_current=false), graph order. */
+export function companyOrbit(graph: Graph, value: string): Orbit {
+  const company = findCompany(graph, value);
+  if (!company) throw notFound(`No company found for ${value}`);
+  const current: PersonRecord[] = [];
+  const leavers: PersonRecord[] = [];
+  for (const { record, stint } of graph.stintsByCompany.get(company.key) ?? []) {
+    if (record.flagged) continue;
+    if (stint.current && !current.includes(record)) current.push(record);
+    if (stint.position.is_current === false && stint.end !== null && !leavers.includes(record)) leavers.push(record);
+  }
+  const rows = (list: PersonRecord[]) => list.sort((a, b) => a.idx - b.idx).slice(0, ORBIT_LIMIT).map((r) => rowPerson(r, {}));
+  return {
+    company: { key: company.key, name: company.name, network_url: company.network_url, ...companyCounts(graph, company) },
+    current: rows(current),
+    leavers: rows(leavers),
+  };
+}
+
+/** Companies whose name, key or URL contains q (all companies without q), by current headcount then name. */
+export function searchCompanies(graph: Graph, q: string | null): { company: Company; counts: CompanyCounts }[] {
+  const needle = q?.trim().toLowerCase() ?? "";
+  return graph.companies
+    .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.key.includes(needle) || (c.network_url?.toLowerCase().includes(needle) ?? false))
+    .map((company) => ({ company, counts: companyCounts(graph, company) }))
+    .sort((a, b) => b.counts.current_count - a.counts.current_count || a.company.name.localeCompare(b.company.name, "en"));
+}

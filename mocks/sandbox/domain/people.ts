@@ -1,0 +1,112 @@
+/** Person lookup, coworkers (overlapping stints at shared companies) and similar people. */
+import type { Graph, PersonRecord, Stint } from "../data/graph.js";
+import type { Match } from "../data/model.js";
+import { notFound } from "../errors.js";
+import { monthToString } from "./dates.js";
+import { normalizeProfileUrl } from "./urls.js";
+
+/** By slug (case-insensitive) or by profile URL (already URL-decoded). */
+export function findPerson(graph: Graph, slugOrUrl: string): PersonRecord | undefined {
+  const value = slugOrUrl.trim();
+  const bySlug = graph.bySlug.get(value.toLowerCase());
+  if (bySlug) return bySlug;
+  const url = normalizeProfileUrl(value);
+  return url ? graph.byUrl.get(url) : undefined;
+}
+
+export function requirePerson(graph: Graph, slugOrUrl: string): PersonRecord {
+  const rec = findPerson(graph, slugOrUrl);
+  if (!rec) throw notFound(`No person found for ${slugOrUrl}`);
+  return rec;
+}
+
+export const MAX_COWORKERS = 50;
+export const MAX_SIMILAR = 10;
+
+export interface Coworker {
+  record: PersonRecord;
+  match: Match;
+}
+
+/** The overlap of two stints in months [from, to]; to = null when both are ongoing. */
+function overlap(a: Stint, b: Stint, todayMonth: number): { from: number; to: number | null; months: number } | null {
+  if (a.start === null || b.start === null) return null;
+  const aEnd = a.current || a.end === null ? null : a.end;
+  const bEnd = b.current || b.end === null ? null : b.end;
+  // An ended stint without an end date cannot be placed in time.
+  if ((aEnd === null && !a.current) || (bEnd === null && !b.current)) return null;
+  const from = Math.max(a.start, b.start);
+  const to = aEnd === null ? bEnd : bEnd === null ? aEnd : Math.min(aEnd, bEnd);
+  const months = (to ?? todayMonth) - from + 1;
+  return months > 0 ? { from, to, months } : null;
+}
+
+/** People whose stints at a shared company overlap this person's, longest overlap first. */
+export function coworkersOf(graph: Graph, rec: PersonRecord): Coworker[] {
+  const best = new Map<PersonRecord, Coworker & { months: number }>();
+  for (const mine of rec.stints) {
+    if (!mine.company) continue;
+    for (const { record, stint } of graph.stintsByCompany.get(mine.company.key) ?? []) {
+      if (record === rec || record.flagged) continue;
+      const o = overlap(mine, stint, graph.todayMonth);
+      if (!o || (best.get(record)?.months ?? 0) >= o.months) continue;
+      best.set(record, {
+        record,
+        months: o.months,
+        match: {
+          overlap_company: mine.company.name,
+          overlap_months: o.months,
+          overlap_from: monthToString(o.from),
+          overlap_to: o.to === null ? null : monthToString(o.to),
+          title_during: stint.position.title,
+        },
+      });
+    }
+  }
+  return [...best.values()]
+    .sort((a, b) => b.months - a.months || a.record.idx - b.record.idx)
+    .slice(0, MAX_COWORKERS)
+    .map(({ record, match }) => ({ record, match }));
+}
+
+/** The person's own stints used for the overlaps (GET /people/{slug}?include=coworkers). */
+export function stintsOf(rec: PersonRecord): { company: string | null; company_key: string | null; title: string | null; from: string | null; to: string | null; is_current: boolean; months: number }[] {
+  return rec.stints.map((s) => ({
+    company: s.position.company,
+    company_key: s.company?.key ?? null,
+    title: s.position.title,
+    from: s.start === null ? null : monthToString(s.start),
+    to: s.current || s.end === null ? null : monthToString(s.end),
+    is_current: s.current,
+    months: s.months,
+  }));
+}
+
+function currentFamily(rec: PersonRecord): string | null {
+  return rec.stints.find((s) => s.current)?.family ?? rec.stints[0]?.family ?? null;
+}
+
+/** Shared graph signals: role family, skills, employers, country. Can be empty. */
+export function similarTo(graph: Graph, rec: PersonRecord): Coworker[] {
+  const family = currentFamily(rec);
+  const skills = new Set(rec.skillsLc);
+  const companies = new Set(rec.stints.map((s) => s.company?.key).filter((k): k is string => !!k));
+  const country = rec.person.location.country ?? null;
+  const scored: { record: PersonRecord; score: number; reasons: string[] }[] = [];
+  for (const other of graph.people) {
+    if (other === rec || other.flagged) continue;
+    const reasons: string[] = [];
+    let score = 0;
+    if (family !== null && currentFamily(other) === family) (score += 3, reasons.push(`Same role family: ${family}`));
+    const sharedSkills = other.skillsLc.filter((s) => skills.has(s)).length;
+    if (sharedSkills >= 2) (score += sharedSkills, reasons.push(`${sharedSkills} shared skills`));
+    const sharedCompany = other.stints.find((s) => s.company && companies.has(s.company.key));
+    if (sharedCompany) (score += 2, reasons.push(`Also worked at ${sharedCompany.company!.name}`));
+    if (country !== null && other.person.location.country === country) (score += 1, reasons.push(`Same country: ${country}`));
+    if (score >= 7) scored.push({ record: other, score, reasons });
+  }
+  return scored
+    .sort((a, b) => b.score - a.score || a.record.idx - b.record.idx)
+    .slice(0, MAX_SIMILAR)
+    .map(({ record, score, reasons }) => ({ record, match: { score: score / 20, reasons } }));
+}

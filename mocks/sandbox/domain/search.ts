@@ -1,0 +1,282 @@
+/**
+ * GET /people semantics: the effective query (nl phrases + explicit parameters, explicit winning), the
+ * rules OpenAPI cannot express, and the filters over the graph. Parameter types and bounds are already
+ * checked by the spec-derived validator when this runs.
+ */
+import type { Graph, PersonRecord, Stint } from "../data/graph.js";
+import type { Match, MatchRole } from "../data/model.js";
+import { invalidRequest } from "../errors.js";
+import { periodStart } from "./dates.js";
+import { matchesAnyPlace } from "./locations.js";
+import { parseNl } from "./nl.js";
+import { parseRoleTokens, type RoleFilter } from "./roles.js";
+import { parseCertificationList, parsePlaces, parseTermList } from "./terms.js";
+import { containsPhrase, hasWordPrefix, tokenize } from "./text.js";
+
+/** The saveable filter keys, in echo order (SavedQuery allowlist). */
+export const QUERY_KEYS = [
+  "nl", "company", "min_company_months", "company_active_during", "company_current", "company_left_min_months_ago",
+  "role_family", "min_role_months", "roles", "q_in", "keywords", "school", "skill", "skills", "skill_match",
+  "language", "languages", "language_match", "exclude_languages", "certification", "certifications", "certification_match",
+  "location", "exclude_locations", "open_to_work", "between_roles", "exploring", "codehost_hireable",
+] as const;
+
+export type QueryKey = (typeof QUERY_KEYS)[number];
+export type EffectiveQuery = Partial<Record<QueryKey, string | number | boolean>>;
+
+type MatchMode = "any" | "all";
+
+export interface SearchFilters {
+  company: string | null;
+  minCompanyMonths: number | null;
+  companyCurrent: boolean;
+  leftMinMonthsAgo: number | null;
+  activeDuring: number | null;
+  roleFamily: string | null;
+  minRoleMonths: number | null;
+  roles: RoleFilter[];
+  keywords: string[];
+  qIn: "people" | "name" | "headline";
+  school: string | null;
+  skills: { terms: string[]; mode: MatchMode } | null;
+  languages: { terms: string[]; mode: MatchMode } | null;
+  excludeLanguages: string[];
+  certifications: { terms: string[]; mode: MatchMode } | null;
+  locations: string[];
+  excludeLocations: string[];
+  openToWork: boolean | null;
+  betweenRoles: boolean | null;
+  exploring: boolean | null;
+  codehostHireable: boolean | null;
+  includeFlagged: boolean;
+}
+
+export interface ParsedSearch {
+  query: EffectiveQuery;
+  filters: SearchFilters;
+  view: "full" | "compact";
+  limit: number;
+  offset: number;
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+const int = (v: unknown): number | null => (typeof v === "number" ? v : null);
+const bool = (v: unknown): boolean | null => (typeof v === "boolean" ? v : null);
+const mode = (v: unknown): MatchMode => (v === "all" ? "all" : "any");
+
+/** nl phrases become filters; an explicit parameter wins over the same key from nl. */
+export function effectiveQuery(params: Record<string, unknown>, graph: Graph): EffectiveQuery {
+  const fromNl = typeof params.nl === "string" ? parseNl(params.nl, graph) : {};
+  const query: EffectiveQuery = {};
+  for (const key of QUERY_KEYS) {
+    const value = params[key] !== undefined ? params[key] : fromNl[key];
+    if (value !== undefined && value !== null && value !== "") query[key] = value as string | number | boolean;
+  }
+  return query;
+}
+
+function terms(name: string, single: unknown, list: unknown): string[] {
+  return parseTermList(name, [str(single), str(list)].filter((s): s is string => s !== null).join(";"));
+}
+
+/** Everything OpenAPI cannot express about the search parameters; throws 400 naming the problem. */
+export function buildFilters(q: EffectiveQuery, includeFlagged: boolean): SearchFilters {
+  if (q.min_role_months !== undefined && q.role_family === undefined && q.roles === undefined) {
+    throw invalidRequest("min_role_months requires role_family");
+  }
+  const activeDuring = str(q.company_active_during);
+  if (activeDuring !== null && !/^\d{4}(-(0[1-9]|1[0-2]))?$/.test(activeDuring)) {
+    throw invalidRequest("company_active_during must be YYYY or YYYY-MM");
+  }
+  const skillTerms = terms("skills", q.skill, q.skills);
+  const languageTerms = terms("languages", q.language, q.languages);
+  const certTerms = [
+    ...(str(q.certification) ? [str(q.certification)!.trim()] : []),
+    ...(str(q.certifications) ? parseCertificationList(str(q.certifications)!) : []),
+  ];
+  const certDistinct = [...new Map(certTerms.filter(Boolean).map((t) => [t.toLowerCase(), t])).values()];
+  if (certDistinct.length > 10) throw invalidRequest(`certifications accepts at most 10 distinct terms, got ${certDistinct.length}`);
+  const roles = str(q.roles) ? parseRoleTokens(str(q.roles)!) : [];
+  return {
+    company: str(q.company)?.toLowerCase() ?? null,
+    minCompanyMonths: int(q.min_company_months),
+    companyCurrent: bool(q.company_current) === true,
+    leftMinMonthsAgo: int(q.company_left_min_months_ago),
+    activeDuring: activeDuring === null ? null : periodStart(activeDuring),
+    roleFamily: roles.length > 0 ? null : (str(q.role_family)?.toLowerCase() ?? null),
+    minRoleMonths: int(q.min_role_months),
+    roles,
+    keywords: str(q.keywords) ? tokenize(str(q.keywords)!) : [],
+    qIn: q.q_in === "name" || q.q_in === "headline" ? q.q_in : "people",
+    school: str(q.school)?.toLowerCase() ?? null,
+    skills: skillTerms.length > 0 ? { terms: skillTerms.map((t) => t.toLowerCase()), mode: mode(q.skill_match) } : null,
+    languages: languageTerms.length > 0 ? { terms: languageTerms.map((t) => t.toLowerCase()), mode: mode(q.language_match) } : null,
+    excludeLanguages: str(q.exclude_languages) ? parseTermList("exclude_languages", str(q.exclude_languages)!).map((t) => t.toLowerCase()) : [],
+    certifications: certDistinct.length > 0 ? { terms: certDistinct.map((t) => t.toLowerCase()), mode: mode(q.certification_match) } : null,
+    locations: str(q.location) ? parsePlaces("location", str(q.location)!) : [],
+    excludeLocations: str(q.exclude_locations) ? parsePlaces("exclude_locations", str(q.exclude_locations)!) : [],
+    openToWork: bool(q.open_to_work),
+    betweenRoles: bool(q.between_roles),
+    exploring: bool(q.exploring),
+    codehostHireable: bool(q.codehost_hireable),
+    includeFlagged,
+  };
+}
+
+export function parseSearch(params: Record<string, unknown>, graph: Graph): ParsedSearch {
+  const query = effectiveQuery(params, graph);
+  return {
+    query,
+    filters: buildFilters(query, params.include_flagged === true),
+    view: params.view === "compact" ? "compact" : "full",
+    limit: typeof params.limit === "number" ? params.limit : 25,
+    offset: typeof params.offset === "number" ? params.offset : 0,
+  };
+}
+
+export interface Hit {
+  record: PersonRecord;
+  match: Match;
+  score: number;
+}
+
+// ---- the filters ----
+
+function activeAt(s: Stint, month: number): boolean {
+  return (s.start === null || s.start <= month) && (s.current || s.end === null || month <= s.end);
+}
+
+/** Company constraints; returns the match keys, or null when the person fails them. */
+function companyMatch(rec: PersonRecord, f: SearchFilters, todayMonth: number): Pick<Match, "company" | "company_months"> | null {
+  const anyCompanyRule = f.company !== null || f.minCompanyMonths !== null || f.companyCurrent || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
+  if (!anyCompanyRule) return {};
+  const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => s.companyText.includes(f.company!));
+  if (candidates.length === 0) return null;
+  let qualifying = candidates;
+  if (f.leftMinMonthsAgo !== null) {
+    if (f.company !== null && candidates.some((s) => s.current)) return null;
+    qualifying = candidates.filter((s) => !s.current && s.end !== null && todayMonth - s.end >= f.leftMinMonthsAgo!);
+  } else if (f.companyCurrent) {
+    qualifying = candidates.filter((s) => s.current);
+  }
+  if (f.activeDuring !== null) qualifying = qualifying.filter((s) => activeAt(s, f.activeDuring!));
+  if (qualifying.length === 0) return null;
+  let months: number;
+  if (f.company !== null) {
+    months = candidates.reduce((sum, s) => sum + s.months, 0);
+    if (f.minCompanyMonths !== null && months < f.minCompanyMonths) return null;
+  } else {
+    if (f.minCompanyMonths !== null) qualifying = qualifying.filter((s) => s.months >= f.minCompanyMonths!);
+    if (qualifying.length === 0) return null;
+    months = qualifying[0]!.months;
+  }
+  return { company: qualifying[0]!.position.company, company_months: months };
+}
+
+function sumMonths(stints: Stint[]): number {
+  return stints.reduce((sum, s) => sum + s.months, 0);
+}
+
+function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_months" | "roles"> | null {
+  const roles: MatchRole[] = [];
+  if (f.roleFamily !== null) {
+    const atCompany = f.company !== null;
+    const scope = atCompany ? rec.stints.filter((s) => s.companyText.includes(f.company!)) : rec.stints;
+    const stints = scope.filter((s) => s.family?.toLowerCase() === f.roleFamily);
+    const months = sumMonths(stints);
+    if (stints.length === 0 || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
+    roles.push({ family: f.roleFamily, months, scope: atCompany ? "company" : "anywhere", company: atCompany ? stints[0]!.position.company : null });
+  }
+  for (const r of f.roles) {
+    let stints: Stint[];
+    let company: string | null = null;
+    if (r.kind === "family") {
+      const scope = r.company === null ? rec.stints : rec.stints.filter((s) => s.companyText.includes(r.company!));
+      stints = scope.filter((s) => s.family?.toLowerCase() === r.family);
+      if (r.company !== null) company = stints[0]?.position.company ?? null;
+    } else {
+      stints = rec.stints.filter((s) => {
+        const title = s.position.title?.toLowerCase() ?? "";
+        return r.titles.some((t) => (r.mode === "exact" ? title === t : title.includes(t)));
+      });
+    }
+    const months = sumMonths(stints);
+    const required = r.months ?? f.minRoleMonths;
+    if (stints.length === 0 || (required !== null && months < required)) return null;
+    const family = r.kind === "family" ? r.family : (stints[0]!.family ?? r.titles[0]!);
+    roles.push({ family, months, scope: r.kind === "family" && r.company !== null ? "company" : "anywhere", company });
+  }
+  return roles.length === 0 ? {} : { role_months: roles[0]!.months, roles };
+}
+
+function keywordScore(rec: PersonRecord, f: SearchFilters): number | null {
+  if (f.keywords.length === 0) return 0;
+  let score = 0;
+  for (const word of f.keywords) {
+    const inName = f.qIn !== "headline" && hasWordPrefix(rec.nameLc, word);
+    const inHeadline = f.qIn !== "name" && hasWordPrefix(rec.headlineLc, word);
+    if (!inName && !inHeadline) return null;
+    score += (inName ? 2 : 0) + (inHeadline ? 1 : 0);
+  }
+  return score;
+}
+
+function matchesMode(mode: MatchMode, terms: string[], test: (t: string) => boolean): boolean {
+  return mode === "all" ? terms.every(test) : terms.some(test);
+}
+
+/** A skill term matches a skill, a current or past employer, or the headline (as whole words). */
+function skillTermMatches(rec: PersonRecord, term: string): boolean {
+  return containsPhrase(rec.skillText, term);
+}
+
+function certTermMatches(rec: PersonRecord, term: string): boolean {
+  return rec.person.certifications.some((c) => c.name.toLowerCase().includes(term) || (c.authority?.toLowerCase().includes(term) ?? false));
+}
+
+function passesFlags(rec: PersonRecord, f: SearchFilters): boolean {
+  const p = rec.person;
+  if (rec.flagged && !f.includeFlagged) return false;
+  if (f.openToWork !== null && (p.is_open_to_work === true) !== f.openToWork) return false;
+  if (f.betweenRoles !== null && p.is_between_roles !== f.betweenRoles) return false;
+  if (f.exploring !== null && p.is_exploring !== f.exploring) return false;
+  if (f.codehostHireable !== null && (p.codehost?.hireable === true) !== f.codehostHireable) return false;
+  return true;
+}
+
+function passesAttributes(rec: PersonRecord, f: SearchFilters): boolean {
+  const p = rec.person;
+  if (f.locations.length > 0 && !matchesAnyPlace(p.location, f.locations)) return false;
+  if (f.excludeLocations.length > 0 && matchesAnyPlace(p.location, f.excludeLocations)) return false;
+  if (f.languages && !matchesMode(f.languages.mode, f.languages.terms, (t) => rec.languagesLc.includes(t))) return false;
+  if (f.excludeLanguages.some((t) => rec.languagesLc.includes(t))) return false;
+  if (f.school !== null && !p.education.some((e) => e.school?.toLowerCase().includes(f.school!))) return false;
+  if (f.certifications && !matchesMode(f.certifications.mode, f.certifications.terms, (t) => certTermMatches(rec, t))) return false;
+  if (f.skills && !matchesMode(f.skills.mode, f.skills.terms, (t) => skillTermMatches(rec, t))) return false;
+  return true;
+}
+
+/** The match of one person, or null when a filter rejects them. */
+export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: number): Hit | null {
+  if (!passesFlags(rec, f) || !passesAttributes(rec, f)) return null;
+  const score = keywordScore(rec, f);
+  if (score === null) return null;
+  const company = companyMatch(rec, f, todayMonth);
+  if (company === null) return null;
+  const role = roleMatch(rec, f);
+  if (role === null) return null;
+  const match: Match = { ...company, ...role };
+  if (f.keywords.length > 0) match.score = score;
+  return { record: rec, match, score };
+}
+
+/** All hits in the stable order: keyword score (when keywords are used), then graph order. */
+export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
+  const hits: Hit[] = [];
+  for (const rec of graph.people) {
+    const hit = matchPerson(rec, f, graph.todayMonth);
+    if (hit) hits.push(hit);
+  }
+  if (f.keywords.length > 0) hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx);
+  return hits;
+}

@@ -1,0 +1,45 @@
+/** Small text helpers shared by the filters. */
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Letter or digit; an ASCII fast path before the Unicode test. */
+function isWordChar(ch: string): boolean {
+  if (ch === "") return false;
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  return WORD_CHAR.test(ch);
+}
+
+/** True when `needle` occurs in `haystack` (both lower-case) starting and ending at word boundaries. */
+export function containsPhrase(haystack: string, needle: string): boolean {
+  if (!needle) return false;
+  let from = 0;
+  for (;;) {
+    const at = haystack.indexOf(needle, from);
+    if (at < 0) return false;
+    const before = at === 0 ? "" : haystack[at - 1]!;
+    const after = haystack[at + needle.length] ?? "";
+    if (!isWordChar(before) && !isWordChar(after)) return true;
+    from = at + 1;
+  }
+}
+
+/** True when some word of `haystack` starts with `prefix` (both lower-case). */
+export function hasWordPrefix(haystack: string, prefix: string): boolean {
+  let from = 0;
+  for (;;) {
+    const at = haystack.indexOf(prefix, from);
+    if (at < 0) return false;
+    if (at === 0 || !isWordChar(haystack[at - 1]!)) return true;
+    from = at + 1;
+  }
+}
+
+/** Lower-case word tokens of free text. */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

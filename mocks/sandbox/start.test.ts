@@ -1,0 +1,82 @@
+/** `npm run sandbox` end to end over real HTTP (child process on a free port, killed with its group). */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exchangeFromFetch } from "../../contract-tests/lib/index.js";
+import { KEYS } from "./auth.js";
+import { parseCli } from "./options.js";
+import { assertContract, testKey } from "./testing/harness.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+let child: ChildProcess;
+let stdout = "";
+let baseUrl = "";
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", "--people", "300", "--companies", "40", "--rate-limit", "1000"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${stdout}`)), 45_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const m = /Base URL: (\S+)/.exec(stdout);
+      if (m && stdout.includes("tgsb_revoked_")) (clearTimeout(timer), resolve(m[1]!));
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on("exit", (code) => (clearTimeout(timer), reject(new Error(`sandbox exited with ${code}:\n${stdout}`))));
+  });
+});
+
+afterAll(async () => {
+  if (child?.pid && child.exitCode === null) {
+    const exited = new Promise((r) => child.once("exit", r));
+    process.kill(-child.pid, "SIGTERM");
+    await exited;
+  }
+});
+
+describe("npm run sandbox", () => {
+  it("prints the base URL (ending in /v1) and every test key", () => {
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    for (const k of KEYS) expect(stdout).toContain(k.key);
+    expect(stdout).toMatch(/300 people, 40 companies/);
+  });
+
+  it("answers over HTTP within the contract, with rate-limit headers", async () => {
+    const url = `${baseUrl}/people?limit=2&view=compact`;
+    const headers = { authorization: `Bearer ${testKey("acme")}` };
+    const res = await fetch(url, { headers });
+    const exchange = await exchangeFromFetch({ url, headers }, res);
+    expect(assertContract(exchange).valid).toBe(true);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("1000");
+  });
+
+  it("answers a missing key with 401 over HTTP", async () => {
+    const url = `${baseUrl}/me`;
+    const res = await fetch(url);
+    const exchange = await exchangeFromFetch({ url }, res);
+    assertContract(exchange, { invalidRequest: true });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("parseCli", () => {
+  it("parses the options", () => {
+    expect(parseCli(["--people", "100", "--latency", "250", "--no-rate-limit", "--job-speed", "0", "--state-file", "/tmp/s.json"], {})).toEqual({
+      people: 100,
+      latencyMs: 250,
+      rateLimit: false,
+      jobSpeed: 0,
+      stateFile: "/tmp/s.json",
+    });
+    expect(parseCli(["--rate-limit", "60"], { PORT: "5000", HOST: "0.0.0.0" })).toEqual({ port: 5000, host: "0.0.0.0", rateLimit: { max: 60, windowMs: 60_000 } });
+  });
+
+  it.each([[["--people", "many"]], [["--people", "0"]], [["--latency", "-1"]], [["--port", "70000"]], [["--unknown"]], [["--job-failure-rate", "2"]]])("rejects %j", (argv) => {
+    expect(() => parseCli(argv, {})).toThrow();
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Per-organization state. The graph is shared and read-only; everything an organization owns (saved
+ * queries, Lists, Targets, members, events, preferences: part 2) lives in *slices* hung on its OrgState.
+ *
+ * A slice is declared once, in the module that owns it:
+ *
+ *   export const listsSlice = defineSlice({ name: "lists", create: () => new ListsStore(), save, load });
+ *   const lists = req.org.get(listsSlice);          // created lazily per organization
+ *
+ * `SandboxState.reset()` drops every slice (back to the seed); `snapshot()` / `restore()` serialize the
+ * slices that define save/load (the --state-file of part 2).
+ */
+import type { Graph } from "./data/graph.js";
+
+export type Plan = "free" | "index" | "unlimited";
+
+export interface OrgInfo {
+  /** Organization UUID (X-Service-Org-Id for platform keys). */
+  id: string;
+  name: string;
+  plan: Plan;
+  /** false when locked after its trial: 402 everywhere except GET /me. */
+  accessAllowed: boolean;
+  /** Configured monitoring allocation (quota.watch_slots.max); the reference's fallback is 1000. */
+  watchSlotsMax: number;
+  /** Created on demand for a platform key's X-Service-Org-Id. */
+  ephemeral?: boolean;
+}
+
+export interface Slice<T> {
+  name: string;
+  create(org: OrgState, state: SandboxState): T;
+  /** JSON-serializable form for the state file. */
+  save?(value: T): unknown;
+  load?(data: unknown, org: OrgState, state: SandboxState): T;
+}
+
+export function defineSlice<T>(slice: Slice<T>): Slice<T> {
+  return slice;
+}
+
+export class OrgState {
+  private readonly slices = new Map<string, unknown>();
+
+  constructor(
+    readonly info: OrgInfo,
+    readonly sandbox: SandboxState,
+  ) {}
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  /** The organization's instance of a slice, created on first use. */
+  get<T>(slice: Slice<T>): T {
+    if (!this.slices.has(slice.name)) this.slices.set(slice.name, slice.create(this, this.sandbox));
+    return this.slices.get(slice.name) as T;
+  }
+
+  has(slice: Slice<unknown>): boolean {
+    return this.slices.has(slice.name);
+  }
+
+  set<T>(slice: Slice<T>, value: T): void {
+    this.slices.set(slice.name, value);
+  }
+
+  clear(): void {
+    this.slices.clear();
+  }
+}
+
+export interface StateSnapshot {
+  version: 1;
+  orgs: { info: OrgInfo; slices: Record<string, unknown> }[];
+}
+
+export class SandboxState {
+  readonly orgs = new Map<string, OrgState>();
+
+  constructor(
+    readonly graph: Graph,
+    private readonly seedOrgs: readonly OrgInfo[],
+  ) {
+    this.reset();
+  }
+
+  /** Back to the seed: the seeded organizations with empty slices. */
+  reset(): void {
+    this.orgs.clear();
+    for (const info of this.seedOrgs) this.orgs.set(info.id, new OrgState({ ...info }, this));
+  }
+
+  org(id: string): OrgState | undefined {
+    return this.orgs.get(id.toLowerCase());
+  }
+
+  /** The organization a platform key acts for; unknown UUIDs get a fresh, empty organization. */
+  orgForService(id: string): OrgState {
+    const key = id.toLowerCase();
+    let org = this.orgs.get(key);
+    if (!org) {
+      org = new OrgState({ id: key, name: `Service organization ${key.slice(0, 8)}`, plan: "free", accessAllowed: true, watchSlotsMax: 1000, ephemeral: true }, this);
+      this.orgs.set(key, org);
+    }
+    return org;
+  }
+
+  snapshot(slices: readonly Slice<unknown>[]): StateSnapshot {
+    return {
+      version: 1,
+      orgs: [...this.orgs.values()].map((org) => ({
+        info: org.info,
+        slices: Object.fromEntries(
+          slices.filter((s) => s.save && org.has(s)).map((s) => [s.name, s.save!(org.get(s))]),
+        ),
+      })),
+    };
+  }
+
+  restore(snapshot: StateSnapshot, slices: readonly Slice<unknown>[]): void {
+    this.reset();
+    for (const saved of snapshot.orgs) {
+      const org = this.orgs.get(saved.info.id) ?? this.orgForService(saved.info.id);
+      for (const slice of slices) {
+        if (slice.load && saved.slices[slice.name] !== undefined) org.set(slice, slice.load(saved.slices[slice.name], org, this));
+      }
+    }
+  }
+}

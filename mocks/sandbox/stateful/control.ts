@@ -1,0 +1,203 @@
+/**
+ * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
+ * timer (--job-speed), the GET /me quota hook and the state file (--state-file).
+ *
+ *   POST /__sandbox/reset            back to the seed
+ *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
+ *   GET  /__sandbox/jobs             latest job of every Target
+ *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }
+ *   GET  /__sandbox/state            counts per organization
+ *   POST /__sandbox/state/save       write the state file now (needs --state-file)
+ */
+import type { FastifyInstance } from "fastify";
+import { ORGS } from "../auth.js";
+import type { Area, SandboxContext } from "../context.js";
+import { findPerson } from "../domain/people.js";
+import { normalizeProfileUrl } from "../domain/urls.js";
+import { invalidRequest, notFound } from "../errors.js";
+import type { OrgState } from "../state.js";
+import { isRecord } from "./common.js";
+import { EVENT_FIELDS } from "./diffs.js";
+import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
+import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
+import { findList, listMemberKeys, listsSlice } from "./lists.js";
+import type { EventView, JobOutcome, TargetRecord } from "./model.js";
+import { loadStateFile, resetState, saveStateFile } from "./persistence.js";
+import { queriesSlice } from "./queries.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
+
+export const MAX_EMIT = 1000;
+const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
+
+function body(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  if (!isRecord(raw)) throw invalidRequest("The body must be a JSON object");
+  return raw;
+}
+
+function optionalString(b: Record<string, unknown>, name: string): string | undefined {
+  const v = b[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || v.trim() === "") throw invalidRequest(`${name} must be a non-empty string`);
+  return v.trim();
+}
+
+function optionalInt(b: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const v = b[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw invalidRequest(`${name} must be an integer between ${min} and ${max}`);
+  return v;
+}
+
+function optionalEnum<T extends string>(b: Record<string, unknown>, name: string, values: readonly T[]): T | undefined {
+  const v = optionalString(b, name);
+  if (v !== undefined && !values.includes(v as T)) throw invalidRequest(`${name} must be one of: ${values.join(", ")}`);
+  return v as T | undefined;
+}
+
+/** An organization by UUID or seed name (acme, globex, initech). */
+function orgByName(ctx: SandboxContext, value: string): OrgState {
+  const seeded = (ORGS as Record<string, { id: string }>)[value.toLowerCase()];
+  const org = ctx.state.org(seeded?.id ?? value);
+  if (!org) throw notFound(`No organization ${value} in the sandbox`);
+  return org;
+}
+
+function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: TargetRecord } {
+  for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
+    const target = targetsOf(org).find((t) => t.id === id.toLowerCase());
+    if (target) return { org, target };
+  }
+  throw notFound(`No Target ${id} in the sandbox`);
+}
+
+/** The people an emit request is about (see the module comment). */
+function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
+  const person = optionalString(b, "person");
+  if (person !== undefined) {
+    const key = normalizeProfileUrl(person) ?? (findPerson(ctx.graph, person) ? normalizeProfileUrl(findPerson(ctx.graph, person)!.person.network_url) : null);
+    if (!key) throw invalidRequest("person must be a profile URL or a graph slug");
+    return [key];
+  }
+  const targetId = optionalString(b, "target_id");
+  if (targetId !== undefined) return watchingMembers(targetById(ctx, targetId).target).map((m) => m.key);
+  const orgName = optionalString(b, "org");
+  const listName = optionalString(b, "list");
+  if (listName !== undefined) {
+    if (orgName === undefined) throw invalidRequest("list needs org");
+    const org = orgByName(ctx, orgName);
+    const list = findList(ctx, org, listName);
+    if (!list) throw notFound(`No List ${listName} in ${org.info.name}`);
+    return [...listMemberKeys(ctx, org, list)];
+  }
+  const orgs = orgName !== undefined ? [orgByName(ctx, orgName)] : [...ctx.state.orgs.values()];
+  const keys = new Set<string>();
+  for (const org of orgs) for (const key of memberKeys(ctx, org)) keys.add(key);
+  return keys.size > 0 ? [...keys] : demoOrbitKeys(ctx);
+}
+
+function allJobs(ctx: SandboxContext): AdvancedJob[] {
+  const out: AdvancedJob[] = [];
+  for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
+    for (const t of targetsOf(org)) {
+      const s = jobSummary(org, t);
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+function registerRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post("/__sandbox/reset", async () => {
+    resetState(ctx);
+    return { data: { reset: true } };
+  });
+
+  app.post("/__sandbox/jobs/advance", async (request) => {
+    const b = body(request.body);
+    const targetId = optionalString(b, "target_id");
+    if (targetId !== undefined) targetById(ctx, targetId);
+    const until = optionalEnum(b, "until", ["finished"] as const);
+    const jobs = advanceJobs(ctx, { targetId, steps: optionalInt(b, "steps", 1, 100), untilFinished: until === "finished", outcome: optionalEnum(b, "outcome", OUTCOMES) });
+    return { data: jobs };
+  });
+
+  app.get("/__sandbox/jobs", async () => ({ data: allJobs(ctx) }));
+
+  app.post("/__sandbox/events/emit", async (request) => {
+    const b = body(request.body);
+    const count = optionalInt(b, "count", 1, MAX_EMIT) ?? 1;
+    const field = optionalEnum(b, "field", EVENT_FIELDS);
+    const source = optionalEnum<EventView["source"]>(b, "source", ["ingest", "snapshot_diff", "demo"]);
+    const severity = optionalEnum<EventView["severity"]>(b, "severity", ["hot", "quiet"]);
+    const events = emitFor(ctx, emitKeys(ctx, b), count, { field, source, severity });
+    return { data: events.map(view) };
+  });
+
+  app.get("/__sandbox/state", async () => ({
+    data: {
+      events: eventsOf(ctx.state).events.length,
+      organizations: [...ctx.state.orgs.values()].map((org) => ({
+        id: org.id,
+        name: org.info.name,
+        saved_queries: org.has(queriesSlice) ? org.get(queriesSlice).length : 0,
+        lists: org.has(listsSlice) ? org.get(listsSlice).length : 0,
+        targets: org.has(targetsSlice) ? targetsOf(org).length : 0,
+      })),
+    },
+  }));
+
+  app.post("/__sandbox/state/save", async () => {
+    const path = ctx.options.stateFile;
+    if (!path) throw invalidRequest("Start the sandbox with --state-file <path> to save its state");
+    saveStateFile(ctx, path);
+    return { data: { saved: path } };
+  });
+}
+
+/** Background timer: steps due jobs and emits diffs (--job-speed > 0). */
+function startTimer(app: FastifyInstance, ctx: SandboxContext): NodeJS.Timeout | null {
+  const speed = ctx.options.jobSpeed;
+  if (speed <= 0) return null;
+  const eventEvery = EVENT_INTERVAL_MS / speed;
+  let nextEvents = ctx.options.now() + eventEvery;
+  const timer = setInterval(
+    () => {
+      try {
+        tickJobs(ctx);
+        if (ctx.options.now() >= nextEvents) {
+          tickEvents(ctx);
+          nextEvents = ctx.options.now() + eventEvery;
+        }
+      } catch (err) {
+        app.log.error({ err }, "sandbox timer failed");
+      }
+    },
+    Math.max(10, Math.min(250, PHASE_MS / speed / 2)),
+  );
+  timer.unref();
+  return timer;
+}
+
+const timers = new WeakMap<SandboxContext, NodeJS.Timeout>();
+
+export const controlArea: Area = {
+  name: "control",
+  handlers: {},
+  setup(app, ctx) {
+    ctx.hooks.watchingUrls = function* (org) {
+      if (!org.has(targetsSlice)) return;
+      for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
+    };
+    if (ctx.options.stateFile) loadStateFile(ctx, ctx.options.stateFile);
+    registerRoutes(app, ctx);
+    const timer = startTimer(app, ctx);
+    if (timer) timers.set(ctx, timer);
+  },
+  close(ctx) {
+    clearInterval(timers.get(ctx));
+    if (ctx.options.stateFile) saveStateFile(ctx, ctx.options.stateFile);
+  },
+};

@@ -1,0 +1,141 @@
+/**
+ * Profile diffs: what changes about a person, one field at a time. Each person has a live profile (from the
+ * graph, or from a Target member for people outside the graph) that successive diffs change, so the `before`
+ * of a diff is the `after` of the previous one for the same field.
+ */
+import type { Graph } from "../data/graph.js";
+import type { Prng } from "../data/prng.js";
+import { EXPLORING_CUES, FAMILIES } from "../data/vocab.js";
+import type { EventField, EventView } from "./model.js";
+
+export const EVENT_FIELDS: readonly EventField[] = [
+  "open_to_work", "between_roles", "exploring", "left_company", "joined_company", "removed_position", "headline", "about", "role_description",
+];
+
+export interface LiveProfile {
+  slug: string | null;
+  name: string | null;
+  headline: string | null;
+  current_company: string | null;
+  title: string | null;
+  open_to_work: boolean;
+  between_roles: boolean;
+  exploring: boolean;
+  about: string | null;
+  role_description: string | null;
+  network_url: string;
+}
+
+export interface MemberLike {
+  full_name: string | null;
+  headline: string | null;
+  current_company: string | null;
+  public_identifier: string | null;
+  network_url: string;
+}
+
+export function liveFromGraph(graph: Graph, key: string): LiveProfile | null {
+  const rec = graph.byUrl.get(key);
+  if (!rec) return null;
+  const p = rec.person;
+  const current = rec.positions.find((x) => x.is_current === true);
+  return {
+    slug: p.slug,
+    name: p.full_name,
+    headline: p.headline,
+    current_company: current?.company ?? null,
+    title: current?.title ?? rec.positions[0]?.title ?? null,
+    open_to_work: p.is_open_to_work === true,
+    between_roles: p.is_between_roles,
+    exploring: p.is_exploring,
+    about: null,
+    role_description: null,
+    network_url: p.network_url,
+  };
+}
+
+export function liveFromMember(m: MemberLike): LiveProfile {
+  const title = m.headline?.split(" at ")[0] ?? null;
+  return {
+    slug: m.public_identifier,
+    name: m.full_name,
+    headline: m.headline,
+    current_company: m.current_company,
+    title,
+    open_to_work: false,
+    between_roles: m.current_company === null,
+    exploring: false,
+    about: null,
+    role_description: null,
+    network_url: m.network_url,
+  };
+}
+
+const ABOUTS = [
+  "Building reliable systems and the teams behind them.",
+  "Curious about data, people and the products in between.",
+  ...EXPLORING_CUES.filter(([field]) => field === "about").map(([, , after]) => after),
+];
+const ROLE_DESCRIPTIONS = [
+  "Own the roadmap and delivery for the core platform.",
+  "Lead a cross-functional team shipping customer-facing features.",
+  ...EXPLORING_CUES.filter(([field]) => field === "role_description").map(([, , after]) => after),
+];
+const HEADLINE_SUFFIXES = ["Open to new opportunities", "Exploring platform roles", "Independent consultant", "Hiring!"];
+
+export type DiffBody = Pick<EventView, "field" | "before" | "after" | "severity" | "label">;
+
+const flag = (v: boolean) => (v ? "true" : "false");
+
+/** Applies one diff of `field` to the live profile and describes it. */
+export function applyDiff(graph: Graph, live: LiveProfile, field: EventField, rng: Prng): DiffBody {
+  const name = live.name ?? "Someone";
+  switch (field) {
+    case "open_to_work":
+    case "between_roles":
+    case "exploring": {
+      const before = live[field];
+      live[field] = !before;
+      const labels = {
+        open_to_work: [`${name} is open to work`, `${name} is no longer open to work`],
+        between_roles: [`${name} is between roles`, `${name} is no longer between roles`],
+        exploring: [`${name} may be exploring new roles`, `${name} is no longer flagged as exploring`],
+      }[field];
+      return { field, before: flag(before), after: flag(!before), severity: before ? "quiet" : "hot", label: before ? labels[1] : labels[0] };
+    }
+    case "left_company": {
+      if (live.current_company === null) return applyDiff(graph, live, "joined_company", rng);
+      const company = live.current_company;
+      live.current_company = null;
+      live.between_roles = true;
+      return { field, before: company, after: null, severity: "hot", label: `${name} left ${company}` };
+    }
+    case "joined_company": {
+      const candidates = graph.companies.filter((c) => c.name !== live.current_company);
+      const company = candidates.length > 0 ? rng.pick(candidates).name : "Stealth Startup";
+      const before = live.current_company;
+      live.current_company = company;
+      live.between_roles = false;
+      return { field, before, after: company, severity: "hot", label: `${name} joined ${company}` };
+    }
+    case "removed_position": {
+      const removed = live.title ? `${live.title}${live.current_company ? ` at ${live.current_company}` : ""}` : "A position";
+      return { field, before: removed, after: null, severity: "quiet", label: `${name} removed a position` };
+    }
+    case "headline": {
+      const before = live.headline;
+      const base = (before ?? live.title ?? rng.pick(Object.values(FAMILIES)).titles[0] ?? "Professional").split(" | ")[0] ?? "Professional";
+      const after = `${base} | ${rng.pick(HEADLINE_SUFFIXES)}`;
+      live.headline = after === before ? base : after;
+      return { field, before, after: live.headline, severity: "quiet", label: `${name} changed their headline` };
+    }
+    case "about":
+    case "role_description": {
+      const before = live[field];
+      const pool = (field === "about" ? ABOUTS : ROLE_DESCRIPTIONS).filter((s) => s !== before);
+      live[field] = rng.pick(pool);
+      const label = field === "about" ? `${name} updated their about section` : `${name} updated a role description`;
+      return { field, before, after: live[field], severity: "quiet", label };
+    }
+  }
+}

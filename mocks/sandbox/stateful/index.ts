@@ -1,0 +1,14 @@
+/**
+ * Entry point of the stateful areas (part 2: saved queries, Lists, Targets/jobs/members, events,
+ * preferences, /__sandbox control endpoints, state file). The server imports only `statefulAreas` from here.
+ */
+import type { Area } from "../context.js";
+import { controlArea } from "./control.js";
+import { eventsArea } from "./events.js";
+import { listsArea } from "./lists.js";
+import { membersArea } from "./members.js";
+import { preferencesArea } from "./preferences.js";
+import { queriesArea } from "./queries.js";
+import { targetsArea } from "./targets.js";
+
+export const statefulAreas: Area[] = [queriesArea, listsArea, targetsArea, membersArea, eventsArea, preferencesArea, controlArea];

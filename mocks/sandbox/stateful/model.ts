@@ -1,0 +1,88 @@
+/**
+ * Records of the stateful side (what an organization owns). API shapes come from generated/schema.d.ts;
+ * records carry a few internal fields the views drop.
+ */
+import type { components } from "../../../generated/schema.js";
+
+type Schemas = components["schemas"];
+/** openapi-typescript types open objects (`query`) as Record<string, never>; the sandbox fills them. */
+type Open<T, K extends keyof T> = Omit<T, K> & { [P in K]: Record<string, unknown> };
+export type TargetView = Open<Schemas["Target"], "query">;
+export type SavedQueryView = Open<Schemas["SavedQuery"], "query">;
+export type TargetJobView = Schemas["TargetJob"];
+export type TargetMemberView = Schemas["TargetMember"];
+export type ListView = Schemas["List"];
+export type EventView = Schemas["Event"];
+export type EventField = Schemas["EventField"];
+export type MemberStatus = Schemas["MemberStatus"];
+export type JobStatus = Schemas["JobStatus"];
+export type JobPhase = NonNullable<Schemas["JobPhase"]>;
+export type TargetKind = Schemas["TargetKind"];
+
+/** Profile fields of a member (from discovery; enrichment adds network_id, picture, slug, enriched_at). */
+export interface MemberProfile {
+  full_name: string | null;
+  headline: string | null;
+  current_company: string | null;
+  public_identifier: string | null;
+  location: string | null;
+  /** Company Targets: current at the company (true) or alumni (false); null for people Targets. */
+  is_current: boolean | null;
+}
+
+export interface MemberRecord extends MemberProfile {
+  id: string;
+  /** Normalized profile URL without the scheme (the join key). */
+  key: string;
+  network_url: string;
+  status: MemberStatus;
+  network_id: string | null;
+  profile_picture_url: string | null;
+  profile_slug: string | null;
+  enriched_at: string | null;
+  first_seen_at: string;
+  /** Already a person of the index graph (does not use allocation). */
+  in_graph: boolean;
+}
+
+export type JobType = "track_company" | "track_people" | "refresh_watch";
+/** Decided when the job is created (from --job-failure-rate) or forced by /__sandbox/jobs/advance. */
+export type JobOutcome = "done" | "partial" | "failed";
+
+export interface JobRecord {
+  id: string;
+  type: JobType;
+  status: JobStatus;
+  phase: JobPhase;
+  total: number;
+  completed: number;
+  failed: number;
+  error: string | null;
+  outcome: JobOutcome;
+  created_at: string;
+  updated_at: string;
+  /** Wall-clock ms of the next automatic step (--job-speed > 0), null when finished. */
+  due: number | null;
+}
+
+export interface TargetRecord {
+  id: string;
+  /** Creation sequence (ties on created_at). */
+  seq: number;
+  kind: TargetKind;
+  name: string;
+  input: string;
+  /** Company Targets: the uniqueness key (resolved company key, or the locally normalized input). */
+  company_key: string | null;
+  network_url: string | null;
+  /** The title was set by PATCH (company resolution no longer renames the Target). */
+  titled: boolean;
+  auto_admit: boolean;
+  result_limit: number | null;
+  created_at: string;
+  query: Record<string, unknown>;
+  /** By normalized URL, in discovery order. */
+  members: Map<string, MemberRecord>;
+  /** Oldest first; the last one is the latest job. */
+  jobs: JobRecord[];
+}

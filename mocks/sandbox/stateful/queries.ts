@@ -1,0 +1,62 @@
+/**
+ * Saved queries: POST /queries (compaction to the allowlist; every call creates a record), GET /queries,
+ * GET /queries/{id}.
+ */
+import type { Area } from "../context.js";
+import { QUERY_KEYS } from "../domain/search.js";
+import { invalidRequest } from "../errors.js";
+import { defineSlice } from "../state.js";
+import { bodyObject, isRecord, notVisible, nowIso, trimmed } from "./common.js";
+import type { SavedQueryView as SavedQuery } from "./model.js";
+import { newId } from "./shared.js";
+
+const ALLOWED = new Set<string>(QUERY_KEYS);
+
+/**
+ * Only allowlisted keys survive; null and empty-string values are dropped; 0 and false are kept; unknown
+ * keys are dropped; values are not validated (a retained value may be one GET /people would reject).
+ */
+export function compactQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (!ALLOWED.has(key) || value === null || value === undefined || value === "") continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+export const queriesSlice = defineSlice<SavedQuery[]>({
+  name: "queries",
+  create: () => [],
+  save: (items) => items,
+  load: (data) => (Array.isArray(data) ? (data as SavedQuery[]) : []),
+});
+
+export const queriesArea: Area = {
+  name: "queries",
+  handlers: {
+    createSavedQuery(req, ctx) {
+      const body = bodyObject(req.body);
+      const name = trimmed(body.name);
+      if (name === null) throw invalidRequest("name must be 1-80 characters after trimming");
+      if (name.length > 80) throw invalidRequest("name must be at most 80 characters after trimming");
+      if (!isRecord(body.query)) throw invalidRequest("query must be an object");
+      const record: SavedQuery = { id: newId(ctx.state, "query"), name, query: compactQuery(body.query), created_at: nowIso(ctx) };
+      req.org.get(queriesSlice).push(record);
+      return { status: 201, body: { data: record } };
+    },
+
+    listSavedQueries(req) {
+      // Newest first. The shape of GET /queries is not shown in the reference: { data: SavedQuery[], meta: { count } }.
+      const items = [...req.org.get(queriesSlice)].reverse();
+      return { body: { data: items, meta: { count: items.length } } };
+    },
+
+    getSavedQuery(req, ctx) {
+      const id = req.params.id!.toLowerCase();
+      const found = req.org.get(queriesSlice).find((q) => q.id === id);
+      if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${id} not found in this organization`);
+      return { body: { data: found } };
+    },
+  },
+};

@@ -1,0 +1,106 @@
+/**
+ * Request validation derived from the spec: for every operation, one Ajv validator over its path
+ * parameters, one over its query parameters (strings coerced to the schema types) and one over its JSON
+ * body, compiled from the parameter and request-body schemas of generated/openapi.json. No parameter rule
+ * is written here; only the rules OpenAPI cannot express live in the domain code.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { extensionKeywords } from "../../contract-tests/lib/ajv.js";
+import { invalidRequest } from "./errors.js";
+import { isObject, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const SPEC_ID = "sandbox-spec";
+
+export interface RequestValidator {
+  /** Validates and coerces; throws ApiError 400 invalid_request naming the first problem. */
+  params(raw: Record<string, string>): Record<string, string>;
+  query(raw: URLSearchParams): Record<string, unknown>;
+  body(raw: unknown): unknown;
+}
+
+/** Rewrites #/components/schemas/X refs to the registered components document. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/") ? `${SPEC_ID}#/$defs/${v.slice(21)}` : rewriteRefs(v);
+  }
+  return out;
+}
+
+/** OpenAPI annotation keywords; the x- extensions come from the contract library's scan. */
+const OPENAPI_KEYWORDS = ["example", "discriminator", "xml", "externalDocs"];
+
+export function createSpecAjv(spec: SpecIndex, opts: { coerceTypes: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: false, coerceTypes: opts.coerceTypes, useDefaults: false, allowUnionTypes: true });
+  addFormats(ajv); // ajv-formats 3 includes int32 and int64
+  ajv.addVocabulary([...OPENAPI_KEYWORDS, ...extensionKeywords(spec.doc)]);
+  const components = isObject(spec.doc.components) && isObject(spec.doc.components.schemas) ? spec.doc.components.schemas : {};
+  ajv.addSchema({ $id: SPEC_ID, $defs: rewriteRefs(components) });
+  return ajv;
+}
+
+/** "limit must be <= 100", "body/name must NOT have fewer than 1 characters", ... */
+export function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
+  if (!error) return `invalid ${where}`;
+  const path = error.instancePath.replace(/^\//, "");
+  const subject = where === "body" ? (path ? `body/${path}` : "body") : path || where;
+  if (error.keyword === "required") return `${where === "body" ? subject : where} must have required property '${String(error.params.missingProperty)}'`;
+  if (error.keyword === "additionalProperties") return `${subject} must NOT have additional property '${String(error.params.additionalProperty)}'`;
+  if (error.keyword === "enum") return `${subject} must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`;
+  return `${subject} ${error.message ?? "is invalid"}`;
+}
+
+function objectSchema(params: OperationSpec["parameters"], location: "query" | "path"): JsonObject {
+  const list = params.filter((p) => p.in === location);
+  return {
+    type: "object",
+    properties: Object.fromEntries(list.map((p) => [p.name, rewriteRefs(p.schema)])),
+    required: list.filter((p) => p.required).map((p) => p.name),
+  };
+}
+
+function isArraySchema(schema: JsonObject): boolean {
+  return schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array"));
+}
+
+function check<T>(validate: ValidateFunction, where: "query" | "path" | "body", value: T): T {
+  if (!validate(value)) throw invalidRequest(describeError(where, validate.errors?.[0]));
+  return value;
+}
+
+export function compileRequestValidators(spec: SpecIndex): Map<string, RequestValidator> {
+  const coercing = createSpecAjv(spec, { coerceTypes: true });
+  const strict = createSpecAjv(spec, { coerceTypes: false });
+  const out = new Map<string, RequestValidator>();
+  for (const op of spec.operations) {
+    const queryParams = op.parameters.filter((p) => p.in === "query");
+    const validateQuery = coercing.compile(objectSchema(op.parameters, "query"));
+    const validatePath = coercing.compile(objectSchema(op.parameters, "path"));
+    const validateBody = op.requestBody ? strict.compile(rewriteRefs(op.requestBody.schema) as JsonObject) : null;
+    out.set(op.operationId, {
+      params: (raw) => check(validatePath, "path", { ...raw }),
+      query(raw) {
+        const value: Record<string, unknown> = {};
+        for (const p of queryParams) {
+          const all = raw.getAll(p.name);
+          if (all.length === 0) continue;
+          value[p.name] = isArraySchema(p.schema) ? all.flatMap((v) => v.split(",")) : all[all.length - 1];
+        }
+        return check(validateQuery, "query", value);
+      },
+      body(raw) {
+        if (!validateBody) return raw;
+        if (raw === undefined || raw === null) {
+          if (op.requestBody!.required) throw invalidRequest("body must be a JSON object");
+          return raw;
+        }
+        return check(validateBody, "body", raw);
+      },
+    });
+  }
+  return out;
+}
