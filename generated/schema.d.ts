@@ -993,9 +993,9 @@ export interface components {
             message: string;
         };
         /** @description Body of a 5xx answer. Its shape is not shown in the reference; clients branch on the HTTP status. */
-        ServerErrorBody: Record<string, never>;
+        ServerErrorBody: Record<string, unknown>;
         /** @description An object whose shape is not shown in the reference. Clients must not rely on any key. */
-        OpenObject: Record<string, never>;
+        OpenObject: Record<string, unknown>;
         /**
          * @description Company metadata, role mix, up to 40 current people and up to 40 leavers. Arrays are not paginated. A
          *     person with several stints can be in both arrays. Rows carry at most two positions and empty education,
@@ -1094,7 +1094,7 @@ export interface components {
              *     (see SavedQueryFilters); unknown nested keys are silently dropped and nested values are not validated.
              *     To be executable, copy it from a search response's `query`.
              */
-            query: Record<string, never>;
+            query: Record<string, unknown>;
         };
         /**
          * @description A compacted, allowlisted people-search query. Only allowlisted keys survive; null and empty-string values
@@ -1102,7 +1102,7 @@ export interface components {
          *     validated, so a retained value may be one that GET /people would reject. Types and meanings are those of
          *     the search parameters.
          */
-        SavedQueryFilters: Record<string, never>;
+        SavedQueryFilters: Record<string, unknown>;
         /** @description A saved people-search query. */
         SavedQuery: {
             /**
@@ -1288,7 +1288,7 @@ export interface components {
              * @description Stored query/config; may be `{}` for a company Target. For people Targets it carries input, filters, app
              *     and result_limit (their shapes are not shown in the reference).
              */
-            query: Record<string, never>;
+            query: Record<string, unknown>;
             job: components["schemas"]["TargetJob"];
         };
         /**
@@ -1396,7 +1396,7 @@ export interface components {
              * @description Admit discovered members as watching. Default false.
              * @default false
              */
-            auto_admit: boolean;
+            auto_admit?: boolean;
             /**
              * Format: int64
              * @description Discovery cap, >= 1; clamped to the deployment cap (default 4000); omitted uses the cap.
@@ -1476,7 +1476,7 @@ export interface components {
              * @default selected
              * @enum {string}
              */
-            apply: "selected" | "filter";
+            apply?: "selected" | "filter";
             /**
              * @description For selected mode; 1-500 strings when supplied; normalized as profile URLs and de-duplicated; invalid
              *     values silently ignored; missing or unusable URLs update zero rows.
@@ -1817,7 +1817,7 @@ export interface operations {
                  * @example northwind
                  */
                 company?: string;
-                /** @description >= 1. With company, counts stints there; without, any qualifying stint. */
+                /** @description At least 1. With company, counts stints there; without, any qualifying stint. */
                 min_company_months?: number;
                 /** @description true requires a current position at the matching company (or any company); false adds no constraint; company_left_min_months_ago takes precedence if both are sent. */
                 company_current?: boolean;
@@ -1833,7 +1833,7 @@ export interface operations {
                  * @example engineering
                  */
                 role_family?: string;
-                /** @description >= 1. Requires role_family or roles, else 400 with message "min_role_months requires role_family". With company and legacy role_family counts tenure at the company; else career-wide. */
+                /** @description At least 1. Requires role_family or roles, else 400 with message "min_role_months requires role_family". With company and legacy role_family counts tenure at the company; else career-wide. */
                 min_role_months?: number;
                 /**
                  * @description Comma-separated tokens, not JSON; max 1500 characters; up to 5 parsed filters; takes precedence over role_family when usable. Family token: `family` or `family:months`, optional `@company` suffix. Title token: `t.contains.<encoded-title>.<months>` or `t.exact.<encoded-title>.<months>`; several titles in one token separated by `;`. Family names max 64 characters; months capped at 600. Filters are ANDed; titles within a token are ORed. Invalid or duplicate tokens may be skipped.
@@ -1900,7 +1900,7 @@ export interface operations {
                 include_flagged?: boolean;
                 /** @description Page size, 1-100, default 25. */
                 limit?: number;
-                /** @description Offset, >= 0, default 0. Advance by meta.limit while meta.has_more is true. */
+                /** @description Offset, at least 0, default 0. Advance by meta.limit while meta.has_more is true. */
                 offset?: number;
             };
             header?: {
@@ -2619,7 +2619,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -2637,7 +2637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             "5XX": components["responses"]["ServerError"];
@@ -2670,7 +2670,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -2688,7 +2688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             "5XX": components["responses"]["ServerError"];
@@ -3351,7 +3351,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -3369,7 +3369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             "5XX": components["responses"]["ServerError"];

@@ -35,7 +35,7 @@ export async function generate(outDir = join(repoRoot, "generated")): Promise<st
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "openapi.json"), JSON.stringify(doc, null, 2) + "\n");
   writeFileSync(join(outDir, "openapi.yaml"), `# ${NOTICE}\n` + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
-  const ast = await openapiTS(bundled as unknown as Parameters<typeof openapiTS>[0], { alphabetize: false });
+  const ast = await openapiTS(bundled as unknown as Parameters<typeof openapiTS>[0], { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true });
   writeFileSync(join(outDir, "schema.d.ts"), `/* ${NOTICE} */\n\n` + astToString(ast));
   return GENERATED_FILES.map((f) => join(outDir, f));
 }
