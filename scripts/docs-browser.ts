@@ -148,7 +148,7 @@ async function fullPageScreenshot(page: Page, file: string): Promise<void> {
     if (next === height) break;
     height = next;
     await page.setViewportSize({ width, height });
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(250);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true });
@@ -196,9 +196,10 @@ const stepTowardsSection = new Function(
   const prefix = (tag.getAttribute("data-section-id") ?? "") + "/";
   const operations = sections.filter((element) => (element.getAttribute("data-section-id") ?? "").startsWith(prefix));
   for (const element of operations) {
-    const heading = headingOf(element);
-    const text = element.innerText;
-    if (heading && text.includes(heading)) seen[element.getAttribute("data-section-id")] = { heading, text };
+    const id = element.getAttribute("data-section-id");
+    const heading = seen[id] ? undefined : headingOf(element);
+    const text = heading ? element.innerText : "";
+    if (heading && text.includes(heading)) seen[id] = { heading, text };
   }
   const pending = operations.find((element) => !seen[element.getAttribute("data-section-id")]);
   if (pending) {

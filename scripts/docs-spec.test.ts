@@ -175,6 +175,14 @@ describe("shapes not shown in the reference", () => {
     expect(schemas.OpenObject!.description).toContain(SHAPE_NOTICE_TITLE);
     expect(schemas.Error!.description).toBeUndefined();
     expect(markFlaggedSchemas({ type: "object", properties: { a: { type: "string" } } })).toBe(0);
+    // A property may be called "example"; example values themselves are data and stay untouched.
+    const schema = {
+      properties: { example: { type: "object", "x-shape-not-shown": true } },
+      example: { "x-shape-not-shown": true },
+    } as const;
+    const copy = structuredClone(schema) as unknown as JsonObject;
+    expect(markFlaggedSchemas(copy)).toBe(1);
+    expect(copy.example).toEqual({ "x-shape-not-shown": true });
   });
 
   it("locates flagged schemas by property path, through $refs and cycles", () => {

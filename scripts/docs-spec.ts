@@ -26,17 +26,22 @@ export function prepareDocsSpec(bundle: OpenApiDoc): DocsSpec {
   return { doc, warnings, shapeNotShown };
 }
 
+/** Keys whose values are data, not schemas; and keys mapping arbitrary names to schemas. */
+const SKIPPED_KEYS = new Set(["example", "examples", "default", "enum", "const", "x-codeSamples"]);
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+
 const prefixed = (notice: string, description: Json | undefined) =>
   typeof description === "string" && description.trim() !== "" ? `${notice}\n\n${description}` : notice;
 
-/** Prefixes the description of every flagged schema, wherever it is declared. */
+/** Prefixes the description of every flagged schema, wherever it is declared (example data aside). */
 export function markFlaggedSchemas(node: Json): number {
   let count = 0;
   if (Array.isArray(node)) {
     for (const item of node) count += markFlaggedSchemas(item);
   } else if (isObject(node)) {
     for (const [key, value] of Object.entries(node)) {
-      if (key !== "x-codeSamples") count += markFlaggedSchemas(value);
+      if (SCHEMA_MAPS.has(key) && isObject(value)) count += Object.values(value).reduce<number>((n, schema) => n + markFlaggedSchemas(schema), 0);
+      else if (!SKIPPED_KEYS.has(key)) count += markFlaggedSchemas(value);
     }
     if (node[SHAPE_FLAG] === true) {
       node.description = prefixed(SHAPE_NOTICE, node.description);
@@ -78,9 +83,6 @@ function markOperations(doc: OpenApiDoc): Map<string, string[]> {
   return marked;
 }
 
-/** Keys whose values are data, not schemas; and keys mapping arbitrary names to schemas. */
-const SKIPPED_KEYS = new Set(["example", "examples", "default", "enum", "const", "x-codeSamples"]);
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 
 /**
  * Where flagged schemas sit below a node: "" for the node's own schema, else a property path such as
