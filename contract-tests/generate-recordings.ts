@@ -4,11 +4,14 @@
  * example of a 2xx response and of a request body, the first example of other statuses.
  *   npx tsx contract-tests/generate-recordings.ts [--spec generated/openapi.json] [--out contract-tests/recordings/examples]
  * The folder is rewritten; review the diff like any other test data.
+ * With `--requests <file>` it also writes the same exchanges as a request list for `npm run record` against
+ * the Prism mock (`Prefer: code=..., example=...` picks each answer). Mock only: it includes writes.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Exchange } from "./lib/index.js";
+import type { RequestSpec } from "./record.js";
 import { isObj, resolvePointer, type Obj } from "./lib/pointer.js";
 import { DEFAULT_SPEC_PATH, loadSpecFile, serverBasePath, type OpenApiDocument } from "./lib/spec.js";
 
@@ -18,6 +21,8 @@ const RANGE_CODES: Record<string, number[]> = { "2": [200, 201, 202], "3": [301,
 
 export interface GeneratedRecording {
   path: string;
+  /** Response example name (`dossier`), or `no-content`. */
+  example: string;
   exchange: Exchange;
 }
 
@@ -137,6 +142,7 @@ function operationRecordings(doc: OpenApiDocument, basePath: string, template: s
     const query = queryFromBody(value, queryNames).toString();
     return {
       path: join(String(op.operationId), `${plan.status}-${name}.json`),
+      example: name.split("+")[0]!,
       exchange: {
         request: { method: method.toUpperCase(), url: `${basePath}${path}${query ? `?${query}` : ""}`, headers, body: body ? body[1] : null },
         response: { status: plan.status, headers: responseHeaders(doc, plan), body: value },
@@ -153,17 +159,40 @@ export function generateRecordings(doc: OpenApiDocument): GeneratedRecording[] {
   });
 }
 
+/** The same exchanges as requests for the recorder, asking the mock for each status and example. */
+export function mockRequests(recordings: GeneratedRecording[], basePath: string): RequestSpec[] {
+  return recordings.map(({ path, example, exchange: { request, response } }) => {
+    const headers: Record<string, string> = { prefer: `code=${response.status}${example === "no-content" ? "" : `, example=${example}`}` };
+    const contentType = request.headers?.["content-type"];
+    if (typeof contentType === "string") headers["content-type"] = contentType;
+    return {
+      name: path.replace(/\.json$/, "").replace(/[/+]/g, "-"),
+      method: request.method,
+      url: request.url.slice(basePath.length),
+      headers,
+      ...(request.body === null ? {} : { body: request.body }),
+      ...(response.status === 401 ? { auth: false } : {}),
+    };
+  });
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name: string, fallback: string) => {
     const i = process.argv.indexOf(name);
     return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
   };
   const outDir = arg("--out", "contract-tests/recordings/examples");
-  const recordings = generateRecordings(loadSpecFile(arg("--spec", DEFAULT_SPEC_PATH)));
+  const doc = loadSpecFile(arg("--spec", DEFAULT_SPEC_PATH));
+  const recordings = generateRecordings(doc);
   rmSync(outDir, { recursive: true, force: true });
   for (const { path, exchange } of recordings) {
     mkdirSync(join(outDir, path, ".."), { recursive: true });
     writeFileSync(join(outDir, path), `${JSON.stringify(exchange, null, 2)}\n`);
   }
   console.log(`${recordings.length} recordings written to ${outDir}`);
+  const requestsFile = arg("--requests", "");
+  if (requestsFile) {
+    writeFileSync(requestsFile, `${JSON.stringify(mockRequests(recordings, serverBasePath(doc)), null, 2)}\n`);
+    console.log(`${recordings.length} mock requests written to ${requestsFile}`);
+  }
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRecorder } from "./record.js";
+import { redactHeaders, runRecorder, scrub } from "./record.js";
 
 const KEY = "tg_live_0123456789abcdef-test-only";
 const ENV = "CONTRACT_RECORD_TEST_KEY";
@@ -105,10 +105,20 @@ describe("recorder", () => {
   it("exits 2 on bad arguments, a missing key variable or an unreadable requests file", async () => {
     expect((await record([], [])).code).toBe(2);
     expect((await record(["--base-url", baseUrl, "--auth", "basic"], [])).err).toMatch("--auth must be bearer or x-api-key");
+    expect((await record(["--base-url", baseUrl, "--timeout-ms", "soon"], [])).err).toMatch("--timeout-ms must be a positive integer");
     const missingEnv = await record(["--base-url", baseUrl, "--api-key-env", "CONTRACT_RECORD_UNSET_VAR"], []);
     expect(missingEnv).toMatchObject({ code: 2, err: "environment variable CONTRACT_RECORD_UNSET_VAR is not set\n" });
     const notArray = await record(["--base-url", baseUrl], { method: "GET" });
     expect(notArray.code).toBe(2);
     expect(notArray.err).toMatch("expected a JSON array of requests");
+  });
+  it("scrubs an echoed key from data but never corrupts data with a short test key", () => {
+    expect(scrub('{"token":"tg_live_0123456789"}', "tg_live_0123456789")).toBe('{"token":"[redacted]"}');
+    expect(scrub('{"kind":"company"}', "any")).toBe('{"kind":"company"}');
+    expect(redactHeaders({ Authorization: "Bearer any", "X-Api-Key": "any", accept: "application/json" })).toEqual({
+      Authorization: "Bearer [redacted]",
+      "X-Api-Key": "[redacted]",
+      accept: "application/json",
+    });
   });
 });

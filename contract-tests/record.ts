@@ -1,6 +1,6 @@
 /**
  * Sends a list of requests to a running server and writes one recording per exchange.
- *   npm run record -- --base-url <url> [--api-key-env NAME] [--auth bearer|x-api-key] [--out <dir>] <requests-file>
+ *   npm run record -- --base-url <url> [--api-key-env NAME] [--auth bearer|x-api-key] [--out <dir>] [--timeout-ms 10000] <requests-file>
  * requests-file: JSON array of { "name"?, "method", "url" (path and query under the base URL), "headers"?, "body"?, "auth"?: false }.
  * Authorization and X-Api-Key values are redacted; the key never appears in files or output.
  * Exit 0: all recorded; 1: a request failed (network error or timeout); 2: bad arguments or unreadable input.
@@ -31,7 +31,7 @@ interface Options {
   timeoutMs: number;
 }
 
-const USAGE = "usage: npm run record -- --base-url <url> [--api-key-env NAME] [--auth bearer|x-api-key] [--out <dir>] <requests-file>";
+const USAGE = "usage: npm run record -- --base-url <url> [--api-key-env NAME] [--auth bearer|x-api-key] [--out <dir>] [--timeout-ms 10000] <requests-file>";
 const REDACTED = "[redacted]";
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "proxy-authorization", "cookie", "set-cookie"]);
 /** Volatile or transport-level response headers left out of recordings. */
@@ -50,13 +50,15 @@ function parseArgs(argv: string[]): Options | string {
   if (!values["--base-url"]) return "--base-url is required";
   if (auth !== "bearer" && auth !== "x-api-key") return "--auth must be bearer or x-api-key";
   if (positional.length !== 1) return "exactly one requests file is required";
+  const timeoutMs = Number(values["--timeout-ms"] ?? 10_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return "--timeout-ms must be a positive integer";
   return {
     baseUrl: values["--base-url"].replace(/\/+$/, ""),
     apiKeyEnv: values["--api-key-env"],
     auth,
     out: values["--out"] ?? "contract-tests/recordings/recorded",
     requestsFile: positional[0]!,
-    timeoutMs: Number(values["--timeout-ms"] ?? 10_000),
+    timeoutMs,
   };
 }
 
@@ -80,9 +82,15 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   );
 }
 
-/** Final safety net: the key must not appear anywhere in a recording, even if a server echoes it. */
-function scrub(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join(REDACTED) : text;
+/** Below this length a value is too likely to occur in ordinary data ("any" in "company") to be scrubbed. */
+const MIN_SCRUB_LENGTH = 8;
+
+/**
+ * Final safety net: the key must not appear anywhere in a recording, even if a server echoes it.
+ * Credential headers are redacted whatever the key; a key shorter than MIN_SCRUB_LENGTH is not searched for.
+ */
+export function scrub(text: string, secret: string | undefined): string {
+  return secret && secret.length >= MIN_SCRUB_LENGTH ? text.split(secret).join(REDACTED) : text;
 }
 
 function fileNameFor(exchange: Exchange, spec: RequestSpec, taken: Set<string>): string {

@@ -386,8 +386,8 @@ export interface paths {
         post?: never;
         /**
          * Delete a Target
-         * @description Delete a Target. A successful delete returns 204 with no body; other details are not shown in the
-         *     reference.
+         * @description Delete a Target. A successful delete returns 204 with no body; a Target outside the organization gives
+         *     404 `not_found` (the Errors table's row for Targets); other details are not shown in the reference.
          */
         delete: operations["deleteTarget"];
         options?: never;
@@ -2883,6 +2883,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            /** @description Not visible to the organization. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];

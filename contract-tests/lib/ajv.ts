@@ -6,7 +6,7 @@ import type { FormatsPlugin } from "ajv-formats";
 const addFormats = addFormatsModule as unknown as FormatsPlugin;
 
 /** Annotation keywords OpenAPI 3.1 adds to JSON Schema; they carry no validation. */
-const OPENAPI_KEYWORDS = ["example", "discriminator", "xml", "externalDocs"];
+export const OPENAPI_KEYWORDS = ["example", "discriminator", "xml", "externalDocs"];
 
 /** Every `x-` key used anywhere in the document (Ajv has no wildcard for extension keywords). */
 export function extensionKeywords(doc: unknown): string[] {

@@ -16,6 +16,7 @@ export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
 export { formatError, formatErrors } from "./format.js";
 export { DEFAULT_SPEC_PATH } from "./spec.js";
 export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
+export type { Validator } from "./validator.js";
 
 const byPath = new Map<string, Validator>();
 const byObject = new WeakMap<object, Validator>();

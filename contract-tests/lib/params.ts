@@ -2,7 +2,6 @@
 import type { ContractModel, ParamSet, ParamSpec } from "./model.js";
 import type { Obj } from "./pointer.js";
 
-
 const NUMBER = /^-?(\d+|\d*\.\d+)([eE][+-]?\d+)?$/;
 
 function typesOf(schema: Obj, model: ContractModel): string[] {

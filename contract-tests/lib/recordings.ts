@@ -19,7 +19,6 @@ export interface LoadedExchange {
   exchange: Exchange;
 }
 
-
 /** Files named on the command line, folders searched recursively for *.json and *.har, in sorted order. */
 export function collectRecordingFiles(paths: string[]): string[] {
   const files: string[] = [];
