@@ -216,6 +216,9 @@ describe("GET /people invalid input: 400 invalid_request naming the problem", ()
     ["eleven certification terms", `certifications=${encodeURIComponent(JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]))}`, /certifications.*10 distinct/],
     ["21 locations", `location=${encodeURIComponent(Array.from({ length: 21 }, (_, i) => `p${i}`).join(";"))}`, /location.*20 distinct/],
     ["location place too long", `location=${"x".repeat(121)}`, /location/],
+    ["location without a place", "location=%3B%3B", /^location must contain at least one term$/],
+    ["skills without a term", "skills=%3B%20%2C", /^skills must contain at least one term$/],
+    ["exclude_languages without a term", "exclude_languages=%2C", /^exclude_languages must contain at least one term$/],
   ];
   it.each(BAD)("%s", async (_name, qs, message) => {
     const res = await sb.request("GET", `/people?${qs}`, { invalidRequest: true });

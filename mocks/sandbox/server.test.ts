@@ -116,6 +116,12 @@ describe("errors", () => {
     expect(res.body.error).toEqual({ type: "invalid_request", message: "Content-Type must be application/json" });
   });
 
+  it("a malformed percent-encoding in the path is a 400 invalid_request", async () => {
+    const res = await sb.request("GET", "/people/%E0%A4%A", { invalidRequest: true });
+    expect(res.status).toBe(400);
+    expect(res.body.error.type).toBe("invalid_request");
+  });
+
   it("a path outside the spec is a 404 in the reference's shape (not contract-checked: no operation)", async () => {
     const res = await sb.app.inject({ method: "GET", url: "/v1/nowhere", headers: { authorization: `Bearer ${testKey("acme")}` } });
     expect(res.statusCode).toBe(404);
@@ -214,5 +220,17 @@ describe("rate limit", () => {
   it("is off with rateLimit: false (no headers)", async () => {
     const res = await sb.get("/people?limit=1");
     expect(res.headers["x-ratelimit-limit"]).toBeUndefined();
+  });
+});
+
+describe("CORS", () => {
+  it("answers preflight requests with 204 before authentication, and sets CORS headers on answers", async () => {
+    const preflight = await sb.app.inject({ method: "OPTIONS", url: "/v1/people", headers: { origin: "http://localhost:5173", "access-control-request-headers": "authorization" } });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+    expect(preflight.headers["access-control-allow-headers"]).toBe("authorization");
+    const res = await sb.get("/people?limit=1", { headers: { origin: "http://localhost:5173" } });
+    expect(res.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+    expect(res.headers["access-control-expose-headers"]).toContain("x-ratelimit-remaining");
   });
 });

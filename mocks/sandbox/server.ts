@@ -6,8 +6,8 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { authenticate } from "./auth.js";
-import { SEED_ORGS } from "./auth.js";
+import { authenticate, SEED_ORGS } from "./auth.js";
+import { installCors } from "./cors.js";
 import type { AccountHooks, Area, Handler, OperationId, SandboxContext, SandboxReply } from "./context.js";
 import { buildGraph, type Graph } from "./data/graph.js";
 import { generatedGraph } from "./data/generate.js";
@@ -57,13 +57,20 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas: Are
   const state = new SandboxState(graph, SEED_ORGS);
   const ctx: SandboxContext = { options, graph, state, spec, hooks: { ...NO_HOOKS } };
 
-  const app = Fastify({ logger: options.logger, trustProxy: false, return503OnClosing: false });
+  const app = Fastify({
+    logger: options.logger,
+    trustProxy: false,
+    return503OnClosing: false,
+    // Errors raised before routing (e.g. a malformed percent-encoding in the path) keep the reference's shape.
+    frameworkErrors: (error, _request, reply) => void (reply as FastifyReply).code(400).send(invalidRequest(error.message).body),
+  });
   installJsonParser(app);
   installErrorHandling(app, spec);
+  installCors(app);
   if (options.rateLimit) {
     const limiter = createRateLimiter(options.rateLimit);
     app.addHook("onRequest", async (request, reply) => {
-      if (request.url.startsWith(`${spec.basePath}/`)) await limiter(request, reply);
+      if (request.method !== "OPTIONS" && request.url.startsWith(`${spec.basePath}/`)) await limiter(request, reply);
     });
   }
   app.addHook("onSend", async (request, _reply, payload) => {

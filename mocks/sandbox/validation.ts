@@ -72,35 +72,46 @@ function check<T>(validate: ValidateFunction, where: "query" | "path" | "body", 
   return value;
 }
 
+/** One validator per operation, compiled on first use (keeps start-up short). */
 export function compileRequestValidators(spec: SpecIndex): Map<string, RequestValidator> {
-  const coercing = createSpecAjv(spec, { coerceTypes: true });
-  const strict = createSpecAjv(spec, { coerceTypes: false });
+  let ajv: { coercing: Ajv2020; strict: Ajv2020 } | null = null;
+  const instances = () => (ajv ??= { coercing: createSpecAjv(spec, { coerceTypes: true }), strict: createSpecAjv(spec, { coerceTypes: false }) });
   const out = new Map<string, RequestValidator>();
   for (const op of spec.operations) {
-    const queryParams = op.parameters.filter((p) => p.in === "query");
-    const validateQuery = coercing.compile(objectSchema(op.parameters, "query"));
-    const validatePath = coercing.compile(objectSchema(op.parameters, "path"));
-    const validateBody = op.requestBody ? strict.compile(rewriteRefs(op.requestBody.schema) as JsonObject) : null;
+    let compiled: RequestValidator | null = null;
+    const get = () => (compiled ??= compileOperation(op, instances().coercing, instances().strict));
     out.set(op.operationId, {
-      params: (raw) => check(validatePath, "path", { ...raw }),
-      query(raw) {
-        const value: Record<string, unknown> = {};
-        for (const p of queryParams) {
-          const all = raw.getAll(p.name);
-          if (all.length === 0) continue;
-          value[p.name] = isArraySchema(p.schema) ? all.flatMap((v) => v.split(",")) : all[all.length - 1];
-        }
-        return check(validateQuery, "query", value);
-      },
-      body(raw) {
-        if (!validateBody) return raw;
-        if (raw === undefined || raw === null) {
-          if (op.requestBody!.required) throw invalidRequest("body must be a JSON object");
-          return raw;
-        }
-        return check(validateBody, "body", raw);
-      },
+      params: (raw) => get().params(raw),
+      query: (raw) => get().query(raw),
+      body: (raw) => get().body(raw),
     });
   }
   return out;
+}
+
+function compileOperation(op: OperationSpec, coercing: Ajv2020, strict: Ajv2020): RequestValidator {
+  const queryParams = op.parameters.filter((p) => p.in === "query");
+  const validateQuery = coercing.compile(objectSchema(op.parameters, "query"));
+  const validatePath = coercing.compile(objectSchema(op.parameters, "path"));
+  const validateBody = op.requestBody ? strict.compile(rewriteRefs(op.requestBody.schema) as JsonObject) : null;
+  return {
+    params: (raw) => check(validatePath, "path", { ...raw }),
+    query(raw) {
+      const value: Record<string, unknown> = {};
+      for (const p of queryParams) {
+        const all = raw.getAll(p.name);
+        if (all.length === 0) continue;
+        value[p.name] = isArraySchema(p.schema) ? all.flatMap((v) => v.split(",")) : all[all.length - 1];
+      }
+      return check(validateQuery, "query", value);
+    },
+    body(raw) {
+      if (!validateBody) return raw;
+      if (raw === undefined || raw === null) {
+        if (op.requestBody!.required) throw invalidRequest("body must be a JSON object");
+        return raw;
+      }
+      return check(validateBody, "body", raw);
+    },
+  };
 }

@@ -6,6 +6,7 @@
  * read-only, by every organization.
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "../domain/dates.js";
+import { lowerLocation, type LowerLocation } from "../domain/locations.js";
 import { normalizeProfileUrl } from "../domain/urls.js";
 import type { Company, Person, Position } from "./model.js";
 
@@ -23,6 +24,7 @@ export interface Stint {
   alum: boolean;
   months: number;
   family: string | null;
+  familyLc: string | null;
 }
 
 export interface PersonRecord {
@@ -32,6 +34,7 @@ export interface PersonRecord {
   positions: Position[];
   stints: Stint[];
   continent: string | null;
+  locationLc: LowerLocation;
   flagged: boolean;
   nameLc: string;
   headlineLc: string;
@@ -99,6 +102,7 @@ export function buildGraph(input: GraphInput): Graph {
       positions,
       stints,
       continent: country ? input.continentOf(country.toLowerCase()) : null,
+      locationLc: lowerLocation(person.location),
       flagged: person.dq_flags.length > 0,
       nameLc: (person.full_name ?? "").toLowerCase(),
       headlineLc: (person.headline ?? "").toLowerCase(),
@@ -218,5 +222,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     alum: position.is_current === false || position.ended_at !== null,
     months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     family: position.role_family,
+    familyLc: position.role_family?.toLowerCase() ?? null,
   };
 }

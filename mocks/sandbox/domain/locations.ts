@@ -2,19 +2,38 @@
 import { countriesOf } from "../data/geo.js";
 import type { PersonLocation } from "../data/model.js";
 
-function partMatches(location: PersonLocation, part: string): boolean {
-  const country = location.country?.toLowerCase() ?? null;
-  if (location.city?.toLowerCase() === part || location.region?.toLowerCase() === part || country === part) return true;
-  const countries = countriesOf(part);
-  return countries !== null && country !== null && countries.includes(country);
+/** A location with lower-case values (graph records keep one precomputed). */
+export interface LowerLocation {
+  city: string | null;
+  region: string | null;
+  country: string | null;
 }
 
-/** "Berlin" or "Berlin, Germany": every comma-separated part must match the location. */
+export function lowerLocation(loc: PersonLocation): LowerLocation {
+  return { city: loc.city?.toLowerCase() ?? null, region: loc.region?.toLowerCase() ?? null, country: loc.country?.toLowerCase() ?? null };
+}
+
+/** "Berlin, Germany" -> every comma-separated part must match the location; places are ORed. */
+export type PlaceMatcher = (location: LowerLocation) => boolean;
+
+function partMatcher(part: string): PlaceMatcher {
+  const countries = countriesOf(part);
+  return (loc) =>
+    loc.city === part || loc.region === part || loc.country === part || (countries !== null && loc.country !== null && countries.includes(loc.country));
+}
+
+/** Compiles `;`-parsed places once; the matcher is true when any place matches. */
+export function compilePlaces(places: readonly string[]): PlaceMatcher {
+  const compiled = places
+    .map((place) => place.toLowerCase().split(",").map((s) => s.trim()).filter(Boolean).map(partMatcher))
+    .filter((parts) => parts.length > 0);
+  return (loc) => compiled.some((parts) => parts.every((m) => m(loc)));
+}
+
 export function matchesPlace(location: PersonLocation, place: string): boolean {
-  const parts = place.toLowerCase().split(",").map((s) => s.trim()).filter(Boolean);
-  return parts.length > 0 && parts.every((p) => partMatches(location, p));
+  return compilePlaces([place])(lowerLocation(location));
 }
 
 export function matchesAnyPlace(location: PersonLocation, places: readonly string[]): boolean {
-  return places.some((p) => matchesPlace(location, p));
+  return compilePlaces(places)(lowerLocation(location));
 }

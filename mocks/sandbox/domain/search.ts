@@ -7,10 +7,10 @@ import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import type { Match, MatchRole } from "../data/model.js";
 import { invalidRequest } from "../errors.js";
 import { periodStart } from "./dates.js";
-import { matchesAnyPlace } from "./locations.js";
+import { compilePlaces, type PlaceMatcher } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, type RoleFilter } from "./roles.js";
-import { parseCertificationList, parsePlaces, parseTermList } from "./terms.js";
+import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { containsPhrase, hasWordPrefix, tokenize } from "./text.js";
 
 /** The saveable filter keys, in echo order (SavedQuery allowlist). */
@@ -42,8 +42,8 @@ export interface SearchFilters {
   languages: { terms: string[]; mode: MatchMode } | null;
   excludeLanguages: string[];
   certifications: { terms: string[]; mode: MatchMode } | null;
-  locations: string[];
-  excludeLocations: string[];
+  locations: PlaceMatcher | null;
+  excludeLocations: PlaceMatcher | null;
   openToWork: boolean | null;
   betweenRoles: boolean | null;
   exploring: boolean | null;
@@ -76,7 +76,8 @@ export function effectiveQuery(params: Record<string, unknown>, graph: Graph): E
 }
 
 function terms(name: string, single: unknown, list: unknown): string[] {
-  return parseTermList(name, [str(single), str(list)].filter((s): s is string => s !== null).join(";"));
+  const given = [str(single), str(list)].filter((s): s is string => s !== null);
+  return given.length === 0 ? [] : requireTerms(name, parseTermList(name, given.join(";")));
 }
 
 /** Everything OpenAPI cannot express about the search parameters; throws 400 naming the problem. */
@@ -111,10 +112,10 @@ export function buildFilters(q: EffectiveQuery, includeFlagged: boolean): Search
     school: str(q.school)?.toLowerCase() ?? null,
     skills: skillTerms.length > 0 ? { terms: skillTerms.map((t) => t.toLowerCase()), mode: mode(q.skill_match) } : null,
     languages: languageTerms.length > 0 ? { terms: languageTerms.map((t) => t.toLowerCase()), mode: mode(q.language_match) } : null,
-    excludeLanguages: str(q.exclude_languages) ? parseTermList("exclude_languages", str(q.exclude_languages)!).map((t) => t.toLowerCase()) : [],
+    excludeLanguages: terms("exclude_languages", q.exclude_languages, null).map((t) => t.toLowerCase()),
     certifications: certDistinct.length > 0 ? { terms: certDistinct.map((t) => t.toLowerCase()), mode: mode(q.certification_match) } : null,
-    locations: str(q.location) ? parsePlaces("location", str(q.location)!) : [],
-    excludeLocations: str(q.exclude_locations) ? parsePlaces("exclude_locations", str(q.exclude_locations)!) : [],
+    locations: str(q.location) ? compilePlaces(requireTerms("location", parsePlaces("location", str(q.location)!))) : null,
+    excludeLocations: str(q.exclude_locations) ? compilePlaces(requireTerms("exclude_locations", parsePlaces("exclude_locations", str(q.exclude_locations)!))) : null,
     openToWork: bool(q.open_to_work),
     betweenRoles: bool(q.between_roles),
     exploring: bool(q.exploring),
@@ -142,6 +143,8 @@ export interface Hit {
 
 // ---- the filters ----
 
+const NO_MATCH: Readonly<Match> = Object.freeze({});
+
 function activeAt(s: Stint, month: number): boolean {
   return (s.start === null || s.start <= month) && (s.current || s.end === null || month <= s.end);
 }
@@ -149,7 +152,7 @@ function activeAt(s: Stint, month: number): boolean {
 /** Company constraints; returns the match keys, or null when the person fails them. */
 function companyMatch(rec: PersonRecord, f: SearchFilters, todayMonth: number): Pick<Match, "company" | "company_months"> | null {
   const anyCompanyRule = f.company !== null || f.minCompanyMonths !== null || f.companyCurrent || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
-  if (!anyCompanyRule) return {};
+  if (!anyCompanyRule) return NO_MATCH;
   const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => s.companyText.includes(f.company!));
   if (candidates.length === 0) return null;
   let qualifying = candidates;
@@ -178,11 +181,13 @@ function sumMonths(stints: Stint[]): number {
 }
 
 function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_months" | "roles"> | null {
+  if (f.roleFamily === null && f.roles.length === 0) return NO_MATCH;
+  if (f.roleFamily !== null && !rec.stints.some((s) => s.familyLc === f.roleFamily)) return null;
   const roles: MatchRole[] = [];
   if (f.roleFamily !== null) {
     const atCompany = f.company !== null;
     const scope = atCompany ? rec.stints.filter((s) => s.companyText.includes(f.company!)) : rec.stints;
-    const stints = scope.filter((s) => s.family?.toLowerCase() === f.roleFamily);
+    const stints = scope.filter((s) => s.familyLc === f.roleFamily);
     const months = sumMonths(stints);
     if (stints.length === 0 || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
     roles.push({ family: f.roleFamily, months, scope: atCompany ? "company" : "anywhere", company: atCompany ? stints[0]!.position.company : null });
@@ -192,7 +197,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
     let company: string | null = null;
     if (r.kind === "family") {
       const scope = r.company === null ? rec.stints : rec.stints.filter((s) => s.companyText.includes(r.company!));
-      stints = scope.filter((s) => s.family?.toLowerCase() === r.family);
+      stints = scope.filter((s) => s.familyLc === r.family);
       if (r.company !== null) company = stints[0]?.position.company ?? null;
     } else {
       stints = rec.stints.filter((s) => {
@@ -244,12 +249,18 @@ function passesFlags(rec: PersonRecord, f: SearchFilters): boolean {
   return true;
 }
 
-function passesAttributes(rec: PersonRecord, f: SearchFilters): boolean {
-  const p = rec.person;
-  if (f.locations.length > 0 && !matchesAnyPlace(p.location, f.locations)) return false;
-  if (f.excludeLocations.length > 0 && matchesAnyPlace(p.location, f.excludeLocations)) return false;
+/** Cheap checks on precomputed values (run first). */
+function passesPlacesAndLanguages(rec: PersonRecord, f: SearchFilters): boolean {
+  if (f.locations && !f.locations(rec.locationLc)) return false;
+  if (f.excludeLocations && f.excludeLocations(rec.locationLc)) return false;
   if (f.languages && !matchesMode(f.languages.mode, f.languages.terms, (t) => rec.languagesLc.includes(t))) return false;
   if (f.excludeLanguages.some((t) => rec.languagesLc.includes(t))) return false;
+  return true;
+}
+
+/** Text checks. */
+function passesText(rec: PersonRecord, f: SearchFilters): boolean {
+  const p = rec.person;
   if (f.school !== null && !p.education.some((e) => e.school?.toLowerCase().includes(f.school!))) return false;
   if (f.certifications && !matchesMode(f.certifications.mode, f.certifications.terms, (t) => certTermMatches(rec, t))) return false;
   if (f.skills && !matchesMode(f.skills.mode, f.skills.terms, (t) => skillTermMatches(rec, t))) return false;
@@ -258,13 +269,13 @@ function passesAttributes(rec: PersonRecord, f: SearchFilters): boolean {
 
 /** The match of one person, or null when a filter rejects them. */
 export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: number): Hit | null {
-  if (!passesFlags(rec, f) || !passesAttributes(rec, f)) return null;
-  const score = keywordScore(rec, f);
-  if (score === null) return null;
+  if (!passesFlags(rec, f) || !passesPlacesAndLanguages(rec, f) || !passesText(rec, f)) return null;
   const company = companyMatch(rec, f, todayMonth);
   if (company === null) return null;
   const role = roleMatch(rec, f);
   if (role === null) return null;
+  const score = keywordScore(rec, f);
+  if (score === null) return null;
   const match: Match = { ...company, ...role };
   if (f.keywords.length > 0) match.score = score;
   return { record: rec, match, score };

@@ -48,3 +48,9 @@ export function parseCertificationList(value: string): string[] {
 export function parsePlaces(name: string, value: string): string[] {
   return distinctTerms(name, value.split(";"), PLACE_LIMITS);
 }
+
+/** A supplied term-list parameter must name at least one term (e.g. `skills=;` or `location=;;` is a 400). */
+export function requireTerms(name: string, terms: string[]): string[] {
+  if (terms.length === 0) throw invalidRequest(`${name} must contain at least one term`);
+  return terms;
+}

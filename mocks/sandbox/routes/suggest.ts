@@ -42,7 +42,7 @@ function companySuggestions(graph: Graph, q: string) {
   return graph.companies
     .filter((c) => c.name.toLowerCase().includes(q))
     .slice(0, SUGGEST_LIMIT)
-    .map((c) => ({ type: "company" as const, title: c.name, key: c.key, count: new Set((graph.stintsByCompany.get(c.key) ?? []).filter((s) => s.stint.current).map((s) => s.record.idx)).size }));
+    .map((c) => ({ type: "company" as const, title: c.name, key: c.key, count: new Set((graph.stintsByCompany.get(c.key) ?? []).filter((s) => s.stint.current && !s.record.flagged).map((s) => s.record.idx)).size }));
 }
 
 export const suggestArea: Area = {

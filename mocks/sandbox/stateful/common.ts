@@ -11,7 +11,7 @@ export function nowIso(ctx: SandboxContext): string {
 /**
  * The answer for a resource that is not visible to the organization. The reference's 404 row names person,
  * company, Target and List-for-events lookups, and the spec documents 404 only there (spec/DECISIONS.md 18).
- * For an operation whose 404 is not documented (saved-query and List reads, deletes, List member writes) the
+ * For an operation whose 404 is not documented (saved-query and List reads, List deletes, List member writes) the
  * sandbox answers the documented 400 `invalid_request` instead, naming the missing resource; as soon as the
  * spec documents 404 for the operation, the sandbox answers 404 without a code change.
  */
@@ -34,4 +34,12 @@ export function trimmed(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const t = value.trim();
   return t === "" ? null : t;
+}
+
+/** A required name, 1-`max` characters after trimming (saved queries, Lists). */
+export function requiredName(value: unknown, max = 80): string {
+  const name = trimmed(value);
+  if (name === null) throw invalidRequest(`name must be 1-${max} characters after trimming`);
+  if (name.length > max) throw invalidRequest(`name must be at most ${max} characters after trimming`);
+  return name;
 }

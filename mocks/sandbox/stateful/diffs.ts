@@ -96,12 +96,12 @@ export function applyDiff(graph: Graph, live: LiveProfile, field: EventField, rn
     case "exploring": {
       const before = live[field];
       live[field] = !before;
-      const labels = {
-        open_to_work: [`${name} is open to work`, `${name} is no longer open to work`],
-        between_roles: [`${name} is between roles`, `${name} is no longer between roles`],
-        exploring: [`${name} may be exploring new roles`, `${name} is no longer flagged as exploring`],
+      const [on, off] = {
+        open_to_work: [`${name} is open to work`, `${name} is no longer open to work`] as const,
+        between_roles: [`${name} is between roles`, `${name} is no longer between roles`] as const,
+        exploring: [`${name} may be exploring new roles`, `${name} is no longer flagged as exploring`] as const,
       }[field];
-      return { field, before: flag(before), after: flag(!before), severity: before ? "quiet" : "hot", label: before ? labels[1] : labels[0] };
+      return { field, before: flag(before), after: flag(!before), severity: before ? "quiet" : "hot", label: before ? off : on };
     }
     case "left_company": {
       if (live.current_company === null) return applyDiff(graph, live, "joined_company", rng);

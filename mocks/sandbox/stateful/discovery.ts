@@ -18,15 +18,23 @@ import { NETWORK_ORIGIN, normalizeProfileUrl } from "../domain/urls.js";
 import type { MemberProfile } from "./model.js";
 import { unitFrom } from "./shared.js";
 
+export interface Enrichment {
+  profile: MemberProfile;
+  slug: string | null;
+  picture: string | null;
+}
+
 export interface Candidate {
   key: string;
   network_url: string;
   in_graph: boolean;
-  profile: MemberProfile;
-  /** Enrichment values (applied in the enriching phase). */
-  slug: string | null;
-  picture: string | null;
+  /** What discovery shows: graph people's fields; nothing yet for people outside the graph. */
+  stub: MemberProfile;
+  /** What enrichment fills in (the enriching phase, or a refresh_watch job). */
+  enrichment: Enrichment;
 }
+
+export const EMPTY_PROFILE: MemberProfile = { full_name: null, headline: null, current_company: null, public_identifier: null, location: null, is_current: null };
 
 /** Share of discovered profiles that are not in the index graph (at least one when anything is found). */
 export const OFF_GRAPH_SHARE = 0.2;
@@ -202,21 +210,15 @@ export function locationText(loc: { city?: string | null; region?: string | null
 function graphCandidate(rec: PersonRecord, isCurrent: boolean | null): Candidate {
   const p = rec.person;
   const key = normalizeProfileUrl(p.network_url)!;
-  return {
-    key,
-    network_url: `https://${key}`,
-    in_graph: true,
-    profile: {
-      full_name: p.full_name,
-      headline: p.headline,
-      current_company: rec.positions.find((x) => x.is_current === true)?.company ?? null,
-      public_identifier: p.slug,
-      location: locationText(p.location),
-      is_current: isCurrent,
-    },
-    slug: p.slug,
-    picture: p.profile_picture_url,
+  const profile: MemberProfile = {
+    full_name: p.full_name,
+    headline: p.headline,
+    current_company: rec.positions.find((x) => x.is_current === true)?.company ?? null,
+    public_identifier: p.slug,
+    location: locationText(p.location),
+    is_current: isCurrent,
   };
+  return { key, network_url: `https://${key}`, in_graph: true, stub: profile, enrichment: { profile, slug: p.slug, picture: p.profile_picture_url } };
 }
 
 interface SyntheticSpec {
@@ -239,20 +241,20 @@ function offGraphCandidates(graph: Graph, salt: string, count: number, spec: (rn
     const key = normalizeProfileUrl(`${NETWORK_ORIGIN}/in/${slug}`)!;
     if (graph.byUrl.has(key) || out.some((c) => c.key === key)) continue;
     const s = spec(rng);
+    const profile: MemberProfile = {
+      full_name: name,
+      headline: s.company ? `${s.title} at ${s.company}` : s.title,
+      current_company: s.isCurrent === false ? null : s.company,
+      public_identifier: slug,
+      location: locationText({ city, region, country: country.name }),
+      is_current: s.isCurrent,
+    };
     out.push({
       key,
       network_url: `https://${key}`,
       in_graph: false,
-      profile: {
-        full_name: name,
-        headline: s.company ? `${s.title} at ${s.company}` : s.title,
-        current_company: s.isCurrent === false ? null : s.company,
-        public_identifier: slug,
-        location: locationText({ city, region, country: country.name }),
-        is_current: s.isCurrent,
-      },
-      slug,
-      picture: `https://media.network.example.com/profile/${slug}.jpg`,
+      stub: EMPTY_PROFILE,
+      enrichment: { profile, slug, picture: `https://media.network.example.com/profile/${slug}.jpg` },
     });
   }
   return out;

@@ -1,7 +1,7 @@
 /**
  * Events: stored profile diffs (sandbox-wide: diffs are about people) and GET /events, which shows an
  * organization the diffs of the people its memberships make visible at read time:
- * - without `list`: current watching members of its Targets, the shared default-orbit watches (the first
+ * - without `list`: current watching members of its Targets, the shared default-orbit watches (the last
  *   DEMO_ORBIT_SIZE unflagged people of the graph, visible to every organization, source `demo`), and the
  *   current members of its Lists;
  * - with `list` (UUID or case-insensitive name; 404 when missing): only that List's members.
@@ -17,6 +17,7 @@ import { normalizeProfileUrl } from "../domain/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { OrgState, SandboxState } from "../state.js";
 import { iso } from "./common.js";
+import { EMPTY_PROFILE } from "./discovery.js";
 import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfile } from "./diffs.js";
 import { findList, listMemberKeys } from "./lists.js";
 import type { EventField, EventView, MemberRecord } from "./model.js";
@@ -63,10 +64,11 @@ const older = (a: { seen_at: string; id: string }, b: { seen_at: string; id: str
 
 // ---- visibility ----
 
+/** The shared default-orbit watches: the last DEMO_ORBIT_SIZE unflagged people of the graph. */
 export function demoOrbitKeys(ctx: SandboxContext): string[] {
   const keys: string[] = [];
-  for (const rec of ctx.graph.people) {
-    if (keys.length === DEMO_ORBIT_SIZE) break;
+  for (let i = ctx.graph.people.length - 1; i >= 0 && keys.length < DEMO_ORBIT_SIZE; i--) {
+    const rec = ctx.graph.people[i]!;
     const key = normalizeProfileUrl(rec.person.network_url);
     if (!rec.flagged && key) keys.push(key);
   }
@@ -93,7 +95,10 @@ export function memberKeys(ctx: SandboxContext, org: OrgState): Set<string> {
 function liveProfile(ctx: SandboxContext, store: EventsStore, key: string): LiveProfile {
   let live = store.live.get(key);
   if (!live) {
-    live = liveFromGraph(ctx.graph, key) ?? liveFromMember(findMember(ctx, key) ?? { full_name: null, headline: null, current_company: null, public_identifier: null, network_url: `https://${key}` });
+    const member = findMember(ctx, key);
+    live =
+      liveFromGraph(ctx.graph, key) ??
+      liveFromMember(member ? { ...member.enrichment.profile, network_url: member.network_url } : { ...EMPTY_PROFILE, network_url: `https://${key}` });
     store.live.set(key, live);
   }
   return live;
@@ -178,7 +183,7 @@ export function encodeCursor(e: { seen_at: string; id: string }): string {
 export function decodeCursor(cursor: string): { seen_at: string; id: string } {
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { s?: unknown; i?: unknown };
-    if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s))) return { seen_at: v.s, id: v.i };
+    if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s))) return { seen_at: iso(Date.parse(v.s)), id: v.i };
   } catch {
     // fall through
   }

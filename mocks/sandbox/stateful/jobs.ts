@@ -21,7 +21,7 @@ import { companyCandidates, networkIdFor, peopleCandidates, resolveCompany, type
 import { syncDefaultLists } from "./lists.js";
 import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./model.js";
 import { newId, unitFrom } from "./shared.js";
-import { latestJob, targetsOf } from "./store.js";
+import { latestJob, targetsOf, targetsSlice } from "./store.js";
 
 /** One phase lasts this long at --job-speed 1. */
 export const PHASE_MS = 2000;
@@ -112,13 +112,14 @@ function admit(ctx: SandboxContext, target: TargetRecord, candidates: Candidate[
       key: c.key,
       network_url: c.network_url,
       status: target.auto_admit ? "watching" : "proposed",
-      ...c.profile,
+      ...c.stub,
       network_id: null,
       profile_picture_url: null,
       profile_slug: null,
       enriched_at: null,
       first_seen_at: now,
       in_graph: c.in_graph,
+      enrichment: c.enrichment,
     };
     target.members.set(c.key, member);
   }
@@ -133,12 +134,12 @@ function discover(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now
   if (lost > 0) job.error = `${lost} profiles could not be fetched`;
 }
 
-/** Fills the enrichment fields of a member (graph people from the graph; others synthesized). */
-export function enrichMember(ctx: SandboxContext, member: MemberRecord, now: string): void {
-  const rec = ctx.graph.byUrl.get(member.key);
+/** Fills the profile and enrichment fields of a member. */
+export function enrichMember(member: MemberRecord, now: string): void {
+  Object.assign(member, member.enrichment.profile);
   member.network_id = networkIdFor(member.key);
-  member.profile_slug = rec ? rec.person.slug : member.public_identifier;
-  member.profile_picture_url = rec ? rec.person.profile_picture_url : `https://media.network.example.com/profile/${member.public_identifier ?? member.id}.jpg`;
+  member.profile_slug = member.enrichment.slug;
+  member.profile_picture_url = member.enrichment.picture;
   member.enriched_at = now;
 }
 
@@ -148,7 +149,7 @@ export function needsEnrichment(target: TargetRecord): MemberRecord[] {
 
 function enrich(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now: string): void {
   const batch = needsEnrichment(target).slice(0, job.type === "refresh_watch" ? ENRICH_REFRESH : ENRICH_INITIAL);
-  for (const m of batch) enrichMember(ctx, m, now);
+  for (const m of batch) enrichMember(m, now);
   if (job.type === "refresh_watch") {
     job.total = batch.length;
     job.completed = batch.length;
@@ -225,6 +226,7 @@ export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | n
 export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): AdvancedJob[] {
   const out: AdvancedJob[] = [];
   for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
     for (const target of targetsOf(org)) {
       if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
       const job = latestJob(target);
@@ -242,6 +244,7 @@ export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): Adv
 export function tickJobs(ctx: SandboxContext): void {
   const now = ctx.options.now();
   for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
     for (const target of targetsOf(org)) {
       const job = latestJob(target);
       if (job && job.due !== null && job.due <= now) stepJob(ctx, org, target);

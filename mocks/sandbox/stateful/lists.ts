@@ -19,7 +19,7 @@ import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../domain/urls.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso, trimmed } from "./common.js";
+import { bodyObject, isRecord, notVisible, nowIso, requiredName } from "./common.js";
 import type { ListView } from "./model.js";
 import { newId } from "./shared.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
@@ -144,6 +144,7 @@ export function listView(l: ListRecord): ListView {
 
 /** Profile URLs (normalized, no scheme) of every List member of the organization. */
 export function listMemberKeys(ctx: SandboxContext, org: OrgState, list?: ListRecord): Set<string> {
+  if (!list && !org.has(listsSlice) && !org.has(targetsSlice)) return new Set(); // nothing created yet
   const lists = list ? [list] : syncDefaultLists(ctx, org);
   const keys = new Set<string>();
   for (const l of lists) for (const key of l.members.keys()) keys.add(key);
@@ -190,9 +191,7 @@ export const listsArea: Area = {
 
     createList(req, ctx) {
       const body = bodyObject(req.body);
-      const name = trimmed(body.name);
-      if (name === null) throw invalidRequest("name must be 1-80 characters after trimming");
-      if (name.length > 80) throw invalidRequest("name must be at most 80 characters after trimming");
+      const name = requiredName(body.name);
       const description = typeof body.description === "string" && body.description !== "" ? body.description : null;
       const list = newList(ctx, name, description, null, null);
       req.org.get(listsSlice).push(list);

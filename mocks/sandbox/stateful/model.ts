@@ -43,6 +43,8 @@ export interface MemberRecord extends MemberProfile {
   first_seen_at: string;
   /** Already a person of the index graph (does not use allocation). */
   in_graph: boolean;
+  /** What enrichment fills in (internal; not part of the API shape). */
+  enrichment: { profile: MemberProfile; slug: string | null; picture: string | null };
 }
 
 export type JobType = "track_company" | "track_people" | "refresh_watch";

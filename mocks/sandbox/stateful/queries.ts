@@ -6,7 +6,7 @@ import type { Area } from "../context.js";
 import { QUERY_KEYS } from "../domain/search.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso, trimmed } from "./common.js";
+import { bodyObject, isRecord, notVisible, nowIso, requiredName } from "./common.js";
 import type { SavedQueryView as SavedQuery } from "./model.js";
 import { newId } from "./shared.js";
 
@@ -37,9 +37,7 @@ export const queriesArea: Area = {
   handlers: {
     createSavedQuery(req, ctx) {
       const body = bodyObject(req.body);
-      const name = trimmed(body.name);
-      if (name === null) throw invalidRequest("name must be 1-80 characters after trimming");
-      if (name.length > 80) throw invalidRequest("name must be at most 80 characters after trimming");
+      const name = requiredName(body.name);
       if (!isRecord(body.query)) throw invalidRequest("query must be an object");
       const record: SavedQuery = { id: newId(ctx.state, "query"), name, query: compactQuery(body.query), created_at: nowIso(ctx) };
       req.org.get(queriesSlice).push(record);

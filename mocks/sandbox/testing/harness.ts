@@ -8,6 +8,8 @@
  *   const bad = await sb.request("GET", "/people?limit=0", { invalidRequest: true });
  *   await sb.close();
  */
+import { appendFileSync } from "node:fs";
+import { afterAll, expect } from "vitest";
 import { createContractValidator, formatErrors, type Exchange, type ExchangeResult, type HeaderMap } from "../../../contract-tests/lib/index.js";
 import { KEYS } from "../auth.js";
 import type { Area } from "../context.js";
@@ -63,8 +65,16 @@ export function assertContract(exchange: Exchange, opts: { invalidRequest?: bool
   return result;
 }
 
-/** Process-wide tally (the final report's violation count). */
+/** Process-wide tally of validated exchanges (SANDBOX_CONTRACT_TALLY=<file> appends it per test file). */
 export const checked = { total: 0, violations: 0 };
+
+const tallyFile = process.env.SANDBOX_CONTRACT_TALLY;
+if (tallyFile) {
+  afterAll(() => {
+    appendFileSync(tallyFile, `${JSON.stringify({ file: expect.getState().testPath, ...checked })}\n`);
+    checked.total = checked.violations = 0;
+  });
+}
 
 function keyValue(key: RequestOptions["key"]): string | null {
   if (key === null) return null;
