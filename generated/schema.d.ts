@@ -1615,8 +1615,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description Invalid body or query, invalid organization context (platform key without a UUID `X-Service-Org-Id`), or framework validation (shape may differ). */
-        BadRequest: {
+        /**
+         * @description Invalid query (including `min_role_months` without `role_family` or `roles`), invalid organization context
+         *     (platform key without a UUID `X-Service-Org-Id`), or framework validation (shape may differ).
+         */
+        PeopleSearchBadRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1678,6 +1681,18 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ServerErrorBody"];
+            };
+        };
+        /** @description Invalid body or query, invalid organization context (platform key without a UUID `X-Service-Org-Id`), or framework validation (shape may differ). */
+        BadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] | components["schemas"]["FrameworkError"];
             };
         };
         /** @description The resource is not visible to the organization. */
@@ -1933,7 +1948,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["PeopleSearchBadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];

@@ -12,12 +12,12 @@ const dir = mkdtempSync(join(tmpdir(), "tg-drift-"));
 let stale = 0;
 try {
   await generate(dir);
-  for (const name of GENERATED_FILES) {
-    const committed = join(repoRoot, "generated", name);
+  for (const { name, committed: path } of GENERATED_FILES) {
+    const committed = join(repoRoot, path);
     const fresh = join(dir, name);
     if (existsSync(committed) && readFileSync(committed, "utf8") === readFileSync(fresh, "utf8")) continue;
     stale++;
-    console.error(`✘ generated/${name} is stale`);
+    console.error(`✘ ${path} is stale`);
     const diff = spawnSync("git", ["diff", "--no-index", "--stat", "--", committed, fresh], { encoding: "utf8" });
     const full = spawnSync("git", ["diff", "--no-index", "-U2", "--", committed, fresh], { encoding: "utf8" });
     console.error((diff.stdout || "(missing file)").trim());
@@ -30,4 +30,4 @@ if (stale) {
   console.error(`\n${stale} generated file(s) differ from spec/. Run \`npm run generate\`, review the diff, commit.`);
   process.exit(1);
 }
-console.log(`✔ generated/ is in sync with spec/ (${GENERATED_FILES.length} files)`);
+console.log(`✔ generated files are in sync with spec/ (${GENERATED_FILES.map((f) => f.committed).join(", ")})`);

@@ -43,7 +43,7 @@ function basePath(doc: Json): string {
   return path.replace(/\/+$/, "");
 }
 
-interface Row {
+export interface Row {
   status: string;
   media: string;
   name: string | null;
@@ -51,7 +51,7 @@ interface Row {
 }
 
 /** One documented response: its rows, and the shared component it points to, if any. */
-interface ResponseEntry {
+export interface ResponseEntry {
   status: string;
   shared: string | null;
   rows: Row[];
@@ -59,7 +59,7 @@ interface ResponseEntry {
 
 const SHARED_RESPONSE = /^#\/components\/responses\/(.+)$/;
 
-function responsesOf(doc: Json, operation: Json): ResponseEntry[] {
+export function responsesOf(doc: Json, operation: Json): ResponseEntry[] {
   return Object.entries((operation.responses ?? {}) as Json).map(([status, ref]) => {
     const shared = SHARED_RESPONSE.exec(String((ref as Json).$ref ?? ""))?.[1] ?? null;
     const rows: Row[] = [];
@@ -84,7 +84,7 @@ function defaultStatus(entries: ResponseEntry[]): string | undefined {
 }
 
 /** A status `Prefer: code=` can ask for: ranges need a concrete code (5XX -> 503). */
-function concreteStatus(status: string): string {
+export function concreteStatus(status: string): string {
   if (status === "5XX") return "503";
   return /^\dXX$/.test(status) ? `${status[0]}00` : status;
 }

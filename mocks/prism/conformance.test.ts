@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContractValidator, DEFAULT_SPEC_PATH, formatErrors } from "../../contract-tests/lib/index.js";
+import { concreteStatus, responsesOf } from "../../scripts/examples-list.js";
 import { startMock, type RunningMock } from "./server.js";
 import { call, failure, type CallOptions } from "./testing.js";
 
@@ -34,6 +35,8 @@ interface Operation {
   method: string;
   template: string;
   request: CallOptions;
+  /** `Prefer` values reaching each documented example, e.g. `code=404, example=not_found`. */
+  prefers: string[];
 }
 
 /** A valid request for each operation, built from the spec's own examples (path params, required query, body). */
@@ -49,11 +52,15 @@ const operations: Operation[] = Object.entries(spec.paths as Json).flatMap(([tem
     }
     const body = op.requestBody ? exampleOf(deref((deref(op.requestBody).content as Json)["application/json"])) : undefined;
     const qs = query.toString();
+    const prefers = responsesOf(spec, op).flatMap((entry) =>
+      entry.rows.map((row) => [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", ")),
+    );
     return {
       id: String(op.operationId),
       method: m.toUpperCase(),
       template,
       request: { method: m.toUpperCase(), path: qs ? `${path}?${qs}` : path, body },
+      prefers,
     };
   }),
 );
@@ -88,6 +95,16 @@ describe("every operation answers a valid request with a valid response", () => 
     expect(result.status, JSON.stringify(result.body)).toBeGreaterThanOrEqual(200);
     expect(result.status).toBeLessThan(300);
     expect(contract.matchRoute(op.method, `/v1${op.request.path}`)?.operationId).toBe(op.id);
+  });
+});
+
+describe("every documented example, picked with Prefer, is a valid answer", () => {
+  it.each(operations.map((o) => [o.id, o] as const))("%s", async (_, op) => {
+    expect(op.prefers.length).toBeGreaterThan(0);
+    for (const prefer of op.prefers) {
+      const result = await checked({ ...op.request, headers: { prefer } });
+      expect(result.status, prefer).toBe(Number(/code=(\d+)/.exec(prefer)![1]));
+    }
   });
 });
 

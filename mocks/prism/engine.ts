@@ -123,7 +123,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       case "NO_SERVER_MATCHED_ERROR":
         return noRoute(request.label);
       case "UNPROCESSABLE_ENTITY":
-        return invalidRequest(describeViolations(error.additional?.validation ?? []));
+        return rejected(error.additional?.validation ?? [], request);
       case "INVALID_CONTENT_TYPE":
         return invalidRequest(error.detail ?? "unsupported content type");
       case "UNAUTHORIZED":
@@ -132,8 +132,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       case "NOT_ACCEPTABLE":
         // The request asked the mock for something the spec does not document.
         return invalidRequest(unknownPreference(request, preferences, error.detail));
-      case "UPSTREAM_NOT_IMPLEMENTED":
-        return errorReply(501, "not_implemented", `upstream answered 501 to ${request.label}`);
       default:
         if (proxy && error.status === undefined) {
           return errorReply(502, "bad_gateway", `upstream unreachable for ${request.label}: ${error.message}`);
@@ -141,6 +139,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         warn(`mock: ${request.label}: ${type}: ${error.detail ?? error.message}`);
         return errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`);
     }
+  }
+
+  /** A request that breaks the spec: 400 naming every violation (the proxy also reports it). */
+  function rejected(violations: Violation[], request: EngineRequest): MockReply {
+    const message = describeViolations(violations);
+    if (proxy) warn(`proxy: request ${request.label} violates the spec: ${message}`);
+    return invalidRequest(message);
   }
 
   function checkedOutput(output: IHttpResponse, outputViolations: Violation[], request: EngineRequest): MockReply {
@@ -181,10 +186,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           ? toReply(output)
           : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
       }
-      if (inputErrors.length > 0) {
-        if (proxy) warn(`proxy: request ${request.label} violates the spec: ${describeViolations(inputErrors)}`);
-        return invalidRequest(describeViolations(inputErrors));
-      }
+      if (inputErrors.length > 0) return rejected(inputErrors, request);
       return checkedOutput(output, validations.output as Violation[], request);
     },
   };

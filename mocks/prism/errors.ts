@@ -25,8 +25,12 @@ export interface Violation {
 export const UNAUTHORIZED_MESSAGE =
   "Missing or invalid API key: send a valid key in the Authorization header (Authorization: Bearer <API_KEY>)";
 
+/** The spec's `Error.message` is at most 2000 characters. */
+const MAX_MESSAGE = 2000;
+
 export function errorReply(status: number, type: string, message: string): MockReply {
-  const body: ErrorBody = { error: { type, message } };
+  const text = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
+  const body: ErrorBody = { error: { type, message: text } };
   return { status, headers: { "content-type": "application/json" }, body };
 }
 

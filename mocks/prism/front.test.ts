@@ -152,6 +152,14 @@ describe("credentials and unknown paths", () => {
   });
 });
 
+describe("startup", () => {
+  it("fails clearly when the spec is missing", async () => {
+    await expect(startMock({ port: 0, spec: "/nonexistent/openapi.json", quiet: true })).rejects.toThrow(
+      "/nonexistent/openapi.json not found",
+    );
+  });
+});
+
 describe("CORS", () => {
   it("answers preflights and marks responses like Prism", async () => {
     const origin = "http://localhost:5173";

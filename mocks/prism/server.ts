@@ -5,11 +5,12 @@
 //   const mock = await startMock({ port: 0 });   // mock.baseUrl === "http://127.0.0.1:<port>/v1"
 //   ...
 //   await mock.close();
+import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
-import { invalidRequest, noRoute, type MockReply } from "./errors.js";
+import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
 import { readPreferences } from "./prefer.js";
 
 export const DEFAULT_SPEC = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
@@ -62,8 +63,10 @@ export function startProxy(opts: ProxyOptions): Promise<RunningMock> {
 
 async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningMock> {
   const quiet = opts.quiet ?? false;
+  const spec = opts.spec ?? DEFAULT_SPEC;
+  if (!existsSync(spec)) throw new Error(`${spec} not found${spec === DEFAULT_SPEC ? ": run npm run generate" : ""}`);
   const engine = await createEngine({
-    spec: opts.spec ?? DEFAULT_SPEC,
+    spec,
     mode,
     validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
@@ -71,7 +74,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   const server = createServer((req, res) => {
     handle(engine, req, res).catch((error: unknown) => {
       if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
-      send(res, { status: 500, headers: { "content-type": "application/json" }, body: internalError(error) });
+      send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
     });
   });
   const host = opts.host ?? DEFAULT_HOST;
@@ -92,10 +95,6 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
         server.closeAllConnections();
       }),
   };
-}
-
-function internalError(error: unknown) {
-  return { error: { type: "internal", message: `mock failure: ${error instanceof Error ? error.message : String(error)}` } };
 }
 
 async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -148,6 +147,9 @@ function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
 type BodyResult = { ok: true; value: unknown } | { ok: false; message: string };
 
 async function readBody(req: IncomingMessage): Promise<BodyResult> {
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+    return { ok: true, value: undefined };
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

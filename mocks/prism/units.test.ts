@@ -1,5 +1,6 @@
+// Unit tests of the pure parts: Prefer parsing, violation wording, error replies.
 import { describe, expect, it } from "vitest";
-import { describeViolations } from "./errors.js";
+import { describeViolations, errorReply } from "./errors.js";
 import { parsePreferHeader, readPreferences } from "./prefer.js";
 
 describe("Prefer parsing", () => {
@@ -43,5 +44,15 @@ describe("violation messages", () => {
 
   it("never answers an empty message", () => {
     expect(describeViolations([])).toBe("invalid request");
+  });
+});
+
+describe("error replies", () => {
+  it("keep messages within the spec's 2000 characters", () => {
+    const long = errorReply(400, "invalid_request", "x".repeat(5000)).body as { error: { message: string } };
+    expect(long.error.message).toHaveLength(2000);
+    expect(long.error.message.endsWith("...")).toBe(true);
+    const short = errorReply(400, "invalid_request", "limit must be <= 100").body as { error: { message: string } };
+    expect(short.error.message).toBe("limit must be <= 100");
   });
 });
