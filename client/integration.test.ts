@@ -5,7 +5,6 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockEventPaging } from "../examples/mock-paging.js";
 import { startMock, type RunningMock } from "../mocks/prism/server.js";
 import { SeenIds, TalentGraphError, createTalentGraphClient, unwrap, type TalentGraphClientOptions } from "./index.js";
 import { fakeClock } from "./fixtures/fake.js";
@@ -125,7 +124,6 @@ describe("client against the Prism mock", () => {
 
   it("runs event passes: one since per pass, cursor followed, ids de-duplicated across passes", async () => {
     const { client, urls } = mockClient();
-    client.use(mockEventPaging);
     const seen = new SeenIds();
     const delivered: string[] = [];
     const onEvents = (events: { id: string }[]) => void delivered.push(...events.map((e) => e.id));

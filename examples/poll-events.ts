@@ -7,11 +7,9 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { createTalentGraphClient, type TalentGraphEvent } from "../client/index.js";
-import { isLocal, mockEventPaging } from "./mock-paging.js";
 
 const baseUrl = process.env.TALENT_GRAPH_BASE_URL ?? "http://127.0.0.1:4010/v1";
 const client = createTalentGraphClient({ baseUrl, apiKey: process.env.TALENT_GRAPH_API_KEY ?? "mock-key" });
-if (isLocal(baseUrl)) client.use(mockEventPaging); // only for the static mock, see mock-paging.ts
 
 const checkpointFile = process.env.CHECKPOINT_FILE ?? ".events-checkpoint";
 const saved = await readFile(checkpointFile, "utf8").then((text) => text.trim(), () => "");

@@ -9,13 +9,11 @@
  * (after `npm run build:client`); this example imports the source so it runs without a build.
  */
 import { createTalentGraphClient, unwrap } from "../client/index.js";
-import { isLocal, mockEventPaging } from "./mock-paging.js";
 
 const baseUrl = process.env.TALENT_GRAPH_BASE_URL ?? "http://127.0.0.1:4010/v1";
 const apiKey = process.env.TALENT_GRAPH_API_KEY ?? "mock-key";
 
 const client = createTalentGraphClient({ baseUrl, apiKey });
-if (isLocal(baseUrl)) client.use(mockEventPaging); // only for the static mock, see mock-paging.ts
 
 // 1. Search people (GET /people): the first page of a natural-language search.
 const search = unwrap(await client.GET("/people", { params: { query: { nl: "staff engineers in Berlin", limit: 5 } } }));

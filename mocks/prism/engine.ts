@@ -19,6 +19,9 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { exampleMatcher } from "./match.js";
 import type { MockPreferences } from "./prefer.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
@@ -95,6 +98,7 @@ function preRouter(operations: Operations): (path: string) => Operations {
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
+  const pickExample = exampleMatcher(loadDocument(options.spec));
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   const candidatesFor = preRouter(operations);
   const proxy = options.mode.kind === "proxy";
@@ -176,7 +180,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       };
       const candidates = candidatesFor(request.path);
       if (candidates.length === 0) return noRoute(request.label);
-      const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...preferences } })();
+      const stated = preferences.exampleKey !== undefined || preferences.code !== undefined || preferences.dynamic === true;
+      const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
+      const chosen = matched === undefined ? preferences : { ...preferences, exampleKey: matched };
+      const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...chosen } })();
       if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
       const { output, validations } = result.right;
@@ -213,4 +220,9 @@ function toReply(output: IHttpResponse): MockReply {
   const hasBody = output.body !== undefined && output.body !== null && output.statusCode !== 204;
   if (!hasBody) delete headers["content-type"];
   return hasBody ? { status: output.statusCode, headers, body: output.body } : { status: output.statusCode, headers };
+}
+
+function loadDocument(path: string): Record<string, unknown> {
+  const text = readFileSync(path, "utf8");
+  return (/\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
 }
