@@ -7,6 +7,7 @@
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "../domain/dates.js";
 import { lowerLocation, type LowerLocation } from "../domain/locations.js";
+import { buildSearchIndex, type SearchIndex } from "../domain/search-index.js";
 import { normalizeProfileUrl } from "../domain/urls.js";
 import type { Company, Person, Position } from "./model.js";
 
@@ -25,6 +26,8 @@ export interface Stint {
   months: number;
   family: string | null;
   familyLc: string | null;
+  /** Lower-case title ("" without a title). */
+  titleLc: string;
 }
 
 export interface PersonRecord {
@@ -42,6 +45,9 @@ export interface PersonRecord {
   languagesLc: string[];
   /** Skills, employers and headline, lower-case, separated by a non-word character (skill-term matching). */
   skillText: string;
+  /** Lower-case school names of the education entries that have one. */
+  schoolsLc: string[];
+  certificationsLc: { name: string; authority: string | null }[];
 }
 
 export interface CompanyStint {
@@ -59,6 +65,8 @@ export interface Graph {
   bySlug: Map<string, PersonRecord>;
   byUrl: Map<string, PersonRecord>;
   stintsByCompany: Map<string, CompanyStint[]>;
+  /** The people search's indexes (domain/search-index.ts). */
+  search: SearchIndex;
 }
 
 export interface GraphInput {
@@ -89,6 +97,7 @@ export function buildGraph(input: GraphInput): Graph {
     bySlug: new Map(),
     byUrl: new Map(),
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
+    search: buildSearchIndex([]),
   };
 
   input.people.forEach((source, idx) => {
@@ -109,6 +118,8 @@ export function buildGraph(input: GraphInput): Graph {
       skillsLc: person.skills.map((s) => s.toLowerCase()),
       languagesLc: person.languages.map((s) => s.toLowerCase()),
       skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""].join("\u0001").toLowerCase(),
+      schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [e.school.toLowerCase()] : [])),
+      certificationsLc: person.certifications.map((c) => ({ name: c.name.toLowerCase(), authority: c.authority?.toLowerCase() ?? null })),
     };
     graph.people.push(record);
     if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
@@ -118,6 +129,7 @@ export function buildGraph(input: GraphInput): Graph {
       if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push({ record, stint });
     }
   });
+  graph.search = buildSearchIndex(graph.people);
   return graph;
 }
 
@@ -223,5 +235,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     family: position.role_family,
     familyLc: position.role_family?.toLowerCase() ?? null,
+    titleLc: position.title?.toLowerCase() ?? "",
   };
 }

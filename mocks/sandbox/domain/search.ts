@@ -11,6 +11,8 @@ import { compilePlaces, type PlaceMatcher } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
+import { membersOf } from "./postings.js";
+import { candidatesOf } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, tokenize } from "./text.js";
 
 /** The saveable filter keys, in echo order (SavedQuery allowlist). */
@@ -200,10 +202,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
       stints = scope.filter((s) => s.familyLc === r.family);
       if (r.company !== null) company = stints[0]?.position.company ?? null;
     } else {
-      stints = rec.stints.filter((s) => {
-        const title = s.position.title?.toLowerCase() ?? "";
-        return r.titles.some((t) => (r.mode === "exact" ? title === t : title.includes(t)));
-      });
+      stints = rec.stints.filter((s) => r.titles.some((t) => (r.mode === "exact" ? s.titleLc === t : s.titleLc.includes(t))));
     }
     const months = sumMonths(stints);
     const required = r.months ?? f.minRoleMonths;
@@ -236,7 +235,7 @@ function skillTermMatches(rec: PersonRecord, term: string): boolean {
 }
 
 function certTermMatches(rec: PersonRecord, term: string): boolean {
-  return rec.person.certifications.some((c) => c.name.toLowerCase().includes(term) || (c.authority?.toLowerCase().includes(term) ?? false));
+  return rec.certificationsLc.some((c) => c.name.includes(term) || (c.authority?.includes(term) ?? false));
 }
 
 function passesFlags(rec: PersonRecord, f: SearchFilters): boolean {
@@ -260,8 +259,7 @@ function passesPlacesAndLanguages(rec: PersonRecord, f: SearchFilters): boolean 
 
 /** Text checks. */
 function passesText(rec: PersonRecord, f: SearchFilters): boolean {
-  const p = rec.person;
-  if (f.school !== null && !p.education.some((e) => e.school?.toLowerCase().includes(f.school!))) return false;
+  if (f.school !== null && !rec.schoolsLc.some((s) => s.includes(f.school!))) return false;
   if (f.certifications && !matchesMode(f.certifications.mode, f.certifications.terms, (t) => certTermMatches(rec, t))) return false;
   if (f.skills && !matchesMode(f.skills.mode, f.skills.terms, (t) => skillTermMatches(rec, t))) return false;
   return true;
@@ -281,13 +279,19 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   return { record: rec, match, score };
 }
 
-/** All hits in the stable order: keyword score (when keywords are used), then graph order. */
+/**
+ * All hits in the stable order: keyword score (when keywords are used), then graph order. The indexes
+ * narrow the people to the candidates (graph order kept); the exact predicate decides on each.
+ */
 export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
   const hits: Hit[] = [];
-  for (const rec of graph.people) {
+  const candidates = candidatesOf(graph.search, f);
+  const visit = (rec: PersonRecord) => {
     const hit = matchPerson(rec, f, graph.todayMonth);
     if (hit) hits.push(hit);
-  }
+  };
+  if (candidates === null) graph.people.forEach(visit);
+  else for (const idx of membersOf(candidates)) visit(graph.people[idx]!);
   if (f.keywords.length > 0) hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx);
   return hits;
 }

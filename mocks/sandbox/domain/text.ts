@@ -35,6 +35,28 @@ export function hasWordPrefix(haystack: string, prefix: string): boolean {
   }
 }
 
+/**
+ * Maximal runs of letter/digit code units (the same test as the phrase and prefix matchers), so that every
+ * word run inside a phrase match, and the leading run of a prefix match, is a whole run of the haystack.
+ */
+export function wordRuns(text: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const word = i < text.length && isWordChar(text[i]!);
+    if (word && start < 0) start = i;
+    else if (!word && start >= 0) (out.push(text.slice(start, i)), (start = -1));
+  }
+  return out;
+}
+
+/** The letter/digit run that `text` starts with ("" when it starts with another character). */
+export function leadingRun(text: string): string {
+  let end = 0;
+  while (end < text.length && isWordChar(text[end]!)) end++;
+  return text.slice(0, end);
+}
+
 /** Lower-case word tokens of free text. */
 export function tokenize(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);

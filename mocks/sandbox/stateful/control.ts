@@ -76,7 +76,8 @@ function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: T
 function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
   const person = optionalString(b, "person");
   if (person !== undefined) {
-    const key = normalizeProfileUrl(person) ?? (findPerson(ctx.graph, person) ? normalizeProfileUrl(findPerson(ctx.graph, person)!.person.network_url) : null);
+    const rec = findPerson(ctx.graph, person);
+    const key = normalizeProfileUrl(person) ?? (rec ? normalizeProfileUrl(rec.person.network_url) : null);
     if (!key) throw invalidRequest("person must be a profile URL or a graph slug");
     return [key];
   }

@@ -104,10 +104,14 @@ function liveProfile(ctx: SandboxContext, store: EventsStore, key: string): Live
   return live;
 }
 
+/** A Target member with this URL in any organization (people outside the graph are known only from there). */
 function findMember(ctx: SandboxContext, key: string): MemberRecord | undefined {
   for (const org of ctx.state.orgs.values()) {
-    const m = watchingByKey(org).get(key) ?? (org.has(targetsSlice) ? targetsOf(org).map((t) => t.members.get(key)).find(Boolean) : undefined);
-    if (m) return m;
+    if (!org.has(targetsSlice)) continue;
+    for (const t of targetsOf(org)) {
+      const m = t.members.get(key);
+      if (m) return m;
+    }
   }
   return undefined;
 }

@@ -147,7 +147,7 @@ export function needsEnrichment(target: TargetRecord): MemberRecord[] {
   return [...target.members.values()].filter((m) => m.status === "watching" && m.enriched_at === null);
 }
 
-function enrich(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now: string): void {
+function enrich(target: TargetRecord, job: JobRecord, now: string): void {
   const batch = needsEnrichment(target).slice(0, job.type === "refresh_watch" ? ENRICH_REFRESH : ENRICH_INITIAL);
   for (const m of batch) enrichMember(m, now);
   if (job.type === "refresh_watch") {
@@ -185,7 +185,7 @@ export function stepJob(ctx: SandboxContext, org: OrgState, target: TargetRecord
     case "enriching":
       if (job.type === "refresh_watch" && job.outcome === "failed") fail(job, ENRICHMENT_FAILED);
       else {
-        enrich(ctx, target, job, now);
+        enrich(target, job, now);
         job.status = "done";
         job.phase = "done";
         job.due = null;

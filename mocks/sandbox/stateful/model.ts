@@ -5,10 +5,8 @@
 import type { components } from "../../../generated/schema.js";
 
 type Schemas = components["schemas"];
-/** openapi-typescript types open objects (`query`) as Record<string, never>; the sandbox fills them. */
-type Open<T, K extends keyof T> = Omit<T, K> & { [P in K]: Record<string, unknown> };
-export type TargetView = Open<Schemas["Target"], "query">;
-export type SavedQueryView = Open<Schemas["SavedQuery"], "query">;
+export type TargetView = Schemas["Target"];
+export type SavedQueryView = Schemas["SavedQuery"];
 export type TargetJobView = Schemas["TargetJob"];
 export type TargetMemberView = Schemas["TargetMember"];
 export type ListView = Schemas["List"];

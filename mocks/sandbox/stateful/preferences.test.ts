@@ -1,6 +1,9 @@
 /** Notification preferences, the stored webhook (never returned), POST /signals/test and GET /me. */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ORGS } from "../auth.js";
+import { testKey } from "../testing/harness.js";
 import { useStatefulSandbox } from "./test-kit.js";
 
 const sb = useStatefulSandbox("preferences.test.ts", { logger: false });
@@ -113,5 +116,41 @@ describe("POST /signals/test", () => {
     const res = await sb.request("POST", "/signals/test", { body: {} });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ sent: true, channels: { email: 1, slack: true }, fields: DEFAULTS.fields });
+  });
+});
+
+describe("logging", () => {
+  it("a sandbox started with --log never writes the webhook URL or secret (nor the key) to its output", async () => {
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    const child = spawn(`${root}node_modules/.bin/tsx`, ["mocks/sandbox/start.ts", "--log", "--port", "0", "--people", "40", "--job-speed", "0"], {
+      cwd: root,
+      detached: true, // its own process group, killed as a whole below
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      let base: string | undefined;
+      for (let i = 0; i < 300 && !base; i++) {
+        base = /Base URL: (\S+)/.exec(output)?.[1];
+        if (!base) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(base, output).toBeDefined();
+      const headers = { authorization: `Bearer ${testKey("acme")}`, "content-type": "application/json" };
+      const put = await fetch(`${base}/signals/preferences`, { method: "PUT", headers, body: JSON.stringify({ webhook_url: WEBHOOK_URL, webhook_secret: WEBHOOK_SECRET }) });
+      expect(put.status).toBe(200);
+      const bad = await fetch(`${base}/signals/preferences`, { method: "PUT", headers, body: JSON.stringify({ fields: [], webhook_url: WEBHOOK_URL }) });
+      expect(bad.status).toBe(400);
+      expect((await fetch(`${base}/me`, { headers })).status).toBe(200);
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+      await exited;
+    }
+    expect(output).toMatch(/"url":"\/v1\/signals\/preferences"/); // requests were logged
+    expect(output).not.toContain("hooks.example.com");
+    expect(output).not.toContain(WEBHOOK_SECRET);
+    expect(output.split(testKey("acme")).length).toBe(2); // only the key list printed at start
   });
 });

@@ -112,8 +112,8 @@ export function useStatefulSandbox(file: string, options: Partial<SandboxOptions
  * the documented 400 invalid_request naming the missing resource (see common.ts `notVisible`).
  */
 export function expectNotVisible(sb: StatefulSandbox, res: { status: number; body: any }, operationId: OperationId): void {
-  const documents404 = sb.ctx.spec.byId.get(operationId)?.responses["404"] !== undefined;
-  expect(res.status, operationId).toBe(documents404 ? 404 : 400);
-  expect(res.body.error.type).toBe(documents404 ? "not_found" : "invalid_request");
+  expect(sb.ctx.spec.byId.get(operationId)?.responses["404"], `${operationId} documents 404`).toBeDefined();
+  expect(res.status, operationId).toBe(404);
+  expect(res.body.error.type).toBe("not_found");
   expect(res.body.error.message).toMatch(/not found/);
 }

@@ -1,0 +1,111 @@
+/**
+ * Sets of people for the search indexes: bitsets over graph order (record idx) and string-keyed posting
+ * lists (key -> ascending idx list). A bitset is a Uint32Array of ceil(n / 32) words.
+ */
+
+export type PeopleSet = Uint32Array;
+
+export function emptySet(size: number): PeopleSet {
+  return new Uint32Array((size + 31) >>> 5);
+}
+
+export function fullSet(size: number): PeopleSet {
+  const set = emptySet(size);
+  set.fill(0xffffffff);
+  const tail = size & 31;
+  if (tail !== 0) set[set.length - 1] = (1 << tail) - 1;
+  return set;
+}
+
+export function addPeople(set: PeopleSet, people: readonly number[]): PeopleSet {
+  for (const i of people) set[i >>> 5]! |= 1 << (i & 31);
+  return set;
+}
+
+export function setOf(size: number, people: readonly number[]): PeopleSet {
+  return addPeople(emptySet(size), people);
+}
+
+/** a := a AND b (in place); returns a. */
+export function intersectInto(a: PeopleSet, b: PeopleSet): PeopleSet {
+  for (let w = 0; w < a.length; w++) a[w]! &= b[w]!;
+  return a;
+}
+
+/** a := a OR b (in place); returns a. */
+export function unionInto(a: PeopleSet, b: PeopleSet): PeopleSet {
+  for (let w = 0; w < a.length; w++) a[w]! |= b[w]!;
+  return a;
+}
+
+/** a := a AND NOT b (in place); returns a. */
+export function subtractInto(a: PeopleSet, b: PeopleSet): PeopleSet {
+  for (let w = 0; w < a.length; w++) a[w]! &= ~b[w]!;
+  return a;
+}
+
+export function isEmptySet(set: PeopleSet): boolean {
+  for (let w = 0; w < set.length; w++) if (set[w] !== 0) return false;
+  return true;
+}
+
+/** The members in ascending order. */
+export function membersOf(set: PeopleSet): number[] {
+  const out: number[] = [];
+  for (let w = 0; w < set.length; w++) {
+    let word = set[w]!;
+    while (word !== 0) {
+      const low = word & -word;
+      out.push((w << 5) + 31 - Math.clz32(low));
+      word ^= low;
+    }
+  }
+  return out;
+}
+
+/** key -> people (ascending, no duplicates when added in graph order). */
+export class Postings {
+  private readonly lists = new Map<string, number[]>();
+  private sorted: string[] | null = null;
+
+  constructor(readonly size: number) {}
+
+  add(key: string, idx: number): void {
+    const list = this.lists.get(key);
+    if (!list) {
+      this.lists.set(key, [idx]);
+      this.sorted = null;
+    } else if (list[list.length - 1] !== idx) list.push(idx);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.lists.keys();
+  }
+
+  /** People under exactly this key (an empty set when absent). */
+  get(key: string): PeopleSet {
+    return setOf(this.size, this.lists.get(key) ?? []);
+  }
+
+  /** People under any key accepted by the test (tested once per distinct key). */
+  where(test: (key: string) => boolean): PeopleSet {
+    const set = emptySet(this.size);
+    for (const [key, list] of this.lists) if (test(key)) addPeople(set, list);
+    return set;
+  }
+
+  /** People under any key starting with the prefix. */
+  withPrefix(prefix: string): PeopleSet {
+    const keys = (this.sorted ??= [...this.lists.keys()].sort());
+    const set = emptySet(this.size);
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++) addPeople(set, this.lists.get(keys[k]!)!);
+    return set;
+  }
+}

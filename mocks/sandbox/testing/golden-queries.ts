@@ -1,0 +1,152 @@
+/**
+ * The request set of the read-side golden file (testing/golden-reads.json): every GET /people parameter of
+ * the reference's table (alone, with its options, in combinations), nl phrases, views, paging, include_flagged,
+ * the 400 answers of the rules OpenAPI cannot express, and the other read endpoints. Paths are relative to /v1.
+ * The list is deterministic (literal values plus a fixed-seed mix of filters); the golden file stores each path.
+ */
+import { CONTINENT_NAMES } from "../data/geo.js";
+import { Prng } from "../data/prng.js";
+import { CERTIFICATIONS, FAMILIES, FAMILY_NAMES, SCHOOLS } from "../data/vocab.js";
+
+type Params = Record<string, string | number | boolean>;
+
+const people = (params: Params): string => {
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  return qs ? `/people?${qs}` : "/people";
+};
+
+const SKILLS = [...new Set(Object.values(FAMILIES).flatMap((f) => f.skills))];
+const TITLES = [...new Set(Object.values(FAMILIES).flatMap((f) => f.titles))];
+
+/** One filter value per parameter, used by the single-parameter rows and the fixed-seed mixes. */
+const POOLS: Record<string, readonly (string | number | boolean)[]> = {
+  company: ["northwind", "NORTHWIND LABS", "labs", "bank", "robotics", "company/cobalt", "northwind-labs", "freelance", "stealth", "self-employed", "a", "network.example.com", "zzz-none", "é"],
+  min_company_months: [1, 12, 36, 60, 120, 240],
+  company_current: [true, false],
+  company_left_min_months_ago: [1, 6, 24, 60, 120, 600],
+  company_active_during: ["2019", "2019-10", "2024-01", "2026", "2010", "1990", "2030"],
+  role_family: [...FAMILY_NAMES, "Engineering", "astronaut"],
+  min_role_months: [1, 24, 60, 120],
+  roles: [
+    "data:24", "engineering", "engineering@northwind", "engineering:36@labs", "sales:12@bank", "leadership@stealth", "engineering@Northwind%20Labs",
+    "t.contains.engineer", "t.contains.engineer.24", "t.exact.software%20engineer", "t.exact.Software%20Engineer.36", "t.contains.product%20manager;designer",
+    "t.contains.senior;staff.60", "engineering,data", "sales,t.contains.manager.12", "data,t.bogus,@x", "t.contains.cto;vp.12", "design:600", "product,product",
+    "t.contains.advisor", "t.exact.founder", "recruiting:12,t.contains.recruiter",
+  ],
+  keywords: ["engineer", "senior engineer", "priya", "jo", "c++", "data platform", "manager", "open", "josé", "sofía", "freelance", "staff backend", "x", "northwind"],
+  q_in: ["people", "name", "headline"],
+  school: ["northbridge", "university", "poly", "Summit State", "design academy", "x", "nowhere"],
+  skills: [
+    "python;go;kubernetes", "python", "go", "sql", "c++", "node.js", "a/b testing", "machine learning", "terraform or react", "Rust, Go",
+    "northwind", "northwind labs", "freelance", "engineer", "open to new opportunities", "seo;hubspot;figma", "excel;sap;ifrs;budgeting", "java",
+    "typescript;javascript;rust;kotlin;swift;docker;aws;graphql",
+  ],
+  skill: ["kubernetes", "Python", "stealth startup", "labs", "independent consultant"],
+  skill_match: ["any", "all"],
+  languages: ["german", "english;spanish", "English or French", "yoruba", "japanese;mandarin", "klingon", "portuguese, spanish, french"],
+  language: ["Yoruba", "hindi", "english"],
+  language_match: ["any", "all"],
+  exclude_languages: ["english", "english;german", "spanish", "hebrew", "klingon"],
+  certification: ["kubernetes", "skyline cloud", "Certified", "scrum", "guild", "level i", "zz"],
+  certifications: ['["scrum","KUBERNETES"]', '["kubernetes","container"]', '["skyline cloud"]', '["professional","cloud","data"]', '["cfa","chartered"]', "[]"],
+  certification_match: ["any", "all"],
+  location: [
+    ...CONTINENT_NAMES, "Germany", "berlin", "Hamburg, Germany", "England", "London, England, United Kingdom", "Singapore", "Asia;Africa",
+    "São Paulo", "new york", "California;Texas", "Berlin, France", "Atlantis", "europe;germany", "Île-de-France", "Mexico City",
+  ],
+  exclude_locations: ["Germany", "Europe", "North America;Asia", "berlin", "United States", "Atlantis"],
+  open_to_work: [true, false],
+  between_roles: [true, false],
+  exploring: [true, false],
+  codehost_hireable: [true, false],
+};
+
+const NL = [
+  "engineers in Germany", "open to work engineers in Berlin", "data scientists in Europe", "ex-Northwind Labs", "formerly at Cobalt Bank",
+  "currently at Northwind Labs", "who left Helix Robotics", "product managers at Redwood Software", "engineers with 9+ years",
+  "designers with 5 years of experience", "speaks German", "Spanish-speaking recruiters", "French speakers in Canada", "skilled in Python",
+  "knows Kubernetes", "with Figma experience", "studied at Northbridge University", "alumni of Summit State University",
+  "certified Certified Scrum Master", "with Certified Kubernetes Operator certification", "between roles in Europe", "between jobs",
+  "exploring options", "exploring new opportunities", "hireable engineers", "engineers in Berlin or Munich", "sales people outside Germany, France and Spain",
+  "not in North America", "excluding Asia", "platform people", "senior backend engineers in London", "ml engineers from India",
+  "machine learning engineers in Asia or Oceania", "CTOs", "founders in Lagos", "accountants", "open to work", "staff engineer rust", "zzz qqq",
+];
+
+/** A fixed-seed mix of 2-4 filters (with views, paging and include_flagged), to cover interactions. */
+function mixes(count: number): string[] {
+  const rng = new Prng(20261122);
+  const keys = Object.keys(POOLS);
+  const out: string[] = [];
+  while (out.length < count) {
+    const params: Params = {};
+    const n = 2 + rng.int(3);
+    for (let i = 0; i < n; i++) {
+      const key = keys[rng.int(keys.length)]!;
+      const pool = POOLS[key]!;
+      params[key] = pool[rng.int(pool.length)]!;
+    }
+    if ("min_role_months" in params && !("role_family" in params) && !("roles" in params)) params.role_family = "engineering";
+    if (rng.int(4) === 0) params.view = "compact";
+    if (rng.int(5) === 0) params.include_flagged = true;
+    if (rng.int(4) === 0) params.offset = rng.int(60);
+    params.limit = [5, 25, 100][rng.int(3)]!;
+    out.push(people(params));
+  }
+  return out;
+}
+
+export function goldenPaths(): string[] {
+  const paths: string[] = [];
+  // Browse, paging, views, include_flagged.
+  paths.push(people({}), people({ include_flagged: true }), people({ view: "compact" }), people({ limit: 1 }), people({ limit: 100 }));
+  paths.push(people({ offset: 25 }), people({ offset: 4800, limit: 100 }), people({ offset: 10000 }), people({ view: "compact", include_flagged: true, offset: 100, limit: 50 }));
+  // Every parameter alone, with each value of its pool (match modes and q_in with their terms).
+  for (const [key, pool] of Object.entries(POOLS)) {
+    for (const value of pool) {
+      const params: Params = { [key]: value, limit: 100 };
+      if (key === "min_role_months") params.role_family = "engineering";
+      if (key === "q_in") params.keywords = "engineer";
+      if (key === "skill_match") params.skills = "python;sql";
+      if (key === "language_match") params.languages = "english;spanish";
+      if (key === "certification_match") params.certifications = '["cloud","skyline"]';
+      paths.push(people(params));
+    }
+  }
+  // Vocabulary sweeps: every skill, title (as a title token), school, certification and continent.
+  for (const skill of SKILLS) paths.push(people({ skill, limit: 10 }));
+  for (const title of TITLES) paths.push(people({ roles: `t.exact.${encodeURIComponent(title)}`, limit: 10 }));
+  for (const school of SCHOOLS) paths.push(people({ school, view: "compact", limit: 10 }));
+  for (const [name, authority] of CERTIFICATIONS) paths.push(people({ certification: name, limit: 10 }), people({ certification: authority, limit: 10 }));
+  for (const family of FAMILY_NAMES) paths.push(people({ role_family: family, min_role_months: 60, company: "labs", limit: 10 }));
+  // Tenure and company rule interactions.
+  paths.push(
+    people({ company: "northwind", company_current: true, company_left_min_months_ago: 24 }),
+    people({ company: "northwind", min_company_months: 60, company_active_during: "2020" }),
+    people({ min_company_months: 90, company_current: true }),
+    people({ company_left_min_months_ago: 12, company_active_during: "2018-06" }),
+    people({ company: "labs", role_family: "engineering", min_role_months: 36, view: "compact" }),
+    people({ roles: "engineering:24@northwind,t.contains.senior", min_role_months: 12 }),
+    people({ roles: "data", role_family: "product" }),
+  );
+  // Keywords ranking with filters and paging.
+  paths.push(people({ keywords: "engineer", offset: 25 }), people({ keywords: "senior engineer", location: "Europe", view: "compact" }), people({ keywords: "a", limit: 100, offset: 200 }));
+  // nl phrases, alone and with an explicit parameter winning.
+  for (const nl of NL) paths.push(people({ nl, limit: 50 }));
+  paths.push(people({ nl: "engineers in Germany", location: "France" }), people({ nl: "open to work at Northwind Labs", open_to_work: false }), people({ nl: "speaks German", languages: "french", view: "compact" }));
+  // The benchmark's query.
+  paths.push("/people?location=Europe&role_family=engineering&skills=python;go;kubernetes&limit=25");
+  // 400 answers from the rules OpenAPI cannot express.
+  paths.push(
+    people({ min_role_months: 12 }), people({ company_active_during: "2019-13" }), people({ skills: "a;b;c;d;e;f;g;h;i" }), people({ certifications: "kubernetes" }),
+    people({ location: ";;" }), people({ exclude_languages: "," }), people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
+  );
+  paths.push(...mixes(250));
+  // The other read endpoints.
+  for (const slug of ["priya-raman", "jonas-weber", "amara-okafor", "haruto-tanaka"]) {
+    paths.push(`/people/${slug}`, `/people/${slug}?include=coworkers,similar`, `/people/${slug}/coworkers`, `/people/${slug}/similar`);
+  }
+  paths.push(`/people/${encodeURIComponent("https://network.example.com/in/priya-raman")}`, "/people/nobody-here");
+  paths.push("/companies/northwind-labs", "/companies/Cobalt%20Bank", "/companies/nowhere", "/companies", "/companies?q=labs");
+  paths.push("/suggest", "/suggest?q=cloud", "/suggest?q=north");
+  return paths;
+}
