@@ -11,7 +11,8 @@ import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { servePage, type PageServer } from "./docs-http.js";
 
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium by default; `CHROMIUM_PATH` points elsewhere (e.g. a CI runner's preinstalled Chrome). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",

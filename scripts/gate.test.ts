@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Change } from "./breaking.js";
-import { isMajorBump, markerLine, markerMatches, parseArgs, parseMarkers, renderSummary, resolveBase, runGate } from "./gate.js";
+import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, parseArgs, parseMarkers, renderSummary, resolveBase, runGate } from "./gate.js";
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -189,6 +189,7 @@ describe("markers", () => {
     expect(parseMarkers(file("- `response-property-removed` `getPerson`")).errors[0]).toContain("line 9");
     expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(1);
     expect(parseMarkers(file("- `response-property-removed` `getPerson` `/x`")).errors[0]).toContain("needs a reason");
+    expect(parseMarkers(file(markerLine(change))).errors[0]).toContain("replace the placeholder");
   });
 
   it("the shipped spec/BREAKING.md parses and has no entries", async () => {
@@ -204,6 +205,31 @@ describe("markers", () => {
     expect(markerMatches(entry(change.rule, "listEvents", change.location), change)).toBe(false);
     expect(markerMatches(entry(change.rule, "getPerson", "/responses/200"), change)).toBe(false);
     expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person"), change)).toBe(false);
+  });
+
+  it("suggests one `*` component entry for a component change seen in several operations, and each suggestion matches", () => {
+    const elsewhere: Change = { ...change, operation: "GET /companies/{key}", operationId: "getCompanyOrbit", location: "/responses/200/x/properties/headline" };
+    const single: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const lines = markerLines([change, elsewhere, single]);
+    expect(lines).toEqual([
+      "- `response-property-removed` `*` `#/components/schemas/Person/properties/headline` — <why this is intended, PR link>",
+      "- `response-status-removed` `getPerson` `/responses/404` — <why this is intended, PR link>",
+    ]);
+    const { entries } = parseMarkers(["## Entries", ...lines.map((l) => l.replace(/<why.*>/, "intended"))].join("\n"));
+    for (const c of [change, elsewhere, single]) expect(entries.some((e) => markerMatches(e, c))).toBe(true);
+  });
+
+  it("accepts a change by entry or by a major bump, blocks the rest, and lists unused entries", () => {
+    const other: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const entry = { line: 3, rule: change.rule, operation: "getPerson", location: change.location, reason: "r" };
+    const stale = { ...entry, line: 4, location: "/nowhere" };
+    const noBump = applyMarkers([change, other], [entry, stale], false);
+    expect(noBump.accepted).toEqual([{ change, by: "spec/BREAKING.md line 3" }]);
+    expect(noBump.blocking).toEqual([other]);
+    expect(noBump.unused).toEqual([stale]);
+    const bump = applyMarkers([change, other], [], true);
+    expect(bump.blocking).toEqual([]);
+    expect(bump.accepted.map((a) => a.by)).toEqual(["major version bump", "major version bump"]);
   });
 
   it("a major bump is an increase of the first version number", () => {

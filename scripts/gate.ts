@@ -94,6 +94,7 @@ export interface MarkerEntry {
   reason: string;
 }
 
+const PLACEHOLDER = "<why this is intended";
 const ENTRY_FORMAT = "- `<rule>` `<operationId | METHOD /path | *>` `<location | #/components/... pointer>` <reason>";
 
 /**
@@ -118,8 +119,8 @@ export function parseMarkers(text: string): { entries: MarkerEntry[]; errors: st
     const [rule, operation, location] = spans;
     if (spans.length !== 3 || !rule || !operation || location === undefined || !(location.startsWith("/") || location.startsWith("#/") || location === "(operation)")) {
       errors.push(`line ${i + 1}: expected ${ENTRY_FORMAT}`);
-    } else if (reason === "") {
-      errors.push(`line ${i + 1}: the entry needs a reason after the location`);
+    } else if (reason === "" || reason.startsWith(PLACEHOLDER)) {
+      errors.push(`line ${i + 1}: the entry needs a reason after the location (replace the placeholder)`);
     } else {
       entries.push({ line: i + 1, rule, operation, location: location === "(operation)" ? "" : location, reason });
     }
@@ -137,7 +138,35 @@ export function markerMatches(entry: MarkerEntry, change: Change): boolean {
 
 export function markerLine(change: Change): string {
   const operation = change.operationId ?? change.operation;
-  return `- \`${change.rule}\` \`${operation}\` \`${change.location || "(operation)"}\` — <why this is intended, PR link>`;
+  return `- \`${change.rule}\` \`${operation}\` \`${change.location || "(operation)"}\` — ${PLACEHOLDER}, PR link>`;
+}
+
+/** Ready-to-paste entries: one per change, or one `*` component entry when a component change shows up in several places. */
+export function markerLines(changes: Change[]): string[] {
+  const byComponent = new Map<string, Change[]>();
+  for (const c of changes) if (c.component) byComponent.set(`${c.rule} ${c.component}`, [...(byComponent.get(`${c.rule} ${c.component}`) ?? []), c]);
+  const lines: string[] = [];
+  for (const c of changes) {
+    const group = c.component ? (byComponent.get(`${c.rule} ${c.component}`) ?? []) : [];
+    if (group.length < 2) lines.push(markerLine(c));
+    else if (group[0] === c) lines.push(`- \`${c.rule}\` \`*\` \`${c.component}\` — ${PLACEHOLDER}, PR link>`);
+  }
+  return lines;
+}
+
+/** Splits breaking changes into those a marker accepts (a BREAKING.md entry first, else a major bump) and the blocking rest. */
+export function applyMarkers(breaking: Change[], entries: MarkerEntry[], majorBump: boolean, markerFile = "spec/BREAKING.md") {
+  const accepted: { change: Change; by: string }[] = [];
+  const blocking: Change[] = [];
+  const used = new Set<MarkerEntry>();
+  for (const change of breaking) {
+    const entry = entries.find((e) => markerMatches(e, change));
+    if (entry) used.add(entry);
+    if (entry) accepted.push({ change, by: `${markerFile} line ${entry.line}` });
+    else if (majorBump) accepted.push({ change, by: "major version bump" });
+    else blocking.push(change);
+  }
+  return { accepted, blocking, unused: entries.filter((e) => !used.has(e)) };
 }
 
 const major = (version: unknown): number | undefined => {
@@ -247,16 +276,9 @@ async function breakingStep(opts: ResolvedOptions): Promise<{ result: Omit<StepR
       return done("fail", `${opts.markerFile} has malformed entries`);
     }
     const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
-    const bump = isMajorBump(version(report.base.doc), version(report.head.doc));
-    const used = new Set<MarkerEntry>();
-    for (const change of report.breaking) {
-      const entry = markers.entries.find((e) => markerMatches(e, change));
-      if (entry) used.add(entry);
-      if (entry) outcome.accepted.push({ change, by: `${opts.markerFile} line ${entry.line}` });
-      else if (bump) outcome.accepted.push({ change, by: "major version bump" });
-      else outcome.blocking.push(change);
-    }
-    for (const e of markers.entries) if (!used.has(e)) outcome.notes.push(`${opts.markerFile} line ${e.line} matches no change in this comparison (remove it once released).`);
+    const applied = applyMarkers(report.breaking, markers.entries, isMajorBump(version(report.base.doc), version(report.head.doc)), opts.markerFile);
+    Object.assign(outcome, { blocking: applied.blocking, accepted: applied.accepted });
+    for (const e of applied.unused) outcome.notes.push(`${opts.markerFile} line ${e.line} matches no change in this comparison (remove it once released).`);
     const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking vs ${base.label} (${short})`;
     if (outcome.blocking.length > 0) return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
     return done("pass", outcome.accepted.length > 0 ? `${counts}; ${outcome.accepted.length} accepted by a reviewed marker` : counts);
@@ -314,7 +336,7 @@ export function renderSummary(steps: StepResult[], breaking: BreakingOutcome | u
         "An intended breaking change passes only through a reviewed marker: bump the major of `info.version`, or add the matching line under `## Entries` in `spec/BREAKING.md`:",
         "",
         "```markdown",
-        ...blocking.map(markerLine),
+        ...markerLines(blocking),
         "```",
       );
     }

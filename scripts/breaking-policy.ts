@@ -1,0 +1,181 @@
+/** The breaking-change policy: every rule the detector reports, with its verdict and why it breaks clients. */
+
+export interface RuleDef {
+  breaking: boolean;
+  title: string;
+  /** Why the change breaks existing clients (breaking rules only). */
+  why?: string;
+}
+
+export const POLICY = {
+  "operation-removed": {
+    breaking: true,
+    title: "Operation removed",
+    why: "clients calling it fail",
+  },
+  "operation-id-changed": {
+    breaking: true,
+    title: "operationId changed",
+    why: "generated SDKs and typed `operations[...]` lookups are keyed by operationId",
+  },
+  "response-status-removed": {
+    breaking: true,
+    title: "Response status removed",
+    why: "clients handling that status lose its documented shape",
+  },
+  "response-media-type-removed": {
+    breaking: true,
+    title: "Response media type removed",
+    why: "clients that parse that media type can no longer rely on it",
+  },
+  "response-header-removed": {
+    breaking: true,
+    title: "Response header removed or no longer always sent",
+    why: "clients reading the header get nothing",
+  },
+  "response-property-removed": {
+    breaking: true,
+    title: "Response property removed",
+    why: "clients reading the property get undefined",
+  },
+  "response-property-optional": {
+    breaking: true,
+    title: "Response property made optional",
+    why: "clients assume the key is always present",
+  },
+  "response-property-nullable": {
+    breaking: true,
+    title: "Response value made nullable",
+    why: "clients do not expect null and crash or mis-handle it",
+  },
+  "response-enum-value-added": {
+    breaking: true,
+    title: "New enum value in a response",
+    why: "exhaustive client switches and strict decoders reject the unknown value",
+  },
+  "response-variant-added": {
+    breaking: true,
+    title: "New oneOf/anyOf variant in a response",
+    why: "clients may receive a shape they do not handle",
+  },
+  "response-type-changed": {
+    breaking: true,
+    title: "Response type changed or widened",
+    why: "clients decode the old type",
+  },
+  "request-type-changed": {
+    breaking: true,
+    title: "Request type changed or narrowed",
+    why: "values clients send today are rejected",
+  },
+  "request-parameter-required": {
+    breaking: true,
+    title: "Request parameter added as required, or made required",
+    why: "existing calls omit it and get 400",
+  },
+  "request-property-required": {
+    breaking: true,
+    title: "Request body property added as required, or made required",
+    why: "existing bodies omit it and get 400",
+  },
+  "request-body-required": {
+    breaking: true,
+    title: "Request body added as required, or made required",
+    why: "existing calls send no body and get 400",
+  },
+  "request-constraint-narrowed": {
+    breaking: true,
+    title:
+      "Request constraint narrowed (maxLength/maximum/maxItems lowered, minLength/minimum/minItems raised, pattern/format/multipleOf/enum/uniqueItems added, additionalProperties closed)",
+    why: "values clients send today are rejected",
+  },
+  "request-enum-value-removed": {
+    breaking: true,
+    title: "Request enum value removed",
+    why: "clients sending that value get 400",
+  },
+  "request-variant-removed": {
+    breaking: true,
+    title: "oneOf/anyOf variant removed from a request",
+    why: "bodies of that shape are rejected",
+  },
+  "request-parameter-removed": {
+    breaking: true,
+    title: "Request parameter removed",
+    why: "clients sending it get it ignored or rejected; typed clients stop compiling",
+  },
+  "request-property-removed": {
+    breaking: true,
+    title: "Request body property removed",
+    why: "clients sending it get it ignored or rejected; typed clients stop compiling",
+  },
+  "request-body-removed": {
+    breaking: true,
+    title: "Request body removed",
+    why: "the body clients send is no longer accepted",
+  },
+  "request-media-type-removed": {
+    breaking: true,
+    title: "Request media type removed",
+    why: "requests with that content type are no longer accepted",
+  },
+  "parameter-location-changed": {
+    breaking: true,
+    title: "Parameter location changed (e.g. query to header)",
+    why: "clients send it where the server no longer reads it",
+  },
+  "parameter-renamed": {
+    breaking: true,
+    title: "Parameter renamed",
+    why: "clients send the old name",
+  },
+  "parameter-serialization-changed": {
+    breaking: true,
+    title: "Parameter style/explode changed",
+    why: "clients serialize the value the old way",
+  },
+  "operation-added": { breaking: false, title: "Operation added" },
+  "response-status-added": { breaking: false, title: "Response status added" },
+  "response-header-added": { breaking: false, title: "Response header added" },
+  "response-property-added": { breaking: false, title: "Response property added (clients ignore additional fields)" },
+  "response-property-required": { breaking: false, title: "Response property made required" },
+  "response-property-non-nullable": { breaking: false, title: "Response value no longer nullable" },
+  "response-enum-value-removed": { breaking: false, title: "Response enum value removed or enum introduced" },
+  "response-variant-removed": { breaking: false, title: "oneOf/anyOf variant removed from a response" },
+  "response-type-narrowed": { breaking: false, title: "Response type narrowed" },
+  "response-constraint-changed": { breaking: false, title: "Response constraint changed" },
+  "request-parameter-added": { breaking: false, title: "Optional request parameter added" },
+  "request-property-added": { breaking: false, title: "Optional request body property added" },
+  "request-body-added": { breaking: false, title: "Optional request body added" },
+  "request-parameter-optional": { breaking: false, title: "Request parameter made optional" },
+  "request-property-optional": { breaking: false, title: "Request body property made optional" },
+  "request-body-optional": { breaking: false, title: "Request body made optional" },
+  "request-constraint-widened": { breaking: false, title: "Request constraint widened" },
+  "request-enum-value-added": { breaking: false, title: "Request enum value added" },
+  "request-variant-added": { breaking: false, title: "oneOf/anyOf variant added to a request" },
+  "request-type-widened": { breaking: false, title: "Request type widened (e.g. integer to number, null allowed)" },
+  "media-type-added": { breaking: false, title: "Request or response media type added" },
+  "description-changed": { breaking: false, title: "Description or summary changed" },
+  "deprecated": { breaking: false, title: "Marked deprecated" },
+} satisfies Record<string, RuleDef>;
+
+export type RuleId = keyof typeof POLICY;
+export const OPTIC_RULE = "optic";
+
+export interface Change {
+  /** A POLICY rule id, or "optic" for a finding only Optic made. */
+  rule: RuleId | typeof OPTIC_RULE;
+  breaking: boolean;
+  /** "METHOD /path" (head path when the operation exists in head). */
+  operation: string;
+  operationId: string | undefined;
+  /** JSON pointer relative to the operation ("" = the operation itself). */
+  location: string;
+  /** Pointer inside a named component when the change is in one, e.g. #/components/schemas/Person/properties/slug. */
+  component?: string;
+  message: string;
+  why?: string;
+  /** Name of the Optic rule that flagged the same thing, when it did. */
+  optic?: string;
+}
+
