@@ -21,13 +21,39 @@ const DAY_MS = 86_400_000;
 
 const FAMILY_WEIGHTS = FAMILY_NAMES.map((f) => [f, FAMILIES[f]!.weight] as const);
 
+/** Weighted and picked value lists (module constants: no per-call allocation). */
+const EMPLOYMENT = [["employed", 84], ["between", 13], ["none", 3]] as const;
+const LOCATION_SHAPES = [["full", 80], ["country", 12], ["empty", 3], ["city", 5]] as const;
+const OPEN_TO_WORK = [[true, 10], [false, 65], [null, 25]] as const;
+const PRECISIONS = [["month", 60], ["year", 25], ["day", 15]] as const;
+const OFF_GRAPH_CURRENT = [[false, 80], [null, 20]] as const;
+const INTERPRETATION_QUALITY = [["valid", 75], ["none", 20], ["invalid", 5]] as const;
+const HIREABLE = [[true, 30], [false, 20], [null, 50]] as const;
+const EDUCATION_COUNTS = [[0, 15], [1, 55], [2, 25], [3, 5]] as const;
+const CONFIDENCES = ["high", "medium"];
+const CODEHOST_SIGNALS = ["name_match", "location_match", "employer_match", "email_match"];
+const CERTIFICATIONS_BY_FAMILY = new Map(FAMILY_NAMES.map((f) => [f, CERTIFICATIONS.filter(([, , families]) => families.includes(f))]));
+const SECOND_LANGUAGES = ["Spanish", "French", "German", "Mandarin", "Portuguese", "Arabic", "Italian", "Japanese"];
+
 export interface GenerateOptions {
   people: number;
   companies: number;
   seed: number;
 }
 
+const slugs = new Map<string, string>();
+
+/** URL slug of a name (memoized: the generator slugifies the same names and schools many times). */
 export function slugify(text: string): string {
+  let slug = slugs.get(text);
+  if (slug === undefined) {
+    slug = slugifyUncached(text);
+    if (slugs.size < 100_000) slugs.set(text, slug);
+  }
+  return slug;
+}
+
+function slugifyUncached(text: string): string {
   return text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -101,13 +127,13 @@ class PersonGenerator {
     const fullName = `${plan.first} ${plan.last}`;
     const slug = idx > 2 && rng.chance(1) ? null : this.uniqueSlug(plan.first, plan.last, idx);
     const urlSlug = slug ?? `${slugify(fullName)}-${(idx * 104729).toString(36)}`;
-    const kind = plan.employer ? "employed" : rng.weighted([["employed", 84], ["between", 13], ["none", 3]] as const);
+    const kind = plan.employer ? "employed" : rng.weighted(EMPLOYMENT);
     const positions = kind === "none" ? [] : this.positions(plan, kind === "between");
     const current = positions.find((p) => p.is_current);
     const latest = current ?? positions[0];
     const skills = rng.chance(5) ? [] : rng.sample(FAMILIES[plan.family]!.skills, rng.range(3, 12));
     const [city, region] = rng.pick(plan.country.cities);
-    const locationShape = rng.weighted([["full", 80], ["country", 12], ["empty", 3], ["city", 5]] as const);
+    const locationShape = rng.weighted(LOCATION_SHAPES);
     const location =
       locationShape === "full" ? { city, region, country: plan.country.name }
       : locationShape === "country" ? { country: plan.country.name }
@@ -121,7 +147,7 @@ class PersonGenerator {
       network_url: profileUrl(urlSlug),
       profile_picture_url: rng.chance(80) ? `https://media.network.example.com/p/${urlSlug}.jpg` : null,
       location,
-      is_open_to_work: rng.weighted([[true, 10], [false, 65], [null, 25]] as const),
+      is_open_to_work: rng.weighted(OPEN_TO_WORK),
       is_between_roles: false,
       between_roles_since: null,
       is_exploring: false,
@@ -179,12 +205,12 @@ class PersonGenerator {
 
   private position(company: Company | null, title: string, family: string | null, start: number, end: number | null, current: boolean): Position {
     const rng = this.rng;
-    const precision = rng.weighted([["month", 60], ["year", 25], ["day", 15]] as const);
+    const precision = rng.weighted(PRECISIONS);
     const employer = company ?? null;
     const offGraph = employer ? null : rng.pick(OFF_GRAPH_EMPLOYERS);
     // Source quirks (current flag unknown, end date missing) only on employers outside the company graph,
     // so every graph stint is either current or a leaver with an end date.
-    const explicitCurrent = current ? true : employer ? false : rng.weighted([[false, 80], [null, 20]] as const);
+    const explicitCurrent = current ? true : employer ? false : rng.weighted(OFF_GRAPH_CURRENT);
     return {
       company: employer ? employer.name : offGraph,
       company_url: employer ? employer.network_url : null,
@@ -215,7 +241,7 @@ class PersonGenerator {
       after,
       seen_at: isoDaysAgo(rng.range(2, 200) + i * 3, rng.range(0, 1439)),
     }));
-    const quality = rng.weighted([["valid", 75], ["none", 20], ["invalid", 5]] as const);
+    const quality = rng.weighted(INTERPRETATION_QUALITY);
     if (quality === "none") return { reasons, interpretation: null };
     const evidence: ExploringEvidence[] = reasons.map((r) => ({ ...r, quote: r.after ?? r.label, side: "after", ...(rng.chance(50) ? { source: "snapshot" as const } : {}) }));
     const segments = [
@@ -235,10 +261,10 @@ class PersonGenerator {
       login: candidateOnly ? null : login,
       candidate_login: candidateOnly ? login : null,
       url: candidateOnly ? null : `https://code.example.com/${login}`,
-      confidence: candidateOnly ? "low" : rng.pick(["high", "medium"]),
+      confidence: candidateOnly ? "low" : rng.pick(CONFIDENCES),
       score: rng.range(20, 100) / 100,
-      signals: rng.sample(["name_match", "location_match", "employer_match", "email_match"], rng.range(1, 3)),
-      hireable: rng.weighted([[true, 30], [false, 20], [null, 50]] as const),
+      signals: rng.sample(CODEHOST_SIGNALS, rng.range(1, 3)),
+      hireable: rng.weighted(HIREABLE),
       blog: rng.chance(20) ? `https://${login}.blog.example.com` : null,
       twitter: rng.chance(20) ? login : null,
       reconciled_at: isoDaysAgo(rng.range(5, 300), rng.range(0, 1439)),
@@ -253,14 +279,14 @@ class PersonGenerator {
       handle: candidateOnly ? null : handle,
       candidate_handle: candidateOnly ? handle : null,
       url: candidateOnly ? null : `https://social.example.com/@${handle}`,
-      confidence: candidateOnly ? "low" : rng.pick(["high", "medium"]),
+      confidence: candidateOnly ? "low" : rng.pick(CONFIDENCES),
       reconciled_at: isoDaysAgo(rng.range(5, 300), rng.range(0, 1439)),
     };
   }
 
   private education(plan: PersonPlan): Education[] {
     const rng = this.rng;
-    const count = rng.weighted([[0, 15], [1, 55], [2, 25], [3, 5]] as const);
+    const count = rng.weighted(EDUCATION_COUNTS);
     const out: Education[] = [];
     let year = 2026 - rng.range(2, 30);
     for (let i = 0; i < count; i++) {
@@ -283,14 +309,14 @@ class PersonGenerator {
     const rng = this.rng;
     const langs = new Set<string>(country.languages.slice(0, rng.chance(70) ? country.languages.length : 1));
     if (!langs.has("English") && rng.chance(75)) langs.add("English");
-    if (rng.chance(20)) langs.add(rng.pick(["Spanish", "French", "German", "Mandarin", "Portuguese", "Arabic", "Italian", "Japanese"]));
+    if (rng.chance(20)) langs.add(rng.pick(SECOND_LANGUAGES));
     return rng.chance(3) ? [] : [...langs];
   }
 
   private certifications(family: string): Certification[] {
     const rng = this.rng;
     if (!rng.chance(30)) return [];
-    const fitting = CERTIFICATIONS.filter(([, , families]) => families.includes(family));
+    const fitting = CERTIFICATIONS_BY_FAMILY.get(family) ?? [];
     const pool = fitting.length > 0 && rng.chance(80) ? fitting : CERTIFICATIONS;
     return rng.sample(pool, rng.range(1, 3)).map(([name, authority]) => ({
       name,

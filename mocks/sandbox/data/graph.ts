@@ -8,6 +8,7 @@
 import { monthToString, monthsBetween, periodEnd, periodStart } from "../domain/dates.js";
 import { lowerLocation, type LowerLocation } from "../domain/locations.js";
 import { buildSearchIndex, type SearchIndex } from "../domain/search-index.js";
+import { textId } from "../domain/text.js";
 import { normalizeProfileUrl } from "../domain/urls.js";
 import type { Company, Person, Position } from "./model.js";
 
@@ -15,8 +16,9 @@ import type { Company, Person, Position } from "./model.js";
 export interface Stint {
   position: Position;
   company: Company | null;
-  /** Lower-cased company name and URL for fragment matching. */
+  /** Lower-cased company name and URL for fragment matching; its `textId`. */
   companyText: string;
+  companyTextId: number;
   start: number | null;
   /** Last month of the ended period; null when open (current, or no end recorded). */
   end: number | null;
@@ -26,8 +28,9 @@ export interface Stint {
   months: number;
   family: string | null;
   familyLc: string | null;
-  /** Lower-case title ("" without a title). */
+  /** Lower-case title ("" without a title); its `textId`. */
   titleLc: string;
+  titleId: number;
 }
 
 export interface PersonRecord {
@@ -88,7 +91,7 @@ export function buildGraph(input: GraphInput): Graph {
     (p.company ? companyByName.get(p.company.toLowerCase()) : undefined) ??
     null;
 
-  const graph: Graph = {
+  const graph: Omit<Graph, "search"> = {
     today: input.today,
     todayMonth,
     companies: input.companies,
@@ -97,7 +100,6 @@ export function buildGraph(input: GraphInput): Graph {
     bySlug: new Map(),
     byUrl: new Map(),
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
-    search: buildSearchIndex([]),
   };
 
   input.people.forEach((source, idx) => {
@@ -129,8 +131,7 @@ export function buildGraph(input: GraphInput): Graph {
       if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push({ record, stint });
     }
   });
-  graph.search = buildSearchIndex(graph.people);
-  return graph;
+  return { ...graph, search: buildSearchIndex(graph.people) };
 }
 
 /** Fills the derived fields so they always agree with the source fields. */
@@ -176,15 +177,15 @@ function withTenure(p: Position, todayMonth: number): Position {
  */
 export function collapsePositions(rows: Position[], todayMonth: number): Position[] {
   const out: Position[] = [];
+  /** Lower-case company and title of each `out` entry (a merge keeps them). */
+  const keys: [company: string, title: string][] = [];
   for (const row of rows) {
-    const same = out.findIndex(
-      (p) =>
-        (p.company ?? "").toLowerCase() === (row.company ?? "").toLowerCase() &&
-        (p.title ?? "").toLowerCase() === (row.title ?? "").toLowerCase() &&
-        overlaps(p, row, todayMonth),
-    );
+    const company = (row.company ?? "").toLowerCase();
+    const title = (row.title ?? "").toLowerCase();
+    const same = out.findIndex((p, i) => keys[i]![0] === company && keys[i]![1] === title && overlaps(p, row, todayMonth));
     if (same < 0) {
       out.push(row);
+      keys.push([company, title]);
       continue;
     }
     const a = out[same]!;
@@ -222,12 +223,15 @@ function later(a: string | null, b: string | null): string | null {
 
 function toStint(position: Position, company: Company | null, todayMonth: number): Stint {
   const current = position.is_current === true;
+  const companyText = `${position.company ?? ""} ${position.company_url ?? ""}`.toLowerCase();
+  const titleLc = position.title?.toLowerCase() ?? "";
   const start = periodStart(position.started_at);
   const end = current ? null : periodEnd(position.ended_at);
   return {
     position,
     company,
-    companyText: `${position.company ?? ""} ${position.company_url ?? ""}`.toLowerCase(),
+    companyText,
+    companyTextId: textId(companyText),
     start,
     end,
     current,
@@ -235,6 +239,7 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     family: position.role_family,
     familyLc: position.role_family?.toLowerCase() ?? null,
-    titleLc: position.title?.toLowerCase() ?? "",
+    titleLc,
+    titleId: textId(titleLc),
   };
 }

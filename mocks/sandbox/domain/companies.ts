@@ -6,6 +6,9 @@ import { rowPerson } from "./views.js";
 
 export const ORBIT_LIMIT = 40;
 
+/** `a.localeCompare(b, "en")` (the same collator), created once. */
+const BY_NAME = new Intl.Collator("en");
+
 /** By key, exact name (case-insensitive), or a company URL containing the value. */
 export function findCompany(graph: Graph, value: string): Company | undefined {
   const v = value.trim().toLowerCase();
@@ -23,8 +26,19 @@ export interface CompanyCounts {
   role_mix: Record<string, number>;
 }
 
-/** Counts over the whole graph (flagged profiles included). */
+/** Counts per graph and company key (the graph never changes, so each company is counted once). */
+const countsCache = new WeakMap<Graph, Map<string, CompanyCounts>>();
+
+/** Counts over the whole graph (flagged profiles included). A fresh object: callers may keep or change it. */
 export function companyCounts(graph: Graph, company: Company): CompanyCounts {
+  let cache = countsCache.get(graph);
+  if (!cache) countsCache.set(graph, (cache = new Map()));
+  let counts = cache.get(company.key);
+  if (!counts) cache.set(company.key, (counts = countCompany(graph, company)));
+  return { ...counts, role_mix: { ...counts.role_mix } };
+}
+
+function countCompany(graph: Graph, company: Company): CompanyCounts {
   const current = new Set<PersonRecord>();
   const alum = new Set<PersonRecord>();
   const roleMix: Record<string, number> = {};
@@ -67,5 +81,5 @@ export function searchCompanies(graph: Graph, q: string | null): { company: Comp
   return graph.companies
     .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.key.includes(needle) || (c.network_url?.toLowerCase().includes(needle) ?? false))
     .map((company) => ({ company, counts: companyCounts(graph, company) }))
-    .sort((a, b) => b.counts.current_count - a.counts.current_count || a.company.name.localeCompare(b.company.name, "en"));
+    .sort((a, b) => b.counts.current_count - a.counts.current_count || BY_NAME.compare(a.company.name, b.company.name));
 }

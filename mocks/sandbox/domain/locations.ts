@@ -17,9 +17,10 @@ export function lowerLocation(loc: PersonLocation): LowerLocation {
 export type PlaceMatcher = (location: LowerLocation) => boolean;
 
 function partMatcher(part: string): PlaceMatcher {
-  const countries = countriesOf(part);
+  const list = countriesOf(part);
+  const countries = list === null ? null : new Set(list);
   return (loc) =>
-    loc.city === part || loc.region === part || loc.country === part || (countries !== null && loc.country !== null && countries.includes(loc.country));
+    loc.city === part || loc.region === part || loc.country === part || (countries !== null && loc.country !== null && countries.has(loc.country));
 }
 
 /** Compiles `;`-parsed places once; the matcher is true when any place matches. */

@@ -86,14 +86,33 @@ function currentFamily(rec: PersonRecord): string | null {
   return rec.stints.find((s) => s.current)?.family ?? rec.stints[0]?.family ?? null;
 }
 
+/**
+ * The people sharing at least two skills with the person (counted as `similarTo` counts them), in graph
+ * order: without two shared skills the score stays below the threshold (3 + 2 + 1 < 7).
+ */
+function sharingTwoSkills(graph: Graph, skills: ReadonlySet<string>): PersonRecord[] {
+  const holders = graph.search.skillHolders();
+  const shared = new Int32Array(graph.people.length);
+  const out: number[] = [];
+  for (const skill of skills) {
+    for (const idx of holders.get(skill) ?? []) if (++shared[idx]! === 2) out.push(idx);
+  }
+  return out.sort((a, b) => a - b).map((idx) => graph.people[idx]!);
+}
+
 /** Shared graph signals: role family, skills, employers, country. Can be empty. */
 export function similarTo(graph: Graph, rec: PersonRecord): Coworker[] {
+  return similarAmong(rec, sharingTwoSkills(graph, new Set(rec.skillsLc)));
+}
+
+/** The similar people among the candidates (given in graph order); similarTo passes only those who can score. */
+export function similarAmong(rec: PersonRecord, candidates: Iterable<PersonRecord>): Coworker[] {
   const family = currentFamily(rec);
   const skills = new Set(rec.skillsLc);
   const companies = new Set(rec.stints.map((s) => s.company?.key).filter((k): k is string => !!k));
   const country = rec.person.location.country ?? null;
   const scored: { record: PersonRecord; score: number; reasons: string[] }[] = [];
-  for (const other of graph.people) {
+  for (const other of candidates) {
     if (other === rec || other.flagged) continue;
     const reasons: string[] = [];
     let score = 0;

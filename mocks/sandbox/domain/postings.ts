@@ -63,14 +63,35 @@ export function membersOf(set: PeopleSet): number[] {
   return out;
 }
 
-/** key -> people (ascending, no duplicates when added in graph order). */
+/**
+ * key -> people (ascending, no duplicates when added in graph order). Dense lists (more than one person in
+ * 64) also keep their bitset once it is first asked for, so a lookup of a common key is a word copy.
+ */
 export class Postings {
   private readonly lists = new Map<string, number[]>();
+  private readonly dense = new Map<string, PeopleSet>();
   private sorted: string[] | null = null;
 
   constructor(readonly size: number) {}
 
+  /** The bitset of one existing key (shared: callers copy or only read it). */
+  private setOfKey(key: string, list: readonly number[]): PeopleSet {
+    let set = this.dense.get(key);
+    if (!set) {
+      set = setOf(this.size, list);
+      if (list.length * 64 > this.size) this.dense.set(key, set);
+    }
+    return set;
+  }
+
+  /** Adds the people under one key to a set. */
+  private addTo(set: PeopleSet, key: string, list: readonly number[]): void {
+    if (list.length * 64 > this.size) unionInto(set, this.setOfKey(key, list));
+    else addPeople(set, list);
+  }
+
   add(key: string, idx: number): void {
+    if (this.dense.size > 0) this.dense.clear();
     const list = this.lists.get(key);
     if (!list) {
       this.lists.set(key, [idx]);
@@ -78,19 +99,16 @@ export class Postings {
     } else if (list[list.length - 1] !== idx) list.push(idx);
   }
 
-  keys(): IterableIterator<string> {
-    return this.lists.keys();
-  }
-
-  /** People under exactly this key (an empty set when absent). */
+  /** People under exactly this key (an empty set when absent); a fresh set the caller may change. */
   get(key: string): PeopleSet {
-    return setOf(this.size, this.lists.get(key) ?? []);
+    const list = this.lists.get(key);
+    return list ? this.setOfKey(key, list).slice() : emptySet(this.size);
   }
 
   /** People under any key accepted by the test (tested once per distinct key). */
   where(test: (key: string) => boolean): PeopleSet {
     const set = emptySet(this.size);
-    for (const [key, list] of this.lists) if (test(key)) addPeople(set, list);
+    for (const [key, list] of this.lists) if (test(key)) this.addTo(set, key, list);
     return set;
   }
 
@@ -105,7 +123,7 @@ export class Postings {
       if (keys[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++) addPeople(set, this.lists.get(keys[k]!)!);
+    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++) this.addTo(set, keys[k]!, this.lists.get(keys[k]!)!);
     return set;
   }
 }

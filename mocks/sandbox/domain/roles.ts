@@ -42,6 +42,11 @@ function parseToken(token: string): RoleFilter | null {
   return { kind: "family", family, months: fam[2] === undefined ? null : Math.min(MAX_MONTHS, Number(fam[2])), company, token };
 }
 
+/** The title test of a title token (lower-case title): exact, or containing one of the titles. */
+export function titleMatcher(r: Extract<RoleFilter, { kind: "title" }>): (title: string) => boolean {
+  return r.mode === "exact" ? (title) => r.titles.includes(title) : (title) => r.titles.some((t) => title.includes(t));
+}
+
 export function parseRoleTokens(value: string): RoleFilter[] {
   const out: RoleFilter[] = [];
   const seen = new Set<string>();

@@ -1,76 +1,80 @@
 /**
- * Indexes of the people search, built once with the graph. `candidatesOf(index, filters)` narrows a search
- * to the people who can match: every filter with an index contributes a set (looked up per distinct value:
- * company text, title, school, certification, location, language, word) and the sets are intersected. The
- * sets are supersets of the true matches (never smaller), so the exact per-person predicate still decides:
- * narrowing changes the work, never an answer.
+ * Indexes of the people search, built with the graph (the word indexes on first use). `planSearch(index,
+ * filters)` narrows a search to the people who can match: every filter with an index contributes a set
+ * (looked up per distinct value: company text, title, school, certification, location, language, word) and
+ * the sets are intersected. The sets are supersets of the true matches (never smaller), so the exact
+ * per-person predicate still decides: narrowing changes the work, never an answer.
  *
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
  */
 import type { PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { emptySet, fullSet, intersectInto, Postings, setOf, subtractInto, unionInto, type PeopleSet } from "./postings.js";
+import { addPeople, emptySet, fullSet, intersectInto, Postings, setOf, subtractInto, unionInto, type PeopleSet } from "./postings.js";
+import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search.js";
 import { leadingRun, wordRuns } from "./text.js";
 
-export interface SearchIndex {
+/** Boolean properties of a person, as sets. */
+const FLAGS = {
+  unflagged: (rec: PersonRecord) => !rec.flagged,
+  openToWork: (rec: PersonRecord) => rec.person.is_open_to_work === true,
+  betweenRoles: (rec: PersonRecord) => rec.person.is_between_roles,
+  exploring: (rec: PersonRecord) => rec.person.is_exploring,
+  hireable: (rec: PersonRecord) => rec.person.codehost?.hireable === true,
+  /** A current stint. */
+  employed: (rec: PersonRecord) => rec.stints.some((s) => s.current),
+};
+
+export interface SearchIndex extends Record<keyof typeof FLAGS, PeopleSet> {
   size: number;
-  unflagged: PeopleSet;
-  openToWork: PeopleSet;
-  betweenRoles: PeopleSet;
-  exploring: PeopleSet;
-  hireable: PeopleSet;
   /** Lower-case role family of any stint. */
   families: Postings;
-  /** Stint company text (lower-case name and URL). */
+  /** Stint company text (lower-case name and URL); `currentCompanyTexts`: of current stints only. */
   companyTexts: Postings;
+  currentCompanyTexts: Postings;
   /** Lower-case stint title ("" without a title). */
   titles: Postings;
   schools: Postings;
   certificationNames: Postings;
   certificationAuthorities: Postings;
   languages: Postings;
-  /** Whole words of the skill text (skills, employers, headline). */
-  skillWords: Postings;
-  nameWords: Postings;
-  headlineWords: Postings;
-  /** Distinct lower-case locations (key -> the location; the people are under the same key in `locationPeople`). */
-  locations: Map<string, LowerLocation>;
-  locationPeople: Postings;
+  /** People by distinct lower-case location. */
+  locations: { location: LowerLocation; people: number[] }[];
+  /** The word indexes, built on first use (only keyword and skill searches need them; start-up stays short). */
+  words: () => WordIndexes;
+  /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
+  skillHolders: () => Map<string, number[]>;
 }
 
-const locationKey = (l: LowerLocation) => `${l.city ?? "\u0000"}\u0001${l.region ?? "\u0000"}\u0001${l.country ?? "\u0000"}`;
+export interface WordIndexes {
+  /** Whole words of the skill text (skills, employers, headline). */
+  skill: Postings;
+  name: Postings;
+  headline: Postings;
+}
 
 export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
   const size = people.length;
   const postings = () => new Postings(size);
-  const flags = { unflagged: [] as number[], openToWork: [] as number[], betweenRoles: [] as number[], exploring: [] as number[], hireable: [] as number[] };
-  const index: Omit<SearchIndex, keyof typeof flags> = {
+  const index = {
     size,
     families: postings(),
     companyTexts: postings(),
+    currentCompanyTexts: postings(),
     titles: postings(),
     schools: postings(),
     certificationNames: postings(),
     certificationAuthorities: postings(),
     languages: postings(),
-    skillWords: postings(),
-    nameWords: postings(),
-    headlineWords: postings(),
-    locations: new Map(),
-    locationPeople: postings(),
   };
+  const locations = new Map<string, { location: LowerLocation; people: number[] }>();
   for (const rec of people) {
-    const { idx, person: p } = rec;
-    if (!rec.flagged) flags.unflagged.push(idx);
-    if (p.is_open_to_work === true) flags.openToWork.push(idx);
-    if (p.is_between_roles) flags.betweenRoles.push(idx);
-    if (p.is_exploring) flags.exploring.push(idx);
-    if (p.codehost?.hireable === true) flags.hireable.push(idx);
+    const idx = rec.idx;
     for (const s of rec.stints) {
       if (s.familyLc !== null) index.families.add(s.familyLc, idx);
       index.companyTexts.add(s.companyText, idx);
+      if (s.current) index.currentCompanyTexts.add(s.companyText, idx);
       index.titles.add(s.titleLc, idx);
     }
     for (const school of rec.schoolsLc) index.schools.add(school, idx);
@@ -79,21 +83,52 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       if (c.authority !== null) index.certificationAuthorities.add(c.authority, idx);
     }
     for (const l of rec.languagesLc) index.languages.add(l, idx);
-    for (const w of wordRuns(rec.skillText)) index.skillWords.add(w, idx);
-    for (const w of wordRuns(rec.nameLc)) index.nameWords.add(w, idx);
-    for (const w of wordRuns(rec.headlineLc)) index.headlineWords.add(w, idx);
-    const key = locationKey(rec.locationLc);
-    if (!index.locations.has(key)) index.locations.set(key, rec.locationLc);
-    index.locationPeople.add(key, idx);
+    const l = rec.locationLc;
+    const key = JSON.stringify([l.city, l.region, l.country]);
+    const group = locations.get(key);
+    if (group) group.people.push(idx);
+    else locations.set(key, { location: l, people: [idx] });
   }
+  const flagSet = (test: (rec: PersonRecord) => boolean) => setOf(size, people.filter(test).map((rec) => rec.idx));
   return {
     ...index,
-    unflagged: setOf(size, flags.unflagged),
-    openToWork: setOf(size, flags.openToWork),
-    betweenRoles: setOf(size, flags.betweenRoles),
-    exploring: setOf(size, flags.exploring),
-    hireable: setOf(size, flags.hireable),
+    unflagged: flagSet(FLAGS.unflagged),
+    openToWork: flagSet(FLAGS.openToWork),
+    betweenRoles: flagSet(FLAGS.betweenRoles),
+    exploring: flagSet(FLAGS.exploring),
+    hireable: flagSet(FLAGS.hireable),
+    employed: flagSet(FLAGS.employed),
+    locations: [...locations.values()],
+    words: once(() => buildWordIndexes(people)),
+    skillHolders: once(() => buildSkillHolders(people)),
   };
+}
+
+function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
+  const words: WordIndexes = { skill: new Postings(people.length), name: new Postings(people.length), headline: new Postings(people.length) };
+  for (const rec of people) {
+    for (const w of wordRuns(rec.skillText)) words.skill.add(w, rec.idx);
+    for (const w of wordRuns(rec.nameLc)) words.name.add(w, rec.idx);
+    for (const w of wordRuns(rec.headlineLc)) words.headline.add(w, rec.idx);
+  }
+  return words;
+}
+
+function buildSkillHolders(people: readonly PersonRecord[]): Map<string, number[]> {
+  const holders = new Map<string, number[]>();
+  for (const rec of people) {
+    for (const skill of rec.skillsLc) {
+      const list = holders.get(skill);
+      if (list) list.push(rec.idx);
+      else holders.set(skill, [rec.idx]);
+    }
+  }
+  return holders;
+}
+
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
 
 /** Combines per-term sets: any -> union, all -> intersection. */
@@ -102,11 +137,14 @@ function combine(size: number, mode: "any" | "all", sets: PeopleSet[]): PeopleSe
   return sets.reduce((a, b) => unionInto(a, b), emptySet(size));
 }
 
-/** People with a skill text containing every word of the term (null: the term has no word to look up). */
-function skillTermSet(index: SearchIndex, term: string): PeopleSet | null {
+/**
+ * People with a skill text containing every word of the term (null: the term has no word to look up).
+ * Exact when the term is a single word (phrase match of a word = a whole word of the text).
+ */
+function skillTermSet(index: SearchIndex, term: string): { set: PeopleSet | null; exact: boolean } {
   const words = wordRuns(term);
-  if (words.length === 0) return null;
-  return words.map((w) => index.skillWords.get(w)).reduce((a, b) => intersectInto(a, b));
+  if (words.length === 0) return { set: null, exact: false };
+  return { set: words.map((w) => index.words().skill.get(w)).reduce((a, b) => intersectInto(a, b)), exact: words.length === 1 && words[0] === term };
 }
 
 /** People with a name or headline word starting with the keyword's leading run (null: no run). */
@@ -114,8 +152,8 @@ function keywordSet(index: SearchIndex, word: string, qIn: SearchFilters["qIn"])
   const run = leadingRun(word);
   if (run === "") return null;
   const set = emptySet(index.size);
-  if (qIn !== "headline") unionInto(set, index.nameWords.withPrefix(run));
-  if (qIn !== "name") unionInto(set, index.headlineWords.withPrefix(run));
+  if (qIn !== "headline") unionInto(set, index.words().name.withPrefix(run));
+  if (qIn !== "name") unionInto(set, index.words().headline.withPrefix(run));
   return set;
 }
 
@@ -124,14 +162,25 @@ function certificationTermSet(index: SearchIndex, term: string): PeopleSet {
 }
 
 function locationSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): PeopleSet {
-  return index.locationPeople.where((key) => matches(index.locations.get(key)!));
+  const set = emptySet(index.size);
+  for (const group of index.locations) if (matches(group.location)) addPeople(set, group.people);
+  return set;
 }
 
 /**
- * The people who can match the filters, in a set (a superset of the matches), or null when no filter
- * narrows the search (every person is a candidate).
+ * The search plan: the candidates (a superset of the matches; null = everyone) and the residual filters
+ * the exact per-person predicate still has to check. Filters whose index set is exact (flags, flagged,
+ * places, languages, school, certifications, one-word skills) are decided by the set alone. The company,
+ * role and keyword filters stay in the residual (they also produce the match and the score). `decided`:
+ * every candidate matches (the residual only computes the match), so the total is the candidate count.
  */
-export function candidatesOf(index: SearchIndex, f: SearchFilters): PeopleSet | null {
+export interface SearchPlan {
+  candidates: PeopleSet | null;
+  residual: SearchFilters;
+  decided: boolean;
+}
+
+export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   let set: PeopleSet | null = null;
   const narrow = (s: PeopleSet | null) => {
     if (s !== null) set = set === null ? s : intersectInto(set, s);
@@ -139,34 +188,67 @@ export function candidatesOf(index: SearchIndex, f: SearchFilters): PeopleSet | 
   const drop = (s: PeopleSet) => {
     set = subtractInto(set ?? fullSet(index.size), s);
   };
-  /** A boolean filter: true keeps the flagged people, false drops them. */
+  /** A boolean filter: true keeps the people in the set, false drops them. */
   const flag = (s: PeopleSet, wanted: boolean | null) => (wanted === null ? undefined : wanted ? narrow(s.slice()) : drop(s));
   if (!f.includeFlagged) narrow(index.unflagged.slice());
   flag(index.openToWork, f.openToWork);
   flag(index.betweenRoles, f.betweenRoles);
   flag(index.exploring, f.exploring);
   flag(index.hireable, f.codehostHireable);
-  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!)));
-  if (f.roleFamily !== null) narrow(index.families.get(f.roleFamily));
-  for (const r of f.roles) {
-    if (r.kind === "family") {
-      narrow(index.families.get(r.family));
-      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!)));
-    } else {
-      narrow(index.titles.where((title) => r.titles.some((t) => (r.mode === "exact" ? title === t : title.includes(t)))));
-    }
-  }
   if (f.locations) narrow(locationSet(index, f.locations));
   if (f.excludeLocations) drop(locationSet(index, f.excludeLocations));
   if (f.languages) narrow(combine(index.size, f.languages.mode, f.languages.terms.map((t) => index.languages.get(t))));
   if (f.excludeLanguages.length > 0) drop(combine(index.size, "any", f.excludeLanguages.map((t) => index.languages.get(t))));
   if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!)));
   if (f.certifications) narrow(combine(index.size, f.certifications.mode, f.certifications.terms.map((t) => certificationTermSet(index, t))));
-  if (f.skills) {
-    const sets = f.skills.terms.map((t) => skillTermSet(index, t));
-    if (f.skills.mode === "all") sets.forEach(narrow);
-    else if (sets.every((s) => s !== null)) narrow(combine(index.size, "any", sets as PeopleSet[]));
+
+  let skills = f.skills;
+  if (skills) {
+    const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, t) }));
+    if (skills.mode === "all") {
+      terms.forEach((t) => narrow(t.set));
+      const open = terms.filter((t) => !t.exact).map((t) => t.term);
+      skills = open.length > 0 ? { terms: open, mode: "all" } : null;
+    } else if (terms.every((t) => t.set !== null)) {
+      narrow(combine(index.size, "any", terms.map((t) => t.set!)));
+      if (terms.every((t) => t.exact)) skills = null;
+    }
+  }
+
+  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!)));
+  // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
+  const current = f.companyCurrent && f.leftMinMonthsAgo === null;
+  if (current) narrow(f.company === null ? index.employed.slice() : index.currentCompanyTexts.where((t) => t.includes(f.company!)));
+  if (f.roleFamily !== null) narrow(index.families.get(f.roleFamily));
+  let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
+  for (const r of f.roles) {
+    const months = r.months ?? f.minRoleMonths;
+    if (r.kind === "family") {
+      narrow(index.families.get(r.family));
+      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!)));
+      rolesExact &&= r.company === null && months === null;
+    } else {
+      narrow(index.titles.where(titleMatcher(r)));
+      rolesExact &&= months === null;
+    }
   }
   for (const word of f.keywords) narrow(keywordSet(index, word, f.qIn));
-  return set;
+
+  const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
+  const residual: SearchFilters = {
+    ...f,
+    includeFlagged: true,
+    openToWork: null,
+    betweenRoles: null,
+    exploring: null,
+    codehostHireable: null,
+    locations: null,
+    excludeLocations: null,
+    languages: null,
+    excludeLanguages: [],
+    school: null,
+    certifications: null,
+    skills,
+  };
+  return { candidates: set, residual, decided: companyExact && rolesExact && skills === null && f.keywords.length === 0 };
 }

@@ -9,11 +9,11 @@ import { invalidRequest } from "../errors.js";
 import { periodStart } from "./dates.js";
 import { compilePlaces, type PlaceMatcher } from "./locations.js";
 import { parseNl } from "./nl.js";
-import { parseRoleTokens, type RoleFilter } from "./roles.js";
+import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { membersOf } from "./postings.js";
-import { candidatesOf } from "./search-index.js";
-import { containsPhrase, hasWordPrefix, tokenize } from "./text.js";
+import { planSearch, type SearchPlan } from "./search-index.js";
+import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "./text.js";
 
 /** The saveable filter keys, in echo order (SavedQuery allowlist). */
 export const QUERY_KEYS = [
@@ -147,6 +147,29 @@ export interface Hit {
 
 const NO_MATCH: Readonly<Match> = Object.freeze({});
 
+/**
+ * Stint text tests, memoized per filter object and test key (the fragment, the title token): the graph has
+ * few distinct company texts and titles, so a search tests each distinct text once (by its textId) instead
+ * of once per stint. Results: 0 not yet tested, 1 false, 2 true.
+ */
+const memos = new WeakMap<object, { key: string; results: Uint8Array }>();
+
+function memoized(owner: object, key: string, id: number, text: string, test: (text: string) => boolean): boolean {
+  let memo = memos.get(owner);
+  if (!memo || memo.key !== key || id >= memo.results.length) memos.set(owner, (memo = { key, results: new Uint8Array(textIdCount()) }));
+  if (memo.results[id] === 0) memo.results[id] = test(text) ? 2 : 1;
+  return memo.results[id] === 2;
+}
+
+/** The stint is at a company whose name or URL contains the fragment. */
+function atCompany(owner: object, fragment: string, s: Stint): boolean {
+  return memoized(owner, fragment, s.companyTextId, s.companyText, (t) => t.includes(fragment));
+}
+
+function titleMatches(r: Extract<RoleFilter, { kind: "title" }>, s: Stint): boolean {
+  return memoized(r, r.token, s.titleId, s.titleLc, titleMatcher(r));
+}
+
 function activeAt(s: Stint, month: number): boolean {
   return (s.start === null || s.start <= month) && (s.current || s.end === null || month <= s.end);
 }
@@ -155,7 +178,7 @@ function activeAt(s: Stint, month: number): boolean {
 function companyMatch(rec: PersonRecord, f: SearchFilters, todayMonth: number): Pick<Match, "company" | "company_months"> | null {
   const anyCompanyRule = f.company !== null || f.minCompanyMonths !== null || f.companyCurrent || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   if (!anyCompanyRule) return NO_MATCH;
-  const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => s.companyText.includes(f.company!));
+  const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => atCompany(f, f.company!, s));
   if (candidates.length === 0) return null;
   let qualifying = candidates;
   if (f.leftMinMonthsAgo !== null) {
@@ -187,22 +210,20 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
   if (f.roleFamily !== null && !rec.stints.some((s) => s.familyLc === f.roleFamily)) return null;
   const roles: MatchRole[] = [];
   if (f.roleFamily !== null) {
-    const atCompany = f.company !== null;
-    const scope = atCompany ? rec.stints.filter((s) => s.companyText.includes(f.company!)) : rec.stints;
-    const stints = scope.filter((s) => s.familyLc === f.roleFamily);
+    const scoped = f.company !== null;
+    const stints = rec.stints.filter((s) => s.familyLc === f.roleFamily && (!scoped || atCompany(f, f.company!, s)));
     const months = sumMonths(stints);
     if (stints.length === 0 || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
-    roles.push({ family: f.roleFamily, months, scope: atCompany ? "company" : "anywhere", company: atCompany ? stints[0]!.position.company : null });
+    roles.push({ family: f.roleFamily, months, scope: scoped ? "company" : "anywhere", company: scoped ? stints[0]!.position.company : null });
   }
   for (const r of f.roles) {
     let stints: Stint[];
     let company: string | null = null;
     if (r.kind === "family") {
-      const scope = r.company === null ? rec.stints : rec.stints.filter((s) => s.companyText.includes(r.company!));
-      stints = scope.filter((s) => s.familyLc === r.family);
+      stints = rec.stints.filter((s) => s.familyLc === r.family && (r.company === null || atCompany(r, r.company, s)));
       if (r.company !== null) company = stints[0]?.position.company ?? null;
     } else {
-      stints = rec.stints.filter((s) => r.titles.some((t) => (r.mode === "exact" ? s.titleLc === t : s.titleLc.includes(t))));
+      stints = rec.stints.filter((s) => titleMatches(r, s));
     }
     const months = sumMonths(stints);
     const required = r.months ?? f.minRoleMonths;
@@ -279,19 +300,54 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   return { record: rec, match, score };
 }
 
+/** The hits of a plan's candidates (the residual predicate on each), in graph order. */
+function planHits(graph: Graph, plan: SearchPlan): Hit[] {
+  const hits: Hit[] = [];
+  const visit = (rec: PersonRecord) => {
+    const hit = matchPerson(rec, plan.residual, graph.todayMonth);
+    if (hit) hits.push(hit);
+  };
+  if (plan.candidates === null) graph.people.forEach(visit);
+  else for (const idx of membersOf(plan.candidates)) visit(graph.people[idx]!);
+  return hits;
+}
+
+function byScore(hits: Hit[], f: SearchFilters): Hit[] {
+  return f.keywords.length > 0 ? hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx) : hits;
+}
+
 /**
  * All hits in the stable order: keyword score (when keywords are used), then graph order. The indexes
  * narrow the people to the candidates (graph order kept); the exact predicate decides on each.
  */
 export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
+  return byScore(planHits(graph, planSearch(graph.search, f)), f);
+}
+
+export interface SearchPage {
+  /** Exact number of hits. */
+  total: number;
+  /** The hits at [offset, offset + limit) of the stable order (the same as `searchPeople(...).slice(...)`). */
+  hits: Hit[];
+}
+
+/**
+ * One page of the search. When the indexes decide every candidate, the total is the candidate count and
+ * only the page's rows are evaluated (for their match); otherwise every candidate is evaluated.
+ */
+export function searchPage(graph: Graph, f: SearchFilters, offset: number, limit: number): SearchPage {
+  const plan = planSearch(graph.search, f);
+  if (!plan.decided) {
+    const hits = byScore(planHits(graph, plan), f);
+    return { total: hits.length, hits: hits.slice(offset, offset + limit) };
+  }
+  const members = plan.candidates === null ? null : membersOf(plan.candidates);
+  const total = members === null ? graph.people.length : members.length;
   const hits: Hit[] = [];
-  const candidates = candidatesOf(graph.search, f);
-  const visit = (rec: PersonRecord) => {
-    const hit = matchPerson(rec, f, graph.todayMonth);
-    if (hit) hits.push(hit);
-  };
-  if (candidates === null) graph.people.forEach(visit);
-  else for (const idx of membersOf(candidates)) visit(graph.people[idx]!);
-  if (f.keywords.length > 0) hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx);
-  return hits;
+  for (let i = offset; i < Math.min(total, offset + limit); i++) {
+    const hit = matchPerson(graph.people[members === null ? i : members[i]!]!, plan.residual, graph.todayMonth);
+    if (!hit) throw new Error("search index and predicate disagree");
+    hits.push(hit);
+  }
+  return { total, hits };
 }

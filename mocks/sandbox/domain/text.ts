@@ -1,6 +1,8 @@
 /** Small text helpers shared by the filters. */
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Letter or digit; an ASCII fast path before the Unicode test. */
 function isWordChar(ch: string): boolean {
@@ -40,12 +42,17 @@ export function hasWordPrefix(haystack: string, prefix: string): boolean {
  * word run inside a phrase match, and the leading run of a prefix match, is a whole run of the haystack.
  */
 export function wordRuns(text: string): string[] {
+  // Without surrogates, code units are code points: the Unicode regex finds the same runs, natively.
+  if (!SURROGATE.test(text)) return text.match(WORD_RUN) ?? [];
   const out: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
     const word = i < text.length && isWordChar(text[i]!);
     if (word && start < 0) start = i;
-    else if (!word && start >= 0) (out.push(text.slice(start, i)), (start = -1));
+    if (!word && start >= 0) {
+      out.push(text.slice(start, i));
+      start = -1;
+    }
   }
   return out;
 }
@@ -60,6 +67,23 @@ export function leadingRun(text: string): string {
 /** Lower-case word tokens of free text. */
 export function tokenize(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
+}
+
+const textIds = new Map<string, number>();
+
+/**
+ * A process-wide small integer per distinct string (stint company texts and titles; as many as the graphs
+ * built have distinct ones), so a search can memoize a test per distinct text in a typed array.
+ */
+export function textId(text: string): number {
+  let id = textIds.get(text);
+  if (id === undefined) textIds.set(text, (id = textIds.size));
+  return id;
+}
+
+/** How many strings have an id (ids are 0 .. textIdCount() - 1). */
+export function textIdCount(): number {
+  return textIds.size;
 }
 
 export function escapeRegExp(s: string): string {

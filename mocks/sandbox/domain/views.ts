@@ -30,6 +30,41 @@ export function rowPerson(rec: PersonRecord, match: Match, hydrate: RowHydration
   };
 }
 
+/** Stands in for the match while a row is serialized once (a string JSON cannot otherwise produce there). */
+const MATCH_MARK = "\u0000match\u0000";
+const MATCH_MARK_JSON = `"match":${JSON.stringify(MATCH_MARK)}`;
+const MATCH_KEY = `"match":`;
+/** Per record and hydration: the row's JSON text before and after the match value (null: not splittable). */
+let rowJsonParts = new WeakMap<PersonRecord, ([before: string, after: string] | null)[]>();
+/** Characters held by rowJsonParts; past the cap the cache starts over (memory stays bounded on any graph). */
+let cachedChars = 0;
+const MAX_CACHED_CHARS = 16_000_000;
+
+/**
+ * The JSON text of `rowPerson(rec, match, hydrate)`, byte-identical to `JSON.stringify` of it: everything
+ * but the match is serialized once per record and hydration, so a search page only serializes matches.
+ */
+export function rowPersonJson(rec: PersonRecord, match: Match, hydrate: RowHydration = {}): string {
+  const variant = (hydrate.skills ? 1 : 0) | (hydrate.languages ? 2 : 0) | (hydrate.certifications ? 4 : 0);
+  let parts = rowJsonParts.get(rec);
+  if (!parts) rowJsonParts.set(rec, (parts = []));
+  let split = parts[variant];
+  if (split === undefined) {
+    const json = JSON.stringify(rowPerson(rec, MATCH_MARK as Match, hydrate));
+    const at = json.indexOf(MATCH_MARK_JSON);
+    const unique = at >= 0 && json.indexOf(MATCH_MARK_JSON, at + 1) < 0;
+    split = unique ? [json.slice(0, at + MATCH_KEY.length), json.slice(at + MATCH_MARK_JSON.length)] : null;
+    cachedChars += json.length;
+    if (cachedChars > MAX_CACHED_CHARS) {
+      rowJsonParts = new WeakMap();
+      rowJsonParts.set(rec, (parts = []));
+      cachedChars = json.length;
+    }
+    parts[variant] = split;
+  }
+  return split ? split[0] + JSON.stringify(match) + split[1] : JSON.stringify(rowPerson(rec, match, hydrate));
+}
+
 export function compactPerson(rec: PersonRecord, match: Match): CompactPerson {
   const p = rec.person;
   const shown = rec.positions.find((pos) => pos.is_current === true) ?? rec.positions[0];

@@ -1,8 +1,11 @@
 /** GET /people, GET /people/{slug}, GET /people/{slug}/coworkers, GET /people/{slug}/similar */
 import type { Area } from "../context.js";
 import { coworkersOf, requirePerson, similarTo, stintsOf } from "../domain/people.js";
-import { parseSearch, searchPeople as runSearch } from "../domain/search.js";
-import { compactPerson, fullPerson, rowPerson } from "../domain/views.js";
+import { parseSearch, searchPage } from "../domain/search.js";
+import { compactPerson, fullPerson, rowPerson, rowPersonJson } from "../domain/views.js";
+
+/** A body that is already JSON text goes out as is, with the type Fastify gives serialized objects. */
+const JSON_TEXT = { "content-type": "application/json; charset=utf-8" };
 
 /** Totals above this are reported capped (total_capped: true). */
 export const TOTAL_CAP = 10_000;
@@ -12,29 +15,24 @@ export const peopleArea: Area = {
   handlers: {
     searchPeople(req, { graph }) {
       const { query, filters, view, limit, offset } = parseSearch(req.query, graph);
-      const hits = runSearch(graph, filters);
-      const page = hits.slice(offset, offset + limit);
+      const { total, hits: page } = searchPage(graph, filters, offset, limit);
       const hydrate = {
         skills: filters.skills !== null,
         languages: filters.languages !== null || filters.excludeLanguages.length > 0,
         certifications: filters.certifications !== null,
       };
-      const data = page.map((h) => (view === "compact" ? compactPerson(h.record, h.match) : rowPerson(h.record, h.match, hydrate)));
+      // Rows as JSON text (full rows reuse their serialized form): the body is the JSON of { data, query, meta }.
+      const rows = page.map((h) => (view === "compact" ? JSON.stringify(compactPerson(h.record, h.match)) : rowPersonJson(h.record, h.match, hydrate)));
       const browse = Object.keys(query).length === 0;
-      return {
-        body: {
-          data,
-          query,
-          meta: {
-            count: data.length,
-            limit,
-            offset,
-            has_more: data.length === limit,
-            total: browse ? null : Math.min(hits.length, TOTAL_CAP),
-            total_capped: hits.length > TOTAL_CAP,
-          },
-        },
+      const meta = {
+        count: rows.length,
+        limit,
+        offset,
+        has_more: rows.length === limit,
+        total: browse ? null : Math.min(total, TOTAL_CAP),
+        total_capped: total > TOTAL_CAP,
       };
+      return { body: `{"data":[${rows.join(",")}],"query":${JSON.stringify(query)},"meta":${JSON.stringify(meta)}}`, headers: JSON_TEXT };
     },
 
     getPerson(req, { graph }) {

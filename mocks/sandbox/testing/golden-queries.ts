@@ -8,7 +8,7 @@ import { CONTINENT_NAMES } from "../data/geo.js";
 import { Prng } from "../data/prng.js";
 import { CERTIFICATIONS, FAMILIES, FAMILY_NAMES, SCHOOLS } from "../data/vocab.js";
 
-type Params = Record<string, string | number | boolean>;
+export type Params = Record<string, string | number | boolean>;
 
 const people = (params: Params): string => {
   const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
@@ -72,11 +72,11 @@ const NL = [
   "machine learning engineers in Asia or Oceania", "CTOs", "founders in Lagos", "accountants", "open to work", "staff engineer rust", "zzz qqq",
 ];
 
-/** A fixed-seed mix of 2-4 filters (with views, paging and include_flagged), to cover interactions. */
-function mixes(count: number): string[] {
-  const rng = new Prng(20261122);
+/** Fixed-seed mixes of 2-4 filters (with views, paging and include_flagged), to cover interactions. */
+export function mixedParams(count: number, seed = 20261122): Params[] {
+  const rng = new Prng(seed);
   const keys = Object.keys(POOLS);
-  const out: string[] = [];
+  const out: Params[] = [];
   while (out.length < count) {
     const params: Params = {};
     const n = 2 + rng.int(3);
@@ -90,7 +90,24 @@ function mixes(count: number): string[] {
     if (rng.int(5) === 0) params.include_flagged = true;
     if (rng.int(4) === 0) params.offset = rng.int(60);
     params.limit = [5, 25, 100][rng.int(3)]!;
-    out.push(people(params));
+    out.push(params);
+  }
+  return out;
+}
+
+/** Every parameter alone with each value of its pool (match modes and q_in with their terms). */
+export function singleParams(): Params[] {
+  const out: Params[] = [];
+  for (const [key, pool] of Object.entries(POOLS)) {
+    for (const value of pool) {
+      const params: Params = { [key]: value, limit: 100 };
+      if (key === "min_role_months") params.role_family = "engineering";
+      if (key === "q_in") params.keywords = "engineer";
+      if (key === "skill_match") params.skills = "python;sql";
+      if (key === "language_match") params.languages = "english;spanish";
+      if (key === "certification_match") params.certifications = '["cloud","skyline"]';
+      out.push(params);
+    }
   }
   return out;
 }
@@ -100,18 +117,7 @@ export function goldenPaths(): string[] {
   // Browse, paging, views, include_flagged.
   paths.push(people({}), people({ include_flagged: true }), people({ view: "compact" }), people({ limit: 1 }), people({ limit: 100 }));
   paths.push(people({ offset: 25 }), people({ offset: 4800, limit: 100 }), people({ offset: 10000 }), people({ view: "compact", include_flagged: true, offset: 100, limit: 50 }));
-  // Every parameter alone, with each value of its pool (match modes and q_in with their terms).
-  for (const [key, pool] of Object.entries(POOLS)) {
-    for (const value of pool) {
-      const params: Params = { [key]: value, limit: 100 };
-      if (key === "min_role_months") params.role_family = "engineering";
-      if (key === "q_in") params.keywords = "engineer";
-      if (key === "skill_match") params.skills = "python;sql";
-      if (key === "language_match") params.languages = "english;spanish";
-      if (key === "certification_match") params.certifications = '["cloud","skyline"]';
-      paths.push(people(params));
-    }
-  }
+  paths.push(...singleParams().map(people));
   // Vocabulary sweeps: every skill, title (as a title token), school, certification and continent.
   for (const skill of SKILLS) paths.push(people({ skill, limit: 10 }));
   for (const title of TITLES) paths.push(people({ roles: `t.exact.${encodeURIComponent(title)}`, limit: 10 }));
@@ -140,7 +146,7 @@ export function goldenPaths(): string[] {
     people({ min_role_months: 12 }), people({ company_active_during: "2019-13" }), people({ skills: "a;b;c;d;e;f;g;h;i" }), people({ certifications: "kubernetes" }),
     people({ location: ";;" }), people({ exclude_languages: "," }), people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
   );
-  paths.push(...mixes(250));
+  paths.push(...mixedParams(250).map(people));
   // The other read endpoints.
   for (const slug of ["priya-raman", "jonas-weber", "amara-okafor", "haruto-tanaka"]) {
     paths.push(`/people/${slug}`, `/people/${slug}?include=coworkers,similar`, `/people/${slug}/coworkers`, `/people/${slug}/similar`);

@@ -18,6 +18,8 @@ export const GOLDEN_FILE = fileURLToPath(new URL("./golden-reads.json", import.m
 export interface GoldenEntry {
   path: string;
   status: number;
+  /** Content-Type of the answer. */
+  type: string;
   bytes: number;
   sha256: string;
   /** meta.total of a search (diagnostics; the hash pins the whole body). */
@@ -31,7 +33,7 @@ const AUTH = { authorization: `Bearer ${KEYS[0]!.key}` };
 /** The answer of one path (relative to /v1), summarized. */
 export async function goldenAnswer(app: FastifyInstance, basePath: string, path: string): Promise<GoldenEntry> {
   const res = await app.inject({ method: "GET", url: basePath + path, headers: AUTH });
-  const entry: GoldenEntry = { path, status: res.statusCode, bytes: res.rawPayload.length, sha256: createHash("sha256").update(res.rawPayload).digest("hex") };
+  const entry: GoldenEntry = { path, status: res.statusCode, type: String(res.headers["content-type"]), bytes: res.rawPayload.length, sha256: createHash("sha256").update(res.rawPayload).digest("hex") };
   const body = JSON.parse(res.body) as { data?: unknown; meta?: { total?: number | null } };
   if (body.meta && "total" in body.meta) entry.total = body.meta.total ?? null;
   if (Array.isArray(body.data)) {

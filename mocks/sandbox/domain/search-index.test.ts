@@ -1,0 +1,142 @@
+/**
+ * The indexes only narrow the work: for every filter set, the indexed search (searchPeople, searchPage)
+ * returns exactly what the exact predicate gives over every person (matchPerson on the whole graph),
+ * hits, order, match and score. Checked on the generated default graph and on the hand-made fixture.
+ */
+import { describe, expect, it } from "vitest";
+import { fixtureGraph } from "../data/fixture.js";
+import { generatedGraph } from "../data/generate.js";
+import type { Graph } from "../data/graph.js";
+import { ApiError } from "../errors.js";
+import { mixedParams, singleParams, type Params } from "../testing/golden-queries.js";
+import { emptySet, fullSet, intersectInto, membersOf, Postings, setOf, subtractInto, unionInto } from "./postings.js";
+import { containsPhrase, hasWordPrefix, leadingRun, wordRuns } from "./text.js";
+import { similarAmong, similarTo } from "./people.js";
+import { matchPerson, parseSearch, searchPage, searchPeople, type Hit, type SearchFilters } from "./search.js";
+
+const DEFAULT = generatedGraph({ people: 5000, companies: 320, seed: 20261122 });
+
+/** The reference: the exact predicate on every person, graph order, then keyword score. */
+function bruteForce(graph: Graph, f: SearchFilters): Hit[] {
+  const hits = graph.people.map((rec) => matchPerson(rec, f, graph.todayMonth)).filter((h): h is Hit => h !== null);
+  return f.keywords.length > 0 ? hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx) : hits;
+}
+
+const view = (hits: Hit[]) => hits.map((h) => ({ idx: h.record.idx, match: h.match, score: h.score }));
+
+function filtersOf(graph: Graph, params: Params): SearchFilters | null {
+  try {
+    return parseSearch(params, graph).filters;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 400) return null;
+    throw e;
+  }
+}
+
+/** Differences between the indexed search and the reference for one filter set (empty when they agree). */
+function compare(graph: Graph, params: Params): string[] {
+  const f = filtersOf(graph, params);
+  if (f === null) return [];
+  const expected = view(bruteForce(graph, f));
+  const problems: string[] = [];
+  if (JSON.stringify(view(searchPeople(graph, f))) !== JSON.stringify(expected)) problems.push(`searchPeople ${JSON.stringify(params)}`);
+  for (const [offset, limit] of [[0, 25], [Number(params.offset ?? 7), Number(params.limit ?? 5)], [expected.length - 3, 10]] as const) {
+    const start = Math.max(0, offset);
+    const page = searchPage(graph, f, start, limit);
+    if (page.total !== expected.length || JSON.stringify(view(page.hits)) !== JSON.stringify(expected.slice(start, start + limit))) {
+      problems.push(`searchPage(${start}, ${limit}) ${JSON.stringify(params)}`);
+    }
+  }
+  return problems;
+}
+
+describe("indexed search = exact predicate over every person", () => {
+  const cases = [...singleParams(), ...mixedParams(300, 7), {}, { include_flagged: true }, { nl: "senior engineers in Berlin or Munich" }];
+
+  it("on the default graph (every single filter and 300 fixed-seed mixes)", () => {
+    let evaluated = 0;
+    const problems: string[] = [];
+    for (const params of cases) {
+      if (filtersOf(DEFAULT, params)) evaluated++;
+      problems.push(...compare(DEFAULT, params));
+    }
+    expect(problems.slice(0, 10)).toEqual([]);
+    expect(evaluated).toBeGreaterThan(cases.length * 0.9);
+  }, 60_000);
+
+  it("on the fixture graph", () => {
+    const graph = fixtureGraph();
+    const problems = cases.flatMap((params) => compare(graph, params));
+    expect(problems.slice(0, 10)).toEqual([]);
+  });
+
+  it("a negative control: a search missing a hit is reported", () => {
+    const f = filtersOf(DEFAULT, { role_family: "design" })!;
+    const all = searchPeople(DEFAULT, f);
+    expect(JSON.stringify(view(all.slice(1)))).not.toBe(JSON.stringify(view(bruteForce(DEFAULT, f))));
+    expect(JSON.stringify(view(all))).toBe(JSON.stringify(view(bruteForce(DEFAULT, f))));
+  });
+});
+
+describe("people sets and posting lists", () => {
+  it("bitset operations keep graph order and never produce people beyond the graph", () => {
+    const a = setOf(70, [0, 5, 31, 32, 69]);
+    const b = setOf(70, [5, 32, 40]);
+    expect(membersOf(intersectInto(a.slice(), b))).toEqual([5, 32]);
+    expect(membersOf(unionInto(a.slice(), b))).toEqual([0, 5, 31, 32, 40, 69]);
+    expect(membersOf(subtractInto(a.slice(), b))).toEqual([0, 31, 69]);
+    expect(membersOf(fullSet(70))).toHaveLength(70);
+    expect(membersOf(subtractInto(fullSet(70), a))).not.toContain(70);
+    expect(membersOf(emptySet(70))).toEqual([]);
+  });
+
+  it("posting lists: exact key, tested keys, prefixes (dense and sparse lists alike)", () => {
+    const p = new Postings(200);
+    for (let i = 0; i < 200; i++) p.add(i % 2 === 0 ? "even" : "odd", i);
+    p.add("engineer", 3);
+    p.add("engineering", 4);
+    p.add("engine", 150);
+    p.add("engineer", 3);
+    expect(membersOf(p.get("engineer"))).toEqual([3]);
+    expect(membersOf(p.get("missing"))).toEqual([]);
+    expect(membersOf(p.withPrefix("engineer"))).toEqual([3, 4]);
+    expect(membersOf(p.withPrefix("engine"))).toEqual([3, 4, 150]);
+    expect(membersOf(p.where((k) => k.startsWith("e") && k.length === 4))).toHaveLength(100);
+    // A caller changing a returned set does not change the index.
+    p.get("even").fill(0);
+    expect(membersOf(p.get("even"))).toHaveLength(100);
+  });
+});
+
+describe("word runs (the word indexes' tokenizer) agree with the phrase and prefix matchers", () => {
+  const TEXTS = ["node.js c++ são-paulo", "x² ½ ok", "a\u{1D49C}b", "  ", "Sofía García\u0001northwind labs", "c#/f# a/b testing"];
+
+  it("splits on every non letter/digit code unit (astral characters count as non-word, like the matchers)", () => {
+    expect(wordRuns("node.js c++ são-paulo")).toEqual(["node", "js", "c", "são", "paulo"]);
+    expect(wordRuns("x² ½ ok")).toEqual(["x²", "½", "ok"]);
+    expect(wordRuns("a\u{1D49C}b")).toEqual(["a", "b"]);
+    expect(wordRuns("  ")).toEqual([]);
+    expect(leadingRun("c++")).toBe("c");
+    expect(leadingRun("#rust")).toBe("");
+  });
+
+  it("every run is a phrase match and a word prefix of its text; a partial word is not a phrase match", () => {
+    for (const text of TEXTS) {
+      for (const run of wordRuns(text)) {
+        expect(containsPhrase(text, run)).toBe(true);
+        expect(hasWordPrefix(text, run)).toBe(true);
+      }
+    }
+    expect(containsPhrase("são-paulo", "sã")).toBe(false);
+  });
+});
+
+describe("similar people: the skill index only skips people who cannot score", () => {
+  it("equals scoring every person, for 200 people of the default graph and every fixture person", () => {
+    const fixture = fixtureGraph();
+    const pairs = [...DEFAULT.people.filter((r) => r.idx % 25 === 0).map((rec) => [DEFAULT, rec] as const), ...fixture.people.map((rec) => [fixture, rec] as const)];
+    const differ = pairs.filter(([graph, rec]) => JSON.stringify(similarTo(graph, rec)) !== JSON.stringify(similarAmong(rec, graph.people)));
+    expect(differ.map(([, rec]) => rec.person.slug)).toEqual([]);
+    expect(pairs.filter(([graph, rec]) => similarTo(graph, rec).length > 0).length).toBeGreaterThan(150);
+  });
+});
