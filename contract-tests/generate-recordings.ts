@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Exchange } from "./lib/index.js";
 import type { RequestSpec } from "./record.js";
-import { isObj, resolvePointer, type Obj } from "./lib/pointer.js";
+import { deref, isObj, type Obj } from "./lib/pointer.js";
 import { DEFAULT_SPEC_PATH, loadSpecFile, serverBasePath, type OpenApiDocument } from "./lib/spec.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
@@ -26,17 +26,16 @@ export interface GeneratedRecording {
   exchange: Exchange;
 }
 
-function deref(doc: OpenApiDocument, node: unknown): Obj {
-  let current = node;
-  for (let hops = 0; isObj(current) && typeof current.$ref === "string" && hops < 20; hops++) current = resolvePointer(doc, current.$ref);
+function derefObj(doc: OpenApiDocument, node: unknown): Obj {
+  const current = deref(doc, node);
   return isObj(current) ? current : {};
 }
 
 /** Named examples of a media type or parameter (`examples` map or single `example`). */
 function examplesOf(doc: OpenApiDocument, holder: Obj): [string, unknown][] {
-  if (isObj(holder.examples)) return Object.entries(holder.examples).map(([name, ex]) => [name, deref(doc, ex).value]);
+  if (isObj(holder.examples)) return Object.entries(holder.examples).map(([name, ex]) => [name, derefObj(doc, ex).value]);
   if (holder.example !== undefined) return [["example", holder.example]];
-  const schema = deref(doc, holder.schema);
+  const schema = derefObj(doc, holder.schema);
   return schema.example !== undefined ? [["example", schema.example]] : [];
 }
 
@@ -112,25 +111,25 @@ function pairExamples(plans: Plan[], bodyExamples: [string, unknown][]): Pair[] 
 function responseHeaders(doc: OpenApiDocument, { response, media }: Plan): Record<string, string> {
   const headers: Record<string, string> = media ? { "content-type": media[0] } : {};
   for (const [name, raw] of Object.entries(isObj(response.headers) ? response.headers : {})) {
-    const example = examplesOf(doc, deref(doc, raw))[0];
+    const example = examplesOf(doc, derefObj(doc, raw))[0];
     if (example) headers[name.toLowerCase()] = scalar(example[1]);
   }
   return headers;
 }
 
 function operationRecordings(doc: OpenApiDocument, basePath: string, template: string, item: Obj, method: string, op: Obj): GeneratedRecording[] {
-  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) => deref(doc, p));
+  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) => derefObj(doc, p));
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const param = params.find((p) => p.in === "path" && p.name === name);
     return encodeURIComponent(scalar(param ? (examplesOf(doc, param)[0]?.[1] ?? name) : name));
   });
   const queryNames = new Set(params.filter((p) => p.in === "query").map((p) => String(p.name)));
-  const requestBody = op.requestBody === undefined ? undefined : deref(doc, op.requestBody);
+  const requestBody = op.requestBody === undefined ? undefined : derefObj(doc, op.requestBody);
   const bodyMedia = requestBody && isObj(requestBody.content) ? Object.entries(requestBody.content)[0] : undefined;
   const bodyExamples = bodyMedia ? examplesOf(doc, bodyMedia[1] as Obj) : [];
   const responses = isObj(op.responses) ? op.responses : {};
   const plans = Object.entries(responses).map(([key, raw]): Plan => {
-    const response = deref(doc, raw);
+    const response = derefObj(doc, raw);
     const status = statusFor(key, Object.keys(responses));
     const media = isObj(response.content) ? Object.entries(response.content)[0] : undefined;
     const examples: [string, unknown][] = media ? examplesOf(doc, media[1] as Obj) : [["no-content", null]];
@@ -154,7 +153,7 @@ function operationRecordings(doc: OpenApiDocument, basePath: string, template: s
 export function generateRecordings(doc: OpenApiDocument): GeneratedRecording[] {
   const basePath = serverBasePath(doc);
   return Object.entries(isObj(doc.paths) ? doc.paths : {}).flatMap(([template, rawItem]) => {
-    const item = deref(doc, rawItem);
+    const item = derefObj(doc, rawItem);
     return METHODS.filter((m) => isObj(item[m])).flatMap((m) => operationRecordings(doc, basePath, template, item, m, item[m] as Obj));
   });
 }

@@ -4,24 +4,11 @@
  */
 import type { ValidateFunction } from "ajv";
 import { createAjv } from "../contract-tests/lib/ajv.js";
+import { deref, escapeToken as esc, isObj, type Obj } from "../contract-tests/lib/pointer.js";
 
 export interface ExampleProblem {
   location: string;
   errors: string[];
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const esc = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
-
-/** Resolves a local `$ref` (`#/components/...`) once; returns the node itself otherwise. */
-function deref(doc: Obj, node: unknown): unknown {
-  if (!isObj(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#/")) return node;
-  let cur: unknown = doc;
-  for (const part of node.$ref.slice(2).split("/")) {
-    cur = isObj(cur) ? cur[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-  }
-  return cur;
 }
 
 export function checkExamples(doc: Obj): { checked: number; problems: ExampleProblem[] } {

@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
+import { deref } from "../contract-tests/lib/pointer.js";
+import { loadSpecFile } from "../contract-tests/lib/spec.js";
 
 type Json = Record<string, unknown>;
 
@@ -17,24 +18,14 @@ export const DEFAULT_OUT = `${ROOT}mocks/prism/EXAMPLES.md`;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 export function loadSpec(path: string): Json {
-  const text = readFileSync(path, "utf8");
-  return (/\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text)) as Json;
+  return loadSpecFile(path);
 }
 
-/** Follows local `$ref`s (`#/components/...`). */
-function deref(doc: Json, value: unknown): Json {
-  let node = value as Json | undefined;
-  for (let hops = 0; node && typeof node.$ref === "string" && hops < 20; hops++) {
-    const ref = node.$ref as string;
-    if (!ref.startsWith("#/")) throw new Error(`only local $refs are supported, got ${ref}`);
-    node = ref
-      .slice(2)
-      .split("/")
-      .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], doc) as Json | undefined;
-    if (node === undefined) throw new Error(`unresolved $ref ${ref}`);
-  }
-  return node ?? {};
+/** Follows local `$ref`s (`#/components/...`); an unresolved one is an error. */
+function derefJson(doc: Json, value: unknown): Json {
+  const node = deref(doc, value);
+  if (node === undefined) throw new Error(`unresolved $ref ${JSON.stringify(value)}`);
+  return (node ?? {}) as Json;
 }
 
 function basePath(doc: Json): string {
@@ -63,13 +54,13 @@ export function responsesOf(doc: Json, operation: Json): ResponseEntry[] {
   return Object.entries((operation.responses ?? {}) as Json).map(([status, ref]) => {
     const shared = SHARED_RESPONSE.exec(String((ref as Json).$ref ?? ""))?.[1] ?? null;
     const rows: Row[] = [];
-    const content = (deref(doc, ref).content ?? {}) as Json;
+    const content = (derefJson(doc, ref).content ?? {}) as Json;
     if (Object.keys(content).length === 0) rows.push({ status, media: "", name: null, summary: "" });
     for (const [media, mediaRef] of Object.entries(content)) {
-      const mediaObject = deref(doc, mediaRef);
+      const mediaObject = derefJson(doc, mediaRef);
       const examples = Object.entries((mediaObject.examples ?? {}) as Json);
       for (const [name, exampleRef] of examples) {
-        const example = deref(doc, exampleRef);
+        const example = derefJson(doc, exampleRef);
         rows.push({ status, media, name, summary: String(example.summary ?? example.description ?? "") });
       }
       if (examples.length === 0) rows.push({ status, media, name: null, summary: mediaObject.example === undefined ? "(generated from the schema)" : "" });

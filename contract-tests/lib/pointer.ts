@@ -30,3 +30,14 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
   }
   return node;
 }
+
+/** Follows local `$ref`s (chains included, cycles stopped) to the node they point at; any other node comes back as is. */
+export function deref(doc: unknown, node: unknown): unknown {
+  const seen = new Set<string>();
+  let current = node;
+  while (isObj(current) && typeof current.$ref === "string" && current.$ref.startsWith("#") && !seen.has(current.$ref)) {
+    seen.add(current.$ref);
+    current = resolvePointer(doc, current.$ref);
+  }
+  return current;
+}

@@ -19,8 +19,7 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
-import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
+import { loadSpecFile } from "../../contract-tests/lib/spec.js";
 import { exampleMatcher } from "./match.js";
 import type { MockPreferences } from "./prefer.js";
 
@@ -98,7 +97,7 @@ function preRouter(operations: Operations): (path: string) => Operations {
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
-  const pickExample = exampleMatcher(loadDocument(options.spec));
+  const pickExample = exampleMatcher(loadSpecFile(options.spec));
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   const candidatesFor = preRouter(operations);
   const proxy = options.mode.kind === "proxy";
@@ -220,9 +219,4 @@ function toReply(output: IHttpResponse): MockReply {
   const hasBody = output.body !== undefined && output.body !== null && output.statusCode !== 204;
   if (!hasBody) delete headers["content-type"];
   return hasBody ? { status: output.statusCode, headers, body: output.body } : { status: output.statusCode, headers };
-}
-
-function loadDocument(path: string): Record<string, unknown> {
-  const text = readFileSync(path, "utf8");
-  return (/\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text)) as Record<string, unknown>;
 }

@@ -8,8 +8,8 @@
 // Only the examples of an operation's default (lowest 2xx) response take part; the first match in
 // document order wins. Prefer code/example/dynamic always win over it.
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+import { deref, isObj, type Obj as Json } from "../../contract-tests/lib/pointer.js";
+
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
 interface Rule {
@@ -24,14 +24,6 @@ interface Route {
 }
 
 export type ExampleMatcher = (method: string, path: string, query: Record<string, string | string[]>) => string | undefined;
-
-function deref(doc: Json, node: unknown): unknown {
-  if (!isObj(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#/")) return node;
-  return node.$ref
-    .slice(2)
-    .split("/")
-    .reduce<unknown>((at, key) => (isObj(at) ? at[key.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined), doc);
-}
 
 function rulesOf(doc: Json, operation: Json): Rule[] {
   const responses = isObj(operation.responses) ? operation.responses : {};
