@@ -2,8 +2,7 @@
  * Validates every example in an OpenAPI document against its schema with Ajv's 2020-12 class (the same Ajv
  * set-up as the contract tests): media-type `example`/`examples`, parameter and header examples.
  */
-import type { ValidateFunction } from "ajv";
-import { createAjv } from "../contract-tests/lib/ajv.js";
+import { createSpecCompiler } from "../contract-tests/lib/ajv.js";
 import { deref, escapeToken as esc, isObj, type Obj } from "../contract-tests/lib/pointer.js";
 
 export interface ExampleProblem {
@@ -12,20 +11,13 @@ export interface ExampleProblem {
 }
 
 export function checkExamples(doc: Obj): { checked: number; problems: ExampleProblem[] } {
-  const ajv = createAjv(doc);
-  const ID = "https://contract.talent-graph.example/openapi.json";
-  const toDefs = (node: unknown, base: string) =>
-    JSON.parse(JSON.stringify(node ?? {}).replace(/"\$ref":"#\/components\/schemas\//g, `"$ref":"${base}#/$defs/`)) as Obj;
-  ajv.addSchema({ $id: ID, $defs: toDefs(isObj(doc.components) ? doc.components.schemas : {}, "") }, undefined, false);
+  const { compile } = createSpecCompiler(doc);
   const problems: ExampleProblem[] = [];
   let checked = 0;
-  const compiled = new Map<string, ValidateFunction>();
 
   const check = (schemaPointer: string, schema: unknown, examples: [string, unknown][]) => {
     if (!schema || examples.length === 0) return;
-    const key = JSON.stringify(schema);
-    let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = ajv.compile(toDefs(schema, ID))));
+    const validate = compile(schema);
     for (const [where, value] of examples) {
       checked++;
       if (!validate(value)) {

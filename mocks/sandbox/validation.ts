@@ -4,43 +4,18 @@
  * body, compiled from the parameter and request-body schemas of generated/openapi.json. No parameter rule
  * is written here; only the rules OpenAPI cannot express live in the domain code.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { extensionKeywords } from "../../contract-tests/lib/ajv.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createSpecCompiler } from "../../contract-tests/lib/ajv.js";
 import { invalidRequest } from "./errors.js";
-import { isObject, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
+import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const SPEC_ID = "sandbox-spec";
+type SpecCompiler = ReturnType<typeof createSpecCompiler>;
 
 export interface RequestValidator {
   /** Validates and coerces; throws ApiError 400 invalid_request naming the first problem. */
   params(raw: Record<string, string>): Record<string, string>;
   query(raw: URLSearchParams): Record<string, unknown>;
   body(raw: unknown): unknown;
-}
-
-/** Rewrites #/components/schemas/X refs to the registered components document. */
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (!isObject(value)) return value;
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/") ? `${SPEC_ID}#/$defs/${v.slice(21)}` : rewriteRefs(v);
-  }
-  return out;
-}
-
-/** OpenAPI annotation keywords; the x- extensions come from the contract library's scan. */
-const OPENAPI_KEYWORDS = ["example", "discriminator", "xml", "externalDocs"];
-
-export function createSpecAjv(spec: SpecIndex, opts: { coerceTypes: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: false, coerceTypes: opts.coerceTypes, useDefaults: false, allowUnionTypes: true });
-  addFormats(ajv); // ajv-formats 3 includes int32 and int64
-  ajv.addVocabulary([...OPENAPI_KEYWORDS, ...extensionKeywords(spec.doc)]);
-  const components = isObject(spec.doc.components) && isObject(spec.doc.components.schemas) ? spec.doc.components.schemas : {};
-  ajv.addSchema({ $id: SPEC_ID, $defs: rewriteRefs(components) });
-  return ajv;
 }
 
 /** "limit must be <= 100", "body/name must NOT have fewer than 1 characters", ... */
@@ -58,7 +33,7 @@ function objectSchema(params: OperationSpec["parameters"], location: "query" | "
   const list = params.filter((p) => p.in === location);
   return {
     type: "object",
-    properties: Object.fromEntries(list.map((p) => [p.name, rewriteRefs(p.schema)])),
+    properties: Object.fromEntries(list.map((p) => [p.name, p.schema])),
     required: list.filter((p) => p.required).map((p) => p.name),
   };
 }
@@ -74,8 +49,14 @@ function check<T>(validate: ValidateFunction, where: "query" | "path" | "body", 
 
 /** One validator per operation, compiled on first use (keeps start-up short). */
 export function compileRequestValidators(spec: SpecIndex): Map<string, RequestValidator> {
-  let ajv: { coercing: Ajv2020; strict: Ajv2020 } | null = null;
-  const instances = () => (ajv ??= { coercing: createSpecAjv(spec, { coerceTypes: true }), strict: createSpecAjv(spec, { coerceTypes: false }) });
+  type Compilers = { coercing: SpecCompiler; strict: SpecCompiler };
+  let compilers: Compilers | null = null;
+  const options = { allErrors: false, verbose: false, useDefaults: false } as const;
+  const instances = (): Compilers =>
+    (compilers ??= {
+      coercing: createSpecCompiler(spec.doc, { ...options, coerceTypes: true }),
+      strict: createSpecCompiler(spec.doc, { ...options, coerceTypes: false }),
+    });
   const out = new Map<string, RequestValidator>();
   for (const op of spec.operations) {
     let compiled: RequestValidator | null = null;
@@ -89,11 +70,11 @@ export function compileRequestValidators(spec: SpecIndex): Map<string, RequestVa
   return out;
 }
 
-function compileOperation(op: OperationSpec, coercing: Ajv2020, strict: Ajv2020): RequestValidator {
+function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: SpecCompiler): RequestValidator {
   const queryParams = op.parameters.filter((p) => p.in === "query");
   const validateQuery = coercing.compile(objectSchema(op.parameters, "query"));
   const validatePath = coercing.compile(objectSchema(op.parameters, "path"));
-  const validateBody = op.requestBody ? strict.compile(rewriteRefs(op.requestBody.schema) as JsonObject) : null;
+  const validateBody = op.requestBody ? strict.compile(op.requestBody.schema) : null;
   return {
     params: (raw) => check(validatePath, "path", { ...raw }),
     query(raw) {
