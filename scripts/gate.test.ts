@@ -43,6 +43,16 @@ const HEADLINE = `  headline:
 `;
 const quiet = () => {};
 
+/** The breaking change the gate tests make: `headline` removed from GET /people/{slug}'s Person. */
+const HEADLINE_REMOVED: Change = {
+  rule: "response-property-removed",
+  breaking: true,
+  operation: "GET /people/{slug}",
+  operationId: "getPerson",
+  location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
+  message: "",
+};
+
 describe("gate in a temporary git repository", () => {
   let repo: Awaited<ReturnType<typeof makeRepo>>;
   let summaryFile = "";
@@ -87,14 +97,7 @@ describe("gate in a temporary git repository", () => {
   });
 
   it("passes the same break once spec/BREAKING.md names it, and fails again on a near-miss entry", async () => {
-    const change: Change = {
-      rule: "response-property-removed",
-      breaking: true,
-      operation: "GET /people/{slug}",
-      operationId: "getPerson",
-      location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
-      message: "",
-    };
+    const change: Change = HEADLINE_REMOVED;
     const entry = markerLine(change).replace("<why this is intended, PR link>", "headline moves to v2 profile (PR #1)");
     await repo.edit("spec/BREAKING.md", "_None._", `${entry}\n`);
     const accepted = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
@@ -169,13 +172,8 @@ describe("gate without history", () => {
 
 describe("markers", () => {
   const change: Change = {
-    rule: "response-property-removed",
-    breaking: true,
-    operation: "GET /people/{slug}",
-    operationId: "getPerson",
-    location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
+    ...HEADLINE_REMOVED,
     component: "#/components/schemas/Person/properties/headline",
-    message: "",
   };
   const file = (...lines: string[]) => ["# Title", "", "```markdown", "- `a` `b` `/c` ignored example", "```", "", "## Entries", "", ...lines, "", "## Later", "- not an entry"].join("\n");
 
