@@ -5,7 +5,7 @@
  */
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "./spec.js";
 import { ApiError, invalidRequest, type ErrorType } from "./errors.js";
-import type { SandboxReply } from "./context.js";
+import type { UntypedReply } from "./context.js";
 
 export interface Preferences {
   code?: number;
@@ -43,7 +43,7 @@ const TYPE_BY_STATUS: Record<number, ErrorType> = {
 };
 
 /** The documented answer for `Prefer: code=<status>`, or a 400 when the operation does not document it. */
-export function preferredReply(spec: SpecIndex, op: OperationSpec, prefs: Preferences & { code: number }): SandboxReply {
+export function preferredReply(spec: SpecIndex, op: OperationSpec, prefs: Preferences & { code: number }): UntypedReply {
   const response = responseFor(op, prefs.code);
   if (!response) throw invalidRequest(`Prefer code=${prefs.code} is not a documented response of ${op.operationId}`);
   const headers: Record<string, string> = prefs.code === 429 ? { "retry-after": "60" } : {};

@@ -1,10 +1,8 @@
 /**
- * Reads the bundled spec (generated/openapi.json) into an index of operations: method, path, parameters,
+ * Indexes the bundled spec (generated/openapi.json, parsed by the host) into its operations: method, path, parameters,
  * request body and responses with local $refs to parameters, request bodies, responses and examples
  * resolved. Schemas keep their $refs (validation.ts compiles them against the spec's components).
  */
-import { readFileSync } from "node:fs";
-
 export type JsonObject = Record<string, unknown>;
 
 export interface ParameterSpec {
@@ -39,16 +37,6 @@ export interface SpecIndex {
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
-export function loadSpec(path: string): SpecIndex {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    throw new Error(`Spec not found at ${path}: run \`npm run generate\` first`);
-  }
-  return indexSpec(JSON.parse(text) as JsonObject);
-}
 
 /** Resolves a local JSON pointer ref (#/a/b) against the document, following chained refs. */
 export function resolveRef<T = unknown>(doc: JsonObject, value: unknown): T {

@@ -199,19 +199,19 @@ export const listsArea: Area = {
     },
 
     getList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "getList");
+      const list = requireList(ctx, req.org, req.params.id, "getList");
       return { body: { data: { ...listView(list), members: [...list.members.values()] } } };
     },
 
     deleteList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "deleteList");
+      const list = requireList(ctx, req.org, req.params.id, "deleteList");
       const lists = req.org.get(listsSlice);
       lists.splice(lists.indexOf(list), 1);
       return { status: 204 };
     },
 
     addListMembers(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "addListMembers");
+      const list = requireList(ctx, req.org, req.params.id, "addListMembers");
       const body = bodyObject(req.body);
       const urls = body.urls;
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
@@ -248,8 +248,8 @@ export const listsArea: Area = {
     },
 
     updateListMember(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "updateListMember");
-      const id = req.params.membershipId!.trim().toLowerCase();
+      const list = requireList(ctx, req.org, req.params.id, "updateListMember");
+      const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
       if (!m) throw notVisible(ctx, "updateListMember", `Membership ${id} not found in List ${list.name}`);
       const body = isRecord(req.body) ? req.body : {};

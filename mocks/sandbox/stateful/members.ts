@@ -148,7 +148,7 @@ export const membersArea: Area = {
   name: "members",
   handlers: {
     listTargetMembers(req) {
-      const t = requireTarget(req.org, req.params.id!, WATCH_NOT_FOUND);
+      const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
       const rows = filterMembers(t, memberFilters(req.query));
       const limit = clamp(req.query.limit, MEMBER_LIMIT_DEFAULT, 1, MEMBER_LIMIT_MAX);
       const offset = clamp(req.query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
@@ -156,7 +156,7 @@ export const membersArea: Area = {
     },
 
     setTargetMemberStatus(req, ctx) {
-      const t = requireTarget(req.org, req.params.id!, WATCH_NOT_FOUND);
+      const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
       const body = bodyObject(req.body);
       const status = body.status as MemberStatus;
       let rows: MemberRecord[];

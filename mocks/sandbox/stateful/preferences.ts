@@ -6,7 +6,6 @@
  * selects the default list, and non-string items are ignored. A preHandler hook applies those two rules
  * before the spec-derived validation, so such a request is answered like the service would.
  */
-import type { FastifyInstance } from "fastify";
 import type { components } from "../../../generated/schema.js";
 import type { Area, SandboxContext } from "../context.js";
 import { invalidRequest } from "../errors.js";
@@ -112,11 +111,8 @@ export const preferencesArea: Area = {
     },
   },
 
-  setup(app: FastifyInstance, ctx: SandboxContext) {
+  prepareBody: { updateNotificationPreferences: lenientFields },
+  setup(ctx: SandboxContext) {
     ctx.hooks.webhookConfigured = webhookConfigured;
-    const url = `${ctx.spec.basePath}/signals/preferences`;
-    app.addHook("preHandler", async (request) => {
-      if (request.method === "PUT" && request.routeOptions.url === url) request.body = lenientFields(request.body);
-    });
   },
 };

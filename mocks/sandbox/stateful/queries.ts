@@ -51,7 +51,7 @@ export const queriesArea: Area = {
     },
 
     getSavedQuery(req, ctx) {
-      const id = req.params.id!.toLowerCase();
+      const id = req.params.id.toLowerCase();
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
       if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${id} not found in this organization`);
       return { body: { data: found } };

@@ -3,7 +3,7 @@
  * profile diffs (events are about people, and each organization sees the ones its memberships make visible).
  * Kept beside the SandboxState in a WeakMap; `resetShared` and the state file handle it like the slices.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../data/sha256.js";
 import type { SandboxState } from "../state.js";
 
 export interface SharedItem<T> {
@@ -57,14 +57,14 @@ export function loadShared(state: SandboxState, data: Record<string, unknown>): 
 
 /** A UUID (version 4 layout) derived from text: deterministic, so a scripted session gives the same ids. */
 export function uuidFrom(text: string): string {
-  const h = createHash("sha256").update(text).digest("hex");
+  const h = sha256Hex(text);
   const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** A number in [0, 1) derived from text (deterministic "randomness": job outcomes, synthetic profiles). */
 export function unitFrom(text: string): number {
-  return parseInt(createHash("sha256").update(text).digest("hex").slice(0, 8), 16) / 0x1_0000_0000;
+  return parseInt(sha256Hex(text).slice(0, 8), 16) / 0x1_0000_0000;
 }
 
 const idSequence = defineShared<{ seq: number }>({

@@ -101,7 +101,7 @@ function newTarget(ctx: SandboxContext, org: OrgState, kind: TargetKind, input: 
 function created(ctx: SandboxContext, org: OrgState, t: TargetRecord) {
   enqueueJob(ctx, t, trackJobType(t));
   syncDefaultLists(ctx, org);
-  return { status: 202, body: { data: targetView(ctx, t) } };
+  return { status: 202 as const, body: { data: targetView(ctx, t) } };
 }
 
 export const targetsArea: Area = {
@@ -149,11 +149,11 @@ export const targetsArea: Area = {
     },
 
     getTarget(req, ctx) {
-      return { body: { data: targetView(ctx, requireTarget(req.org, req.params.id!)) } };
+      return { body: { data: targetView(ctx, requireTarget(req.org, req.params.id)) } };
     },
 
     updateTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id!);
+      const t = requireTarget(req.org, req.params.id);
       const body = bodyObject(req.body);
       if (typeof body.auto_admit === "boolean") t.auto_admit = body.auto_admit;
       if (typeof body.title === "string" && body.title.trim() !== "") {
@@ -167,7 +167,7 @@ export const targetsArea: Area = {
     },
 
     deleteTarget(req, ctx) {
-      const t = findTarget(req.org, req.params.id!);
+      const t = findTarget(req.org, req.params.id);
       if (!t) throw notVisible(ctx, "deleteTarget", `Target ${req.params.id} not found`);
       const targets = targetsOf(req.org);
       targets.splice(targets.indexOf(t), 1);
@@ -176,9 +176,9 @@ export const targetsArea: Area = {
     },
 
     retryTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id!);
+      const t = requireTarget(req.org, req.params.id);
       if (!hasActiveJob(t)) enqueueJob(ctx, t, trackJobType(t));
-      return { status: 202, body: { data: targetView(ctx, t) } };
+      return { status: 202 as const, body: { data: targetView(ctx, t) } };
     },
   },
 };
