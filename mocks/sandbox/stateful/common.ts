@@ -24,11 +24,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The JSON body as an object (the spec validator already checked its type when a body is required). */
-export function bodyObject(body: unknown): Record<string, unknown> {
-  return isRecord(body) ? body : {};
-}
-
 /** Trimmed string, or null when absent or blank. */
 export function trimmed(value: unknown): string | null {
   if (typeof value !== "string") return null;

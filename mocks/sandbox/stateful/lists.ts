@@ -19,7 +19,7 @@ import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../domain/urls.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso, requiredName } from "./common.js";
+import { notVisible, nowIso, requiredName } from "./common.js";
 import type { ListView } from "./model.js";
 import { newId } from "./shared.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
@@ -190,7 +190,7 @@ export const listsArea: Area = {
     },
 
     createList(req, ctx) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const name = requiredName(body.name);
       const description = typeof body.description === "string" && body.description !== "" ? body.description : null;
       const list = newList(ctx, name, description, null, null);
@@ -212,7 +212,7 @@ export const listsArea: Area = {
 
     addListMembers(req, ctx) {
       const list = requireList(ctx, req.org, req.params.id, "addListMembers");
-      const body = bodyObject(req.body);
+      const body = req.body ?? {};
       const urls = body.urls;
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
         throw invalidRequest("urls must be a non-empty array of profile URLs or slugs");
@@ -252,7 +252,7 @@ export const listsArea: Area = {
       const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
       if (!m) throw notVisible(ctx, "updateListMember", `Membership ${id} not found in List ${list.name}`);
-      const body = isRecord(req.body) ? req.body : {};
+      const body = req.body ?? {};
       const now = nowIso(ctx);
       applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);
       list.updated_at = now;

@@ -9,7 +9,6 @@ import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
 import { parsePlaces } from "../domain/terms.js";
 import { normalizeProfileUrl } from "../domain/urls.js";
-import { bodyObject } from "./common.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from "./model.js";
@@ -157,7 +156,7 @@ export const membersArea: Area = {
 
     setTargetMemberStatus(req, ctx) {
       const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
-      const body = bodyObject(req.body);
+      const body = req.body;
       const status = body.status as MemberStatus;
       let rows: MemberRecord[];
       if (body.apply === "filter") {

@@ -10,7 +10,7 @@ import type { components } from "../../../generated/schema.js";
 import type { Area, SandboxContext } from "../context.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { bodyObject, isRecord } from "./common.js";
+import { isRecord } from "./common.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import type { EventField } from "./model.js";
 
@@ -84,7 +84,7 @@ export const preferencesArea: Area = {
     },
 
     updateNotificationPreferences(req) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const record = req.org.get(preferencesSlice);
       const next = { ...(record.saved ?? defaults()) };
       if (Array.isArray(body.fields)) next.fields = filterFields(body.fields);

@@ -4,9 +4,8 @@
  */
 import type { Area } from "../context.js";
 import { QUERY_KEYS } from "../domain/search.js";
-import { invalidRequest } from "../errors.js";
 import { defineSlice } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso, requiredName } from "./common.js";
+import { notVisible, nowIso, requiredName } from "./common.js";
 import type { SavedQueryView as SavedQuery } from "./model.js";
 import { newId } from "./shared.js";
 
@@ -36,9 +35,8 @@ export const queriesArea: Area = {
   name: "queries",
   handlers: {
     createSavedQuery(req, ctx) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const name = requiredName(body.name);
-      if (!isRecord(body.query)) throw invalidRequest("query must be an object");
       const record: SavedQuery = { id: newId(ctx.state, "query"), name, query: compactQuery(body.query), created_at: nowIso(ctx) };
       req.org.get(queriesSlice).push(record);
       return { status: 201, body: { data: record } };

@@ -6,7 +6,7 @@
 import type { Area, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso } from "./common.js";
+import { notVisible, nowIso } from "./common.js";
 import { mapPeopleFilters, normalizeCompanyInput, resolveCompany, stripProviderQuery } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
@@ -108,10 +108,10 @@ export const targetsArea: Area = {
   name: "targets",
   handlers: {
     createTarget(req, ctx) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const input = typeof body.input === "string" ? body.input.trim() : "";
       if (!input) throw invalidRequest("input must not be blank");
-      const app = isRecord(body.app_query) ? body.app_query : {};
+      const app: Record<string, unknown> = body.app_query ?? {};
       if (app.certification !== undefined || app.certifications !== undefined) {
         throw new ApiError(400, "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
       }
@@ -154,7 +154,7 @@ export const targetsArea: Area = {
 
     updateTarget(req, ctx) {
       const t = requireTarget(req.org, req.params.id);
-      const body = bodyObject(req.body);
+      const body = req.body;
       if (typeof body.auto_admit === "boolean") t.auto_admit = body.auto_admit;
       if (typeof body.title === "string" && body.title.trim() !== "") {
         t.name = body.title.trim();
