@@ -10,10 +10,10 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Exchange } from "./lib/index.js";
+import type { Exchange } from "../contract-core/index.js";
 import type { RequestSpec } from "./record.js";
-import { deref, isObj, type Obj } from "./lib/pointer.js";
-import { DEFAULT_SPEC_PATH, loadSpecFile, serverBasePath, type OpenApiDocument } from "./lib/spec.js";
+import { deref, isObj, type Obj } from "../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, loadSpec, serverBasePath, type OpenApiDocument } from "../contract-core/index.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 /** A code inside a documented range that is not itself documented exactly (5XX -> 503). */
@@ -181,7 +181,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
   };
   const outDir = arg("--out", "contract-tests/recordings/examples");
-  const doc = loadSpecFile(arg("--spec", DEFAULT_SPEC_PATH));
+  const doc = loadSpec(arg("--spec", DEFAULT_SPEC_PATH));
   const recordings = generateRecordings(doc);
   rmSync(outDir, { recursive: true, force: true });
   for (const { path, exchange } of recordings) {

@@ -3,7 +3,7 @@
 // error cases answer in the reference's shapes.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractValidator, DEFAULT_SPEC_PATH, formatErrors } from "../../contract-tests/lib/index.js";
+import { createContractValidator, DEFAULT_SPEC_PATH, formatErrors } from "../../contract-core/index.js";
 import { concreteStatus, responsesOf } from "../../scripts/examples-list.js";
 import { startMock, type RunningMock } from "./server.js";
 import { call, failure, type CallOptions } from "./testing.js";

@@ -19,7 +19,7 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
-import { loadSpecFile } from "../../contract-tests/lib/spec.js";
+import { loadSpec } from "../../contract-core/index.js";
 import { exampleMatcher } from "./match.js";
 import type { MockPreferences } from "./prefer.js";
 
@@ -97,7 +97,7 @@ function preRouter(operations: Operations): (path: string) => Operations {
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
-  const pickExample = exampleMatcher(loadSpecFile(options.spec));
+  const pickExample = exampleMatcher(loadSpec(options.spec));
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   const candidatesFor = preRouter(operations);
   const proxy = options.mode.kind === "proxy";

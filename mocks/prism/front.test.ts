@@ -1,7 +1,7 @@
 // The mock's front layer against the small fixture spec: /v1 paths, Prefer, error mapping, CORS.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createContractValidator, formatErrors } from "../../contract-tests/lib/index.js";
+import { createContractValidator, formatErrors } from "../../contract-core/index.js";
 import { startMock, type RunningMock } from "./server.js";
 import { call, errorMessage, failure, type CallOptions } from "./testing.js";
 
