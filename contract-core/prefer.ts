@@ -48,7 +48,7 @@ const QUERY_PREFIX = "__";
 function parseValue(name: PreferenceName, value: string): { value: unknown } | { message: string } {
   switch (name) {
     case "code":
-      return /^[1-5]\d\d$/.test(value) ? { value: Number(value) } : { message: `Prefer code must be an HTTP status (100-599), got "${value}"` };
+      return /^[1-5]\d\d$/.test(value) ? { value: Number(value) } : { message: `Prefer code must be a 3-digit HTTP status (100-599), got "${value}"` };
     case "dynamic":
       return value === "true" || value === "false" ? { value: value === "true" } : { message: `Prefer dynamic must be true or false, got "${value}"` };
     case "latency":
