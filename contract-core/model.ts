@@ -9,11 +9,11 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import { createAjv } from "./ajv.js";
 import { escapeToken, isObj, join, resolvePointer, type Obj } from "./pointer.js";
 import { serverBasePath, type OpenApiDocument } from "./spec.js";
+import { HTTP_METHODS } from "./operations.js";
 
 /** Base of the ids under which each component schema is added to Ajv once (shared by every validator). */
 const SCHEMA_BASE = "https://talent-graph.invalid/components/schemas/";
 const LOCAL_SCHEMA_REF = /^#\/components\/schemas\/([^/]+)(\/.*)?$/;
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 /** Header parameters OpenAPI says to ignore (they are described elsewhere). */
 const IGNORED_HEADER_PARAMS = new Set(["accept", "content-type", "authorization"]);
 

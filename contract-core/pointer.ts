@@ -21,12 +21,14 @@ export function join(pointer: string, ...tokens: (string | number)[]): string {
 
 /** Resolves a local pointer such as `#/components/responses/NotFound` (or `/a/0/b`) in `doc`; undefined when absent. */
 export function resolvePointer(doc: unknown, pointer: string): unknown {
-  const path = pointer.startsWith("#") ? pointer.slice(1) : pointer;
+  // `#/...` is the URI-fragment form (percent-encoded); `/...` the plain form.
+  const fragment = pointer.startsWith("#");
+  const path = fragment ? pointer.slice(1) : pointer;
   if (path === "") return doc;
   let node: unknown = doc;
   for (const raw of path.slice(1).split("/")) {
     if (node === null || typeof node !== "object") return undefined;
-    const key = unescapeToken(decodeURIComponent(raw));
+    const key = unescapeToken(fragment ? decodeURIComponent(raw) : raw);
     if (!Object.prototype.hasOwnProperty.call(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

@@ -2,8 +2,8 @@
 import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { type Obj, METHODS, asObj, deref, escapePointer, getPointer, isObj, operationKey, str, unescapePointer } from "./breaking-doc.js";
-import { type Change, OPTIC_RULE } from "./breaking-policy.js";
+import { type Obj, METHODS, asObj, deref, escapePointer, getPointer, isObj, operationKey, str, unescapePointer } from "./json.js";
+import { type Change, OPTIC_RULE } from "./policy.js";
 
 const require = createRequire(import.meta.url);
 

@@ -10,9 +10,9 @@ import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_MODULE, type CodeSample } from "./code-samples.js";
-import { DEFAULT_SPEC, readBundle, ROOT } from "./docs-build.js";
-import { listOperations } from "./docs-openapi.js";
-import { prepareDocsSpec } from "./docs-spec.js";
+import { DEFAULT_SPEC, readBundle, ROOT } from "./build.js";
+import { listOperations } from "./openapi.js";
+import { prepareDocsSpec } from "./prepare-spec.js";
 
 const CLIENT_ENTRY = path.join(ROOT, "client", "index.ts");
 

@@ -4,7 +4,7 @@
  * generated code samples. The bundle itself is never modified.
  */
 import { withCodeSamples } from "./code-samples.js";
-import { deref, isObject, listOperations, type Json, type OpenApiDoc } from "./docs-openapi.js";
+import { deref, isObject, listOperations, type Json, type OpenApiDoc } from "./openapi.js";
 
 export const SHAPE_FLAG = "x-shape-not-shown";
 export const SHAPE_NOTICE_TITLE = "Shape not shown in the reference";

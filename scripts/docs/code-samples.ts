@@ -24,7 +24,7 @@ import {
   type JsonObject,
   type OpenApiDoc,
   type OperationRef,
-} from "./docs-openapi.js";
+} from "./openapi.js";
 
 export const API_KEY_ENV = "TALENT_GRAPH_API_KEY";
 export const CLIENT_MODULE = "talent-graph-api-contract/client";

@@ -20,7 +20,7 @@ import {
   policyMarkdown,
 } from "./breaking.js";
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "breaking");
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
 interface Expectation {
   /** Rule ids of the breaking changes (empty: the verdict is non-breaking). */

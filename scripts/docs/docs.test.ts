@@ -11,14 +11,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertChromium, inspectDocs, type Inspection } from "./docs-browser.js";
-import { assertOffline, buildDocs, DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "./docs-build.js";
-import { isObject, listOperations, type OpenApiDoc } from "./docs-openapi.js";
-import { prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./docs-spec.js";
+import { assertChromium, inspectDocs, type Inspection } from "./browser.js";
+import { assertOffline, buildDocs, DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "./build.js";
+import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
+import { prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
 
 const SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "screenshot.png");
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const BUILD_INPUTS = [DEFAULT_SPEC, ...["code-samples.ts", "docs-build.ts", "docs-openapi.ts", "docs-redocly.ts", "docs-spec.ts"].map((f) => path.join(HERE, f))];
+const BUILD_INPUTS = [DEFAULT_SPEC, ...["code-samples.ts", "build.ts", "openapi.ts", "prepare-spec.ts", "../../contract-core/redocly.ts"].map((f) => path.join(HERE, f))];
 
 async function ensureBuilt(): Promise<"built" | "up to date"> {
   const newestInput = Math.max(...BUILD_INPUTS.map((file) => statSync(file).mtimeMs));

@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureSpec } from "./docs-fixture.js";
-import { injectReload, RELOAD_PATH, startPreview, type Preview } from "./docs-preview.js";
+import { fixtureSpec } from "./fixtures/fixture-spec.js";
+import { injectReload, RELOAD_PATH, startPreview, type Preview } from "./preview.js";
 
 const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 

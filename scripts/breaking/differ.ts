@@ -2,8 +2,8 @@
  * Our own rules: compares two bundled OpenAPI 3.x documents operation by operation and reports
  * every change with its POLICY rule, location and verdict. Pure and synchronous.
  */
-import { type Obj, METHODS, asObj, deref, isObj, num, operationKey, show, str, strings, escapePointer } from "./breaking-doc.js";
-import { type Change, type RuleDef, type RuleId, POLICY } from "./breaking-policy.js";
+import { type Obj, METHODS, asObj, deref, isObj, num, operationKey, show, str, strings, escapePointer } from "./json.js";
+import { type Change, type RuleDef, type RuleId, POLICY } from "./policy.js";
 
 // Schema view: allOf merged, single-variant nullable unions unwrapped
 

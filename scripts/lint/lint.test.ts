@@ -6,11 +6,11 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runSpectral } from "./lint.js";
-import { bundleRuleset, rootRuleset } from "./lint-ruleset.js";
+import { bundleRuleset, rootRuleset } from "./ruleset.js";
 
 type Doc = Record<string, any>;
-const cleanBundle = (): Doc => JSON.parse(readFileSync(new URL("./fixtures/lint/clean.json", import.meta.url), "utf8"));
-const ROOT = fileURLToPath(new URL("../spec/openapi.yaml", import.meta.url));
+const cleanBundle = (): Doc => JSON.parse(readFileSync(new URL("./fixtures/clean.json", import.meta.url), "utf8"));
+const ROOT = fileURLToPath(new URL("../../spec/openapi.yaml", import.meta.url));
 const cleanRoot = () => readFileSync(ROOT, "utf8");
 const codes = (ds: { code: string | number }[]) => ds.map((d) => String(d.code));
 

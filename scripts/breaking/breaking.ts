@@ -16,18 +16,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { detectChanges } from "./breaking-differ.js";
-import { formatText, policyMarkdown } from "./breaking-format.js";
-import { type LoadedSpec, InputError, loadSpec } from "./breaking-load.js";
-import { mergeOptic, runOptic } from "./breaking-optic.js";
-import type { Change } from "./breaking-policy.js";
+import { detectChanges } from "./differ.js";
+import { formatText, policyMarkdown } from "./format.js";
+import { type LoadedSpec, InputError, loadSpec } from "./load.js";
+import { mergeOptic, runOptic } from "./optic.js";
+import type { Change } from "./policy.js";
 
-export { escapePointer, operationKey } from "./breaking-doc.js";
-export { detectChanges } from "./breaking-differ.js";
-export { describeOperation, formatText, markdownTable, policyMarkdown } from "./breaking-format.js";
-export { InputError, type LoadedSpec, loadSpec } from "./breaking-load.js";
-export { type OpticHit, changedOperations, mergeOptic, opticLocation, runOptic } from "./breaking-optic.js";
-export { type Change, POLICY, type RuleId } from "./breaking-policy.js";
+export { escapePointer, operationKey } from "./json.js";
+export { detectChanges } from "./differ.js";
+export { describeOperation, formatText, markdownTable, policyMarkdown } from "./format.js";
+export { InputError, type LoadedSpec, loadSpec } from "./load.js";
+export { type OpticHit, changedOperations, mergeOptic, opticLocation, runOptic } from "./optic.js";
+export { type Change, POLICY, type RuleId } from "./policy.js";
 
 export interface Report {
   base: LoadedSpec;
@@ -47,7 +47,7 @@ export async function compareSpecFiles(baseFile: string, headFile: string, optio
   const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
   try {
     // allSettled: a failing input must not let the other one's bundler write into a removed directory
-    const [b, h] = await Promise.allSettled([loadSpec(baseFile, workDir), loadSpec(headFile, workDir)]);
+    const [b, h] = await Promise.allSettled([loadSpec(baseFile), loadSpec(headFile)]);
     if (b.status === "rejected") throw b.reason;
     if (h.status === "rejected") throw h.reason;
     const [base, head] = [b.value, h.value];

@@ -20,10 +20,10 @@ import {
   type CodeSample,
   type SampleRequest,
 } from "./code-samples.js";
-import { assertOffline, buildDocs, DEFAULT_SPEC, makeOffline, readBundle } from "./docs-build.js";
-import { fixtureSpec } from "./docs-fixture.js";
-import { listOperations, resolvePointer, type JsonObject, type OpenApiDoc, type OperationRef } from "./docs-openapi.js";
-import { flaggedSchemasIn, markFlaggedSchemas, prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./docs-spec.js";
+import { assertOffline, buildDocs, DEFAULT_SPEC, makeOffline, readBundle } from "./build.js";
+import { fixtureSpec } from "./fixtures/fixture-spec.js";
+import { listOperations, resolvePointer, type JsonObject, type OpenApiDoc, type OperationRef } from "./openapi.js";
+import { flaggedSchemasIn, markFlaggedSchemas, prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
 
 const fixture = (): OpenApiDoc => structuredClone(fixtureSpec) as unknown as OpenApiDoc;
 

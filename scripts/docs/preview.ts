@@ -9,15 +9,15 @@
  * Redocly's own `redocly preview` is not used: it fetches the Redocly Realm package with npx at run time.
  */
 import { existsSync, watch, type FSWatcher } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./docs-build.js";
-import { servePage } from "./docs-http.js";
-import { redocly } from "./docs-redocly.js";
+import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
+import { servePage } from "./http.js";
+import { bundleSpec } from "../../contract-core/index.js";
 
 export const RELOAD_PATH = "/__docs-reload";
 const RELOAD_SCRIPT = `<script>new EventSource(${JSON.stringify(RELOAD_PATH)}).onmessage = () => location.reload();</script>`;
@@ -107,7 +107,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
 
 async function bundle(root: string, scratch: string): Promise<string> {
   const out = path.join(scratch, "openapi.json");
-  await redocly(["bundle", root, "-o", out, "--ext", "json", "--lint-config", "off"], scratch);
+  await writeFile(out, JSON.stringify(bundleSpec(root)));
   return out;
 }
 

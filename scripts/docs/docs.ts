@@ -4,7 +4,7 @@
  * Options: --spec <bundle.json> --out <file.html> --title <text>
  */
 import { parseArgs } from "node:util";
-import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, displayPath } from "./docs-build.js";
+import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, displayPath } from "./build.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

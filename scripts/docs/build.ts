@@ -2,17 +2,17 @@
  * Builds the single-file API reference: bundle -> docs copy (code samples, shape notices) ->
  * `redocly build-docs --inlineBundle` -> offline post-processing -> checks -> atomic write.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { SAMPLE_LANGUAGES } from "./code-samples.js";
-import { isObject, listOperations, type OpenApiDoc } from "./docs-openapi.js";
-import { redocly } from "./docs-redocly.js";
-import { prepareDocsSpec } from "./docs-spec.js";
+import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
+import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
+import { prepareDocsSpec } from "./prepare-spec.js";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const DEFAULT_SPEC = path.join(ROOT, "generated", "openapi.json");
+export const ROOT = REPO_ROOT;
+export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 export const DEFAULT_OUT = path.join(ROOT, "dist", "docs", "index.html");
 
 /** Redoc options (Redoc CE 3); passed explicitly so no redocly.yaml can change the output. */
@@ -61,15 +61,8 @@ export interface BuildResult {
 }
 
 export async function readBundle(specPath: string): Promise<OpenApiDoc> {
-  let text: string;
-  try {
-    text = await readFile(specPath, "utf8");
-  } catch {
-    throw new Error(`Spec bundle not found at ${displayPath(specPath)}: run \`npm run generate\` first`);
-  }
-  const doc: unknown = JSON.parse(text);
-  if (!isObject(doc) || typeof doc.openapi !== "string") throw new Error(`${specPath} is not an OpenAPI document`);
-  return doc;
+  if (!existsSync(specPath)) throw new Error(`Spec bundle not found at ${displayPath(specPath)}: run \`npm run generate\` first`);
+  return loadSpec(specPath) as OpenApiDoc;
 }
 
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {

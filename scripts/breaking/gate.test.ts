@@ -11,8 +11,8 @@ import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, pars
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, "..");
-const SPLIT = join(HERE, "fixtures", "breaking", "ok-split-root-description-changed");
+const ROOT = join(HERE, "..", "..");
+const SPLIT = join(HERE, "fixtures", "ok-split-root-description-changed");
 const PERSON = "spec/base/components/schemas/Person.yaml";
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "gate test", GIT_AUTHOR_EMAIL: "gate@test.invalid", GIT_COMMITTER_NAME: "gate test", GIT_COMMITTER_EMAIL: "gate@test.invalid" };
 

@@ -1,5 +1,5 @@
 /** Text and Markdown renderings of reported changes and of the policy. */
-import { type Change, type RuleDef, OPTIC_RULE, POLICY } from "./breaking-policy.js";
+import { type Change, type RuleDef, OPTIC_RULE, POLICY } from "./policy.js";
 
 export const describeOperation = (c: Change): string => (c.operationId ? `${c.operation} (${c.operationId})` : c.operation);
 

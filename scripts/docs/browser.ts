@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { servePage, type PageServer } from "./docs-http.js";
+import { servePage, type PageServer } from "./http.js";
 
 /** Debian's chromium by default; `CHROMIUM_PATH` points elsewhere (e.g. a CI runner's preinstalled Chrome). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

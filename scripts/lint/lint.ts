@@ -8,8 +8,8 @@ import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from "@stoplight/spectral-core";
 import parsers from "@stoplight/spectral-parsers";
-import { bundleSpec, repoRoot } from "./generate.js";
-import { bundleRuleset, rootRuleset } from "./lint-ruleset.js";
+import { REDOCLY_ENV, REPO_ROOT as repoRoot, SPEC_ROOT_PATH, bundleSpec } from "../../contract-core/index.js";
+import { bundleRuleset, rootRuleset } from "./ruleset.js";
 
 const { Json, Yaml } = parsers;
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
@@ -33,10 +33,10 @@ function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
 
 async function main() {
   let problems = 0;
-  const root = join(repoRoot, "spec/openapi.yaml");
+  const root = SPEC_ROOT_PATH;
   try {
     const out = execFileSync(join(repoRoot, "node_modules/.bin/redocly"), ["lint", root, "--format", "stylish"], {
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_COLOR: "1" },
+      env: { ...process.env, ...REDOCLY_ENV },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     });
