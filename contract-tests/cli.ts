@@ -4,8 +4,8 @@
  * Exit 0: every exchange valid; 1: at least one invalid; 2: unreadable input or usage error.
  */
 import { pathToFileURL } from "node:url";
-import { checkRecorded, formatError, formatErrors, getValidator, loadRecordings, type LoadedExchange } from "./lib/index.js";
-import type { Validator } from "./lib/validator.js";
+import { checkRecorded, formatError, formatErrors, getValidator, loadRecordings, type LoadedExchange } from "../contract-core/index.js";
+import type { Validator } from "../contract-core/index.js";
 
 export interface CliIo {
   out(text: string): void;

@@ -9,8 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CliIo } from "./cli.js";
-import { getValidator, type Exchange } from "./lib/index.js";
-import { exchangeFromFetch } from "./lib/fetch.js";
+import { getValidator, type Exchange } from "../contract-core/index.js";
+import { exchangeFromFetch } from "../contract-core/index.js";
 
 export interface RequestSpec {
   name?: string;

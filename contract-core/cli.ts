@@ -1,0 +1,164 @@
+/**
+ * The command-line convention every npm script follows, on `node:util` `parseArgs`: `--help` prints usage on
+ * stdout and exits 0 before any work; the same flags name the same options, with environment variables as
+ * fallbacks (`--port`/`PORT`, `--host`/`HOST`); an unknown option or a bad value names itself, points to
+ * `--help` and exits 2; a busy port names the port and how to choose another.
+ */
+import { parseArgs } from "node:util";
+
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  /** One line for the usage text. */
+  description: string;
+  /** Environment variable read when the flag is absent. */
+  env?: string;
+  /** Shown in the usage text; applied when neither the flag nor the variable is set. */
+  default?: string | boolean;
+  /** Placeholder in the usage text: `--port <n>`. */
+  value?: string;
+  multiple?: boolean;
+}
+
+export interface CommandSpec {
+  /** How it is run: `npm run mock`. */
+  name: string;
+  /** One sentence: what the command does. */
+  summary: string;
+  options?: Record<string, OptionSpec>;
+  /** Usage of positional arguments, e.g. `[files...]`; without it positionals are rejected. */
+  positionals?: string;
+  /** Extra lines after the options (examples, notes). */
+  notes?: string[];
+}
+
+export type CliValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface ParsedCommandLine {
+  values: CliValues;
+  positionals: string[];
+}
+
+/** A command-line mistake: the message says what is wrong and points to --help. Exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+  readonly exitCode = 2;
+}
+
+export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };
+
+/** Shared option definitions, so every command spells them the same. */
+export const COMMON_OPTIONS = {
+  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<n>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
+  host: (defaultHost = "127.0.0.1"): OptionSpec => ({ type: "string", value: "<host>", env: "HOST", default: defaultHost, description: "interface to bind" }),
+  spec: (defaultPath: string): OptionSpec => ({ type: "string", value: "<file>", env: "SPEC", default: defaultPath, description: "OpenAPI document (JSON or YAML, split or bundled)" }),
+  out: (defaultPath: string, what = "output file"): OptionSpec => ({ type: "string", value: "<path>", default: defaultPath, description: what }),
+  json: (): OptionSpec => ({ type: "boolean", description: "print machine-readable JSON" }),
+};
+
+export function formatUsage(spec: CommandSpec): string {
+  const options = { ...spec.options, help: HELP_OPTION };
+  const rows = Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.type === "string" ? ` ${o.value ?? "<value>"}` : ""}`;
+    const extras = [o.env ? `env ${o.env}` : "", o.default !== undefined && o.default !== "" ? `default ${String(o.default)}` : ""].filter(Boolean);
+    return [flag, `${o.description}${extras.length ? ` (${extras.join(", ")})` : ""}`] as const;
+  });
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  return [
+    `Usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
+    "",
+    spec.summary,
+    "",
+    "Options:",
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    ...(spec.notes?.length ? ["", ...spec.notes] : []),
+    "",
+  ].join("\n");
+}
+
+/**
+ * Parses `argv` against `spec`. Returns undefined after printing usage when `--help` is given (the caller
+ * returns without doing any work); throws UsageError for an unknown option, a missing value or an unexpected argument.
+ */
+export function parseCommandLine(
+  spec: CommandSpec,
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): ParsedCommandLine | undefined {
+  const options = { ...spec.options, help: HELP_OPTION };
+  const config = Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+  );
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(formatUsage(spec));
+    return undefined;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: config, allowPositionals: spec.positionals !== undefined, strict: true });
+  } catch (e) {
+    const message = (e as Error).message.replace(/\. To specify a positional argument.*$/s, "").replace(/\.$/, "");
+    throw new UsageError(`${spec.name}: ${message}. Run \`${spec.name} -- --help\` for the options.`);
+  }
+  const values: CliValues = { ...(parsed.values as CliValues) };
+  for (const [name, o] of Object.entries(options)) {
+    if (values[name] !== undefined) continue;
+    const fromEnv = o.env ? env[o.env] : undefined;
+    if (fromEnv !== undefined && fromEnv !== "") values[name] = o.type === "boolean" ? !/^(0|false|no)$/i.test(fromEnv) : fromEnv;
+    else if (o.default !== undefined) values[name] = o.default;
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+/** A port option's value as a number, or a UsageError naming the flag. */
+export function portValue(spec: CommandSpec, value: unknown, flag = "port"): number {
+  const text = String(value ?? "");
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new UsageError(`${spec.name}: --${flag} must be a port number from 0 to 65535, got "${text}". Run \`${spec.name} -- --help\` for the options.`);
+  }
+  return Number(text);
+}
+
+/** The message for a failed listen: a busy port names the port and how to choose another. */
+export function describeListenError(error: unknown, port: number, host: string, flag = "--port", envName = "PORT"): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EADDRINUSE") {
+    return `port ${port} on ${host} is already in use: stop the process using it, or choose another port with ${flag} <n> (or ${envName}=<n>); ${flag} 0 picks any free port`;
+  }
+  if (code === "EACCES") return `no permission to listen on port ${port} on ${host}: choose a port above 1023 with ${flag} <n> (or ${envName}=<n>)`;
+  if (code === "EADDRNOTAVAIL") return `cannot listen on ${host}: no such local address; choose another with --host <host> (or HOST=<host>)`;
+  return `cannot listen on ${host}:${port}: ${(error as Error | undefined)?.message ?? String(error)}`;
+}
+
+/**
+ * Runs a command's main function with the convention applied: parses the command line (help -> exit 0),
+ * reports a UsageError on stderr with exit 2, any other error's message with exit 1 (no stack trace for expected failures).
+ */
+export async function runCommand(
+  spec: CommandSpec,
+  main: (args: ParsedCommandLine) => Promise<number | void> | number | void,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
+  try {
+    const args = parseCommandLine(spec, argv);
+    if (!args) return;
+    const code = await main(args);
+    if (typeof code === "number" && code !== 0) process.exitCode = code;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`${spec.name}: ${(e as Error)?.message ?? String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** True when the module at `importMetaUrl` is the entry point (run directly, not imported by a test). */
+export function isMain(importMetaUrl: string): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  const file = new URL(importMetaUrl).pathname;
+  return file === entry || file.replace(/\.ts$/, "") === entry.replace(/\.ts$/, "");
+}
