@@ -3,12 +3,12 @@
  * served by the core; time moved deterministically with advance(ms); state storage injected.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { loadSpecFile, DEFAULT_SPEC_PATH } from "../../contract-tests/lib/spec.js";
+import { loadSpec } from "../../contract-core/index.js";
 import type { StateStorage } from "./context.js";
 import { createSandboxCore, type CoreOptions, type SandboxCore } from "./core.js";
 import { fixtureGraphInput } from "./data/fixture.js";
 
-const spec = loadSpecFile(DEFAULT_SPEC_PATH);
+const spec = loadSpec();
 const T0 = Date.parse("2026-11-22T08:00:00.000Z");
 const opened: SandboxCore[] = [];
 

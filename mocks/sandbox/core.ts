@@ -15,7 +15,8 @@ import { generatedGraph } from "./data/generate.js";
 import { buildGraph, type Graph } from "./data/graph.js";
 import { ApiError, invalidRequest, notFound, paymentRequired } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
-import { MAX_PREFER_LATENCY_MS, parsePrefer, preferredReply } from "./prefer.js";
+import { parsePrefer, preferenceAppliedHeader, type PreferResult } from "../../contract-core/prefer.js";
+import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
 import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
@@ -185,11 +186,10 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  async function answer(op: OperationSpec, params: Record<string, string>, rawQuery: URLSearchParams, request: CoreRequest, body: unknown): Promise<CoreResponse> {
+  async function answer(op: OperationSpec, params: Record<string, string>, rawQuery: URLSearchParams, request: CoreRequest, body: unknown, label: string, prefer: PreferResult & { ok: true }): Promise<CoreResponse> {
     const auth = authenticate(request.headers, state);
     if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
-    const prefs = parsePrefer(request.headers.prefer);
-    if (prefs.code !== undefined) return reply(preferredReply(spec, op, { ...prefs, code: prefs.code }));
+    if (choosesExample(prefer.preferences)) return reply(preferredReply(spec, op, label, prefer.preferences));
     const v = validators.get(op.operationId)!;
     const handler = handlers.get(op.operationId);
     if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
@@ -210,7 +210,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     return reply(result as UntypedReply);
   }
 
-  async function route(request: CoreRequest, method: string, path: string, search: string): Promise<CoreResponse> {
+  async function route(request: CoreRequest, method: string, path: string, query: URLSearchParams, prefer: PreferResult): Promise<CoreResponse> {
     const lookupMethod = method === "HEAD" ? "GET" : method;
     const ctl = control.get(`${lookupMethod} ${path}`);
     if (ctl) return json(200, await ctl.handle(parseJsonBody(method, request.headers, request.body), ctx));
@@ -220,7 +220,8 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       if (!m) continue;
       const params = Object.fromEntries(r.names.map((name, i) => [name, decodeSegment(m[i + 1]!, path)]));
       const body = parseJsonBody(method, request.headers, request.body);
-      return answer(r.op, params, new URLSearchParams(search), request, body);
+      if (!prefer.ok) throw invalidRequest(prefer.message);
+      return answer(r.op, params, query, request, body, `${method} ${path}`, prefer);
     }
     const outside = path.startsWith(spec.basePath) ? "" : ` (the API lives under ${spec.basePath})`;
     throw notFound(`No route ${method} ${path}${outside}`);
@@ -234,6 +235,10 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const path = q === -1 ? url : url.slice(0, q);
     const search = q === -1 ? "" : url.slice(q + 1);
     const headers = corsHeaders(request.headers, method === "OPTIONS");
+    const api = path.startsWith(`${spec.basePath}/`);
+    // The Prefer grammar removes its `__code`-style stand-ins from the query.
+    const query = new URLSearchParams(search);
+    const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
     let response: CoreResponse;
     try {
       response = await dispatch();
@@ -241,13 +246,9 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       response = errorResponse(error, (e) => logError("sandbox handler failed", e));
     }
     response.headers = { ...headers, ...response.headers };
-    let preferMs = 0;
-    try {
-      preferMs = parsePrefer(request.headers.prefer).latencyMs ?? 0;
-    } catch {
-      // an invalid Prefer header already answered 400
-    }
-    const delay = options.latencyMs + Math.min(preferMs, MAX_PREFER_LATENCY_MS);
+    const applied = api && prefer.ok ? preferenceAppliedHeader(prefer.applied) : undefined;
+    if (applied) response.headers["preference-applied"] = applied;
+    const delay = options.latencyMs + (api && prefer.ok ? (prefer.preferences.latencyMs ?? 0) : 0);
     if (delay > 0) await sleep(delay);
     if (method === "HEAD") response.body = undefined;
     return response;
@@ -255,12 +256,12 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     async function dispatch(): Promise<CoreResponse> {
       // Preflight requests: answered before authentication and rate limiting.
       if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
-      if (limiter && path.startsWith(`${spec.basePath}/`)) {
+      if (limiter && api) {
         const decision = limiter(request.remoteAddress ?? "local");
         Object.assign(headers, decision.headers);
         if (decision.rejected) return json(429, decision.rejected);
       }
-      return route(request, method, path, search);
+      return route(request, method, path, query, prefer);
     }
   }
 

@@ -166,14 +166,36 @@ describe("Prefer", () => {
   });
 
   it.each([
-    ["an undocumented status", "code=404", "/people", /not a documented response of searchPeople/],
-    ["a non-status", "code=abc", "/people", /Prefer code must be an HTTP status/],
-    ["an unknown example", "code=400, example=nope", "/people", /not an example/],
+    ["an undocumented status", "code=404", "/people", /^GET \/v1\/people documents no 404 response/],
+    ["a non-status", "code=abc", "/people", /^Prefer code must be a 3-digit HTTP status/],
+    ["an unknown example", "code=400, example=nope", "/people", /has no example named "nope" for status 400/],
+    ["an unknown example of the default answer", "example=nope", "/people", /^GET \/v1\/people has no example named "nope" \(/],
+    ["a bad code in the query stand-in", "", "/people?__code=abc", /^Prefer code/],
     ["a bad latency", "latency=soon", "/people", /Prefer latency/],
   ])("400 for %s", async (_name, prefer, path, message) => {
     const res = await sb.request("GET", path, { headers: { prefer }, invalidRequest: true });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(message);
+  });
+
+  it("example=<name> alone picks a named example of the default answer, and Preference-Applied lists it", async () => {
+    const res = await sb.request("GET", "/people?view=compact", { headers: { prefer: "example=compact_page" } });
+    expect(res.status).toBe(200);
+    expect(res.headers["preference-applied"]).toBe("example=compact_page");
+  });
+
+  it("unsupported preferences (dynamic, seed, return=minimal) are ignored and not listed", async () => {
+    const res = await sb.request("GET", "/people?limit=1", { headers: { prefer: "dynamic=true, seed=4, return=minimal" } });
+    expect(res.status).toBe(200);
+    expect(res.headers["preference-applied"]).toBeUndefined();
+    const bad = await sb.request("GET", "/people?limit=1", { headers: { prefer: "dynamic=maybe" } });
+    expect(bad.status).toBe(200);
+  });
+
+  it("?__code= stands in for the header and is not validated as a query parameter", async () => {
+    const res = await sb.request("GET", "/people/priya-raman?__code=404", { invalidRequest: true });
+    expect(res.status).toBe(404);
+    expect(res.headers["preference-applied"]).toBe("code=404");
   });
 
   it("latency=<ms> delays the answer (lower bound only)", async () => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
 import Fastify from "fastify";
-import { loadSpecFile } from "../../contract-tests/lib/spec.js";
+import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
 import type { Area, SandboxContext } from "./context.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "./core.js";
 import type { Graph } from "./data/graph.js";
@@ -61,11 +61,12 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
 
 export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<BuiltSandbox> {
   const options = resolveOptions(partial);
+  const specPath = options.specPath || DEFAULT_SPEC_PATH;
   let spec: Record<string, unknown>;
   try {
-    spec = loadSpecFile(options.specPath);
+    spec = loadSpec(specPath);
   } catch (e) {
-    throw new Error(`Spec not readable at ${options.specPath} (${(e as Error).message}): run \`npm run generate\` first`);
+    throw new Error(`${(e as Error).message}: run \`npm run generate\` first`);
   }
   const app = Fastify({
     logger: options.logger,

@@ -1,6 +1,6 @@
 /** `npm run sandbox -- [options]`: starts the sandbox and prints its base URL and test keys. */
 import { KEYS, ORGS } from "./auth.js";
-import { parseCli, USAGE } from "./options.js";
+import { parseCli, USAGE } from "./cli.js";
 import { startSandbox } from "./server.js";
 
 async function main(): Promise<void> {
