@@ -128,8 +128,9 @@ export function parseJsonBody(method: string, headers: RequestHeaders, raw: stri
   if (body.trim() === "") return undefined;
   try {
     return JSON.parse(body);
-  } catch {
-    throw invalidRequest("Body is not valid JSON");
+  } catch (error) {
+    // The mock's words, so both servers describe a broken body the same way.
+    throw invalidRequest(`invalid JSON body: ${(error as Error).message}`);
   }
 }
 
@@ -223,8 +224,8 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       if (!prefer.ok) throw invalidRequest(prefer.message);
       return answer(r.op, params, query, request, body, `${method} ${path}`, prefer);
     }
-    const outside = path.startsWith(spec.basePath) ? "" : ` (the API lives under ${spec.basePath})`;
-    throw notFound(`No route ${method} ${path}${outside}`);
+    const outside = path.startsWith(`${spec.basePath}/`) ? "" : ` (paths start with ${spec.basePath})`;
+    throw notFound(`${method} ${path} is not an operation of this API${outside}`);
   }
 
   async function handle(request: CoreRequest): Promise<CoreResponse> {
