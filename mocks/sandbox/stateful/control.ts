@@ -12,7 +12,7 @@
 import { ORGS } from "../auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
 import { isRecord } from "./common.js";

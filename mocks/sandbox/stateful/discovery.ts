@@ -13,8 +13,8 @@ import { Prng } from "../data/prng.js";
 import { FAMILIES, NAMES } from "../data/vocab.js";
 import { slugify } from "../data/generate.js";
 import { matchesAnyPlace } from "../domain/locations.js";
-import { hasWordPrefix, tokenize } from "../domain/text.js";
-import { NETWORK_ORIGIN, normalizeProfileUrl } from "../domain/urls.js";
+import { hasWordPrefix, tokenize } from "../data/text.js";
+import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
 import type { MemberProfile } from "./model.js";
 import { unitFrom } from "./shared.js";
 

@@ -13,7 +13,7 @@
  */
 import type { Area, SandboxContext } from "../context.js";
 import { Prng } from "../data/prng.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { OrgState, SandboxState } from "../state.js";
 import { iso } from "./common.js";

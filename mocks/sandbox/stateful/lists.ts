@@ -16,7 +16,7 @@
  */
 import type { Area, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
 import { notVisible, nowIso, requiredName } from "./common.js";
