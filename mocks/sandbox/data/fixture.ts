@@ -6,7 +6,7 @@
 import { profileUrl, companyUrl } from "./urls.js";
 import { continentOf } from "./geo.js";
 import { buildGraph, type Graph, type GraphInput } from "./graph.js";
-import type { Certification, Company, Person, Position } from "./model.js";
+import type { Certification, Company, Person, Position } from "./resources.js";
 
 const COMPANIES: Company[] = [
   { key: "northwind-labs", name: "Northwind Labs", network_url: companyUrl("northwind-labs"), domain: "northwindlabs.example" },

@@ -8,7 +8,7 @@
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
 import { textId } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
-import type { Company, Person, PersonLocation, Position } from "./model.js";
+import type { Company, Person, PersonLocation, Position } from "./resources.js";
 
 /** A location with lower-case values (graph records keep one precomputed). */
 export interface LowerLocation {

@@ -1,6 +1,6 @@
 /** Company lookup, the company orbit and company search. */
 import type { Graph, PersonRecord } from "../data/graph.js";
-import type { Company, Person } from "../data/model.js";
+import type { Company, Person } from "../data/resources.js";
 import { notFound } from "../errors.js";
 import { rowPerson } from "./views.js";
 

@@ -1,7 +1,7 @@
 /** Place matching: a place is a city, region, country or continent (continents expand to countries). */
 import { countriesOf } from "../data/geo.js";
 import { lowerLocation, type LowerLocation } from "../data/graph.js";
-import type { PersonLocation } from "../data/model.js";
+import type { PersonLocation } from "../data/resources.js";
 
 export type { LowerLocation };
 

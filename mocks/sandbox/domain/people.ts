@@ -1,7 +1,7 @@
 /** Person lookup, coworkers (overlapping stints at shared companies) and similar people. */
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import { searchIndexOf } from "./search-index.js";
-import type { Match } from "../data/model.js";
+import type { Match } from "../data/resources.js";
 import { notFound } from "../errors.js";
 import { monthToString } from "../data/dates.js";
 import { normalizeProfileUrl } from "../data/urls.js";

@@ -4,7 +4,7 @@
  * checked by the spec-derived validator when this runs.
  */
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
-import type { Match, MatchRole } from "../data/model.js";
+import type { Match, MatchRole } from "../data/resources.js";
 import { invalidRequest } from "../errors.js";
 import { periodStart } from "../data/dates.js";
 import { compilePlaces, type PlaceMatcher } from "./locations.js";

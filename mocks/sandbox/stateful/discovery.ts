@@ -1,5 +1,5 @@
 /**
- * Discovery of a Target's members from the graph (part 1's data) plus a few deterministic profiles that are
+ * Discovery of a Target's members from the graph plus a few deterministic profiles that are
  * not in the index graph (the service discovers through providers, so some members use allocation).
  *
  * - company Targets: every unflagged person with a position at the resolved company (is_current true when a
@@ -7,7 +7,7 @@
  * - people Targets: the stored provider filters (`query.filters`, mapped from input, app_query and query).
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
-import type { Company } from "../data/model.js";
+import type { Company } from "../data/resources.js";
 import { CONTINENTS } from "../data/geo.js";
 import { Prng } from "../data/prng.js";
 import { FAMILIES, NAMES } from "../data/vocab.js";
@@ -15,8 +15,8 @@ import { slugify } from "../data/generate.js";
 import { matchesAnyPlace } from "../domain/locations.js";
 import { hasWordPrefix, tokenize } from "../data/text.js";
 import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
-import type { MemberProfile } from "./model.js";
-import { unitFrom } from "./shared.js";
+import type { MemberProfile } from "./records.js";
+import { unitFrom } from "./area-helpers.js";
 
 export interface Enrichment {
   profile: MemberProfile;

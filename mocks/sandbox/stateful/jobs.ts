@@ -16,12 +16,12 @@
  */
 import type { SandboxContext } from "../context.js";
 import type { OrgState } from "../state.js";
-import { iso } from "./common.js";
+import { iso } from "./area-helpers.js";
 import { companyCandidates, networkIdFor, peopleCandidates, resolveCompany, type Candidate, type PeopleFilters } from "./discovery.js";
 import { syncDefaultLists } from "./lists.js";
-import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./model.js";
-import { newId, unitFrom } from "./shared.js";
-import { latestJob, targetsOf, targetsSlice } from "./store.js";
+import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./records.js";
+import { newId, unitFrom } from "./area-helpers.js";
+import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 /** One phase lasts this long at --job-speed 1. */
 export const PHASE_MS = 2000;

@@ -6,13 +6,13 @@
 import type { Area, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { notVisible, nowIso } from "./common.js";
+import { notVisible, nowIso } from "./area-helpers.js";
 import { mapPeopleFilters, normalizeCompanyInput, resolveCompany, stripProviderQuery } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
-import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./model.js";
-import { newId } from "./shared.js";
-import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./store.js";
+import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
+import { newId } from "./area-helpers.js";
+import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 export const CERTIFICATION_UNSUPPORTED = "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
 
