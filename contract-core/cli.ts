@@ -4,6 +4,8 @@
  * fallbacks (`--port`/`PORT`, `--host`/`HOST`); an unknown option or a bad value names itself, points to
  * `--help` and exits 2; a busy port names the port and how to choose another.
  */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 export interface OptionSpec {
@@ -49,7 +51,7 @@ export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", descriptio
 
 /** Shared option definitions, so every command spells them the same. */
 export const COMMON_OPTIONS = {
-  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<n>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
+  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<port>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
   host: (defaultHost = "127.0.0.1"): OptionSpec => ({ type: "string", value: "<host>", env: "HOST", default: defaultHost, description: "interface to bind" }),
   spec: (defaultPath: string): OptionSpec => ({ type: "string", value: "<file>", env: "SPEC", default: defaultPath, description: "OpenAPI document (JSON or YAML, split or bundled)" }),
   out: (defaultPath: string, what = "output file"): OptionSpec => ({ type: "string", value: "<path>", default: defaultPath, description: what }),
@@ -188,7 +190,5 @@ export async function runCommand(
 /** True when the module at `importMetaUrl` is the entry point (run directly, not imported by a test). */
 export function isMain(importMetaUrl: string): boolean {
   const entry = process.argv[1];
-  if (!entry) return false;
-  const file = new URL(importMetaUrl).pathname;
-  return file === entry || file.replace(/\.ts$/, "") === entry.replace(/\.ts$/, "");
+  return entry !== undefined && resolve(entry) === fileURLToPath(importMetaUrl);
 }

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { stringify } from "yaml";
-import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec } from "../contract-core/index.js";
+import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 import { renderExamplesList } from "./examples-list.js";
 
 export const repoRoot = REPO_ROOT;
@@ -42,8 +42,15 @@ export async function generate(outDir?: string): Promise<string[]> {
   return GENERATED_FILES.map((f) => target(f.name));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf("--out");
-  const files = await generate(i > 0 ? resolve(process.argv[i + 1] ?? "") : undefined);
-  for (const f of files) console.log(`wrote ${f}`);
+export const GENERATE_COMMAND: CommandSpec = {
+  name: "npm run generate",
+  summary: "Bundles spec/ into generated/openapi.{json,yaml}, writes generated/schema.d.ts and mocks/prism/EXAMPLES.md.",
+  options: { out: { type: "string", value: "<dir>", description: "write every generated file flat into this folder instead (the drift check uses it)" } },
+};
+
+if (isMain(import.meta.url)) {
+  await runCommand(GENERATE_COMMAND, async ({ values }) => {
+    const files = await generate(typeof values.out === "string" ? resolve(values.out) : undefined);
+    for (const f of files) console.log(`wrote ${f}`);
+  });
 }
