@@ -19,14 +19,14 @@ import { fileURLToPath } from "node:url";
 import { COMMON_OPTIONS, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
-import { type LoadedSpec, InputError, loadSpec } from "./load.js";
+import { type LoadedSpec, InputError, loadInput } from "./load.js";
 import { mergeOptic, runOptic } from "./optic.js";
 import type { Change } from "./policy.js";
 
 export { escapePointer, operationKey } from "./json.js";
 export { detectChanges } from "./differ.js";
 export { describeOperation, formatText, markdownTable, policyMarkdown } from "./format.js";
-export { InputError, type LoadedSpec, loadSpec } from "./load.js";
+export { InputError, type LoadedSpec, loadInput } from "./load.js";
 export { type OpticHit, changedOperations, mergeOptic, opticLocation, runOptic } from "./optic.js";
 export { type Change, POLICY, type RuleId } from "./policy.js";
 
@@ -48,7 +48,7 @@ export async function compareSpecFiles(baseFile: string, headFile: string, optio
   const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
   try {
     // allSettled: a failing input must not let the other one's bundler write into a removed directory
-    const [b, h] = await Promise.allSettled([loadSpec(baseFile), loadSpec(headFile)]);
+    const [b, h] = await Promise.allSettled([loadInput(baseFile), loadInput(headFile)]);
     if (b.status === "rejected") throw b.reason;
     if (h.status === "rejected") throw h.reason;
     const [base, head] = [b.value, h.value];
