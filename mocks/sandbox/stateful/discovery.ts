@@ -13,6 +13,7 @@ import { Prng } from "../data/prng.js";
 import { FAMILIES, NAMES } from "../data/vocab.js";
 import { slugify } from "../data/generate.js";
 import { matchesAnyPlace } from "../domain/locations.js";
+
 import { hasWordPrefix, tokenize } from "../data/text.js";
 import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
 import type { MemberProfile } from "./records.js";
@@ -38,26 +39,6 @@ export const EMPTY_PROFILE: MemberProfile = { full_name: null, headline: null, c
 
 /** Share of discovered profiles that are not in the index graph (at least one when anything is found). */
 export const OFF_GRAPH_SHARE = 0.2;
-
-// ---- company resolution ----
-
-/** Lower-cased, without scheme, `www.`, query, fragment or trailing slash. */
-export function normalizeCompanyInput(input: string): string {
-  return input.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "").replace(/[?#].*$/, "").replace(/\/+$/, "");
-}
-
-/** By key, exact name, domain (or a URL on it), or the company's network URL. */
-export function resolveCompany(graph: Graph, input: string): Company | undefined {
-  const v = normalizeCompanyInput(input);
-  if (!v) return undefined;
-  const host = v.split("/")[0]!;
-  return (
-    graph.companyByKey.get(v) ??
-    graph.companies.find((c) => c.name.toLowerCase() === v) ??
-    graph.companies.find((c) => c.domain !== null && (c.domain.toLowerCase() === v || c.domain.toLowerCase() === host)) ??
-    graph.companies.find((c) => c.network_url !== null && normalizeCompanyInput(c.network_url) === v)
-  );
-}
 
 // ---- people Target filters ----
 
