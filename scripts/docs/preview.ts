@@ -13,7 +13,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
 import { servePage } from "./http.js";
 import { bundleSpec, COMMON_OPTIONS, describeListenError, isMain, portValue, runCommand, type CommandSpec } from "../../contract-core/index.js";
