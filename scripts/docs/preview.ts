@@ -157,7 +157,7 @@ if (isMain(import.meta.url)) {
     try {
       preview = await startPreview({ port, ...(typeof values.spec === "string" ? { spec: values.spec } : {}) });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"));
+      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
       throw error;
     }
     const stop = () => void preview.close().then(() => process.exit(0));
