@@ -2,11 +2,8 @@
  * npm run generate: bundle spec/ into generated/openapi.{json,yaml} and write generated/schema.d.ts
  * (openapi-typescript, from the bundle). `--out <dir>` writes elsewhere (used by the drift check).
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import { stringify } from "yaml";
 import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../contract-core/index.js";

@@ -14,9 +14,8 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { COMMON_OPTIONS, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
+import { join } from "node:path";
+import { COMMON_OPTIONS, isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
 import { type LoadedSpec, InputError, loadInput } from "./load.js";
@@ -115,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }
 

@@ -16,9 +16,8 @@ import { execFile, spawn } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
+import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import {
   type Change,
   type Report,
@@ -449,6 +448,6 @@ export async function main(argv: string[]): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }

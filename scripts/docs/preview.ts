@@ -13,7 +13,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
 import { servePage } from "./http.js";
 import { bundleSpec, COMMON_OPTIONS, describeListenError, isMain, portValue, runCommand, type CommandSpec } from "../../contract-core/index.js";
@@ -158,7 +157,7 @@ if (isMain(import.meta.url)) {
     try {
       preview = await startPreview({ port, ...(typeof values.spec === "string" ? { spec: values.spec } : {}) });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"));
+      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
       throw error;
     }
     const stop = () => void preview.close().then(() => process.exit(0));

@@ -4,8 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from "@stoplight/spectral-core";
 import parsers from "@stoplight/spectral-parsers";
 import { REDOCLY_ENV, REPO_ROOT as repoRoot, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
