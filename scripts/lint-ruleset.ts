@@ -24,12 +24,17 @@ const SHARED_ERRORS: Record<string, string> = {
 };
 const REQUIRED_STATUSES = ["400", ...Object.keys(SHARED_ERRORS)];
 const OPERATIONS = "$.paths[*][get,put,post,delete,options,head,patch,trace]";
+// Reference: "Get account stays available to inspect access.allowed", so GET /me must not document 402.
+const NOT_DOCUMENTED: Record<string, string[]> = { "get /me": ["402"] };
 
 /** Every operation documents the shared error responses, by reference to components/responses. */
-function sharedErrorResponses(responses: unknown) {
+function sharedErrorResponses(responses: unknown, _options: unknown, context: { path: (string | number)[] }) {
   const r = (responses ?? {}) as Record<string, { $ref?: string } | undefined>;
   const problems: { message: string; path?: (string | number)[] }[] = [];
-  for (const status of REQUIRED_STATUSES) {
+  const [, path, method] = context.path;
+  const absent = NOT_DOCUMENTED[`${String(method)} ${String(path)}`] ?? [];
+  for (const status of absent) if (r[status]) problems.push({ message: `This operation must not document ${status}.`, path: [status] });
+  for (const status of REQUIRED_STATUSES.filter((s) => !absent.includes(s))) {
     const resp = r[status];
     if (!resp) {
       problems.push({ message: `Operation must document the ${status} response.` });
