@@ -168,6 +168,22 @@ describe("gate without history", () => {
       await rm(repo.dir, { recursive: true, force: true });
     }
   });
+
+  it("fails a commit that renames a path parameter (/people/{slug} -> /people/{person_id}), same URL on the wire", async () => {
+    const repo = await makeRepo();
+    try {
+      await repo.commit("initial spec");
+      await repo.edit("spec/openapi.yaml", "  /people/{slug}:", "  /people/{person_id}:");
+      await repo.edit("spec/base/paths/people_{slug}.yaml", "    - name: slug", "    - name: person_id");
+      await repo.commit("breaking: rename the path parameter");
+      const result = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
+      expect(result.ok).toBe(false);
+      expect(result.markdown).toContain('path parameter renamed from "slug" to "person_id"');
+      expect(result.markdown).toContain("- `parameter-renamed` `getPerson` `/parameters/path/person_id`");
+    } finally {
+      await rm(repo.dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("markers", () => {
