@@ -3,7 +3,8 @@
  * started in-process on 127.0.0.1:0: every workflow passes and no answer carries the webhook secret; a sandbox
  * that breaks one statement of the reference makes exactly the matching workflow fail, at the matching step.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,6 +168,28 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
       await broken.close();
     }
   }, 15_000);
+});
+
+describe("redocly lint of the workflow files", () => {
+  const redocly = join(WORKFLOWS_DIR, "../../node_modules/.bin/redocly");
+  const lint = (files: string[]) =>
+    spawnSync(redocly, ["lint", ...files, "--format", "stylish"], { encoding: "utf8", env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_COLOR: "1" } });
+
+  it("accepts every workflow file with no error and no warning", () => {
+    const files = [...workflowFiles(), ...workflowFiles(join(WORKFLOWS_DIR, "parts"))];
+    const res = lint(files);
+    expect(res.status, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout + res.stderr).not.toMatch(/\d+ (errors?|warnings?)\b/);
+  });
+
+  it("flags a step that reads an output no step defines (a warning, which npm run lint counts as a failure)", () => {
+    const source = readFileSync(join(WORKFLOWS_DIR, "lists.arazzo.yaml"), "utf8").replace("../../generated/openapi.json", join(WORKFLOWS_DIR, "../../generated/openapi.json"));
+    const broken = join(tmp, "broken.arazzo.yaml");
+    writeFileSync(broken, source.replace("value: $steps.createList.outputs.listId", "value: $steps.createList.outputs.listUuid"));
+    const res = lint([broken]);
+    expect(res.stdout + res.stderr).toMatch(/You have 1 warning/);
+    expect(res.stdout + res.stderr).toContain('Output key "listUuid" is not defined in step "createList"');
+  });
 });
 
 describe("npm run workflows arguments", () => {
