@@ -18,7 +18,15 @@ import { parseWorkflowsArgs, runWorkflows, UsageError, USAGE, WORKFLOWS_DIR, wor
 /** Stored diffs emitted before the run; the default orbit makes them visible to every organization. */
 const EMITTED = 80;
 /** Jobs move a phase every 40 ms, so a Target job ends within a few polls; no job fails unless made to. */
-const SANDBOX = { host: "127.0.0.1", port: 0, people: 300, companies: 40, rateLimit: false as const, jobSpeed: 50, jobFailureRate: 0 };
+const SANDBOX = {
+  host: "127.0.0.1",
+  port: 0,
+  people: 300,
+  companies: 40,
+  rateLimit: false as const,
+  jobSpeed: 50,
+  jobFailureRate: 0,
+};
 
 interface LoggedStep {
   type: "step" | "workflow";
@@ -56,21 +64,33 @@ type Wrap = (handler: Handler) => Handler;
 function wrapped(operationId: OperationId | "*", wrap: Wrap): Area[] {
   return areas.map((area) => ({
     ...area,
-    handlers: Object.fromEntries(Object.entries(area.handlers).map(([op, h]) => [op, operationId === "*" || op === operationId ? wrap(h!) : h])),
+    handlers: Object.fromEntries(
+      Object.entries(area.handlers).map(([op, h]) => [op, operationId === "*" || op === operationId ? wrap(h!) : h]),
+    ),
   }));
 }
 
-async function runLogged(server: RunningSandbox, name: string, files?: string[]): Promise<{ code: number; output: string; log: RespectLog }> {
+async function runLogged(
+  server: RunningSandbox,
+  name: string,
+  files?: string[],
+): Promise<{ code: number; output: string; log: RespectLog }> {
   const jsonOutput = join(tmp, `${name}.json`);
   const run = await runWorkflows({ server: server.baseUrl, key: testKey("acme"), jsonOutput }, files);
   return { ...run, log: JSON.parse(readFileSync(jsonOutput, "utf8")) as RespectLog };
 }
 
 /** The steps of a workflow that did not pass, with the conditions of their failed checks. */
-function failedSteps(workflow: LoggedStep): { stepId: string | undefined; statusCode: number | undefined; failed: string[] }[] {
+function failedSteps(
+  workflow: LoggedStep,
+): { stepId: string | undefined; statusCode: number | undefined; failed: string[] }[] {
   return stepsOf(workflow)
     .filter((s) => s.status !== "success")
-    .map((s) => ({ stepId: s.stepId, statusCode: s.response?.statusCode, failed: (s.checks ?? []).filter((c) => !c.passed).map((c) => c.condition ?? c.name) }));
+    .map((s) => ({
+      stepId: s.stepId,
+      statusCode: s.response?.statusCode,
+      failed: (s.checks ?? []).filter((c) => !c.passed).map((c) => c.condition ?? c.name),
+    }));
 }
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -97,7 +117,11 @@ describe("npm run workflows against the sandbox", () => {
   beforeAll(async () => {
     sandbox = await startSandbox(SANDBOX, wrapped("*", record));
     // Enough stored diffs for a polling pass of several pages (limit 25).
-    const res = await fetch(`${sandbox.origin}/__sandbox/events/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ count: EMITTED }) });
+    const res = await fetch(`${sandbox.origin}/__sandbox/events/emit`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ count: EMITTED }),
+    });
     expect(res.status).toBe(200);
   });
   afterAll(async () => sandbox?.close());
@@ -110,7 +134,14 @@ describe("npm run workflows against the sandbox", () => {
 
     const ran = workflowFiles().flatMap((f) => workflowsIn(log, f.slice(WORKFLOWS_DIR.length + 1)));
     expect(ran.map((w) => `${w.workflowId}:${w.status}`).sort()).toEqual(
-      ["company-target-after-failure", "company-target-reuse", "events-polling-pass", "list-lifecycle", "people-target-to-events", "webhook-secret-never-returned"].map((w) => `${w}:success`),
+      [
+        "company-target-after-failure",
+        "company-target-reuse",
+        "events-polling-pass",
+        "list-lifecycle",
+        "people-target-to-events",
+        "webhook-secret-never-returned",
+      ].map((w) => `${w}:success`),
     );
 
     // Respect's log keeps only the last answer of a step that runs again, so the pages come from the sandbox.
@@ -134,7 +165,9 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
   it("a company Target that is not reused: company-target-reuse fails at createAgain (202, not 200)", async () => {
     // Company Targets whose job did not fail are hidden from createTarget's lookup, so it creates another.
     const neverReuse: Wrap = (create) => (req, ctx) => {
-      if (req.org.has(targetsSlice)) for (const t of targetsOf(req.org)) if (t.kind === "company" && latestJob(t)?.status !== "failed") t.company_key = `retired:${t.id}`;
+      if (req.org.has(targetsSlice))
+        for (const t of targetsOf(req.org))
+          if (t.kind === "company" && latestJob(t)?.status !== "failed") t.company_key = `retired:${t.id}`;
       return create(req, ctx);
     };
     const broken = await startSandbox(SANDBOX, wrapped("createTarget", neverReuse));
@@ -143,7 +176,13 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
       expect(code).not.toBe(0);
       const [reuse, afterFailure] = workflowsIn(log, "company-target.arazzo.yaml");
       expect(reuse).toMatchObject({ workflowId: "company-target-reuse", status: "error" });
-      expect(failedSteps(reuse!)).toEqual([expect.objectContaining({ stepId: "createAgain", statusCode: 202, failed: expect.arrayContaining(["$statusCode == 200"]) })]);
+      expect(failedSteps(reuse!)).toEqual([
+        expect.objectContaining({
+          stepId: "createAgain",
+          statusCode: 202,
+          failed: expect.arrayContaining(["$statusCode == 200"]),
+        }),
+      ]);
       expect(afterFailure).toMatchObject({ workflowId: "company-target-after-failure", status: "success" });
     } finally {
       await broken.close();
@@ -162,7 +201,10 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
       expect(code).not.toBe(0);
       const [workflow] = workflowsIn(log, "preferences.arazzo.yaml");
       expect(failedSteps(workflow!)).toEqual([
-        expect.objectContaining({ stepId: "readPreferences", failed: expect.arrayContaining([expect.stringContaining("!@.data.webhook_secret")]) }),
+        expect.objectContaining({
+          stepId: "readPreferences",
+          failed: expect.arrayContaining([expect.stringContaining("!@.data.webhook_secret")]),
+        }),
       ]);
     } finally {
       await broken.close();
@@ -173,7 +215,10 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
 describe("redocly lint of the workflow files", () => {
   const redocly = join(WORKFLOWS_DIR, "../../node_modules/.bin/redocly");
   const lint = (files: string[]) =>
-    spawnSync(redocly, ["lint", ...files, "--format", "stylish"], { encoding: "utf8", env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_COLOR: "1" } });
+    spawnSync(redocly, ["lint", ...files, "--format", "stylish"], {
+      encoding: "utf8",
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_COLOR: "1" },
+    });
 
   it("accepts every workflow file with no error and no warning", () => {
     const files = [...workflowFiles(), ...workflowFiles(join(WORKFLOWS_DIR, "parts"))];
@@ -183,9 +228,15 @@ describe("redocly lint of the workflow files", () => {
   });
 
   it("flags a step that reads an output no step defines (a warning, which npm run lint counts as a failure)", () => {
-    const source = readFileSync(join(WORKFLOWS_DIR, "lists.arazzo.yaml"), "utf8").replace("../../generated/openapi.json", join(WORKFLOWS_DIR, "../../generated/openapi.json"));
+    const source = readFileSync(join(WORKFLOWS_DIR, "lists.arazzo.yaml"), "utf8").replace(
+      "../../generated/openapi.json",
+      join(WORKFLOWS_DIR, "../../generated/openapi.json"),
+    );
     const broken = join(tmp, "broken.arazzo.yaml");
-    writeFileSync(broken, source.replace("value: $steps.createList.outputs.listId", "value: $steps.createList.outputs.listUuid"));
+    writeFileSync(
+      broken,
+      source.replace("value: $steps.createList.outputs.listId", "value: $steps.createList.outputs.listUuid"),
+    );
     const res = lint([broken]);
     expect(res.stdout + res.stderr).toMatch(/You have 1 warning/);
     expect(res.stdout + res.stderr).toContain('Output key "listUuid" is not defined in step "createList"');
@@ -194,8 +245,13 @@ describe("redocly lint of the workflow files", () => {
 
 describe("npm run workflows arguments", () => {
   it("parses --server, --key and --json-output, and knows --help", () => {
-    expect(parseWorkflowsArgs(["--server", "http://127.0.0.1:4011/v1/", "--key", "k"])).toEqual({ server: "http://127.0.0.1:4011/v1", key: "k" });
-    expect(parseWorkflowsArgs(["--key", "k", "--server", "https://api.example/v1", "--json-output", "o.json"])).toEqual({ server: "https://api.example/v1", key: "k", jsonOutput: "o.json" });
+    expect(parseWorkflowsArgs(["--server", "http://127.0.0.1:4011/v1/", "--key", "k"])).toEqual({
+      server: "http://127.0.0.1:4011/v1",
+      key: "k",
+    });
+    expect(parseWorkflowsArgs(["--key", "k", "--server", "https://api.example/v1", "--json-output", "o.json"])).toEqual(
+      { server: "https://api.example/v1", key: "k", jsonOutput: "o.json" },
+    );
     expect(parseWorkflowsArgs(["--help"])).toBe("help");
     expect(USAGE).toContain("--server <base-url> --key <key>");
   });

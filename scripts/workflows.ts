@@ -36,15 +36,21 @@ export function parseWorkflowsArgs(argv: string[]): WorkflowsArgs | "help" {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") return "help";
     const name = arg.replace(/^--/, "");
-    if (!arg.startsWith("--") || !["server", "key", "json-output"].includes(name)) throw new UsageError(`Unknown option: ${arg}`);
+    if (!arg.startsWith("--") || !["server", "key", "json-output"].includes(name))
+      throw new UsageError(`Unknown option: ${arg}`);
     const value = argv[++i];
     if (value === undefined || value.startsWith("--")) throw new UsageError(`${arg} needs a value`);
     values[name] = value;
   }
   if (!values.server) throw new UsageError("--server <base-url> is required");
   if (!values.key) throw new UsageError("--key <key> is required");
-  if (!/^https?:\/\/\S+$/.test(values.server)) throw new UsageError(`--server must be an http(s) URL, got ${values.server}`);
-  return { server: values.server.replace(/\/+$/, ""), key: values.key, ...(values["json-output"] ? { jsonOutput: values["json-output"] } : {}) };
+  if (!/^https?:\/\/\S+$/.test(values.server))
+    throw new UsageError(`--server must be an http(s) URL, got ${values.server}`);
+  return {
+    server: values.server.replace(/\/+$/, ""),
+    key: values.key,
+    ...(values["json-output"] ? { jsonOutput: values["json-output"] } : {}),
+  };
 }
 
 /** The runnable workflow files: spec/workflows/*.arazzo.yaml (parts/ holds workflows called by them). */
@@ -61,11 +67,26 @@ export interface WorkflowsRun {
 }
 
 /** Runs Respect on the given files (all by default); resolves with its exit code and combined output. */
-export function runWorkflows(args: WorkflowsArgs, files = workflowFiles(), opts: { echo?: boolean } = {}): Promise<WorkflowsRun> {
-  const respectArgs = ["respect", ...files, "--server", `${SOURCE}=${args.server}`, ...(args.jsonOutput ? ["--json-output", args.jsonOutput] : [])];
+export function runWorkflows(
+  args: WorkflowsArgs,
+  files = workflowFiles(),
+  opts: { echo?: boolean } = {},
+): Promise<WorkflowsRun> {
+  const respectArgs = [
+    "respect",
+    ...files,
+    "--server",
+    `${SOURCE}=${args.server}`,
+    ...(args.jsonOutput ? ["--json-output", args.jsonOutput] : []),
+  ];
   const child = spawn(join(repoRoot, "node_modules/.bin/redocly"), respectArgs, {
     cwd: repoRoot,
-    env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_COLOR: "1", REDOCLY_CLI_RESPECT_INPUT: `key=${args.key},baseUrl=${args.server}` },
+    env: {
+      ...process.env,
+      REDOCLY_TELEMETRY: "off",
+      NO_COLOR: "1",
+      REDOCLY_CLI_RESPECT_INPUT: `key=${args.key},baseUrl=${args.server}`,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
