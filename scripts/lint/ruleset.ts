@@ -27,7 +27,7 @@ const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "p
 const OPERATIONS = `$.paths[*][${OPERATION_METHODS.join(",")}]`;
 const NOT_FOUND = "#/components/responses/NotFound";
 /** The rules document in this repository; each house rule links to its own heading there. */
-export const RULES_DOC = new URL("../spec/RULES.md", import.meta.url);
+export const RULES_DOC = new URL("../../spec/RULES.md", import.meta.url);
 /**
  * Where the repository's files are browsed. Spectral accepts only http(s) documentation URLs; the project
  * has no published repository address yet, so this is a reserved `.example` host to replace when it has.
