@@ -32,7 +32,7 @@ function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
 
 export const LINT_COMMAND: CommandSpec = {
   name: "npm run lint",
-  summary: "Lints the spec: Redocly on spec/openapi.yaml, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
+  summary: "Lints the spec: Redocly on spec/openapi.yaml and the Arazzo workflows, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
 };
 
 async function main(): Promise<number> {
