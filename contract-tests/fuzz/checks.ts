@@ -48,12 +48,14 @@ export function runChecks(contract: ContractValidator, request: FuzzRequest, exc
   const routed = contract.matchRoute(request.method, exchange.request.url)?.operationId === request.operationId;
   const judged: Exchange = routed ? exchange : { ...exchange, request: { ...exchange.request, url: canonicalUrl } };
 
-  const requestErrors = routed ? contract.validate(judged).errors.filter((e) => e.side === "request") : [];
+  // One validation of both sides when the URL routes; the response side alone when it does not.
+  const errors = (routed ? contract.validate(judged) : contract.validateResponse(judged)).errors;
+  const requestErrors = errors.filter((e) => e.side === "request");
+  const responseErrors = errors.filter((e) => e.side === "response");
   const invalid = request.invalidByConstruction === true || !routed || requestErrors.length > 0;
 
   if (status >= 500) failures.push({ check: "not_a_server_error", message: `server error ${status}${isRecord(body) ? `: ${JSON.stringify(body).slice(0, 200)}` : ""}` });
 
-  const responseErrors = contract.validateResponse(judged).errors;
   const statusErrors = responseErrors.filter((e) => e.pointer === "/status" || e.pointer === "/url");
   const bodyErrors = responseErrors.filter((e) => e.pointer !== "/status" && e.pointer !== "/url");
   if (statusErrors.length > 0) failures.push({ check: "status_code_conformance", message: describe(statusErrors) });

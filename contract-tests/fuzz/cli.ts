@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { KEY_VARIABLE, REVOKED_KEY_VARIABLE } from "./curl.js";
-import { formatReport, runFuzz, type FuzzOptions } from "./runner.js";
+import { formatReport, runFuzz, UsageError, type FuzzOptions } from "./runner.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -21,6 +21,7 @@ export const USAGE = `usage: npm run fuzz -- <base-url> [options]
   --requests <n>          number of requests (default 1000)
   --concurrency <n>       requests in flight (default 8)
   --time-limit <s>        stop sending after this many seconds (default 300)
+  --operations <a,b,...>  only these operation ids (default: every operation)
   --report <file.json>    write the JSON report there
   --spec <openapi.json>   the bundled spec (default generated/openapi.json)
   --help                  this text
@@ -50,7 +51,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | s
       continue;
     }
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const known = ["--key", "--revoked-key", "--report", "--spec", ...Object.keys(NUMERIC)];
+    const known = ["--key", "--revoked-key", "--report", "--spec", "--operations", ...Object.keys(NUMERIC)];
     if (!known.includes(flag)) return `unknown option ${flag}`;
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") return `${flag} needs a value`;
@@ -62,6 +63,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | s
     } else if (flag === "--key") options.key = value;
     else if (flag === "--revoked-key") options.revokedKey = value;
     else if (flag === "--report") options.report = value;
+    else if (flag === "--operations") options.operations = value.split(",").map((id) => id.trim()).filter(Boolean);
     else options.spec = value;
   }
   if (positional.length !== 1) return positional.length === 0 ? "no base URL given" : `one base URL expected, got ${positional.join(" ")}`;
@@ -91,7 +93,8 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
   try {
     report = await runFuzz({ ...options, timeLimitMs: options.timeLimit * 1000 });
   } catch (error) {
-    io.err(`fuzz: ${(error as Error).message}\n`);
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`${error.message}\n${USAGE}`);
     return 2;
   }
   io.out(formatReport(report));

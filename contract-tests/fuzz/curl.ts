@@ -4,7 +4,22 @@ import type { FuzzRequest } from "./requests.js";
 export const KEY_VARIABLE = "TALENT_GRAPH_API_KEY";
 export const REVOKED_KEY_VARIABLE = "TALENT_GRAPH_REVOKED_KEY";
 
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+const LONG_RUN = /([A-Za-z0-9])\1{63,}/g;
+
+/** Single-quoted for a POSIX shell; runs of 64+ equal letters or digits are written as a printf so the line stays readable. */
+export function shellQuote(text: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    parts.push(`'${text.slice(last, match.index).replace(/'/g, `'\\''`)}'`);
+    parts.push(`"$(printf '%*s' ${match[0].length} '' | tr ' ' ${match[1]})"`);
+    last = match.index + match[0].length;
+  }
+  parts.push(`'${text.slice(last).replace(/'/g, `'\\''`)}'`);
+  return parts.filter((part) => part !== "''").join("") || "''";
+}
+
+const quote = shellQuote;
 
 export function curlCommand(baseUrl: string, request: FuzzRequest): string {
   // -g: no globbing of [] {}; --path-as-is: send dot segments and bad escapes unchanged.

@@ -82,9 +82,11 @@ export class RequestGenerator {
     const samples = ops.map((op, i) => fc.sample(this.requestArb(op, options), { seed: (options.seed + i * 7919) | 0, numRuns: perOp }));
     const out: FuzzRequest[] = [];
     for (let round = 0; out.length < options.count; round++) {
-      for (let i = 0; i < ops.length && out.length < options.count; i++) out.push({ ...samples[i]![round]!, index: out.length });
+      for (let i = 0; i < ops.length && out.length < options.count; i++) out.push(samples[i]![round]!);
     }
-    return out;
+    // Deletes go last, so that the resources found before the run stay there for the other operations.
+    const ordered = [...out.filter((r) => r.method !== "DELETE"), ...out.filter((r) => r.method === "DELETE")];
+    return ordered.map((request, index) => ({ ...request, index }));
   }
 
   private requestArb(op: FuzzOperation, options: GenerateOptions): fc.Arbitrary<FuzzRequest> {

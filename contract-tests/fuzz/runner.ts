@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { createContractValidator, DEFAULT_SPEC_PATH, parseBodyText, headersToRecord, isObj, type Exchange } from "./contract.js";
-import { CHECKS, runChecks, type CheckName } from "./checks.js";
+import { CHECKS, runChecks, type CheckName, type CheckOutcome } from "./checks.js";
 import { curlCommand } from "./curl.js";
 import { loadOperations, type FuzzOperation, type FuzzSpec } from "./operations.js";
 import { RequestGenerator, type FuzzRequest, type SeedValues } from "./requests.js";
@@ -106,37 +106,45 @@ function canonicalPath(op: FuzzOperation): string {
   return op.pathTemplate.replace(/\{[^}]+\}/g, "fuzz");
 }
 
-/** GETs every listing (no path parameters) and then the resources found, collecting the ids each path parameter can take. */
+/**
+ * Finds ids that exist, so that valid requests reach real data: creates one resource per create operation
+ * (its first example body), lists every collection, then creates and reads one level below (List members).
+ * Values are collected per path template and property (`/lists#id`), and matched to the path parameters.
+ */
 async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValues> {
   const found = new Map<string, Set<string>>();
-  const collect = (prefix: string, body: unknown): void => {
+  const collect = (template: string, body: unknown, withSelf: boolean): void => {
     const data = isObj(body) ? body.data : undefined;
-    const items: unknown[] = Array.isArray(data) ? data : isObj(data) ? Object.values(data).flatMap((v) => (Array.isArray(v) ? v : [])) : [];
+    const nested = isObj(data) ? Object.values(data).flatMap((v) => (Array.isArray(v) ? v : [])) : [];
+    const items: unknown[] = Array.isArray(data) ? data : [...(withSelf && isObj(data) ? [data] : []), ...nested];
     for (const item of items) {
       if (!isObj(item)) continue;
       for (const [key, value] of Object.entries(item)) {
         if (typeof value !== "string" || value.length > 200) continue;
-        const bucket = `${prefix}#${key}`;
+        const bucket = `${template}#${key}`;
         if (!found.has(bucket)) found.set(bucket, new Set());
         const set = found.get(bucket)!;
         if (set.size < 10) set.add(value);
       }
     }
   };
-  const get = async (path: string, template: string): Promise<void> => {
-    const sent = await send(options, { index: -1, operationId: "discover", method: "GET", path, headers: {}, auth: "bearer", intent: "valid" });
-    if (sent.status === 200) collect(template, sent.body);
+  const call = async (op: FuzzOperation, path: string, withSelf: boolean): Promise<void> => {
+    const body = op.body?.examples[0];
+    const headers: Record<string, string> = body === undefined ? {} : { "content-type": op.body!.mediaType };
+    const request: FuzzRequest = { index: -1, operationId: op.operationId, method: op.method, path, headers, auth: "bearer", intent: "valid", ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const sent = await send(options, request);
+    if (sent.status >= 200 && sent.status < 300) collect(op.pathTemplate, sent.body, withSelf);
   };
-  const gets = spec.operations.filter((op) => op.method === "GET" && !op.params.some((p) => p.required && p.in === "query"));
-  await Promise.all(gets.filter((op) => !op.pathTemplate.includes("{")).map((op) => get(op.pathTemplate, op.pathTemplate)));
-  const seeds: SeedValues = {};
+  const pathParams = (op: FuzzOperation): string[] => [...op.pathTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const noRequiredQuery = (op: FuzzOperation): boolean => !op.params.some((p) => p.required && p.in === "query");
+  const creates = spec.operations.filter((op) => op.method === "POST" && (op.body?.examples.length ?? 0) > 0 && noRequiredQuery(op));
+  const reads = spec.operations.filter((op) => op.method === "GET" && noRequiredQuery(op));
+
   const candidates = (template: string, param: string): string[] => {
-    const at = template.indexOf(`{${param}}`);
-    const prefix = template.slice(0, at).replace(/\/$/, "");
+    const prefix = template.slice(0, template.indexOf(`{${param}}`)).replace(/\/$/, "");
     const snake = param.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    // The listing at the prefix (`/lists` for `/lists/{id}`), else the resource that holds it (`/lists/{id}` for `/lists/{id}/members/{membershipId}`).
-    const owners = [prefix, prefix.replace(/(\/[^/{}]+)+$/, "")];
-    for (const owner of owners) {
+    // The collection at the prefix (`/lists` for `/lists/{id}`), else the resource that holds it (`/lists/{id}` for `/lists/{id}/members/{membershipId}`).
+    for (const owner of [prefix, prefix.replace(/(\/[^/{}]+)+$/, "")]) {
       for (const key of [param, snake, "id"]) {
         const values = found.get(`${owner}#${key}`);
         if (values && values.size > 0) return [...values];
@@ -144,26 +152,56 @@ async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValue
     }
     return [];
   };
-  // Second level: one GET of each resource found, for nested ids (the members of a List, ...).
-  const second: Promise<void>[] = [];
-  for (const op of gets.filter((o) => (o.pathTemplate.match(/\{/g) ?? []).length === 1 && /\}$/.test(o.pathTemplate))) {
-    const param = /\{([^}]+)\}$/.exec(op.pathTemplate)![1]!;
-    const value = candidates(op.pathTemplate, param)[0];
-    if (value) second.push(get(op.pathTemplate.replace(`{${param}}`, encodeURIComponent(value)), op.pathTemplate));
+  const firstLevel = (op: FuzzOperation): boolean => pathParams(op).length === 0;
+  /** The template with its one parameter filled by a discovered value, or null. */
+  const secondLevel = (op: FuzzOperation): string | null => {
+    const params = pathParams(op);
+    if (params.length !== 1) return null;
+    const value = candidates(op.pathTemplate, params[0]!)[0];
+    return value === undefined ? null : op.pathTemplate.replace(`{${params[0]}}`, encodeURIComponent(value));
+  };
+
+  for (const op of creates.filter(firstLevel)) await call(op, op.pathTemplate, true);
+  await Promise.all(reads.filter(firstLevel).map((op) => call(op, op.pathTemplate, false)));
+  for (const op of creates) {
+    const path = secondLevel(op);
+    if (path) await call(op, path, true);
   }
-  await Promise.all(second);
+  await Promise.all(reads.map((op) => [op, secondLevel(op)] as const).filter(([, path]) => path !== null).map(([op, path]) => call(op, path!, false)));
+
+  const seeds: SeedValues = {};
   for (const op of spec.operations) {
-    for (const param of op.params.filter((p) => p.in === "path")) {
-      const values = candidates(op.pathTemplate, param.name);
-      if (values.length > 0) (seeds[op.operationId] ??= {})[param.name] = values;
+    for (const param of pathParams(op)) {
+      const values = candidates(op.pathTemplate, param);
+      if (values.length > 0) (seeds[op.operationId] ??= {})[param] = values;
     }
   }
   return seeds;
 }
 
+/** The checks, with a validator that fails on an answer (e.g. a body too large to report on) counted as a schema failure of that answer. */
+function checkSafely(...args: Parameters<typeof runChecks>): CheckOutcome {
+  try {
+    return runChecks(...args);
+  } catch (error) {
+    return { invalid: args[1].intent === "invalid", failures: [{ check: "response_schema_conformance", message: `the contract validator could not check this answer: ${(error as Error).message}` }] };
+  }
+}
+
+/** Options that cannot work (an unreadable spec, an unknown operation id): the CLI exits 2. */
+export class UsageError extends Error {}
+
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
-  const spec = specFor(options.spec ?? DEFAULT_SPEC_PATH);
-  const contract = createContractValidator(options.spec ?? DEFAULT_SPEC_PATH);
+  let spec: FuzzSpec;
+  let contract: ReturnType<typeof createContractValidator>;
+  try {
+    spec = specFor(options.spec ?? DEFAULT_SPEC_PATH);
+    contract = createContractValidator(options.spec ?? DEFAULT_SPEC_PATH);
+  } catch (error) {
+    throw new UsageError(`cannot load the spec: ${(error as Error).message}`);
+  }
+  const unknown = (options.operations ?? []).filter((id) => !spec.operations.some((op) => op.operationId === id));
+  if (unknown.length > 0) throw new UsageError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
   const started = performance.now();
   const seeds = options.discover === false ? {} : await discover(spec, options);
   const requests = new RequestGenerator(spec).generate({ seed: options.seed, count: options.requests, seeds, revokedKey: options.revokedKey !== undefined, operations: options.operations });
@@ -188,7 +226,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     };
     const outcome = answer.error
       ? { invalid: request.intent === "invalid", failures: [{ check: "not_a_server_error" as const, message: answer.error }] }
-      : runChecks(contract, request, exchange, spec.basePath + canonicalPath(op));
+      : checkSafely(contract, request, exchange, spec.basePath + canonicalPath(op));
     if (outcome.invalid) summary.invalid++;
     else summary.valid++;
     for (const failure of outcome.failures) {
