@@ -27,9 +27,9 @@ describe("request generation", () => {
     }
   });
 
-  test("the mutations cover wrong types, ranges, enums, required, non-finite numbers, JSON, content types, sizes, encodings and keys", () => {
+  test("the mutations cover wrong types, ranges, empty values, enums, required, non-finite numbers, JSON, content types, sizes, encodings and keys", () => {
     const kinds = new Set(generate(7, 4000).map((r) => r.mutation?.split(" ")[0]).filter(Boolean));
-    for (const kind of ["wrong_type", "out_of_range", "bad_enum", "missing_required", "non_finite", "bad_json", "wrong_content_type", "huge_value", "bad_percent_encoding", "missing_key", "malformed_key", "revoked_key", "wrong_format"]) {
+    for (const kind of ["wrong_type", "out_of_range", "bad_enum", "missing_required", "non_finite", "bad_json", "wrong_content_type", "huge_value", "bad_percent_encoding", "missing_key", "malformed_key", "revoked_key", "wrong_format", "empty_value"]) {
       expect(kinds, kind).toContain(kind);
     }
   });

@@ -246,7 +246,7 @@ export class RequestGenerator {
     }
     if (types.includes("boolean")) push("wrong_type", "maybe");
     if (types.includes("string")) {
-      if (typeof schema.minLength === "number" && schema.minLength > 0) push("out_of_range", "");
+      if (typeof schema.minLength === "number" && schema.minLength > 0) push("empty_value", "");
       if (schema.format === "uuid" || schema.format === "date-time" || schema.format === "date") push("wrong_format", "not-a-valid-value");
       const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
       if (max < HUGE) push("huge_value", "x".repeat(HUGE));
