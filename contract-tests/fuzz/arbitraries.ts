@@ -25,7 +25,8 @@ export class SchemaArbitraries {
     const required = new Set<string>(Array.isArray(node.required) ? (node.required as string[]) : []);
     for (const part of node.allOf) {
       const resolved = this.resolve(part);
-      for (const [key, value] of Object.entries(resolved)) if (!(key in merged) || merged[key] === undefined) merged[key] = value;
+      for (const [key, value] of Object.entries(resolved))
+        if (!(key in merged) || merged[key] === undefined) merged[key] = value;
       if (isObj(resolved.properties)) Object.assign(properties, resolved.properties);
       if (Array.isArray(resolved.required)) for (const name of resolved.required) required.add(name as string);
     }
@@ -53,10 +54,18 @@ export class SchemaArbitraries {
   private build(schema: Obj, depth: number): fc.Arbitrary<unknown> {
     if ("const" in schema) return fc.constant(schema.const);
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
-    const examples = [...(Array.isArray(schema.examples) ? schema.examples : []), ...("example" in schema ? [schema.example] : [])];
+    const examples = [
+      ...(Array.isArray(schema.examples) ? schema.examples : []),
+      ...("example" in schema ? [schema.example] : []),
+    ];
     const types = this.types(schema);
-    const generated = types.length === 0 ? fc.constantFrom<unknown>("x", 1, true) : fc.oneof(...types.map((type) => this.ofType(type, schema, depth)));
-    return examples.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...examples), weight: 1 }, { arbitrary: generated, weight: 2 }) : generated;
+    const generated =
+      types.length === 0
+        ? fc.constantFrom<unknown>("x", 1, true)
+        : fc.oneof(...types.map((type) => this.ofType(type, schema, depth)));
+    return examples.length > 0
+      ? fc.oneof({ arbitrary: fc.constantFrom(...examples), weight: 1 }, { arbitrary: generated, weight: 2 })
+      : generated;
   }
 
   private ofType(type: string, schema: Obj, depth: number): fc.Arbitrary<unknown> {
@@ -84,14 +93,21 @@ export class SchemaArbitraries {
 
   private string(schema: Obj): fc.Arbitrary<string> {
     const minLength = typeof schema.minLength === "number" ? schema.minLength : 0;
-    const maxLength = Math.max(minLength, Math.min(typeof schema.maxLength === "number" ? schema.maxLength : MAX_STRING, MAX_STRING));
+    const maxLength = Math.max(
+      minLength,
+      Math.min(typeof schema.maxLength === "number" ? schema.maxLength : MAX_STRING, MAX_STRING),
+    );
     switch (schema.format) {
       case "uuid":
         return fc.uuid();
       case "date-time":
-        return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+        return fc
+          .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true })
+          .map((d) => d.toISOString());
       case "date":
-        return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+        return fc
+          .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
       case "uri":
         return fc.webUrl();
       case "email":
@@ -99,16 +115,23 @@ export class SchemaArbitraries {
     }
     if (typeof schema.pattern === "string") {
       const limit = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
-      return fc.stringMatching(new RegExp(schema.pattern, "u")).filter((s) => s.length >= minLength && s.length <= limit);
+      return fc
+        .stringMatching(new RegExp(schema.pattern, "u"))
+        .filter((s) => s.length >= minLength && s.length <= limit);
     }
     return fc.string({ minLength, maxLength });
   }
 
   private array(schema: Obj, depth: number): fc.Arbitrary<unknown[]> {
     const minLength = typeof schema.minItems === "number" ? schema.minItems : 0;
-    const maxLength = Math.max(minLength, Math.min(typeof schema.maxItems === "number" ? schema.maxItems : MAX_ITEMS, MAX_ITEMS));
+    const maxLength = Math.max(
+      minLength,
+      Math.min(typeof schema.maxItems === "number" ? schema.maxItems : MAX_ITEMS, MAX_ITEMS),
+    );
     const items = depth >= MAX_DEPTH ? fc.constant(null) : this.valid(schema.items ?? {}, depth + 1);
-    return schema.uniqueItems === true ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(items, { minLength, maxLength });
+    return schema.uniqueItems === true
+      ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+      : fc.array(items, { minLength, maxLength });
   }
 
   private object(schema: Obj, depth: number): fc.Arbitrary<Obj> {
@@ -127,8 +150,18 @@ export class SchemaArbitraries {
 
 /** Integer bounds of a schema, clamped to a small window so generated values stay realistic. */
 export function intRange(schema: Obj): { min: number; max: number } {
-  let min = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : -1000;
-  let max = typeof schema.maximum === "number" ? schema.maximum : typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - 1 : min + 2000;
+  let min =
+    typeof schema.minimum === "number"
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === "number"
+        ? schema.exclusiveMinimum + 1
+        : -1000;
+  let max =
+    typeof schema.maximum === "number"
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === "number"
+        ? schema.exclusiveMaximum - 1
+        : min + 2000;
   if (max - min > 2000) max = min + 2000;
   if (min > max) min = max;
   return { min: Math.ceil(min), max: Math.floor(max) };

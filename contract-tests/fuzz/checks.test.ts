@@ -16,10 +16,20 @@ afterEach(async () => {
 
 async function fuzz(behaviour: Behaviour, requests = 60): Promise<FuzzReport> {
   api = await startFakeApi(behaviour);
-  return runFuzz({ baseUrl: api.baseUrl, key: FAKE_KEY, seed: 42, requests, concurrency: 4, timeLimitMs: 30_000, operations: ["getAccount"], discover: false });
+  return runFuzz({
+    baseUrl: api.baseUrl,
+    key: FAKE_KEY,
+    seed: 42,
+    requests,
+    concurrency: 4,
+    timeLimitMs: 30_000,
+    operations: ["getAccount"],
+    discover: false,
+  });
 }
 
-const failed = (report: FuzzReport) => Object.fromEntries(Object.entries(report.checks).map(([name, c]) => [name, c.failed]));
+const failed = (report: FuzzReport) =>
+  Object.fromEntries(Object.entries(report.checks).map(([name, c]) => [name, c.failed]));
 
 describe("checks on a scripted server", () => {
   test("a server that keeps the contract: no failure, valid and invalid requests both sent", async () => {
@@ -39,25 +49,46 @@ describe("checks on a scripted server", () => {
   test("an undocumented status is reported", async () => {
     const report = await fuzz("undocumented-status");
     expect(failed(report).status_code_conformance).toBeGreaterThan(0);
-    expect(report.failures.find((f) => f.check === "status_code_conformance")).toMatchObject({ status: 418, message: expect.stringContaining("status 418 is not documented for getAccount") });
+    expect(report.failures.find((f) => f.check === "status_code_conformance")).toMatchObject({
+      status: 418,
+      message: expect.stringContaining("status 418 is not documented for getAccount"),
+    });
   });
 
   test("a body that breaks the response schema is reported", async () => {
     const report = await fuzz("schema-violation");
-    expect(report.failures.find((f) => f.check === "response_schema_conformance")).toMatchObject({ status: 200, message: expect.stringContaining("/body/data") });
+    expect(report.failures.find((f) => f.check === "response_schema_conformance")).toMatchObject({
+      status: 200,
+      message: expect.stringContaining("/body/data"),
+    });
   });
 
   test("a 200 to a request without a key, with a malformed key or with the revoked key is reported", async () => {
     api = await startFakeApi("accepts-anything");
-    const report = await runFuzz({ baseUrl: api.baseUrl, key: FAKE_KEY, revokedKey: "revoked-key-000000", seed: 7, requests: 80, concurrency: 4, timeLimitMs: 30_000, operations: ["getAccount"], discover: false });
+    const report = await runFuzz({
+      baseUrl: api.baseUrl,
+      key: FAKE_KEY,
+      revokedKey: "revoked-key-000000",
+      seed: 7,
+      requests: 80,
+      concurrency: 4,
+      timeLimitMs: 30_000,
+      operations: ["getAccount"],
+      discover: false,
+    });
     const rejected = report.failures.filter((f) => f.check === "negative_data_rejection");
-    expect(new Set(rejected.map((f) => f.request.mutation?.split(" ")[0]))).toEqual(new Set(["missing_key", "malformed_key", "revoked_key"]));
+    expect(new Set(rejected.map((f) => f.request.mutation?.split(" ")[0]))).toEqual(
+      new Set(["missing_key", "malformed_key", "revoked_key"]),
+    );
     expect(rejected.every((f) => f.status === 200 && f.request.intent === "invalid")).toBe(true);
   });
 
   test("a 4xx without the reference's error shape is reported", async () => {
     const report = await fuzz("bare-4xx");
-    expect(report.failures.find((f) => f.check === "error_shape")).toMatchObject({ status: 401, message: expect.stringContaining('{"message":"no key"}') });
+    expect(report.failures.find((f) => f.check === "error_shape")).toMatchObject({
+      status: 401,
+      message: expect.stringContaining('{"message":"no key"}'),
+    });
   });
 
   test("the curl of a failure replays the request with the key from the environment, and the key is never printed", async () => {
@@ -67,9 +98,17 @@ describe("checks on a scripted server", () => {
     expect(JSON.stringify(report)).not.toContain(FAKE_KEY);
     const before = api!.received.length;
     // Asynchronously: the fake server runs in this process.
-    await promisify(execFile)("bash", ["-c", `${withKey.curl} -o /dev/null --max-time 10`], { env: { ...process.env, [KEY_VARIABLE]: FAKE_KEY } });
+    await promisify(execFile)("bash", ["-c", `${withKey.curl} -o /dev/null --max-time 10`], {
+      env: { ...process.env, [KEY_VARIABLE]: FAKE_KEY },
+    });
     const replayed = api!.received[before]!;
-    const original = api!.received.find((r, i) => i < before && r.url === replayed.url && r.authorization === replayed.authorization && r.apiKey === replayed.apiKey);
+    const original = api!.received.find(
+      (r, i) =>
+        i < before &&
+        r.url === replayed.url &&
+        r.authorization === replayed.authorization &&
+        r.apiKey === replayed.apiKey,
+    );
     expect(replayed.url).toBe(`/v1${withKey.request.path}`);
     expect(replayed.authorization ?? replayed.apiKey).toContain(FAKE_KEY);
     expect(original).toBeDefined();

@@ -50,7 +50,10 @@ describe("runs", () => {
   test("a clean run exits 0, prints the summary and writes the report; the key comes from the environment and is never printed", async () => {
     api = await startFakeApi("correct");
     const report = join(dir, "clean.json");
-    const result = await cli([api.baseUrl, "--seed", "5", "--requests", "40", "--operations", "getAccount", "--report", report], { TALENT_GRAPH_API_KEY: FAKE_KEY });
+    const result = await cli(
+      [api.baseUrl, "--seed", "5", "--requests", "40", "--operations", "getAccount", "--report", report],
+      { TALENT_GRAPH_API_KEY: FAKE_KEY },
+    );
     expect(result.code, result.out + result.err).toBe(0);
     expect(result.out).toMatch(/seed 5 {2}40\/40 requests in/);
     expect(result.out).toContain("0 failures");
@@ -62,7 +65,17 @@ describe("runs", () => {
 
   test("a failing check exits 1 and prints each distinct failure with its curl", async () => {
     api = await startFakeApi("server-error");
-    const result = await cli([api.baseUrl, "--key", FAKE_KEY, "--seed", "5", "--requests", "30", "--operations", "getAccount"]);
+    const result = await cli([
+      api.baseUrl,
+      "--key",
+      FAKE_KEY,
+      "--seed",
+      "5",
+      "--requests",
+      "30",
+      "--operations",
+      "getAccount",
+    ]);
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/FAIL not_a_server_error +30 failed/);
     expect(result.out).toMatch(/✘ not_a_server_error {2}getAccount → 500/);

@@ -31,7 +31,12 @@ error_shape. Exit 0: no failure; 1: a check failed; 2: usage error.
 Each distinct failure is printed with a curl command that uses $${KEY_VARIABLE} (the key is never printed).
 `;
 
-const NUMERIC = { "--seed": "seed", "--requests": "requests", "--concurrency": "concurrency", "--time-limit": "timeLimit" } as const;
+const NUMERIC = {
+  "--seed": "seed",
+  "--requests": "requests",
+  "--concurrency": "concurrency",
+  "--time-limit": "timeLimit",
+} as const;
 
 export interface CliOptions extends Omit<FuzzOptions, "timeLimitMs"> {
   timeLimit: number;
@@ -40,7 +45,12 @@ export interface CliOptions extends Omit<FuzzOptions, "timeLimitMs"> {
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | string {
-  const options: Partial<CliOptions> = { key: env[KEY_VARIABLE] || "test", requests: 1000, concurrency: 8, timeLimit: 300 };
+  const options: Partial<CliOptions> = {
+    key: env[KEY_VARIABLE] || "test",
+    requests: 1000,
+    concurrency: 8,
+    timeLimit: 300,
+  };
   if (env[REVOKED_KEY_VARIABLE]) options.revokedKey = env[REVOKED_KEY_VARIABLE];
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -50,7 +60,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | s
       positional.push(arg);
       continue;
     }
-    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     const known = ["--key", "--revoked-key", "--report", "--spec", "--operations", ...Object.keys(NUMERIC)];
     if (!known.includes(flag)) return `unknown option ${flag}`;
     const value = inline ?? argv[++i];
@@ -58,22 +70,29 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | s
     if (flag in NUMERIC) {
       const n = Number(value);
       const min = flag === "--seed" ? -(2 ** 31) : 1;
-      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || (flag === "--seed" && n >= 2 ** 31)) return `${flag} must be an integer${flag === "--seed" ? " (32-bit)" : " of at least 1"}, got ${value}`;
+      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || (flag === "--seed" && n >= 2 ** 31))
+        return `${flag} must be an integer${flag === "--seed" ? " (32-bit)" : " of at least 1"}, got ${value}`;
       options[NUMERIC[flag as keyof typeof NUMERIC]] = n;
     } else if (flag === "--key") options.key = value;
     else if (flag === "--revoked-key") options.revokedKey = value;
     else if (flag === "--report") options.report = value;
-    else if (flag === "--operations") options.operations = value.split(",").map((id) => id.trim()).filter(Boolean);
+    else if (flag === "--operations")
+      options.operations = value
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean);
     else options.spec = value;
   }
-  if (positional.length !== 1) return positional.length === 0 ? "no base URL given" : `one base URL expected, got ${positional.join(" ")}`;
+  if (positional.length !== 1)
+    return positional.length === 0 ? "no base URL given" : `one base URL expected, got ${positional.join(" ")}`;
   let url: URL;
   try {
     url = new URL(positional[0]!);
   } catch {
     return `not a URL: ${positional[0]}`;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `the base URL must be http(s), got ${positional[0]}`;
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `the base URL must be http(s), got ${positional[0]}`;
   options.baseUrl = positional[0]!.replace(/\/+$/, "");
   options.seed ??= Math.floor(Math.random() * 2 ** 31);
   return options as CliOptions;

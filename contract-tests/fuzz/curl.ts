@@ -23,7 +23,11 @@ const quote = shellQuote;
 
 export function curlCommand(baseUrl: string, request: FuzzRequest): string {
   // -g: no globbing of [] {}; --path-as-is: send dot segments and bad escapes unchanged.
-  const parts = ["curl -sS -i -g --path-as-is", `-X ${request.method}`, quote(`${baseUrl.replace(/\/+$/, "")}${request.path}`)];
+  const parts = [
+    "curl -sS -i -g --path-as-is",
+    `-X ${request.method}`,
+    quote(`${baseUrl.replace(/\/+$/, "")}${request.path}`),
+  ];
   if (request.auth === "bearer") parts.push(`-H "Authorization: Bearer $${KEY_VARIABLE}"`);
   if (request.auth === "x-api-key") parts.push(`-H "X-Api-Key: $${KEY_VARIABLE}"`);
   if (request.auth === "revoked") parts.push(`-H "Authorization: Bearer $${REVOKED_KEY_VARIABLE}"`);

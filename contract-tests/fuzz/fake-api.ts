@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_SPEC_PATH, deref, isObj, loadSpec, resolvePointer } from "./contract.js";
 
-export type Behaviour = "correct" | "server-error" | "undocumented-status" | "schema-violation" | "accepts-anything" | "bare-4xx";
+export type Behaviour =
+  "correct" | "server-error" | "undocumented-status" | "schema-violation" | "accepts-anything" | "bare-4xx";
 
 export interface ReceivedRequest {
   method: string;
@@ -48,7 +49,13 @@ export async function startFakeApi(behaviour: Behaviour): Promise<FakeApi> {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     req.on("end", () => {
-      received.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization, apiKey: req.headers["x-api-key"] as string | undefined, body });
+      received.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        authorization: req.headers.authorization,
+        apiKey: req.headers["x-api-key"] as string | undefined,
+        body,
+      });
       const send = (status: number, payload?: unknown): void => {
         res.writeHead(status, payload === undefined ? {} : { "content-type": "application/json" });
         res.end(payload === undefined ? undefined : JSON.stringify(payload));

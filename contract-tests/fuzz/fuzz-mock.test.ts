@@ -12,6 +12,10 @@ afterAll(async () => {
   await mock?.close();
 });
 
-test("2,000 fuzzed requests to the mock: no failure outside the allowlist", async () => {
-  expectOnlyKnownFailures(await runFuzz({ ...IN_SUITE_RUN, baseUrl: mock.baseUrl, key: "test" }), "mock");
-}, IN_SUITE_TIMEOUT_MS);
+test(
+  "2,000 fuzzed requests to the mock: no failure outside the allowlist",
+  async () => {
+    expectOnlyKnownFailures(await runFuzz({ ...IN_SUITE_RUN, baseUrl: mock.baseUrl, key: "test" }), "mock");
+  },
+  IN_SUITE_TIMEOUT_MS,
+);

@@ -8,13 +8,29 @@ import { expectOnlyKnownFailures, IN_SUITE_RUN, IN_SUITE_TIMEOUT_MS } from "./su
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ host: "127.0.0.1", port: 0, rateLimit: false, people: 1000, companies: 80, jobSpeed: 0 });
+  sandbox = await startSandbox({
+    host: "127.0.0.1",
+    port: 0,
+    rateLimit: false,
+    people: 1000,
+    companies: 80,
+    jobSpeed: 0,
+  });
 });
 afterAll(async () => {
   await sandbox?.close();
 });
 
-test("2,000 fuzzed requests to the sandbox: no failure outside the allowlist", async () => {
-  const report = await runFuzz({ ...IN_SUITE_RUN, baseUrl: sandbox.baseUrl, key: testKey("acme"), revokedKey: testKey("revoked") });
-  expectOnlyKnownFailures(report, "sandbox");
-}, IN_SUITE_TIMEOUT_MS);
+test(
+  "2,000 fuzzed requests to the sandbox: no failure outside the allowlist",
+  async () => {
+    const report = await runFuzz({
+      ...IN_SUITE_RUN,
+      baseUrl: sandbox.baseUrl,
+      key: testKey("acme"),
+      revokedKey: testKey("revoked"),
+    });
+    expectOnlyKnownFailures(report, "sandbox");
+  },
+  IN_SUITE_TIMEOUT_MS,
+);

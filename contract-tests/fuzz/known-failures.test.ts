@@ -13,16 +13,32 @@ const failure = (over: Partial<FuzzFailure> & { mutation?: string }): FuzzFailur
   status: 500,
   message: "server error 500",
   count: 1,
-  request: { index: 0, method: "GET", path: "/people/%ZZ", auth: "bearer", intent: over.mutation ? "invalid" : "valid", ...(over.mutation ? { mutation: over.mutation } : {}) },
+  request: {
+    index: 0,
+    method: "GET",
+    path: "/people/%ZZ",
+    auth: "bearer",
+    intent: over.mutation ? "invalid" : "valid",
+    ...(over.mutation ? { mutation: over.mutation } : {}),
+  },
   curl: "curl …",
   ...over,
 });
 const report = (failures: FuzzFailure[]) => ({ failures }) as FuzzReport;
-const entry: KnownFailure = { target: "mock", check: "not_a_server_error", operationId: "getPerson", mutation: "bad_percent_encoding path", issue: "issue 15 item 5", why: "test" };
+const entry: KnownFailure = {
+  target: "mock",
+  check: "not_a_server_error",
+  operationId: "getPerson",
+  mutation: "bad_percent_encoding path",
+  issue: "issue 15 item 5",
+  why: "test",
+};
 
 describe("compareWithKnown", () => {
   test("a listed failure is expected, and the entry is in use", () => {
-    expect(compareWithKnown(report([failure({ mutation: "bad_percent_encoding path slug" })]), "mock", [entry])).toEqual({ unexpected: [], stale: [] });
+    expect(
+      compareWithKnown(report([failure({ mutation: "bad_percent_encoding path slug" })]), "mock", [entry]),
+    ).toEqual({ unexpected: [], stale: [] });
   });
 
   test.each([
@@ -38,7 +54,9 @@ describe("compareWithKnown", () => {
   test("an entry with mutation null matches only requests built valid", () => {
     const valid: KnownFailure = { ...entry, mutation: null };
     expect(compareWithKnown(report([failure({})]), "mock", [valid]).unexpected).toEqual([]);
-    expect(compareWithKnown(report([failure({ mutation: "bad_percent_encoding path slug" })]), "mock", [valid]).unexpected).toHaveLength(1);
+    expect(
+      compareWithKnown(report([failure({ mutation: "bad_percent_encoding path slug" })]), "mock", [valid]).unexpected,
+    ).toHaveLength(1);
   });
 
   test("an entry that matches nothing is stale", () => {

@@ -28,13 +28,18 @@ export function loadKnownFailures(file: URL | string = KNOWN_FAILURES_FILE): Kno
 }
 
 function matches(entry: KnownFailure, target: FuzzTarget, failure: FuzzFailure): boolean {
-  if (entry.target !== target || entry.check !== failure.check || entry.operationId !== failure.operationId) return false;
+  if (entry.target !== target || entry.check !== failure.check || entry.operationId !== failure.operationId)
+    return false;
   const mutation = failure.request.mutation ?? null;
   return entry.mutation === null ? mutation === null : mutation !== null && mutation.startsWith(entry.mutation);
 }
 
 /** Failures of `report` outside the allowlist, and allowlist entries for `target` that matched nothing. */
-export function compareWithKnown(report: FuzzReport, target: FuzzTarget, known: KnownFailure[]): { unexpected: FuzzFailure[]; stale: KnownFailure[] } {
+export function compareWithKnown(
+  report: FuzzReport,
+  target: FuzzTarget,
+  known: KnownFailure[],
+): { unexpected: FuzzFailure[]; stale: KnownFailure[] } {
   const used = new Set<KnownFailure>();
   const unexpected: FuzzFailure[] = [];
   for (const failure of report.failures) {

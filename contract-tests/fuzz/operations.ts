@@ -57,7 +57,10 @@ function examplesOf(doc: OpenApiDocument, node: Obj): unknown[] {
 
 export function readOperations(doc: OpenApiDocument): FuzzSpec {
   const operations: FuzzOperation[] = [];
-  const topSecured = Array.isArray(doc.security) && doc.security.length > 0 && !doc.security.some((alt) => isObj(alt) && Object.keys(alt).length === 0);
+  const topSecured =
+    Array.isArray(doc.security) &&
+    doc.security.length > 0 &&
+    !doc.security.some((alt) => isObj(alt) && Object.keys(alt).length === 0);
   for (const [pathTemplate, rawItem] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
     const item = deref(doc, rawItem);
     if (!isObj(item)) continue;
@@ -65,22 +68,53 @@ export function readOperations(doc: OpenApiDocument): FuzzSpec {
       const op = item[method];
       if (!isObj(op) || typeof op.operationId !== "string") continue;
       const byKey = new Map<string, FuzzParam>();
-      for (const raw of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+      for (const raw of [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(op.parameters) ? op.parameters : []),
+      ]) {
         const param = deref(doc, raw);
         if (!isObj(param) || typeof param.name !== "string") continue;
         const where = param.in as ParamLocation;
-        if (!["path", "query", "header"].includes(where) || (where === "header" && OWN_HEADERS.has(param.name.toLowerCase()))) continue;
+        if (
+          !["path", "query", "header"].includes(where) ||
+          (where === "header" && OWN_HEADERS.has(param.name.toLowerCase()))
+        )
+          continue;
         const schema = isObj(param.schema) ? param.schema : {};
-        byKey.set(`${where}:${param.name}`, { name: param.name, in: where, required: param.required === true || where === "path", schema, examples: [...examplesOf(doc, param), ...examplesOf(doc, deref(doc, schema) as Obj)] });
+        byKey.set(`${where}:${param.name}`, {
+          name: param.name,
+          in: where,
+          required: param.required === true || where === "path",
+          schema,
+          examples: [...examplesOf(doc, param), ...examplesOf(doc, deref(doc, schema) as Obj)],
+        });
       }
       let body: FuzzBody | null = null;
       const requestBody = deref(doc, op.requestBody);
       if (isObj(requestBody) && isObj(requestBody.content)) {
-        const [mediaType, media] = Object.entries(requestBody.content).find(([type]) => /json/i.test(type)) ?? Object.entries(requestBody.content)[0] ?? [];
-        if (mediaType && isObj(media)) body = { required: requestBody.required === true, mediaType, schema: isObj(media.schema) ? media.schema : {}, examples: examplesOf(doc, media) };
+        const [mediaType, media] =
+          Object.entries(requestBody.content).find(([type]) => /json/i.test(type)) ??
+          Object.entries(requestBody.content)[0] ??
+          [];
+        if (mediaType && isObj(media))
+          body = {
+            required: requestBody.required === true,
+            mediaType,
+            schema: isObj(media.schema) ? media.schema : {},
+            examples: examplesOf(doc, media),
+          };
       }
-      const security = Array.isArray(op.security) ? op.security.length > 0 && !op.security.some((alt) => isObj(alt) && Object.keys(alt).length === 0) : topSecured;
-      operations.push({ operationId: op.operationId, method: method.toUpperCase(), pathTemplate, params: [...byKey.values()], body, secured: security });
+      const security = Array.isArray(op.security)
+        ? op.security.length > 0 && !op.security.some((alt) => isObj(alt) && Object.keys(alt).length === 0)
+        : topSecured;
+      operations.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        pathTemplate,
+        params: [...byKey.values()],
+        body,
+        secured: security,
+      });
     }
   }
   return { doc, basePath: serverBasePath(doc), operations };

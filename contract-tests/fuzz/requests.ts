@@ -79,7 +79,9 @@ export class RequestGenerator {
     const ops = this.spec.operations.filter((op) => !options.operations || options.operations.includes(op.operationId));
     if (ops.length === 0 || options.count <= 0) return [];
     const perOp = Math.ceil(options.count / ops.length);
-    const samples = ops.map((op, i) => fc.sample(this.requestArb(op, options), { seed: (options.seed + i * 7919) | 0, numRuns: perOp }));
+    const samples = ops.map((op, i) =>
+      fc.sample(this.requestArb(op, options), { seed: (options.seed + i * 7919) | 0, numRuns: perOp }),
+    );
     const out: FuzzRequest[] = [];
     for (let round = 0; out.length < options.count; round++) {
       for (let i = 0; i < ops.length && out.length < options.count; i++) out.push(samples[i]![round]!);
@@ -96,7 +98,15 @@ export class RequestGenerator {
     const auth = mutations.filter((m) => m.auth);
     const data = mutations.filter((m) => !m.auth);
     // Data mutations three times as often as key mutations, whatever the number of parameters.
-    const mutation = auth.length === 0 ? fc.constantFrom(...data) : data.length === 0 ? fc.constantFrom(...auth) : fc.oneof({ arbitrary: fc.constantFrom(...data), weight: 3 }, { arbitrary: fc.constantFrom(...auth), weight: 1 });
+    const mutation =
+      auth.length === 0
+        ? fc.constantFrom(...data)
+        : data.length === 0
+          ? fc.constantFrom(...auth)
+          : fc.oneof(
+              { arbitrary: fc.constantFrom(...data), weight: 3 },
+              { arbitrary: fc.constantFrom(...auth), weight: 1 },
+            );
     const invalid = fc.tuple(valid, mutation).map(([draft, mutation]) => {
       const copy = structuredClone(draft);
       mutation.apply(copy);
@@ -111,7 +121,15 @@ export class RequestGenerator {
   private finish(op: FuzzOperation, draft: Draft, mutation: Mutation | null): FuzzRequest {
     let path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => draft.pathParams[name] ?? "");
     if (draft.query.length > 0) path += `?${draft.query.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")}`;
-    const request: FuzzRequest = { index: 0, operationId: op.operationId, method: op.method, path, headers: draft.headers, auth: draft.auth, intent: mutation ? "invalid" : "valid" };
+    const request: FuzzRequest = {
+      index: 0,
+      operationId: op.operationId,
+      method: op.method,
+      path,
+      headers: draft.headers,
+      auth: draft.auth,
+      intent: mutation ? "invalid" : "valid",
+    };
     if (draft.body !== undefined) request.body = draft.body;
     if (mutation) {
       request.mutation = mutation.name;
@@ -134,30 +152,55 @@ export class RequestGenerator {
     const headers = op.params.filter((p) => p.in === "header");
     const requiredQuery = query.filter((p) => p.required);
     const optionalQuery = query.filter((p) => !p.required);
-    const pathArb = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, this.paramArb(p, known[p.name] ?? []).map(enc)])));
-    const queryArb = fc.subarray(optionalQuery, { maxLength: Math.min(3, optionalQuery.length) }).chain((chosen) =>
-      fc.tuple(...[...requiredQuery, ...chosen].map((p) => this.paramArb(p, []).map((v): [string, string] => [p.name, enc(v)]))),
+    const pathArb = fc.record(
+      Object.fromEntries(pathParams.map((p) => [p.name, this.paramArb(p, known[p.name] ?? []).map(enc)])),
     );
-    const headerArb = fc.subarray(headers, { maxLength: Math.min(1, headers.length) }).chain((chosen) =>
-      fc.tuple(...chosen.map((p) => this.paramArb(p, []).map((v): [string, string] => [p.name.toLowerCase(), str(v)]))),
-    );
+    const queryArb = fc
+      .subarray(optionalQuery, { maxLength: Math.min(3, optionalQuery.length) })
+      .chain((chosen) =>
+        fc.tuple(
+          ...[...requiredQuery, ...chosen].map((p) =>
+            this.paramArb(p, []).map((v): [string, string] => [p.name, enc(v)]),
+          ),
+        ),
+      );
+    const headerArb = fc
+      .subarray(headers, { maxLength: Math.min(1, headers.length) })
+      .chain((chosen) =>
+        fc.tuple(
+          ...chosen.map((p) => this.paramArb(p, []).map((v): [string, string] => [p.name.toLowerCase(), str(v)])),
+        ),
+      );
     const body = op.body;
     const bodyArb: fc.Arbitrary<string | undefined> = !body
       ? fc.constant(undefined)
       : (() => {
-          const values = body.examples.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...body.examples), weight: 2 }, { arbitrary: this.schemas.valid(body.schema), weight: 1 }) : this.schemas.valid(body.schema);
+          const values =
+            body.examples.length > 0
+              ? fc.oneof(
+                  { arbitrary: fc.constantFrom(...body.examples), weight: 2 },
+                  { arbitrary: this.schemas.valid(body.schema), weight: 1 },
+                )
+              : this.schemas.valid(body.schema);
           const text = values.map((v) => JSON.stringify(v));
           return body.required ? text : fc.option(text, { nil: undefined });
         })();
     const authArb = fc.constantFrom<AuthMode>("bearer", "x-api-key");
-    return fc.record({ pathParams: pathArb, query: queryArb, headerList: headerArb, body: bodyArb, auth: authArb }).map(({ pathParams: p, query: q, headerList, body: b, auth }) => {
-      const draft: Draft = { pathParams: p as Record<string, string>, query: q, headers: Object.fromEntries(headerList), auth };
-      if (b !== undefined) {
-        draft.body = b;
-        draft.headers["content-type"] = op.body!.mediaType;
-      }
-      return draft;
-    });
+    return fc
+      .record({ pathParams: pathArb, query: queryArb, headerList: headerArb, body: bodyArb, auth: authArb })
+      .map(({ pathParams: p, query: q, headerList, body: b, auth }) => {
+        const draft: Draft = {
+          pathParams: p as Record<string, string>,
+          query: q,
+          headers: Object.fromEntries(headerList),
+          auth,
+        };
+        if (b !== undefined) {
+          draft.body = b;
+          draft.headers["content-type"] = op.body!.mediaType;
+        }
+        return draft;
+      });
   }
 
   /** Every single-fault mutation that applies to the operation. */
@@ -176,25 +219,34 @@ export class RequestGenerator {
           draft.query.push([param.name, value]);
         }
       };
-      for (const value of this.badValues(schema)) add(`${value.kind} ${param.in} ${param.name}=${abbreviate(value.value)}`, set(value.encoded), value.byConstruction);
+      for (const value of this.badValues(schema))
+        add(
+          `${value.kind} ${param.in} ${param.name}=${abbreviate(value.value)}`,
+          set(value.encoded),
+          value.byConstruction,
+        );
       if (param.in === "path") add(`bad_percent_encoding path ${param.name}`, set("%ZZ"), true);
-      if (param.in === "query" && param.required) add(`missing_required query ${param.name}`, (d) => void (d.query = d.query.filter(([k]) => k !== param.name)));
+      if (param.in === "query" && param.required)
+        add(`missing_required query ${param.name}`, (d) => void (d.query = d.query.filter(([k]) => k !== param.name)));
       // Not invalid by construction: servers may decode a query leniently; the contract validator decides.
       if (param.in === "query") add(`bad_percent_encoding query ${param.name}`, set("%E0%A4%A"));
     }
     if (op.body) {
       const body = op.body;
       const schema = this.schemas.resolve(body.schema);
-      const withBody = (text: string, type = body.mediaType) => (draft: Draft) => {
-        draft.body = text;
-        draft.headers["content-type"] = type;
-      };
+      const withBody =
+        (text: string, type = body.mediaType) =>
+        (draft: Draft) => {
+          draft.body = text;
+          draft.headers["content-type"] = type;
+        };
       add("bad_json body", withBody('{"name": '), true);
       add("wrong_content_type body text/plain", (d) => withBody(d.body ?? "{}", "text/plain")(d), true);
-      if (body.required) add("missing_required body", (d) => {
-        delete d.body;
-        delete d.headers["content-type"];
-      });
+      if (body.required)
+        add("missing_required body", (d) => {
+          delete d.body;
+          delete d.headers["content-type"];
+        });
       if (this.schemas.types(schema).includes("object")) {
         add("wrong_type body=[]", withBody("[]"));
         const properties = isObj(schema.properties) ? schema.properties : {};
@@ -210,23 +262,40 @@ export class RequestGenerator {
           fn(target);
           withBody(JSON.stringify(target))(draft);
         };
-        for (const name of required) add(`missing_required body ${name}`, edit((obj) => void delete obj[name]));
+        for (const name of required)
+          add(
+            `missing_required body ${name}`,
+            edit((obj) => void delete obj[name]),
+          );
         for (const [name, raw] of Object.entries(properties)) {
           const prop = this.schemas.resolve(raw);
           if (prop.readOnly === true) continue;
           const wrong = this.wrongJsonType(prop);
-          if (wrong !== undefined) add(`wrong_type body ${name}=${abbreviate(JSON.stringify(wrong))}`, edit((obj) => void (obj[name] = wrong)));
-          for (const value of this.badBodyValues(prop)) add(`${value.kind} body ${name}=${abbreviate(JSON.stringify(value.value))}`, edit((obj) => void (obj[name] = value.value)));
+          if (wrong !== undefined)
+            add(
+              `wrong_type body ${name}=${abbreviate(JSON.stringify(wrong))}`,
+              edit((obj) => void (obj[name] = wrong)),
+            );
+          for (const value of this.badBodyValues(prop))
+            add(
+              `${value.kind} body ${name}=${abbreviate(JSON.stringify(value.value))}`,
+              edit((obj) => void (obj[name] = value.value)),
+            );
         }
-        if (schema.additionalProperties === false) add("unknown_property body", edit((obj) => void (obj.__fuzz_unknown__ = 1)));
+        if (schema.additionalProperties === false)
+          add(
+            "unknown_property body",
+            edit((obj) => void (obj.__fuzz_unknown__ = 1)),
+          );
       }
     }
     if (op.secured) {
       add("missing_key", (d) => void (d.auth = "none"));
-      for (const value of MALFORMED_AUTH) add(`malformed_key authorization=${value.split(" ")[0]}`, (d) => {
-        d.auth = "malformed";
-        d.headers.authorization = value;
-      });
+      for (const value of MALFORMED_AUTH)
+        add(`malformed_key authorization=${value.split(" ")[0]}`, (d) => {
+          d.auth = "malformed";
+          d.headers.authorization = value;
+        });
       if (revoked) add("revoked_key", (d) => void (d.auth = "revoked"), true);
     }
     return out;
@@ -235,7 +304,8 @@ export class RequestGenerator {
   /** Query/path strings the schema rejects, with how they break it. */
   private badValues(schema: Obj): { kind: string; value: string; encoded: string; byConstruction: boolean }[] {
     const out: { kind: string; value: string; encoded: string; byConstruction: boolean }[] = [];
-    const push = (kind: string, value: string, byConstruction = false) => out.push({ kind, value, encoded: encodeURIComponent(value), byConstruction });
+    const push = (kind: string, value: string, byConstruction = false) =>
+      out.push({ kind, value, encoded: encodeURIComponent(value), byConstruction });
     const types = this.schemas.types(schema);
     if (Array.isArray(schema.enum)) push("bad_enum", "not-a-documented-value");
     if (types.includes("integer") || types.includes("number")) {
@@ -247,7 +317,8 @@ export class RequestGenerator {
     if (types.includes("boolean")) push("wrong_type", "maybe");
     if (types.includes("string")) {
       if (typeof schema.minLength === "number" && schema.minLength > 0) push("empty_value", "");
-      if (schema.format === "uuid" || schema.format === "date-time" || schema.format === "date") push("wrong_format", "not-a-valid-value");
+      if (schema.format === "uuid" || schema.format === "date-time" || schema.format === "date")
+        push("wrong_format", "not-a-valid-value");
       const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
       if (max < HUGE) push("huge_value", "x".repeat(HUGE));
     }
@@ -262,8 +333,10 @@ export class RequestGenerator {
       if (typeof schema.minimum === "number") out.push({ kind: "out_of_range", value: schema.minimum - 1 });
       if (typeof schema.maximum === "number") out.push({ kind: "out_of_range", value: schema.maximum + 1 });
     }
-    if (types.includes("string") && typeof schema.maxLength === "number" && schema.maxLength < HUGE) out.push({ kind: "huge_value", value: "x".repeat(HUGE) });
-    if (types.includes("array") && typeof schema.maxItems === "number") out.push({ kind: "out_of_range", value: Array.from({ length: schema.maxItems + 1 }, () => null) });
+    if (types.includes("string") && typeof schema.maxLength === "number" && schema.maxLength < HUGE)
+      out.push({ kind: "huge_value", value: "x".repeat(HUGE) });
+    if (types.includes("array") && typeof schema.maxItems === "number")
+      out.push({ kind: "out_of_range", value: Array.from({ length: schema.maxItems + 1 }, () => null) });
     return out;
   }
 

@@ -4,7 +4,14 @@
  * when sending, so neither the report nor the curl commands contain one.
  */
 import { performance } from "node:perf_hooks";
-import { createContractValidator, DEFAULT_SPEC_PATH, parseBodyText, headersToRecord, isObj, type Exchange } from "./contract.js";
+import {
+  createContractValidator,
+  DEFAULT_SPEC_PATH,
+  parseBodyText,
+  headersToRecord,
+  isObj,
+  type Exchange,
+} from "./contract.js";
 import { CHECKS, runChecks, type CheckName, type CheckOutcome } from "./checks.js";
 import { curlCommand } from "./curl.js";
 import { loadOperations, type FuzzOperation, type FuzzSpec } from "./operations.js";
@@ -36,7 +43,14 @@ export interface FuzzFailure {
   message: string;
   /** Requests that failed the same way (same check, operation, status and mutation kind). */
   count: number;
-  request: { index: number; method: string; path: string; auth: FuzzRequest["auth"]; intent: FuzzRequest["intent"]; mutation?: string };
+  request: {
+    index: number;
+    method: string;
+    path: string;
+    auth: FuzzRequest["auth"];
+    intent: FuzzRequest["intent"];
+    mutation?: string;
+  };
   curl: string;
 }
 
@@ -94,10 +108,19 @@ async function send(options: FuzzOptions, request: FuzzRequest): Promise<Sent> {
       signal: AbortSignal.timeout(options.requestTimeoutMs ?? 10_000),
     });
     const text = await res.text();
-    return { status: res.status, headers: headersToRecord(res.headers), body: parseBodyText(text, res.headers.get("content-type")) };
+    return {
+      status: res.status,
+      headers: headersToRecord(res.headers),
+      body: parseBodyText(text, res.headers.get("content-type")),
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { status: 0, headers: {}, body: null, error: `no answer: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
+    return {
+      status: 0,
+      headers: {},
+      body: null,
+      error: `no answer: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+    };
   }
 }
 
@@ -131,13 +154,24 @@ async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValue
   const call = async (op: FuzzOperation, path: string, withSelf: boolean): Promise<void> => {
     const body = op.body?.examples[0];
     const headers: Record<string, string> = body === undefined ? {} : { "content-type": op.body!.mediaType };
-    const request: FuzzRequest = { index: -1, operationId: op.operationId, method: op.method, path, headers, auth: "bearer", intent: "valid", ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const request: FuzzRequest = {
+      index: -1,
+      operationId: op.operationId,
+      method: op.method,
+      path,
+      headers,
+      auth: "bearer",
+      intent: "valid",
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    };
     const sent = await send(options, request);
     if (sent.status >= 200 && sent.status < 300) collect(op.pathTemplate, sent.body, withSelf);
   };
   const pathParams = (op: FuzzOperation): string[] => [...op.pathTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const noRequiredQuery = (op: FuzzOperation): boolean => !op.params.some((p) => p.required && p.in === "query");
-  const creates = spec.operations.filter((op) => op.method === "POST" && (op.body?.examples.length ?? 0) > 0 && noRequiredQuery(op));
+  const creates = spec.operations.filter(
+    (op) => op.method === "POST" && (op.body?.examples.length ?? 0) > 0 && noRequiredQuery(op),
+  );
   const reads = spec.operations.filter((op) => op.method === "GET" && noRequiredQuery(op));
 
   const candidates = (template: string, param: string): string[] => {
@@ -167,7 +201,12 @@ async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValue
     const path = secondLevel(op);
     if (path) await call(op, path, true);
   }
-  await Promise.all(reads.map((op) => [op, secondLevel(op)] as const).filter(([, path]) => path !== null).map(([op, path]) => call(op, path!, false)));
+  await Promise.all(
+    reads
+      .map((op) => [op, secondLevel(op)] as const)
+      .filter(([, path]) => path !== null)
+      .map(([op, path]) => call(op, path!, false)),
+  );
 
   const seeds: SeedValues = {};
   for (const op of spec.operations) {
@@ -184,7 +223,15 @@ function checkSafely(...args: Parameters<typeof runChecks>): CheckOutcome {
   try {
     return runChecks(...args);
   } catch (error) {
-    return { invalid: args[1].intent === "invalid", failures: [{ check: "response_schema_conformance", message: `the contract validator could not check this answer: ${(error as Error).message}` }] };
+    return {
+      invalid: args[1].intent === "invalid",
+      failures: [
+        {
+          check: "response_schema_conformance",
+          message: `the contract validator could not check this answer: ${(error as Error).message}`,
+        },
+      ],
+    };
   }
 }
 
@@ -201,10 +248,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     throw new UsageError(`cannot load the spec: ${(error as Error).message}`);
   }
   const unknown = (options.operations ?? []).filter((id) => !spec.operations.some((op) => op.operationId === id));
-  if (unknown.length > 0) throw new UsageError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
+  if (unknown.length > 0)
+    throw new UsageError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
   const started = performance.now();
   const seeds = options.discover === false ? {} : await discover(spec, options);
-  const requests = new RequestGenerator(spec).generate({ seed: options.seed, count: options.requests, seeds, revokedKey: options.revokedKey !== undefined, operations: options.operations });
+  const requests = new RequestGenerator(spec).generate({
+    seed: options.seed,
+    count: options.requests,
+    seeds,
+    revokedKey: options.revokedKey !== undefined,
+    operations: options.operations,
+  });
   const byId = new Map(spec.operations.map((op) => [op.operationId, op]));
 
   const operations: Record<string, OperationSummary> = {};
@@ -221,11 +275,19 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     summary.statuses[answer.status] = (summary.statuses[answer.status] ?? 0) + 1;
     const requestBody = request.body === undefined ? null : parseBodyText(request.body);
     const exchange: Exchange = {
-      request: { method: request.method, url: spec.basePath + request.path, headers: { ...request.headers, ...authHeaders(request, { ...options, key: "redacted-key" }) }, body: requestBody },
+      request: {
+        method: request.method,
+        url: spec.basePath + request.path,
+        headers: { ...request.headers, ...authHeaders(request, { ...options, key: "redacted-key" }) },
+        body: requestBody,
+      },
       response: { status: answer.status, headers: answer.headers, body: answer.body },
     };
     const outcome = answer.error
-      ? { invalid: request.intent === "invalid", failures: [{ check: "not_a_server_error" as const, message: answer.error }] }
+      ? {
+          invalid: request.intent === "invalid",
+          failures: [{ check: "not_a_server_error" as const, message: answer.error }],
+        }
       : checkSafely(contract, request, exchange, spec.basePath + canonicalPath(op));
     if (outcome.invalid) summary.invalid++;
     else summary.valid++;
@@ -243,7 +305,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           status: answer.status,
           message: failure.message,
           count: 1,
-          request: { index: request.index, method: request.method, path: request.path, auth: request.auth, intent: request.intent, ...(request.mutation ? { mutation: request.mutation } : {}) },
+          request: {
+            index: request.index,
+            method: request.method,
+            path: request.path,
+            auth: request.auth,
+            intent: request.intent,
+            ...(request.mutation ? { mutation: request.mutation } : {}),
+          },
           curl: curlCommand(options.baseUrl, request),
         });
       }
@@ -265,25 +334,50 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
 
   const failures = [...distinct.values()].sort((a, b) => b.count - a.count || a.request.index - b.request.index);
-  return { baseUrl: options.baseUrl, seed: options.seed, requested: requests.length, sent, durationMs: Math.round(performance.now() - started), stoppedBy, checks, operations, failures };
+  return {
+    baseUrl: options.baseUrl,
+    seed: options.seed,
+    requested: requests.length,
+    sent,
+    durationMs: Math.round(performance.now() - started),
+    stoppedBy,
+    checks,
+    operations,
+    failures,
+  };
 }
 
 /** The human summary printed by the CLI: totals, failures per check and operation, and one curl per distinct failure. */
 export function formatReport(report: FuzzReport): string {
   const lines: string[] = [];
   const failed = Object.values(report.checks).reduce((n, c) => n + c.failed, 0);
-  lines.push(`fuzz ${report.baseUrl}  seed ${report.seed}  ${report.sent}/${report.requested} requests in ${(report.durationMs / 1000).toFixed(1)} s${report.stoppedBy === "time limit" ? " (stopped by the time limit)" : ""}`);
+  lines.push(
+    `fuzz ${report.baseUrl}  seed ${report.seed}  ${report.sent}/${report.requested} requests in ${(report.durationMs / 1000).toFixed(1)} s${report.stoppedBy === "time limit" ? " (stopped by the time limit)" : ""}`,
+  );
   lines.push("", "checks:");
-  for (const [name, { failed: n }] of Object.entries(report.checks)) lines.push(`  ${n === 0 ? "ok  " : "FAIL"} ${name.padEnd(28)} ${n} failed`);
+  for (const [name, { failed: n }] of Object.entries(report.checks))
+    lines.push(`  ${n === 0 ? "ok  " : "FAIL"} ${name.padEnd(28)} ${n} failed`);
   lines.push("", "operations:                      requests  valid invalid failures  statuses");
   for (const [id, s] of Object.entries(report.operations).sort(([a], [b]) => a.localeCompare(b))) {
-    const statuses = Object.entries(s.statuses).map(([code, n]) => `${code}×${n}`).join(" ");
-    lines.push(`  ${id.padEnd(31)} ${String(s.requests).padStart(8)} ${String(s.valid).padStart(6)} ${String(s.invalid).padStart(7)} ${String(s.failures).padStart(8)}  ${statuses}`);
+    const statuses = Object.entries(s.statuses)
+      .map(([code, n]) => `${code}×${n}`)
+      .join(" ");
+    lines.push(
+      `  ${id.padEnd(31)} ${String(s.requests).padStart(8)} ${String(s.valid).padStart(6)} ${String(s.invalid).padStart(7)} ${String(s.failures).padStart(8)}  ${statuses}`,
+    );
   }
   if (report.failures.length > 0) {
-    lines.push("", `${report.failures.length} distinct failures (reproduce with TALENT_GRAPH_API_KEY set to your key):`);
+    lines.push(
+      "",
+      `${report.failures.length} distinct failures (reproduce with TALENT_GRAPH_API_KEY set to your key):`,
+    );
     for (const f of report.failures) {
-      lines.push("", `✘ ${f.check}  ${f.operationId} → ${f.status}  (${f.count}×)${f.request.mutation ? `  [${f.request.mutation}]` : ""}`, `    ${f.message}`, `    ${f.curl}`);
+      lines.push(
+        "",
+        `✘ ${f.check}  ${f.operationId} → ${f.status}  (${f.count}×)${f.request.mutation ? `  [${f.request.mutation}]` : ""}`,
+        `    ${f.message}`,
+        `    ${f.curl}`,
+      );
     }
   }
   lines.push("", failed === 0 ? "0 failures" : `${failed} check failures in ${report.failures.length} distinct groups`);

@@ -22,7 +22,9 @@ export function expectOnlyKnownFailures(report: FuzzReport, target: FuzzTarget):
   const { unexpected, stale } = compareWithKnown(report, target, loadKnownFailures());
   if (stale.length > 0) {
     const lines = stale.map((s) => `  ${s.check} ${s.operationId} ${s.mutation ?? "(valid)"} (${s.issue})`);
-    console.info(`known-failures.json: ${stale.length} ${target} entries matched nothing; if their fix landed, remove them:\n${lines.join("\n")}`);
+    console.info(
+      `known-failures.json: ${stale.length} ${target} entries matched nothing; if their fix landed, remove them:\n${lines.join("\n")}`,
+    );
   }
   expect(report.sent).toBe(IN_SUITE_RUN.requests);
   expect(unexpected, formatReport({ ...report, failures: unexpected })).toEqual([]);
