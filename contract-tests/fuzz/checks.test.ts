@@ -115,6 +115,28 @@ describe("checks on a scripted server", () => {
   });
 });
 
+test("the same seed sends the same requests in the same order (one at a time), another seed others", async () => {
+  api = await startFakeApi("correct");
+  const sent = async (seed: number) => {
+    const from = api!.received.length;
+    await runFuzz({
+      baseUrl: api!.baseUrl,
+      key: FAKE_KEY,
+      seed,
+      requests: 30,
+      concurrency: 1,
+      timeLimitMs: 30_000,
+      operations: ["getAccount"],
+      discover: false,
+    });
+    return api!.received.slice(from).map((r) => `${r.method} ${r.url} ${r.authorization ?? ""} ${r.apiKey ?? ""}`);
+  };
+  const first = await sent(3);
+  expect(first).toHaveLength(30);
+  expect(await sent(3)).toEqual(first);
+  expect(await sent(4)).not.toEqual(first);
+});
+
 describe("hasErrorShape", () => {
   test("accepts the application shape on any 4xx and the framework shape on 400 and 429 only", () => {
     expect(hasErrorShape(404, { error: { type: "not_found", message: "gone" } })).toBe(true);

@@ -146,6 +146,19 @@ export class RequestGenerator {
     return fc.oneof({ arbitrary: fc.constantFrom(...seeds), weight: 4 }, { arbitrary: generated, weight: 1 });
   }
 
+  /** JSON text of valid bodies (the examples twice as often as generated ones), or no body when none is documented. */
+  private bodyArb(op: FuzzOperation): fc.Arbitrary<string | undefined> {
+    const body = op.body;
+    if (!body) return fc.constant(undefined);
+    const generated = this.schemas.valid(body.schema);
+    const values =
+      body.examples.length > 0
+        ? fc.oneof({ arbitrary: fc.constantFrom(...body.examples), weight: 2 }, { arbitrary: generated, weight: 1 })
+        : generated;
+    const text = values.map((v) => JSON.stringify(v));
+    return body.required ? text : fc.option(text, { nil: undefined });
+  }
+
   private validDraft(op: FuzzOperation, known: Record<string, string[]>): fc.Arbitrary<Draft> {
     const pathParams = op.params.filter((p) => p.in === "path");
     const query = op.params.filter((p) => p.in === "query");
@@ -171,20 +184,7 @@ export class RequestGenerator {
           ...chosen.map((p) => this.paramArb(p, []).map((v): [string, string] => [p.name.toLowerCase(), str(v)])),
         ),
       );
-    const body = op.body;
-    const bodyArb: fc.Arbitrary<string | undefined> = !body
-      ? fc.constant(undefined)
-      : (() => {
-          const values =
-            body.examples.length > 0
-              ? fc.oneof(
-                  { arbitrary: fc.constantFrom(...body.examples), weight: 2 },
-                  { arbitrary: this.schemas.valid(body.schema), weight: 1 },
-                )
-              : this.schemas.valid(body.schema);
-          const text = values.map((v) => JSON.stringify(v));
-          return body.required ? text : fc.option(text, { nil: undefined });
-        })();
+    const bodyArb = this.bodyArb(op);
     const authArb = fc.constantFrom<AuthMode>("bearer", "x-api-key");
     return fc
       .record({ pathParams: pathArb, query: queryArb, headerList: headerArb, body: bodyArb, auth: authArb })

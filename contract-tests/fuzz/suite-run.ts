@@ -20,6 +20,10 @@ export const IN_SUITE_TIMEOUT_MS = 120_000;
 /** All requests sent, no failure outside the allowlist; entries that matched nothing are printed for removal. */
 export function expectOnlyKnownFailures(report: FuzzReport, target: FuzzTarget): void {
   const { unexpected, stale } = compareWithKnown(report, target, loadKnownFailures());
+  const known = report.failures.length - unexpected.length;
+  console.info(
+    `fuzz ${target}: ${report.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s, ${known} known failure groups`,
+  );
   if (stale.length > 0) {
     const lines = stale.map((s) => `  ${s.check} ${s.operationId} ${s.mutation ?? "(valid)"} (${s.issue})`);
     console.info(
