@@ -3,10 +3,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { hasErrorShape } from "./checks.js";
+import { hasErrorShape, type CheckName } from "./checks.js";
 import { KEY_VARIABLE } from "./curl.js";
 import { FAKE_KEY, startFakeApi, type Behaviour, type FakeApi } from "./fake-api.js";
-import { runFuzz, type FuzzReport } from "./runner.js";
+import { runFuzz, type FuzzOptions, type FuzzReport } from "./runner.js";
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -14,17 +14,31 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function fuzz(behaviour: Behaviour, requests = 60): Promise<FuzzReport> {
-  api = await startFakeApi(behaviour);
+/** A run restricted to getAccount against the fake API (started by `fuzz`, or already running). */
+function runAgainstApi(overrides: Partial<FuzzOptions> = {}): Promise<FuzzReport> {
   return runFuzz({
-    baseUrl: api.baseUrl,
+    baseUrl: api!.baseUrl,
     key: FAKE_KEY,
     seed: 42,
-    requests,
+    requests: 60,
     concurrency: 4,
     timeLimitMs: 30_000,
     operations: ["getAccount"],
     discover: false,
+    ...overrides,
+  });
+}
+
+async function fuzz(behaviour: Behaviour, overrides: Partial<FuzzOptions> = {}): Promise<FuzzReport> {
+  api = await startFakeApi(behaviour);
+  return runAgainstApi(overrides);
+}
+
+/** The report has a failure of `check` with that status and a message containing `text`. */
+function expectFailure(report: FuzzReport, check: CheckName, status: number, text: string): void {
+  expect(report.failures.find((f) => f.check === check)).toMatchObject({
+    status,
+    message: expect.stringContaining(text),
   });
 }
 
@@ -49,33 +63,16 @@ describe("checks on a scripted server", () => {
   test("an undocumented status is reported", async () => {
     const report = await fuzz("undocumented-status");
     expect(failed(report).status_code_conformance).toBeGreaterThan(0);
-    expect(report.failures.find((f) => f.check === "status_code_conformance")).toMatchObject({
-      status: 418,
-      message: expect.stringContaining("status 418 is not documented for getAccount"),
-    });
+    expectFailure(report, "status_code_conformance", 418, "status 418 is not documented for getAccount");
   });
 
   test("a body that breaks the response schema is reported", async () => {
     const report = await fuzz("schema-violation");
-    expect(report.failures.find((f) => f.check === "response_schema_conformance")).toMatchObject({
-      status: 200,
-      message: expect.stringContaining("/body/data"),
-    });
+    expectFailure(report, "response_schema_conformance", 200, "/body/data");
   });
 
   test("a 200 to a request without a key, with a malformed key or with the revoked key is reported", async () => {
-    api = await startFakeApi("accepts-anything");
-    const report = await runFuzz({
-      baseUrl: api.baseUrl,
-      key: FAKE_KEY,
-      revokedKey: "revoked-key-000000",
-      seed: 7,
-      requests: 80,
-      concurrency: 4,
-      timeLimitMs: 30_000,
-      operations: ["getAccount"],
-      discover: false,
-    });
+    const report = await fuzz("accepts-anything", { revokedKey: "revoked-key-000000", seed: 7, requests: 80 });
     const rejected = report.failures.filter((f) => f.check === "negative_data_rejection");
     expect(new Set(rejected.map((f) => f.request.mutation?.split(" ")[0]))).toEqual(
       new Set(["missing_key", "malformed_key", "revoked_key"]),
@@ -85,14 +82,11 @@ describe("checks on a scripted server", () => {
 
   test("a 4xx without the reference's error shape is reported", async () => {
     const report = await fuzz("bare-4xx");
-    expect(report.failures.find((f) => f.check === "error_shape")).toMatchObject({
-      status: 401,
-      message: expect.stringContaining('{"message":"no key"}'),
-    });
+    expectFailure(report, "error_shape", 401, '{"message":"no key"}');
   });
 
   test("the curl of a failure replays the request with the key from the environment, and the key is never printed", async () => {
-    const report = await fuzz("server-error", 20);
+    const report = await fuzz("server-error", { requests: 20 });
     const withKey = report.failures.find((f) => f.request.auth === "bearer" || f.request.auth === "x-api-key")!;
     expect(withKey.curl).toContain(`$${KEY_VARIABLE}`);
     expect(JSON.stringify(report)).not.toContain(FAKE_KEY);
@@ -119,16 +113,7 @@ test("the same seed sends the same requests in the same order (one at a time), a
   api = await startFakeApi("correct");
   const sent = async (seed: number) => {
     const from = api!.received.length;
-    await runFuzz({
-      baseUrl: api!.baseUrl,
-      key: FAKE_KEY,
-      seed,
-      requests: 30,
-      concurrency: 1,
-      timeLimitMs: 30_000,
-      operations: ["getAccount"],
-      discover: false,
-    });
+    await runAgainstApi({ seed, requests: 30, concurrency: 1 });
     return api!.received.slice(from).map((r) => `${r.method} ${r.url} ${r.authorization ?? ""} ${r.apiKey ?? ""}`);
   };
   const first = await sent(3);
