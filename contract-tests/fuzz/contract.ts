@@ -5,12 +5,10 @@
 export {
   DEFAULT_SPEC_PATH,
   createContractValidator,
-  formatErrors,
+  exchangeFromFetch,
   type ContractError,
   type ContractValidator,
   type Exchange,
-  type HeaderMap,
 } from "../lib/index.js";
 export { loadSpecFile as loadSpec, serverBasePath, type OpenApiDocument } from "../lib/spec.js";
 export { deref, isObj, resolvePointer, type Obj } from "../lib/pointer.js";
-export { parseBodyText, headersToRecord } from "../lib/fetch.js";

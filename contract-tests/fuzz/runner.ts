@@ -4,14 +4,7 @@
  * when sending, so neither the report nor the curl commands contain one.
  */
 import { performance } from "node:perf_hooks";
-import {
-  createContractValidator,
-  DEFAULT_SPEC_PATH,
-  parseBodyText,
-  headersToRecord,
-  isObj,
-  type Exchange,
-} from "./contract.js";
+import { createContractValidator, DEFAULT_SPEC_PATH, exchangeFromFetch, isObj, type Exchange } from "./contract.js";
 import { CHECKS, runChecks, type CheckName, type CheckOutcome } from "./checks.js";
 import { curlCommand } from "./curl.js";
 import { loadOperations, type FuzzOperation, type FuzzSpec } from "./operations.js";
@@ -90,14 +83,10 @@ function authHeaders(request: FuzzRequest, options: FuzzOptions): Record<string,
   return {};
 }
 
-interface Sent {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-  error?: string;
-}
+/** An answer as an exchange for the contract validator (URL under the spec's base path, key redacted), or why there was none. */
+type Sent = { exchange: Exchange; error?: undefined } | { exchange?: undefined; error: string };
 
-async function send(options: FuzzOptions, request: FuzzRequest): Promise<Sent> {
+async function send(options: FuzzOptions, basePath: string, request: FuzzRequest): Promise<Sent> {
   const url = `${options.baseUrl.replace(/\/+$/, "")}${request.path}`;
   try {
     const res = await fetch(url, {
@@ -107,20 +96,16 @@ async function send(options: FuzzOptions, request: FuzzRequest): Promise<Sent> {
       redirect: "manual",
       signal: AbortSignal.timeout(options.requestTimeoutMs ?? 10_000),
     });
-    const text = await res.text();
-    return {
-      status: res.status,
-      headers: headersToRecord(res.headers),
-      body: parseBodyText(text, res.headers.get("content-type")),
+    const recorded = {
+      method: request.method,
+      url: basePath + request.path,
+      headers: { ...request.headers, ...authHeaders(request, { ...options, key: "redacted", revokedKey: "redacted" }) },
+      body: request.body,
     };
+    return { exchange: await exchangeFromFetch(recorded, res) };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return {
-      status: 0,
-      headers: {},
-      body: null,
-      error: `no answer: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-    };
+    return { error: `no answer: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
   }
 }
 
@@ -164,8 +149,9 @@ async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValue
       intent: "valid",
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     };
-    const sent = await send(options, request);
-    if (sent.status >= 200 && sent.status < 300) collect(op.pathTemplate, sent.body, withSelf);
+    const { exchange } = await send(options, spec.basePath, request);
+    const status = exchange?.response.status ?? 0;
+    if (status >= 200 && status < 300) collect(op.pathTemplate, exchange!.response.body, withSelf);
   };
   const pathParams = (op: FuzzOperation): string[] => [...op.pathTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const noRequiredQuery = (op: FuzzOperation): boolean => !op.params.some((p) => p.required && p.in === "query");
@@ -272,37 +258,28 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const op = byId.get(request.operationId)!;
     const summary = (operations[op.operationId] ??= { requests: 0, valid: 0, invalid: 0, statuses: {}, failures: 0 });
     summary.requests++;
-    summary.statuses[answer.status] = (summary.statuses[answer.status] ?? 0) + 1;
-    const requestBody = request.body === undefined ? null : parseBodyText(request.body);
-    const exchange: Exchange = {
-      request: {
-        method: request.method,
-        url: spec.basePath + request.path,
-        headers: { ...request.headers, ...authHeaders(request, { ...options, key: "redacted-key" }) },
-        body: requestBody,
-      },
-      response: { status: answer.status, headers: answer.headers, body: answer.body },
-    };
-    const outcome = answer.error
+    const status = answer.exchange?.response.status ?? 0;
+    summary.statuses[status] = (summary.statuses[status] ?? 0) + 1;
+    const outcome = !answer.exchange
       ? {
           invalid: request.intent === "invalid",
-          failures: [{ check: "not_a_server_error" as const, message: answer.error }],
+          failures: [{ check: "not_a_server_error" as const, message: answer.error! }],
         }
-      : checkSafely(contract, request, exchange, spec.basePath + canonicalPath(op));
+      : checkSafely(contract, request, answer.exchange, spec.basePath + canonicalPath(op));
     if (outcome.invalid) summary.invalid++;
     else summary.valid++;
     for (const failure of outcome.failures) {
       checks[failure.check].failed++;
       summary.failures++;
       const kind = request.mutation?.split(/[ =]/).slice(0, 3).join(" ") ?? request.auth;
-      const key = `${failure.check}|${op.operationId}|${answer.status}|${request.intent}|${kind}`;
+      const key = `${failure.check}|${op.operationId}|${status}|${request.intent}|${kind}`;
       const existing = distinct.get(key);
       if (existing) existing.count++;
       else {
         distinct.set(key, {
           check: failure.check,
           operationId: op.operationId,
-          status: answer.status,
+          status,
           message: failure.message,
           count: 1,
           request: {
@@ -326,7 +303,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         return;
       }
       const request = requests[next++]!;
-      const answer = await send(options, request);
+      const answer = await send(options, spec.basePath, request);
       sent++;
       record(request, answer);
     }
