@@ -319,8 +319,8 @@ export class RequestGenerator {
       if (typeof schema.minLength === "number" && schema.minLength > 0) push("empty_value", "");
       if (schema.format === "uuid" || schema.format === "date-time" || schema.format === "date")
         push("wrong_format", "not-a-valid-value");
-      const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
-      if (max < HUGE) push("huge_value", "x".repeat(HUGE));
+      // Invalid only beyond a maxLength or a format; either way it probes how far an answer echoes its input.
+      push("huge_value", "x".repeat(HUGE));
     }
     return out;
   }
@@ -333,7 +333,7 @@ export class RequestGenerator {
       if (typeof schema.minimum === "number") out.push({ kind: "out_of_range", value: schema.minimum - 1 });
       if (typeof schema.maximum === "number") out.push({ kind: "out_of_range", value: schema.maximum + 1 });
     }
-    if (types.includes("string") && typeof schema.maxLength === "number" && schema.maxLength < HUGE)
+    if (types.includes("string") && !Array.isArray(schema.enum))
       out.push({ kind: "huge_value", value: "x".repeat(HUGE) });
     if (types.includes("array") && typeof schema.maxItems === "number")
       out.push({ kind: "out_of_range", value: Array.from({ length: schema.maxItems + 1 }, () => null) });

@@ -27,7 +27,7 @@ export function expectOnlyKnownFailures(report: FuzzReport, target: FuzzTarget):
   if (stale.length > 0) {
     const lines = stale.map((s) => `  ${s.check} ${s.operationId} ${s.mutation ?? "(valid)"} (${s.issue})`);
     console.info(
-      `known-failures.json: ${stale.length} ${target} entries matched nothing; if their fix landed, remove them:\n${lines.join("\n")}`,
+      `known-failures.json: ${stale.length} ${target} entries matched nothing in this run (fixed, or not reached by this seed; remove them once fixed):\n${lines.join("\n")}`,
     );
   }
   expect(report.sent).toBe(IN_SUITE_RUN.requests);
