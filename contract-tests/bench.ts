@@ -5,9 +5,9 @@
  * people-search page of 25 full Person rows (single thread = one core).
  */
 import { cpus } from "node:os";
-import { compileContractValidator, formatErrors, type Exchange } from "./lib/index.js";
-import type { Obj } from "./lib/pointer.js";
-import { DEFAULT_SPEC_PATH, loadSpecFile } from "./lib/spec.js";
+import { compileContractValidator, formatErrors, type Exchange } from "../contract-core/index.js";
+import type { Obj } from "../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, loadSpec } from "../contract-core/index.js";
 
 
 function arg(name: string, fallback: string): string {
@@ -71,7 +71,7 @@ function throughput(run: () => void, seconds: number, rounds = 5): Throughput {
 
 const seconds = Number(arg("--seconds", "3"));
 const loadStart = performance.now();
-const spec = loadSpecFile(DEFAULT_SPEC_PATH);
+const spec = loadSpec(DEFAULT_SPEC_PATH);
 const loadMs = performance.now() - loadStart;
 const coldStart = performance.now();
 const validator = compileContractValidator(spec);
