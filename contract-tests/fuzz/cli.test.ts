@@ -19,20 +19,20 @@ describe("arguments", () => {
   });
 
   test.each([
-    [["http://127.0.0.1:1/v1", "--bogus"], "unknown option --bogus"],
+    [["http://127.0.0.1:1/v1", "--bogus"], "unknown argument --bogus"],
     [[], "no base URL given"],
     [["not a url"], "not a URL: not a url"],
     [["ftp://example.com/v1"], "the base URL must be http(s)"],
-    [["http://127.0.0.1:1/v1", "--requests", "0"], "--requests must be an integer of at least 1, got 0"],
-    [["http://127.0.0.1:1/v1", "--seed", "1.5"], "--seed must be an integer (32-bit), got 1.5"],
-    [["http://127.0.0.1:1/v1", "--key"], "--key needs a value"],
+    [["http://127.0.0.1:1/v1", "--requests", "0"], "--requests must be an integer from 1 to"],
+    [["http://127.0.0.1:1/v1", "--seed", "1.5"], "--seed must be an integer from -2147483648 to 2147483647, got 1.5"],
+    [["http://127.0.0.1:1/v1", "--key"], "--key needs a key"],
     [["http://127.0.0.1:1/v1", "--operations", "getAccount,noSuchOperation"], "unknown operation noSuchOperation"],
     [["http://127.0.0.1:1/v1", "--spec", "/nonexistent/openapi.json"], "cannot load the spec"],
   ])("%j exits 2: %s", async (argv, message) => {
     const result = await cli(argv);
     expect(result.code).toBe(2);
     expect(result.err).toContain(message);
-    expect(result.err).toContain("usage: npm run fuzz");
+    expect(result.err).toContain("usage: npm run fuzz -- [options] <base-url> (--help lists the options)");
   });
 });
 

@@ -222,7 +222,7 @@ function checkSafely(...args: Parameters<typeof runChecks>): CheckOutcome {
 }
 
 /** Options that cannot work (an unreadable spec, an unknown operation id): the CLI exits 2. */
-export class UsageError extends Error {}
+export class FuzzConfigError extends Error {}
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let spec: FuzzSpec;
@@ -231,11 +231,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     spec = specFor(options.spec ?? DEFAULT_SPEC_PATH);
     contract = createContractValidator(options.spec ?? DEFAULT_SPEC_PATH);
   } catch (error) {
-    throw new UsageError(`cannot load the spec: ${(error as Error).message}`);
+    throw new FuzzConfigError(`cannot load the spec: ${(error as Error).message}`);
   }
   const unknown = (options.operations ?? []).filter((id) => !spec.operations.some((op) => op.operationId === id));
   if (unknown.length > 0)
-    throw new UsageError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
+    throw new FuzzConfigError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
   const started = performance.now();
   const seeds = options.discover === false ? {} : await discover(spec, options);
   const requests = new RequestGenerator(spec).generate({
