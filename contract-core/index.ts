@@ -77,6 +77,7 @@ export {
   clientErrorResponse,
   type ClientError,
 } from "./http-limits.js";
+export { openRaw, parseRawResponse, sendRaw, type RawResponse } from "./raw-http.js";
 export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
 export type { Validator } from "./validator.js";
 
