@@ -233,11 +233,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }
       if (inputErrors.length > 0) return rejected(inputErrors, request);
       const reply = checkedOutput(output, validations.output as Violation[], request);
+      // The proxy passes the upstream's answers through; only the mock's own examples are adjusted.
+      if (proxy || reply.body === undefined) return reply;
       if (!stated && matched === undefined && request.method.toUpperCase() === "GET" && reply.status === 200) {
         const page = pastLastPage(reply.body, request.query);
         if (page !== undefined) return { ...reply, body: page };
       }
-      return reply;
+      return { ...reply, body: matchingStatus(reply.status, reply.body) };
     },
   };
 }
@@ -262,9 +264,7 @@ function toReply(output: IHttpResponse): MockReply {
   }
   const hasBody = output.body !== undefined && output.body !== null && output.statusCode !== 204;
   if (!hasBody) delete headers["content-type"];
-  return hasBody
-    ? { status: output.statusCode, headers, body: matchingStatus(output.statusCode, output.body) }
-    : { status: output.statusCode, headers };
+  return hasBody ? { status: output.statusCode, headers, body: output.body } : { status: output.statusCode, headers };
 }
 
 /**
