@@ -42,6 +42,14 @@ export interface FrameworkErrorBody {
 /** The spec's `Error.message` is at most 2000 characters. */
 export const MAX_ERROR_MESSAGE = 2000;
 
+/** How much of a client's input (an id, a path, a value) a message repeats: enough to recognize it, never unbounded. */
+export const MAX_ECHOED_INPUT = 200;
+
+/** `value` for quoting in a message, cut to MAX_ECHOED_INPUT characters with an ellipsis. */
+export function echoInput(value: string): string {
+  return value.length > MAX_ECHOED_INPUT ? `${value.slice(0, MAX_ECHOED_INPUT)}...` : value;
+}
+
 export function errorBody(type: string, message: string): ErrorBody {
   const text = message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 3)}...` : message;
   return { error: { type, message: text } };
@@ -57,7 +65,9 @@ export function isErrorBody(body: unknown, type?: string): body is ErrorBody {
   const error = (body as { error?: unknown }).error;
   if (typeof error !== "object" || error === null) return false;
   const { type: t, message } = error as { type?: unknown; message?: unknown };
-  return typeof t === "string" && (type === undefined || t === type) && typeof message === "string" && message.length > 0;
+  return (
+    typeof t === "string" && (type === undefined || t === type) && typeof message === "string" && message.length > 0
+  );
 }
 
 /** True when `body` has the framework shape. */

@@ -9,9 +9,27 @@ import type { OrgInfo, OrgState, SandboxState } from "./state.js";
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export const ORGS = {
-  acme: { id: "0b8f6c1e-4d2a-4f3b-9a61-2c7e5d9f1a01", name: "Acme Recruiting", plan: "unlimited", accessAllowed: true, watchSlotsMax: 1000 },
-  globex: { id: "5e3a9d27-81c4-4b6e-b0f2-7d4c1a8e6b02", name: "Globex Talent", plan: "index", accessAllowed: true, watchSlotsMax: 250 },
-  initech: { id: "9c1d4e8a-2b7f-4a3c-8e5d-6f0b3a2c9d03", name: "Initech (trial ended)", plan: "free", accessAllowed: false, watchSlotsMax: 1000 },
+  acme: {
+    id: "0b8f6c1e-4d2a-4f3b-9a61-2c7e5d9f1a01",
+    name: "Acme Recruiting",
+    plan: "unlimited",
+    accessAllowed: true,
+    watchSlotsMax: 1000,
+  },
+  globex: {
+    id: "5e3a9d27-81c4-4b6e-b0f2-7d4c1a8e6b02",
+    name: "Globex Talent",
+    plan: "index",
+    accessAllowed: true,
+    watchSlotsMax: 250,
+  },
+  initech: {
+    id: "9c1d4e8a-2b7f-4a3c-8e5d-6f0b3a2c9d03",
+    name: "Initech (trial ended)",
+    plan: "free",
+    accessAllowed: false,
+    watchSlotsMax: 1000,
+  },
 } as const satisfies Record<string, OrgInfo>;
 
 export const SEED_ORGS: readonly OrgInfo[] = Object.values(ORGS);
@@ -27,10 +45,29 @@ export interface SandboxKey {
 }
 
 export const KEYS: readonly SandboxKey[] = [
-  { key: "tgsb_acme_3f7a91c2d8e64b05", kind: "customer", orgId: ORGS.acme.id, description: "Acme Recruiting (Unlimited plan)" },
-  { key: "tgsb_globex_b82e4d6a1c9f3075", kind: "customer", orgId: ORGS.globex.id, description: "Globex Talent (Index plan)" },
-  { key: "tgsb_initech_5d0c7e2b9a4f1836", kind: "customer", orgId: ORGS.initech.id, description: "Initech: locked after its trial (402 except GET /me)" },
-  { key: "tgsb_platform_e41b6f9d2c7a8053", kind: "platform", description: "Platform key: needs X-Service-Org-Id: <organization UUID>" },
+  {
+    key: "tgsb_acme_3f7a91c2d8e64b05",
+    kind: "customer",
+    orgId: ORGS.acme.id,
+    description: "Acme Recruiting (Unlimited plan)",
+  },
+  {
+    key: "tgsb_globex_b82e4d6a1c9f3075",
+    kind: "customer",
+    orgId: ORGS.globex.id,
+    description: "Globex Talent (Index plan)",
+  },
+  {
+    key: "tgsb_initech_5d0c7e2b9a4f1836",
+    kind: "customer",
+    orgId: ORGS.initech.id,
+    description: "Initech: locked after its trial (402 except GET /me)",
+  },
+  {
+    key: "tgsb_platform_e41b6f9d2c7a8053",
+    kind: "platform",
+    description: "Platform key: needs X-Service-Org-Id: <organization UUID>",
+  },
   { key: "tgsb_revoked_7a2d9c4e1f6b3058", kind: "revoked", description: "Revoked key (401)" },
 ];
 
@@ -66,7 +103,8 @@ export function authenticate(headers: RequestHeaders, state: SandboxState): Auth
     if (!org) throw unauthorized();
     return { org, keyKind: "customer" };
   }
-  const orgId = header(headers, "x-service-org-id")?.trim() ?? "";
+  // Exactly a UUID: a padded value is not the organization's id.
+  const orgId = header(headers, "x-service-org-id") ?? "";
   if (!UUID.test(orgId)) throw invalidRequest("X-Service-Org-Id header must be an organization UUID");
   return { org: state.orgForService(orgId), keyKind: "platform" };
 }

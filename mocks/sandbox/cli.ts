@@ -8,17 +8,38 @@ export const SANDBOX_COMMAND: CommandSpec = {
   name: "npm run sandbox",
   summary: "The stateful sandbox: the API on a deterministic graph with organizations, Targets, jobs and events.",
   options: {
-    port: { type: "string", value: "<n>", env: "PORT", description: `port to listen on (default ${DEFAULT_OPTIONS.port}; 0 = any free port)` },
-    host: { type: "string", value: "<host>", env: "HOST", description: `interface to bind (default ${DEFAULT_OPTIONS.host})` },
+    port: {
+      type: "string",
+      value: "<n>",
+      env: "PORT",
+      description: `port to listen on (default ${DEFAULT_OPTIONS.port}; 0 = any free port)`,
+    },
+    host: {
+      type: "string",
+      value: "<host>",
+      env: "HOST",
+      description: `interface to bind (default ${DEFAULT_OPTIONS.host})`,
+    },
     people: number(`generated people (default ${DEFAULT_OPTIONS.people})`),
     companies: number(`generated companies (default ${DEFAULT_OPTIONS.companies})`),
     seed: number(`generator seed (default ${DEFAULT_OPTIONS.seed})`),
     latency: { type: "string", value: "<ms>", description: "delay every answer by this many milliseconds" },
     "rate-limit": number("requests per minute per client IP (default 300)"),
     "no-rate-limit": { type: "boolean", description: "turn the rate limiter off (load tests)" },
-    "job-speed": { type: "string", value: "<x>", description: "job simulation speed (default 1; 0 = jobs move only with /__sandbox/jobs/advance)" },
+    "job-speed": {
+      type: "string",
+      value: "<x>",
+      description: "job simulation speed (default 1; 0 = jobs move only with /__sandbox/jobs/advance)",
+    },
     "job-failure-rate": { type: "string", value: "<f>", description: "fraction of jobs that fail (default 0.1)" },
-    "state-file": { type: "string", value: "<path>", description: "load state from this file at start, save it on shutdown" },
+    "state-file": {
+      type: "string",
+      value: "<path>",
+      description: "keep state in this file: every write is on disk before it is answered",
+    },
+    "max-platform-orgs": number(
+      `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
+    ),
     log: { type: "boolean", description: "log requests (never headers or keys)" },
   },
   notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],
@@ -27,7 +48,8 @@ export const SANDBOX_COMMAND: CommandSpec = {
 function num(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value === "" || !Number.isFinite(n) || n < min || n > max) throw usageError(SANDBOX_COMMAND, `--${name} must be a number between ${min} and ${max}, got "${String(value)}"`);
+  if (value === "" || !Number.isFinite(n) || n < min || n > max)
+    throw usageError(SANDBOX_COMMAND, `--${name} must be a number between ${min} and ${max}, got "${String(value)}"`);
   return n;
 }
 
@@ -35,7 +57,11 @@ function num(name: string, value: unknown, min: number, max = Number.MAX_SAFE_IN
  * Parses the command line (PORT / HOST from `env` when the flags are absent) into the options it sets;
  * undefined after printing the usage for --help. Throws UsageError naming the argument.
  */
-export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, out?: (text: string) => void): Partial<SandboxOptions> | undefined {
+export function parseCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out?: (text: string) => void,
+): Partial<SandboxOptions> | undefined {
   const parsed = parseCommandLine(SANDBOX_COMMAND, argv, env, out);
   if (!parsed) return undefined;
   const values = parsed.values;
@@ -52,6 +78,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   set("jobSpeed", num("job-speed", values["job-speed"], 0, 10_000));
   set("jobFailureRate", num("job-failure-rate", values["job-failure-rate"], 0, 1));
   set("stateFile", values["state-file"] as string | undefined);
+  set("maxPlatformOrgs", num("max-platform-orgs", values["max-platform-orgs"], 0, 1_000_000));
   const perMinute = num("rate-limit", values["rate-limit"], 1, 1_000_000);
   if (perMinute !== undefined) out_.rateLimit = { max: perMinute, windowMs: 60_000 };
   if (values["no-rate-limit"]) out_.rateLimit = false;

@@ -25,11 +25,12 @@ export type QueryParams<Id extends OperationId> = Defined<Op<Id>["parameters"]["
 
 type JsonContent<T> = T extends { content: { "application/json": infer B } } ? B : undefined;
 /** The JSON request body (validated against the spec); undefined when the operation takes none or it is optional and absent. */
-export type RequestBody<Id extends OperationId> = Op<Id> extends { requestBody: infer R }
-  ? JsonContent<R>
-  : Op<Id> extends { requestBody?: infer R }
-    ? JsonContent<NonNullable<R>> | undefined
-    : undefined;
+export type RequestBody<Id extends OperationId> =
+  Op<Id> extends { requestBody: infer R }
+    ? JsonContent<R>
+    : Op<Id> extends { requestBody?: infer R }
+      ? JsonContent<NonNullable<R>> | undefined
+      : undefined;
 
 type Responses<Id extends OperationId> = Op<Id>["responses"];
 /** The JSON body of an operation's response for a status (undefined for a response without content). */
@@ -49,7 +50,11 @@ type ReplyFor<Id extends OperationId, S extends keyof Responses<Id>> =
   ResponseBody<Id, S> extends undefined
     ? { status: StatusOf<S>; body?: undefined; headers?: Headers }
     : { status: StatusOf<S>; body: ResponseBody<Id, S> | JsonText<ResponseBody<Id, S>>; headers?: Headers };
-type DefaultKey<Id extends OperationId> = 200 extends keyof Responses<Id> ? 200 : "2XX" extends keyof Responses<Id> ? "2XX" : never;
+type DefaultKey<Id extends OperationId> = 200 extends keyof Responses<Id>
+  ? 200
+  : "2XX" extends keyof Responses<Id>
+    ? "2XX"
+    : never;
 
 /** What a handler answers: a documented success status with its body (status defaults to 200). */
 export type SandboxReply<Id extends OperationId = OperationId> =
@@ -93,12 +98,28 @@ export interface AccountHooks {
 }
 
 /** Where the state file lives: injected by the host (a file in Node, e.g. localStorage in a browser). */
+/**
+ * Where a host keeps the sandbox's state: a snapshot plus an append-only journal of the writes made since
+ * (the Node host: files beside --state-file; a browser host: its own storage). The core awaits `append`
+ * before it answers a write, so an acknowledged write is durable once `append` resolves.
+ */
 export interface StateStorage {
-  /** Human-readable location (answered by POST /__sandbox/state/save). */
+  /** Human-readable location (answered by POST /__sandbox/state/save, named in every load error). */
   location: string;
-  /** The stored text, or null when nothing is stored yet. */
-  read(): string | null;
-  write(text: string): void;
+  /** The snapshot (null when nothing is stored yet) and the journal records written after it, oldest first. */
+  read(): StoredState;
+  /** Appends one journal record (one line of JSON text); resolves once it is durable. */
+  append(record: string): Promise<void>;
+  /** Replaces the snapshot with `snapshot` and empties the journal (at start and on shutdown). */
+  compact(snapshot: string): void;
+}
+
+export interface StoredState {
+  snapshot: string | null;
+  /** Each record's text and where it is (`line 3 of /tmp/s.json.journal`), for error messages. */
+  journal: readonly { text: string; where: string }[];
+  /** What the host skipped and the user should know (a torn last record after a crash). */
+  warnings: readonly string[];
 }
 
 export interface SandboxContext {
@@ -111,6 +132,8 @@ export interface SandboxContext {
   storage: StateStorage | null;
   /** Reports an unexpected failure (never with request headers, so keys never reach a log). */
   logError(message: string, error: unknown): void;
+  /** Reports what the user should know and the sandbox got past (a torn journal record skipped at start). */
+  logWarning(message: string): void;
 }
 
 /** A control endpoint outside the API base path (not in the spec, no key, not rate-limited). */
@@ -134,4 +157,9 @@ export interface Area {
   tickEveryMs?(ctx: SandboxContext): number | null;
   /** Called on close (stop work, save the state file). */
   close?(ctx: SandboxContext): void;
+  /**
+   * Makes a write durable before the core acknowledges it: `org` is the organization the write changed,
+   * null for a sandbox-wide change (control endpoints).
+   */
+  persist?(ctx: SandboxContext, org: OrgState | null): Promise<void>;
 }

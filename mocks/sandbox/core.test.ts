@@ -13,7 +13,15 @@ const T0 = Date.parse("2026-11-22T08:00:00.000Z");
 const opened: SandboxCore[] = [];
 
 function open(options: Partial<CoreOptions> = {}): SandboxCore {
-  const core = createSandboxCore({ spec, graph: fixtureGraphInput(), rateLimit: false, jobFailureRate: 0, now: () => T0, timers: false, ...options });
+  const core = createSandboxCore({
+    spec,
+    graph: fixtureGraphInput(),
+    rateLimit: false,
+    jobFailureRate: 0,
+    now: () => T0,
+    timers: false,
+    ...options,
+  });
   opened.push(core);
   return core;
 }
@@ -37,7 +45,12 @@ describe("createSandboxCore().handle", () => {
   it("takes an absolute URL and a Uint8Array body", async () => {
     const core = open();
     const body = new TextEncoder().encode(JSON.stringify({ name: "Shortlist" }));
-    const res = await core.handle({ method: "POST", url: "https://api.example.com/v1/lists", headers: { ...key(core), "content-type": "application/json" }, body });
+    const res = await core.handle({
+      method: "POST",
+      url: "https://api.example.com/v1/lists",
+      headers: { ...key(core), "content-type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(201);
     expect(parse(res.body).data.name).toBe("Shortlist");
   });
@@ -47,8 +60,26 @@ describe("createSandboxCore().handle", () => {
     const cases = [
       { req: { method: "GET", url: "/v1/people?limit=101", headers: key(core) }, status: 400, type: "invalid_request" },
       { req: { method: "GET", url: "/v1/people", headers: {} }, status: 401, type: "unauthorized" },
-      { req: { method: "POST", url: "/v1/lists", headers: { ...key(core), "content-type": "application/json" }, body: "{nope" }, status: 400, type: "invalid_request" },
-      { req: { method: "POST", url: "/v1/lists", headers: { ...key(core), "content-type": "text/plain" }, body: "name=x" }, status: 400, type: "invalid_request" },
+      {
+        req: {
+          method: "POST",
+          url: "/v1/lists",
+          headers: { ...key(core), "content-type": "application/json" },
+          body: "{nope",
+        },
+        status: 400,
+        type: "invalid_request",
+      },
+      {
+        req: {
+          method: "POST",
+          url: "/v1/lists",
+          headers: { ...key(core), "content-type": "text/plain" },
+          body: "name=x",
+        },
+        status: 400,
+        type: "invalid_request",
+      },
       { req: { method: "GET", url: "/v1/people/%E0%A4%A", headers: key(core) }, status: 400, type: "invalid_request" },
       { req: { method: "GET", url: "/v1/nowhere", headers: key(core) }, status: 404, type: "not_found" },
       { req: { method: "GET", url: "/v1/people/", headers: key(core) }, status: 404, type: "not_found" },
@@ -62,10 +93,16 @@ describe("createSandboxCore().handle", () => {
 
   it("answers a preflight with 204 and CORS headers, without a key", async () => {
     const core = open();
-    const res = await core.handle({ method: "OPTIONS", url: "/v1/people", headers: { origin: "http://localhost:5173" } });
+    const res = await core.handle({
+      method: "OPTIONS",
+      url: "/v1/people",
+      headers: { origin: "http://localhost:5173" },
+    });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
-    expect(res.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+    // Keys travel in headers, not cookies: any origin, never credentials.
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
   });
 
   it("limits per remote address", async () => {
@@ -92,8 +129,19 @@ describe("control, clock and storage", () => {
   it("advance(ms) moves a Target's job to done with no timer and no wall clock", async () => {
     const core = open({ jobSpeed: 1 });
     const headers = { ...key(core), "content-type": "application/json" };
-    const created = parse((await core.handle({ method: "POST", url: "/v1/targets", headers, body: JSON.stringify({ input: "Northwind Labs" }) })).body);
-    const status = async () => parse((await core.handle({ method: "GET", url: `/v1/targets/${created.data.id}`, headers })).body).data.job.status;
+    const created = parse(
+      (
+        await core.handle({
+          method: "POST",
+          url: "/v1/targets",
+          headers,
+          body: JSON.stringify({ input: "Northwind Labs" }),
+        })
+      ).body,
+    );
+    const status = async () =>
+      parse((await core.handle({ method: "GET", url: `/v1/targets/${created.data.id}`, headers })).body).data.job
+        .status;
     expect(await status()).toBe("pending");
     core.advance(1_000);
     expect(await status()).not.toBe("done");
@@ -103,15 +151,30 @@ describe("control, clock and storage", () => {
   });
 
   it("loads from and saves to the injected storage", async () => {
-    let stored: string | null = null;
-    const storage: StateStorage = { location: "memory", read: () => stored, write: (text) => void (stored = text) };
+    let snapshot: string | null = null;
+    let journal: string[] = [];
+    const storage: StateStorage = {
+      location: "memory",
+      read: () => ({ snapshot, journal: journal.map((text, i) => ({ text, where: `record ${i + 1}` })), warnings: [] }),
+      append: async (record) => void journal.push(record),
+      compact: (text) => {
+        snapshot = text;
+        journal = [];
+      },
+    };
     const first = open({ storage });
     const headers = { ...key(first), "content-type": "application/json" };
     await first.handle({ method: "POST", url: "/v1/lists", headers, body: JSON.stringify({ name: "Survives" }) });
+    // Acknowledged means stored: the write is in the journal before the answer, without a save.
+    expect(journal).toHaveLength(1);
+    expect(open({ storage }).ctx.state.orgs.size).toBeGreaterThan(0);
+    expect(journal).toHaveLength(0);
     const saved = parse((await first.handle({ method: "POST", url: "/__sandbox/state/save", headers: {} })).body);
     expect(saved).toEqual({ data: { saved: "memory" } });
     const second = open({ storage });
-    const lists = parse((await second.handle({ method: "GET", url: "/v1/lists", headers })).body).data.map((l: { name: string }) => l.name);
+    const lists = parse((await second.handle({ method: "GET", url: "/v1/lists", headers })).body).data.map(
+      (l: { name: string }) => l.name,
+    );
     expect(lists).toContain("Survives");
     const none = open();
     expect((await none.handle({ method: "POST", url: "/__sandbox/state/save", headers: {} })).status).toBe(400);

@@ -9,11 +9,23 @@
  * reference's error shape; nothing escapes as an exception.
  */
 import { authenticate, KEYS, SEED_ORGS, type SandboxKey } from "./auth.js";
-import type { AccountHooks, Area, ControlRoute, Handler, OperationId, RequestHeaders, SandboxContext, StateStorage, UntypedReply } from "./context.js";
+import type {
+  AccountHooks,
+  Area,
+  ControlRoute,
+  Handler,
+  OperationId,
+  RequestHeaders,
+  SandboxContext,
+  StateStorage,
+  UntypedReply,
+} from "./context.js";
 import { corsHeaders } from "./cors.js";
 import { generatedGraph } from "./data/generate.js";
 import { buildGraph, type Graph } from "./data/graph.js";
 import { searchIndexOf } from "./domain/search-index.js";
+import { echoInput } from "../../contract-core/error-vocabulary.js";
+import { normalizeRequestPath } from "../../contract-core/request-path.js";
 import { ApiError, invalidRequest, notFound, paymentRequired } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import { parsePrefer, preferenceAppliedHeader, type PreferResult } from "../../contract-core/prefer.js";
@@ -21,7 +33,7 @@ import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js
 import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
 import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
-import { SandboxState } from "./state.js";
+import { SandboxState, type OrgState } from "./state.js";
 import { compileRequestValidators } from "./validation.js";
 
 export interface CoreRequest {
@@ -53,6 +65,8 @@ export interface CoreOptions extends Partial<SandboxOptions> {
   timers?: boolean;
   /** Unexpected failures (a handler that threw). Default: silent. */
   onError?: (message: string, error: unknown) => void;
+  /** What the sandbox got past and the user should know (a torn journal record skipped at start). Default: silent. */
+  onWarning?: (message: string) => void;
 }
 
 export interface SandboxCore {
@@ -69,6 +83,15 @@ export interface SandboxCore {
   graph: Graph;
   /** Time spent building the graph (generation and indexes), in ms. */
   graphMs: number;
+}
+
+/** Methods whose success is journaled before it is answered. */
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A routed answer and the organization it acted for (null: control endpoints, documented examples). */
+interface Answered {
+  response: CoreResponse;
+  org: OrgState | null;
 }
 
 /** Largest accepted request body (as Fastify's default). */
@@ -98,7 +121,9 @@ function compileRoute(basePath: string, op: OperationSpec): Route {
 }
 
 function loadGraph(opts: SandboxOptions): Graph {
-  return opts.graph ? buildGraph(opts.graph) : generatedGraph({ people: opts.people, companies: opts.companies, seed: opts.seed });
+  return opts.graph
+    ? buildGraph(opts.graph)
+    : generatedGraph({ people: opts.people, companies: opts.companies, seed: opts.seed });
 }
 
 function json(status: number, value: unknown, headers: Record<string, string> = {}): CoreResponse {
@@ -146,7 +171,7 @@ function decodeSegment(value: string, path: string): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createSandboxCore(input: CoreOptions): SandboxCore {
-  const { spec: doc, areas = allAreas, storage = null, timers = true, onError, ...partial } = input;
+  const { spec: doc, areas = allAreas, storage = null, timers = true, onError, onWarning, ...partial } = input;
   const base = resolveOptions(partial);
   let offset = 0;
   const options: SandboxOptions = { ...base, now: () => base.now() + offset };
@@ -155,9 +180,23 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   const graph = loadGraph(options);
   searchIndexOf(graph);
   const graphMs = performance.now() - t0;
-  const state = new SandboxState(graph, SEED_ORGS);
+  const state = new SandboxState(graph, SEED_ORGS, options.maxPlatformOrgs);
   const logError = (message: string, error: unknown) => onError?.(message, error);
-  const ctx: SandboxContext = { options, graph, state, spec, hooks: { ...NO_HOOKS }, storage, logError };
+  const ctx: SandboxContext = {
+    options,
+    graph,
+    state,
+    spec,
+    hooks: { ...NO_HOOKS },
+    storage,
+    logError,
+    logWarning: (m) => onWarning?.(m),
+  };
+  const persisting = areas.filter((a) => a.persist);
+  /** The write is durable once every persisting area (the journal) has it: only then is it acknowledged. */
+  async function persist(org: OrgState | null): Promise<void> {
+    for (const area of persisting) await area.persist!(ctx, org);
+  }
 
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
   const validators = compileRequestValidators(spec);
@@ -187,10 +226,22 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  async function answer(op: OperationSpec, params: Record<string, string>, rawQuery: URLSearchParams, request: CoreRequest, body: unknown, label: string, prefer: PreferResult & { ok: true }): Promise<CoreResponse> {
+  async function answer(
+    op: OperationSpec,
+    params: Record<string, string>,
+    rawQuery: URLSearchParams,
+    request: CoreRequest,
+    label: string,
+    prefer: PreferResult,
+  ): Promise<Answered> {
+    // authenticate -> organization access -> validate -> handle, for every operation: a missing key is a 401
+    // and a locked organization a 402 whatever the body, its content type or the Prefer header.
     const auth = authenticate(request.headers, state);
     if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
-    if (choosesExample(prefer.preferences)) return reply(preferredReply(spec, op, label, prefer.preferences));
+    const body = parseJsonBody(request.method.toUpperCase(), request.headers, request.body);
+    if (!prefer.ok) throw invalidRequest(prefer.message);
+    if (choosesExample(prefer.preferences))
+      return { response: reply(preferredReply(spec, op, label, prefer.preferences)), org: null };
     const v = validators.get(op.operationId)!;
     const handler = handlers.get(op.operationId);
     if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
@@ -207,24 +258,32 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       },
       ctx,
     );
-    return reply(result as UntypedReply);
+    return { response: reply(result as UntypedReply), org: auth.org };
   }
 
-  async function route(request: CoreRequest, method: string, path: string, query: URLSearchParams, prefer: PreferResult): Promise<CoreResponse> {
+  async function route(
+    request: CoreRequest,
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    prefer: PreferResult,
+  ): Promise<Answered> {
     const lookupMethod = method === "HEAD" ? "GET" : method;
     const ctl = control.get(`${lookupMethod} ${path}`);
-    if (ctl) return json(200, await ctl.handle(parseJsonBody(method, request.headers, request.body), ctx));
+    if (ctl)
+      return {
+        response: json(200, await ctl.handle(parseJsonBody(method, request.headers, request.body), ctx)),
+        org: null,
+      };
     for (const r of routes) {
       if (r.op.method !== lookupMethod) continue;
       const m = r.pattern.exec(path);
       if (!m) continue;
       const params = Object.fromEntries(r.names.map((name, i) => [name, decodeSegment(m[i + 1]!, path)]));
-      const body = parseJsonBody(method, request.headers, request.body);
-      if (!prefer.ok) throw invalidRequest(prefer.message);
-      return answer(r.op, params, query, request, body, `${method} ${path}`, prefer);
+      return answer(r.op, params, query, request, `${method} ${path}`, prefer);
     }
     const outside = path.startsWith(`${spec.basePath}/`) ? "" : ` (paths start with ${spec.basePath})`;
-    throw notFound(`${method} ${path} is not an operation of this API${outside}`);
+    throw notFound(`${method} ${echoInput(path)} is not an operation of this API${outside}`);
   }
 
   async function handle(request: CoreRequest): Promise<CoreResponse> {
@@ -232,10 +291,13 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     let url = request.url;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
     const q = url.indexOf("?");
-    const path = q === -1 ? url : url.slice(0, q);
+    // One normalized path for every decision (rate limit, authentication, routing, logging): `/%761/me` is `/v1/me`.
+    const normalized = normalizeRequestPath(q === -1 ? url : url.slice(0, q));
+    const path = normalized.ok ? normalized.path : "/";
     const search = q === -1 ? "" : url.slice(q + 1);
     const headers = corsHeaders(request.headers, method === "OPTIONS");
-    const api = path.startsWith(`${spec.basePath}/`);
+    // A path that cannot be normalized is refused, and still counted by the rate limit.
+    const api = !normalized.ok || path.startsWith(`${spec.basePath}/`);
     // The Prefer grammar removes its `__code`-style stand-ins from the query.
     const query = new URLSearchParams(search);
     const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
@@ -261,7 +323,20 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
         Object.assign(headers, decision.headers);
         if (decision.rejected) return json(429, decision.rejected);
       }
-      return route(request, method, path, query, prefer);
+      if (!normalized.ok) throw invalidRequest(normalized.message);
+      const { response, org } = await route(request, method, path, query, prefer);
+      if (WRITES.has(method) && response.status < 400) {
+        try {
+          await persist(org);
+        } catch (error) {
+          logError("sandbox state could not be saved", error);
+          return json(
+            500,
+            new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
+          );
+        }
+      }
+      return response;
     }
   }
 
@@ -297,6 +372,11 @@ function reply(result: UntypedReply): CoreResponse {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
   if (result.body === undefined) return { status, headers, body: undefined };
-  if (typeof result.body === "string") return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: result.body };
-  return { status, headers: { ...headers, "content-type": headers["content-type"] ?? JSON_TYPE }, body: JSON.stringify(result.body) };
+  if (typeof result.body === "string")
+    return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: result.body };
+  return {
+    status,
+    headers: { ...headers, "content-type": headers["content-type"] ?? JSON_TYPE },
+    body: JSON.stringify(result.body),
+  };
 }

@@ -31,8 +31,10 @@ export interface SandboxOptions {
   jobSpeed: number;
   /** Fraction (0..1) of jobs that fail. */
   jobFailureRate: number;
-  /** Save state here on shutdown and reload it on start. */
+  /** State file: loaded at start, every write journaled beside it before it is acknowledged (state-storage.ts). */
   stateFile: string | null;
+  /** Organizations the platform key may create for new X-Service-Org-Id values (state.ts: eviction, then 400). */
+  maxPlatformOrgs: number;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -49,9 +51,9 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   jobSpeed: 1,
   jobFailureRate: 0.1,
   stateFile: null,
+  maxPlatformOrgs: 1000,
 };
 
 export function resolveOptions(partial: Partial<SandboxOptions> = {}): SandboxOptions {
   return { ...DEFAULT_OPTIONS, ...partial };
 }
-

@@ -6,7 +6,7 @@
  * supported here (answers come from the seeded graph): ignored and not listed in Preference-Applied.
  */
 import type { PreferenceName, Preferences } from "../../contract-core/prefer.js";
-import { errorTypeForStatus } from "../../contract-core/error-vocabulary.js";
+import { errorTypeForStatus, isFrameworkErrorBody } from "../../contract-core/error-vocabulary.js";
 import type { UntypedReply } from "./context.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "./spec.js";
@@ -29,13 +29,15 @@ export function preferredReply(spec: SpecIndex, op: OperationSpec, label: string
   const code = prefs.code ?? defaultSuccess(op);
   const response = responseFor(op, code);
   if (!response) throw invalidRequest(`${label} documents no ${code} response (Prefer code=${code})`);
-  const headers: Record<string, string> = code === 429 ? { "retry-after": "60" } : {};
+  const headers: Record<string, string> = code === 429 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : {};
   const media = response.content?.["application/json"];
   let body: unknown;
   if (prefs.example !== undefined) {
     const named = media?.examples?.[prefs.example];
     if (named === undefined) {
-      throw invalidRequest(`${label} has no example named "${prefs.example}"${prefs.code !== undefined ? ` for status ${prefs.code}` : ""} (Prefer example=; see mocks/prism/EXAMPLES.md)`);
+      throw invalidRequest(
+        `${label} has no example named "${prefs.example}"${prefs.code !== undefined ? ` for status ${prefs.code}` : ""} (Prefer example=; see mocks/prism/EXAMPLES.md)`,
+      );
     }
     body = resolveRef<Record<string, unknown>>(spec.doc, named).value;
   } else if (media) body = exampleBody(spec.doc, response);
@@ -43,5 +45,24 @@ export function preferredReply(spec: SpecIndex, op: OperationSpec, label: string
   const type = errorTypeForStatus(code);
   if (body === undefined && type) body = new ApiError(code, type, `Preferred ${code} response`).body;
   if (body === undefined) throw invalidRequest(`The ${code} response of ${label} has no example to answer with`);
-  return { status: code, headers, body };
+  return { status: code, headers, body: withAnsweredStatus(body, code) };
 }
+
+/** The seconds the spec's 429 example names ("retry in 30 seconds"), so header and body agree. */
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * A framework-shaped example states the status actually answered: the 5xx responses share one example
+ * (`statusCode: 502`), so `Prefer: code=500` must not answer a body that says 502.
+ */
+function withAnsweredStatus(body: unknown, status: number): unknown {
+  if (!isFrameworkErrorBody(body) || body.statusCode === status) return body;
+  return { ...body, statusCode: status, error: REASONS[status] ?? body.error };
+}
+
+const REASONS: Record<number, string> = {
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};

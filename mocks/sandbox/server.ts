@@ -12,7 +12,7 @@ import type { Graph } from "./data/graph.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
-import { stateFile } from "./state-file.js";
+import { nodeStateStorage } from "./node-state-storage.js";
 
 export interface BuiltSandbox {
   app: FastifyInstance;
@@ -36,7 +36,9 @@ export interface RunningSandbox extends BuiltSandbox {
 export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
   return async (app) => {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "string", bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser("*", { parseAs: "string", bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
     // Errors Fastify raises before the core sees the request (body too large, ...) keep the reference's shape.
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
@@ -73,14 +75,16 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     trustProxy: false,
     return503OnClosing: false,
     // Errors raised before routing (e.g. a malformed percent-encoding in the path) keep the reference's shape.
-    frameworkErrors: (error, _request, reply) => void (reply as FastifyReply).code(400).send(invalidRequest(error.message).body),
+    frameworkErrors: (error, _request, reply) =>
+      void (reply as FastifyReply).code(400).send(invalidRequest(error.message).body),
   });
   const core = createSandboxCore({
     ...options,
     spec,
     ...(areas ? { areas } : {}),
-    storage: options.stateFile ? stateFile(options.stateFile) : null,
+    storage: options.stateFile ? nodeStateStorage(options.stateFile) : null,
     onError: (message, err) => app.log.error({ err }, message),
+    onWarning: (message) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`)),
   });
   await app.register(sandboxPlugin(core));
   await app.ready();

@@ -11,6 +11,7 @@
  * slices that define save/load (the state file).
  */
 import type { Graph } from "./data/graph.js";
+import { invalidRequest } from "./errors.js";
 
 export type Plan = "free" | "index" | "unlimited";
 
@@ -68,11 +69,21 @@ export class OrgState {
   clear(): void {
     this.slices.clear();
   }
+
+  /** True when no slice was ever created: evicting the organization loses nothing. */
+  isEmpty(): boolean {
+    return this.slices.size === 0;
+  }
+}
+
+export interface SavedOrg {
+  info: OrgInfo;
+  slices: Record<string, unknown>;
 }
 
 export interface StateSnapshot {
   version: 1;
-  orgs: { info: OrgInfo; slices: Record<string, unknown> }[];
+  orgs: SavedOrg[];
 }
 
 export class SandboxState {
@@ -81,6 +92,8 @@ export class SandboxState {
   constructor(
     readonly graph: Graph,
     private readonly seedOrgs: readonly OrgInfo[],
+    /** How many organizations the platform key may create (orgForService). */
+    private readonly maxPlatformOrgs = Number.POSITIVE_INFINITY,
   ) {
     this.reset();
   }
@@ -95,36 +108,68 @@ export class SandboxState {
     return this.orgs.get(id.toLowerCase());
   }
 
-  /** The organization a platform key acts for; unknown UUIDs get a fresh, empty organization. */
+  /**
+   * The organization a platform key acts for; unknown UUIDs get a fresh, empty organization. At the cap
+   * (maxPlatformOrgs) the oldest created organization that holds no state is evicted (nothing is lost);
+   * when every one holds state the new one is refused with a 400.
+   */
   orgForService(id: string): OrgState {
     const key = id.toLowerCase();
     let org = this.orgs.get(key);
     if (!org) {
-      org = new OrgState({ id: key, name: `Service organization ${key.slice(0, 8)}`, plan: "free", accessAllowed: true, watchSlotsMax: 1000, ephemeral: true }, this);
+      const created = [...this.orgs.values()].filter((o) => o.info.ephemeral);
+      if (created.length >= this.maxPlatformOrgs) {
+        const untouched = created.find((o) => o.isEmpty());
+        if (!untouched) {
+          throw invalidRequest(
+            `The sandbox holds its maximum of ${this.maxPlatformOrgs} platform organizations, all with state (--max-platform-orgs; POST /__sandbox/reset clears them)`,
+          );
+        }
+        this.orgs.delete(untouched.id);
+      }
+      org = new OrgState(
+        {
+          id: key,
+          name: `Service organization ${key.slice(0, 8)}`,
+          plan: "free",
+          accessAllowed: true,
+          watchSlotsMax: 1000,
+          ephemeral: true,
+        },
+        this,
+      );
       this.orgs.set(key, org);
     }
     return org;
   }
 
   snapshot(slices: readonly Slice<unknown>[]): StateSnapshot {
+    return { version: 1, orgs: [...this.orgs.values()].map((org) => this.snapshotOrg(org, slices)) };
+  }
+
+  /** One organization's saved form: its info and the slices that define save. */
+  snapshotOrg(org: OrgState, slices: readonly Slice<unknown>[]): SavedOrg {
     return {
-      version: 1,
-      orgs: [...this.orgs.values()].map((org) => ({
-        info: org.info,
-        slices: Object.fromEntries(
-          slices.filter((s) => s.save && org.has(s)).map((s) => [s.name, s.save!(org.get(s))]),
-        ),
-      })),
+      info: org.info,
+      slices: Object.fromEntries(slices.filter((s) => s.save && org.has(s)).map((s) => [s.name, s.save!(org.get(s))])),
     };
   }
 
   restore(snapshot: StateSnapshot, slices: readonly Slice<unknown>[]): void {
     this.reset();
-    for (const saved of snapshot.orgs) {
-      const org = this.orgs.get(saved.info.id) ?? this.orgForService(saved.info.id);
-      for (const slice of slices) {
-        if (slice.load && saved.slices[slice.name] !== undefined) org.set(slice, slice.load(saved.slices[slice.name], org, this));
-      }
+    for (const saved of snapshot.orgs) this.restoreOrg(saved, slices);
+  }
+
+  /** Replaces one organization (created when missing, outside the platform cap) with its saved form. */
+  restoreOrg(saved: SavedOrg, slices: readonly Slice<unknown>[]): void {
+    const id = saved.info.id.toLowerCase();
+    let org = this.orgs.get(id);
+    if (!org) this.orgs.set(id, (org = new OrgState({ ...saved.info, id }, this)));
+    else Object.assign(org.info, saved.info, { id });
+    org.clear();
+    for (const slice of slices) {
+      if (slice.load && saved.slices[slice.name] !== undefined)
+        org.set(slice, slice.load(saved.slices[slice.name], org, this));
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createSpecCompiler } from "../../contract-core/ajv.js";
+import { parseQueryInteger } from "../../contract-core/query-integer.js";
 import { describeViolation, violationFromAjv } from "../../contract-core/violations.js";
 import { invalidRequest } from "./errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
@@ -33,8 +34,19 @@ function objectSchema(params: OperationSpec["parameters"], location: "query" | "
   };
 }
 
+function hasType(schema: JsonObject, type: string): boolean {
+  return schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
+}
+
 function isArraySchema(schema: JsonObject): boolean {
-  return schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array"));
+  return hasType(schema, "array");
+}
+
+/** Integers are parsed by the core's one rule before Ajv: its coercion would take `Infinity`, `1e309` and `1e2`. */
+function strictInteger(name: string, raw: string): number {
+  const parsed = parseQueryInteger(name, raw);
+  if (!parsed.ok) throw invalidRequest(parsed.message);
+  return parsed.value;
 }
 
 function check<T>(validate: ValidateFunction, where: "query" | "path" | "body", value: T): T {
@@ -77,7 +89,9 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
       for (const p of queryParams) {
         const all = raw.getAll(p.name);
         if (all.length === 0) continue;
-        value[p.name] = isArraySchema(p.schema) ? all.flatMap((v) => v.split(",")) : all[all.length - 1];
+        const last = all[all.length - 1]!;
+        if (isArraySchema(p.schema)) value[p.name] = all.flatMap((v) => v.split(","));
+        else value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, last) : last;
       }
       return check(validateQuery, "query", value);
     },

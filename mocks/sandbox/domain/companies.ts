@@ -1,4 +1,5 @@
 /** Company lookup, the company orbit and company search. */
+import { echoInput } from "../../../contract-core/error-vocabulary.js";
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { Company, Person } from "../data/resources.js";
 import { notFound } from "../errors.js";
@@ -11,7 +12,13 @@ const BY_NAME = new Intl.Collator("en");
 
 /** Company text as people type it: trimmed, lower-case, without scheme, `www.`, query, fragment or trailing slash. */
 export function normalizeCompanyInput(input: string): string {
-  return input.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "").replace(/[?#].*$/, "").replace(/\/+$/, "");
+  return input
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/^www\./, "")
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "");
 }
 
 /**
@@ -27,9 +34,13 @@ export function findCompany(graph: Graph, value: string, { urlFragment = false }
     graph.companyByKey.get(typed) ??
     graph.companyByKey.get(v) ??
     graph.companies.find((c) => c.name.toLowerCase() === typed || c.name.toLowerCase() === v) ??
-    graph.companies.find((c) => c.domain !== null && (c.domain.toLowerCase() === v || c.domain.toLowerCase() === host)) ??
+    graph.companies.find(
+      (c) => c.domain !== null && (c.domain.toLowerCase() === v || c.domain.toLowerCase() === host),
+    ) ??
     graph.companies.find((c) => c.network_url !== null && normalizeCompanyInput(c.network_url) === v) ??
-    (urlFragment ? graph.companies.find((c) => c.network_url !== null && c.network_url.toLowerCase().includes(typed)) : undefined)
+    (urlFragment
+      ? graph.companies.find((c) => c.network_url !== null && c.network_url.toLowerCase().includes(typed))
+      : undefined)
   );
 }
 
@@ -72,7 +83,7 @@ export interface Orbit {
 /** Up to 40 current people and 40 leavers (normalized end date, is_current=false), graph order. */
 export function companyOrbit(graph: Graph, value: string): Orbit {
   const company = findCompany(graph, value, { urlFragment: true });
-  if (!company) throw notFound(`No company found for ${value}`);
+  if (!company) throw notFound(`No company found for ${echoInput(value)}`);
   const current: PersonRecord[] = [];
   const leavers: PersonRecord[] = [];
   for (const { record, stint } of graph.stintsByCompany.get(company.key) ?? []) {
@@ -80,9 +91,18 @@ export function companyOrbit(graph: Graph, value: string): Orbit {
     if (stint.current && !current.includes(record)) current.push(record);
     if (stint.position.is_current === false && stint.end !== null && !leavers.includes(record)) leavers.push(record);
   }
-  const rows = (list: PersonRecord[]) => list.sort((a, b) => a.idx - b.idx).slice(0, ORBIT_LIMIT).map((r) => rowPerson(r, {}));
+  const rows = (list: PersonRecord[]) =>
+    list
+      .sort((a, b) => a.idx - b.idx)
+      .slice(0, ORBIT_LIMIT)
+      .map((r) => rowPerson(r, {}));
   return {
-    company: { key: company.key, name: company.name, network_url: company.network_url, ...companyCounts(graph, company) },
+    company: {
+      key: company.key,
+      name: company.name,
+      network_url: company.network_url,
+      ...companyCounts(graph, company),
+    },
     current: rows(current),
     leavers: rows(leavers),
   };
@@ -92,7 +112,13 @@ export function companyOrbit(graph: Graph, value: string): Orbit {
 export function searchCompanies(graph: Graph, q: string | null): { company: Company; counts: CompanyCounts }[] {
   const needle = q?.trim().toLowerCase() ?? "";
   return graph.companies
-    .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.key.includes(needle) || (c.network_url?.toLowerCase().includes(needle) ?? false))
+    .filter(
+      (c) =>
+        !needle ||
+        c.name.toLowerCase().includes(needle) ||
+        c.key.includes(needle) ||
+        (c.network_url?.toLowerCase().includes(needle) ?? false),
+    )
     .map((company) => ({ company, counts: companyCounts(graph, company) }))
     .sort((a, b) => b.counts.current_count - a.counts.current_count || BY_NAME.compare(a.company.name, b.company.name));
 }

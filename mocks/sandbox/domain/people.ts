@@ -1,4 +1,5 @@
 /** Person lookup, coworkers (overlapping stints at shared companies) and similar people. */
+import { echoInput } from "../../../contract-core/error-vocabulary.js";
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import { searchIndexOf } from "./search-index.js";
 import type { Match } from "../data/resources.js";
@@ -17,7 +18,7 @@ export function findPerson(graph: Graph, slugOrUrl: string): PersonRecord | unde
 
 export function requirePerson(graph: Graph, slugOrUrl: string): PersonRecord {
   const rec = findPerson(graph, slugOrUrl);
-  if (!rec) throw notFound(`No person found for ${slugOrUrl}`);
+  if (!rec) throw notFound(`No person found for ${echoInput(slugOrUrl)}`);
   return rec;
 }
 
@@ -71,7 +72,17 @@ export function coworkersOf(graph: Graph, rec: PersonRecord): Coworker[] {
 }
 
 /** The person's own stints used for the overlaps (GET /people/{slug}?include=coworkers). */
-export function stintsOf(rec: PersonRecord): { company: string | null; company_key: string | null; title: string | null; from: string | null; to: string | null; is_current: boolean; months: number }[] {
+export function stintsOf(
+  rec: PersonRecord,
+): {
+  company: string | null;
+  company_key: string | null;
+  title: string | null;
+  from: string | null;
+  to: string | null;
+  is_current: boolean;
+  months: number;
+}[] {
   return rec.stints.map((s) => ({
     company: s.position.company,
     company_key: s.company?.key ?? null,
@@ -117,12 +128,13 @@ export function similarAmong(rec: PersonRecord, candidates: Iterable<PersonRecor
     if (other === rec || other.flagged) continue;
     const reasons: string[] = [];
     let score = 0;
-    if (family !== null && currentFamily(other) === family) (score += 3, reasons.push(`Same role family: ${family}`));
+    if (family !== null && currentFamily(other) === family) ((score += 3), reasons.push(`Same role family: ${family}`));
     const sharedSkills = other.skillsLc.filter((s) => skills.has(s)).length;
-    if (sharedSkills >= 2) (score += sharedSkills, reasons.push(`${sharedSkills} shared skills`));
+    if (sharedSkills >= 2) ((score += sharedSkills), reasons.push(`${sharedSkills} shared skills`));
     const sharedCompany = other.stints.find((s) => s.company && companies.has(s.company.key));
-    if (sharedCompany) (score += 2, reasons.push(`Also worked at ${sharedCompany.company!.name}`));
-    if (country !== null && other.person.location.country === country) (score += 1, reasons.push(`Same country: ${country}`));
+    if (sharedCompany) ((score += 2), reasons.push(`Also worked at ${sharedCompany.company!.name}`));
+    if (country !== null && other.person.location.country === country)
+      ((score += 1), reasons.push(`Same country: ${country}`));
     if (score >= 7) scored.push({ record: other, score, reasons });
   }
   return scored

@@ -65,6 +65,11 @@ const idSequence = defineShared<{ seq: number }>({
   keepOnReset: true,
 });
 
+/** How many ids the sandbox has handed out (the id sequence). */
+export function issuedIds(state: SandboxState): number {
+  return shared(state, idSequence).seq;
+}
+
 /** The next id of a kind (target, job, member, list, membership, query, event). */
 export function newId(state: SandboxState, kind: string): string {
   const ids = shared(state, idSequence);

@@ -15,13 +15,13 @@ import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { isRecord } from "./area-helpers.js";
+import { isRecord, issuedIds } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { loadState, resetState, saveState } from "./state-snapshot.js";
+import { journalWrite, loadState, resetState, saveState } from "./state-snapshot.js";
 import { queriesSlice } from "./queries.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
@@ -44,7 +44,8 @@ function optionalString(b: Record<string, unknown>, name: string): string | unde
 function optionalInt(b: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
   const v = b[name];
   if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw invalidRequest(`${name} must be an integer between ${min} and ${max}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw invalidRequest(`${name} must be an integer between ${min} and ${max}`);
   return v;
 }
 
@@ -126,7 +127,12 @@ const controlRoutes: ControlRoute[] = [
       const targetId = optionalString(b, "target_id");
       if (targetId !== undefined) targetById(ctx, targetId);
       const until = optionalEnum(b, "until", ["finished"] as const);
-      const jobs = advanceJobs(ctx, { targetId, steps: optionalInt(b, "steps", 1, 100), untilFinished: until === "finished", outcome: optionalEnum(b, "outcome", OUTCOMES) });
+      const jobs = advanceJobs(ctx, {
+        targetId,
+        steps: optionalInt(b, "steps", 1, 100),
+        untilFinished: until === "finished",
+        outcome: optionalEnum(b, "outcome", OUTCOMES),
+      });
       return { data: jobs };
     },
   },
@@ -190,14 +196,23 @@ export const controlArea: Area = {
   tick(ctx) {
     const speed = ctx.options.jobSpeed;
     if (speed <= 0) return;
+    const issued = issuedIds(ctx.state);
     tickJobs(ctx);
     if (ctx.options.now() >= (nextEvents.get(ctx) ?? Infinity)) {
       tickEvents(ctx);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
+    // Background work that handed out ids is journaled too, so a restart never hands them out again.
+    if (ctx.storage && issuedIds(ctx.state) !== issued) {
+      journalWrite(ctx, ctx.storage, null).catch((error: unknown) =>
+        ctx.logError("sandbox state could not be saved", error),
+      );
+    }
   },
-  tickEveryMs: (ctx) => (ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null),
+  tickEveryMs: (ctx) =>
+    ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
   close(ctx) {
     if (ctx.storage) saveState(ctx, ctx.storage);
   },
+  persist: (ctx, org) => (ctx.storage ? journalWrite(ctx, ctx.storage, org) : Promise.resolve()),
 };

@@ -15,6 +15,7 @@ import type { Area, SandboxContext } from "../context.js";
 import { Prng } from "../data/prng.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
+import { echoInput } from "../../../contract-core/error-vocabulary.js";
 import { defineShared, shared, type OrgState, type SandboxState } from "../state.js";
 import { iso } from "./area-helpers.js";
 import { EMPTY_PROFILE } from "./discovery.js";
@@ -98,7 +99,11 @@ function liveProfile(ctx: SandboxContext, store: EventsStore, key: string): Live
     const member = findMember(ctx, key);
     live =
       liveFromGraph(ctx.graph, key) ??
-      liveFromMember(member ? { ...member.enrichment.profile, network_url: member.network_url } : { ...EMPTY_PROFILE, network_url: `https://${key}` });
+      liveFromMember(
+        member
+          ? { ...member.enrichment.profile, network_url: member.network_url }
+          : { ...EMPTY_PROFILE, network_url: `https://${key}` },
+      );
     store.live.set(key, live);
   }
   return live;
@@ -130,14 +135,21 @@ export function emitDiff(ctx: SandboxContext, key: string, opts: EmitOptions = {
   const live = liveProfile(ctx, store, key);
   const field = opts.field ?? rng.pick(EVENT_FIELDS);
   const diff = applyDiff(ctx.graph, live, field, rng);
-  const source = opts.source ?? (demoOrbitKeys(ctx).includes(key) ? "demo" : rng.pick(["ingest", "snapshot_diff"] as const));
+  const source =
+    opts.source ?? (demoOrbitKeys(ctx).includes(key) ? "demo" : rng.pick(["ingest", "snapshot_diff"] as const));
   const event: StoredEvent = {
     id: newId(ctx.state, "event"),
     ...diff,
     severity: opts.severity ?? diff.severity,
     seen_at: iso(ctx.options.now()),
     source,
-    person: { slug: live.slug, name: live.name, headline: live.headline, current_company: live.current_company, network_url: live.network_url },
+    person: {
+      slug: live.slug,
+      name: live.name,
+      headline: live.headline,
+      current_company: live.current_company,
+      network_url: live.network_url,
+    },
     key,
   };
   let i = store.events.length;
@@ -168,19 +180,44 @@ export function tickEvents(ctx: SandboxContext): void {
 // ---- GET /events ----
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+/** A relative `since` reaches back at most about 100 years, so `now - since` stays a real calendar date. */
+const MAX_RELATIVE_SINCE_WEEKS = 5218;
+const MAX_RELATIVE_SINCE_MS = MAX_RELATIVE_SINCE_WEEKS * UNIT_MS.w!;
 
 /** An ISO-8601 calendar date-time, extended or basic format; the spec's pattern has already rejected impossible dates. */
-const ISO_SINCE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_SINCE =
+  /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /** ISO-8601 date/time (a date-time without offset is UTC), or digits plus m, h, d or w before now. */
 export function parseSince(value: string, now: number): string {
   const rel = /^(\d+)([mhdw])$/.exec(value);
-  if (rel) return iso(now - Number(rel[1]) * UNIT_MS[rel[2]!]!);
+  if (rel) {
+    const ms = Number(rel[1]) * UNIT_MS[rel[2]!]!;
+    if (!(ms <= MAX_RELATIVE_SINCE_MS)) {
+      throw invalidRequest(
+        `since reaches back at most ${MAX_RELATIVE_SINCE_WEEKS}w (about 100 years), got ${echoInput(value)}`,
+      );
+    }
+    return iso(now - ms);
+  }
   const m = ISO_SINCE.exec(value.trim());
   if (!m) throw invalidRequest("since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)");
   const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone = "Z"] = m;
-  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.floor(Number(`0.${frac || "0"}`) * 1000));
-  const offset = zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.replace(":", "").slice(3, 5) || "0")) * 60_000;
+  const ms = Date.UTC(
+    Number(y),
+    Number(mo) - 1,
+    Number(d),
+    Number(h),
+    Number(mi),
+    Number(s),
+    Math.floor(Number(`0.${frac || "0"}`) * 1000),
+  );
+  const offset =
+    zone === "Z"
+      ? 0
+      : (zone[0] === "-" ? -1 : 1) *
+        (Number(zone.slice(1, 3)) * 60 + Number(zone.replace(":", "").slice(3, 5) || "0")) *
+        60_000;
   return iso(ms - offset);
 }
 
@@ -191,7 +228,8 @@ export function encodeCursor(e: { seen_at: string; id: string }): string {
 export function decodeCursor(cursor: string): { seen_at: string; id: string } {
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { s?: unknown; i?: unknown };
-    if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s))) return { seen_at: iso(Date.parse(v.s)), id: v.i };
+    if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s)))
+      return { seen_at: iso(Date.parse(v.s)), id: v.i };
   } catch {
     // fall through
   }
@@ -214,7 +252,7 @@ export const eventsArea: Area = {
       let visible: Set<string>;
       if (typeof q.list === "string") {
         const list = findList(ctx, req.org, q.list);
-        if (!list) throw notFound(`List ${q.list} not found`);
+        if (!list) throw notFound(`List ${echoInput(q.list)} not found`);
         visible = listMemberKeys(ctx, req.org, list);
       } else {
         visible = memberKeys(ctx, req.org);
@@ -235,7 +273,13 @@ export const eventsArea: Area = {
       return {
         body: {
           data: page.map(view),
-          meta: { count: page.length, limit, has_more: hasMore, next: hasMore && last ? encodeCursor(last) : null, since },
+          meta: {
+            count: page.length,
+            limit,
+            has_more: hasMore,
+            next: hasMore && last ? encodeCursor(last) : null,
+            since,
+          },
         },
       };
     },

@@ -14,6 +14,7 @@
  * stage?, notes? }; a repeated write of the same person overwrites stage and notes. PATCH
  * /lists/{id}/members/{membershipId} takes { stage?, notes? } (null clears).
  */
+import { echoInput } from "../../../contract-core/error-vocabulary.js";
 import type { Area, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
@@ -59,20 +60,43 @@ export const MAX_LIST_MEMBER_URLS = 500;
 export const MAX_STAGE = 80;
 export const MAX_NOTES = 2000;
 
-function newList(ctx: SandboxContext, name: string, description: string | null, defaultKey: ListRecord["default_key"], sourceWatchId: string | null): ListRecord {
+function newList(
+  ctx: SandboxContext,
+  name: string,
+  description: string | null,
+  defaultKey: ListRecord["default_key"],
+  sourceWatchId: string | null,
+): ListRecord {
   const now = nowIso(ctx);
-  return { id: newId(ctx.state, "list"), name, description, default_key: defaultKey, source_watch_id: sourceWatchId, created_at: now, updated_at: now, members: new Map() };
+  return {
+    id: newId(ctx.state, "list"),
+    name,
+    description,
+    default_key: defaultKey,
+    source_watch_id: sourceWatchId,
+    created_at: now,
+    updated_at: now,
+    members: new Map(),
+  };
 }
 
 function newMembership(ctx: SandboxContext, key: string): Membership {
   const now = nowIso(ctx);
-  return { id: newId(ctx.state, "membership"), network_url: `https://${key}`, stage: null, notes: null, created_at: now, updated_at: now };
+  return {
+    id: newId(ctx.state, "membership"),
+    network_url: `https://${key}`,
+    stage: null,
+    notes: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** Generates and refreshes the default Lists (origin + one per Target). */
 export function syncDefaultLists(ctx: SandboxContext, org: OrgState): ListRecord[] {
   const lists = org.get(listsSlice);
-  if (!lists.some((l) => l.default_key === "origin")) lists.unshift(newList(ctx, ORIGIN_LIST_NAME, null, "origin", null));
+  if (!lists.some((l) => l.default_key === "origin"))
+    lists.unshift(newList(ctx, ORIGIN_LIST_NAME, null, "origin", null));
   const targets = org.has(targetsSlice) ? targetsOf(org) : [];
   const live = new Set(targets.map((t) => t.id));
   for (let i = lists.length - 1; i >= 0; i--) {
@@ -81,7 +105,10 @@ export function syncDefaultLists(ctx: SandboxContext, org: OrgState): ListRecord
   }
   for (const target of targets) {
     let list = lists.find((l) => l.default_key === "target" && l.source_watch_id === target.id);
-    if (!list) lists.push((list = newList(ctx, target.name, `People discovered by the ${target.name} Target`, "target", target.id)));
+    if (!list)
+      lists.push(
+        (list = newList(ctx, target.name, `People discovered by the ${target.name} Target`, "target", target.id)),
+      );
     let changed = false;
     if (list.name !== target.name) {
       list.name = target.name;
@@ -169,15 +196,25 @@ function optionalText(body: Record<string, unknown>, name: "stage" | "notes", ma
   return t === "" ? null : t;
 }
 
-function applyStageNotes(m: Membership, stage: string | null | undefined, notes: string | null | undefined, now: string): void {
+function applyStageNotes(
+  m: Membership,
+  stage: string | null | undefined,
+  notes: string | null | undefined,
+  now: string,
+): void {
   if (stage !== undefined) m.stage = stage;
   if (notes !== undefined) m.notes = notes;
   m.updated_at = now;
 }
 
-function requireList(ctx: SandboxContext, org: OrgState, id: string, op: "getList" | "deleteList" | "addListMembers" | "updateListMember"): ListRecord {
+function requireList(
+  ctx: SandboxContext,
+  org: OrgState,
+  id: string,
+  op: "getList" | "deleteList" | "addListMembers" | "updateListMember",
+): ListRecord {
   const list = findList(ctx, org, id);
-  if (!list) throw notVisible(ctx, op, `List ${id} not found in this organization`);
+  if (!list) throw notVisible(ctx, op, `List ${echoInput(id)} not found in this organization`);
   return list;
 }
 
@@ -196,7 +233,12 @@ export const listsArea: Area = {
       const list = newList(ctx, name, description, null, null);
       req.org.get(listsSlice).push(list);
       // A new custom List: the spec pins these four fields of the 201 answer.
-      return { status: 201, body: { data: { ...listView(list), is_default: false, default_key: null, source_watch_id: null, member_count: 0 } } };
+      return {
+        status: 201,
+        body: {
+          data: { ...listView(list), is_default: false, default_key: null, source_watch_id: null, member_count: 0 },
+        },
+      };
     },
 
     getList(req, ctx) {
@@ -218,7 +260,8 @@ export const listsArea: Area = {
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
         throw invalidRequest("urls must be a non-empty array of profile URLs or slugs");
       }
-      if (urls.length > MAX_LIST_MEMBER_URLS) throw invalidRequest(`urls accepts at most ${MAX_LIST_MEMBER_URLS} entries`);
+      if (urls.length > MAX_LIST_MEMBER_URLS)
+        throw invalidRequest(`urls accepts at most ${MAX_LIST_MEMBER_URLS} entries`);
       const stage = optionalText(body, "stage", MAX_STAGE);
       const notes = optionalText(body, "notes", MAX_NOTES);
       const now = nowIso(ctx);
@@ -252,7 +295,7 @@ export const listsArea: Area = {
       const list = requireList(ctx, req.org, req.params.id, "updateListMember");
       const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
-      if (!m) throw notVisible(ctx, "updateListMember", `Membership ${id} not found in List ${list.name}`);
+      if (!m) throw notVisible(ctx, "updateListMember", `Membership ${echoInput(id)} not found in List ${list.name}`);
       const body = req.body ?? {};
       const now = nowIso(ctx);
       applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);

@@ -2,6 +2,7 @@
  * Saved queries: POST /queries (compaction to the allowlist; every call creates a record), GET /queries,
  * GET /queries/{id}.
  */
+import { echoInput } from "../../../contract-core/error-vocabulary.js";
 import type { Area } from "../context.js";
 import { QUERY_KEYS } from "../domain/search.js";
 import { defineSlice } from "../state.js";
@@ -37,7 +38,12 @@ export const queriesArea: Area = {
     createSavedQuery(req, ctx) {
       const body = req.body;
       const name = requiredName(body.name);
-      const record: SavedQuery = { id: newId(ctx.state, "query"), name, query: compactQuery(body.query), created_at: nowIso(ctx) };
+      const record: SavedQuery = {
+        id: newId(ctx.state, "query"),
+        name,
+        query: compactQuery(body.query),
+        created_at: nowIso(ctx),
+      };
       req.org.get(queriesSlice).push(record);
       return { status: 201, body: { data: record } };
     },
@@ -51,7 +57,7 @@ export const queriesArea: Area = {
     getSavedQuery(req, ctx) {
       const id = req.params.id.toLowerCase();
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
-      if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${id} not found in this organization`);
+      if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${echoInput(id)} not found in this organization`);
       return { body: { data: found } };
     },
   },

@@ -13,11 +13,14 @@ afterAll(() => {
 
 /** Creates one of everything in acme and globex. */
 async function populate(sb: Awaited<ReturnType<typeof openStateful>>) {
-  const query = (await sb.request("POST", "/queries", { body: { name: "Kept", query: { company: "northwind" } } })).body.data;
+  const query = (await sb.request("POST", "/queries", { body: { name: "Kept", query: { company: "northwind" } } })).body
+    .data;
   const list = (await sb.request("POST", "/lists", { body: { name: "Kept list" } })).body.data;
   await sb.request("POST", `/lists/${list.id}/members`, { body: { urls: ["lucas-moreau"], stage: "sourced" } });
   const target = await sb.northwind({ auto_admit: true });
-  await sb.request("PUT", "/signals/preferences", { body: { emails: ["lead@acme.example.com"], webhook_url: "https://hooks.example.com/acme" } });
+  await sb.request("PUT", "/signals/preferences", {
+    body: { emails: ["lead@acme.example.com"], webhook_url: "https://hooks.example.com/acme" },
+  });
   await sb.emit({ target_id: target.id, count: 5 });
   await sb.request("POST", "/lists", { key: "globex", body: { name: "Globex list" } });
   return { query, list, target };
@@ -25,7 +28,16 @@ async function populate(sb: Awaited<ReturnType<typeof openStateful>>) {
 
 /** What the API shows of the populated state. */
 async function everything(sb: Awaited<ReturnType<typeof openStateful>>, saved: Awaited<ReturnType<typeof populate>>) {
-  const paths = ["/queries", "/lists", `/lists/${saved.list.id}`, "/targets", `/targets/${saved.target.id}/members`, "/events", "/signals/preferences", "/me"];
+  const paths = [
+    "/queries",
+    "/lists",
+    `/lists/${saved.list.id}`,
+    "/targets",
+    `/targets/${saved.target.id}/members`,
+    "/events",
+    "/signals/preferences",
+    "/me",
+  ];
   const out: Record<string, unknown> = {};
   for (const path of paths) out[path] = (await sb.get(path)).body;
   out.globex = (await sb.get("/lists", { key: "globex" })).body;
@@ -99,9 +111,13 @@ describe("--state-file", () => {
     expect(JSON.parse(readFileSync(join(dir, "new.json"), "utf8")).version).toBe(1);
     const broken = join(dir, "broken.json");
     writeFileSync(broken, "{ not json");
-    await expect(openStateful({ stateFile: broken })).rejects.toThrow(/Cannot read the state file .*broken\.json/);
+    await expect(openStateful({ stateFile: broken })).rejects.toThrow(
+      /Cannot load the sandbox state from .*broken\.json: the snapshot is not JSON/,
+    );
     writeFileSync(broken, JSON.stringify({ version: 99, state: {}, shared: {} }));
-    await expect(openStateful({ stateFile: broken })).rejects.toThrow(/unsupported state file version 99/);
+    await expect(openStateful({ stateFile: broken })).rejects.toThrow(
+      /format version 99, and this sandbox reads format version 1 only/,
+    );
   });
 
   it("POST /__sandbox/state/save needs --state-file; GET /__sandbox/state counts per organization", async () => {
@@ -113,7 +129,11 @@ describe("--state-file", () => {
       await populate(sb);
       const state = (await sb.control("GET", "/__sandbox/state")).body.data;
       expect(state.events).toBe(5);
-      expect(state.organizations.find((o: any) => o.name === "Acme Recruiting")).toMatchObject({ saved_queries: 1, lists: 3, targets: 1 });
+      expect(state.organizations.find((o: any) => o.name === "Acme Recruiting")).toMatchObject({
+        saved_queries: 1,
+        lists: 3,
+        targets: 1,
+      });
     } finally {
       await sb.close();
     }

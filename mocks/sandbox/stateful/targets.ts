@@ -3,6 +3,7 @@
  * always new), GET /targets (reconciles auto-admission, newest first), GET/PATCH/DELETE /targets/{id},
  * POST /targets/{id}/retry. Jobs: jobs.ts; members: members.ts.
  */
+import { echoInput } from "../../../contract-core/error-vocabulary.js";
 import type { Area, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
@@ -15,10 +16,17 @@ import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./reco
 import { newId } from "./area-helpers.js";
 import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
-export const CERTIFICATION_UNSUPPORTED = "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
+export const CERTIFICATION_UNSUPPORTED =
+  "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
 
 export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result_limit: number | null } {
-  let watching = 0, proposed = 0, excluded = 0, enriched = 0, current = 0, alum = 0, offGraph = 0;
+  let watching = 0,
+    proposed = 0,
+    excluded = 0,
+    enriched = 0,
+    current = 0,
+    alum = 0,
+    offGraph = 0;
   for (const m of t.members.values()) {
     if (m.enriched_at !== null) enriched++;
     if (m.status === "proposed") proposed++;
@@ -32,7 +40,15 @@ export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & {
   }
   const job = latestJob(t);
   const jobView: TargetJobView = job
-    ? { id: job.id, status: job.status, phase: job.phase, total: job.total, completed: job.completed, failed: job.failed, error: job.error }
+    ? {
+        id: job.id,
+        status: job.status,
+        phase: job.phase,
+        total: job.total,
+        completed: job.completed,
+        failed: job.failed,
+        error: job.error,
+      }
     : { id: null, status: "pending", phase: null, total: 0, completed: 0, failed: 0, error: null };
   return {
     id: t.id,
@@ -70,13 +86,19 @@ export function promoteProposed(t: TargetRecord): number {
 }
 
 /** The Target or 404 (the member routes answer the reference's message "watch not found"). */
-export function requireTarget(org: OrgState, id: string, message = `Target ${id} not found`): TargetRecord {
+export function requireTarget(org: OrgState, id: string, message = `Target ${echoInput(id)} not found`): TargetRecord {
   const t = findTarget(org, id);
   if (!t) throw notFound(message);
   return t;
 }
 
-function newTarget(ctx: SandboxContext, org: OrgState, kind: TargetKind, input: string, fields: Partial<TargetRecord>): TargetRecord {
+function newTarget(
+  ctx: SandboxContext,
+  org: OrgState,
+  kind: TargetKind,
+  input: string,
+  fields: Partial<TargetRecord>,
+): TargetRecord {
   const store = org.get(targetsSlice);
   const t: TargetRecord = {
     id: newId(ctx.state, "target"),
@@ -128,7 +150,11 @@ export const targetsArea: Area = {
           if (job && job.status !== "failed") return { status: 200, body: { data: targetView(ctx, existing) } };
           return created(ctx, req.org, existing);
         }
-        return created(ctx, req.org, newTarget(ctx, req.org, "company", input, { company_key, auto_admit, result_limit }));
+        return created(
+          ctx,
+          req.org,
+          newTarget(ctx, req.org, "company", input, { company_key, auto_admit, result_limit }),
+        );
       }
 
       const t = newTarget(ctx, req.org, "people", input, { auto_admit, result_limit });
@@ -169,7 +195,7 @@ export const targetsArea: Area = {
 
     deleteTarget(req, ctx) {
       const t = findTarget(req.org, req.params.id);
-      if (!t) throw notVisible(ctx, "deleteTarget", `Target ${req.params.id} not found`);
+      if (!t) throw notVisible(ctx, "deleteTarget", `Target ${echoInput(req.params.id)} not found`);
       const targets = targetsOf(req.org);
       targets.splice(targets.indexOf(t), 1);
       syncDefaultLists(ctx, req.org);

@@ -18,11 +18,11 @@ describe("sandbox layers", () => {
   it("fails on the fixture's upward import, cycle and Node import reached from the core", () => {
     const report = checkLayers(FIXTURE);
     expect(report.upward).toEqual([
-      "core.ts (core) imports state-file.ts (hosts)",
+      "core.ts (core) imports node-state-storage.ts (hosts)",
       "data/graph.ts (data generation) imports domain/search.ts (read-side domain)",
     ]);
     expect(report.cycles).toEqual([["data/graph.ts", "domain/search.ts", "data/graph.ts"]]);
-    expect(report.notBrowserSafe).toEqual(["core.ts reaches node:fs through state-file.ts"]);
+    expect(report.notBrowserSafe).toEqual(["core.ts reaches node:fs through node-state-storage.ts"]);
   });
 
   it("reads static, re-export, side-effect and dynamic imports, and skips commented-out ones", () => {
@@ -35,7 +35,9 @@ describe("sandbox layers", () => {
       '// import { f } from "./f.js";',
       '/* import { g } from "./g.js"; */',
     ].join("\n");
-    expect(importsOf(source)).toEqual(["./a.js", "../b.js", "./c.js", "./e.js", "./d.js"].sort((x, y) => source.indexOf(x) - source.indexOf(y)));
+    expect(importsOf(source)).toEqual(
+      ["./a.js", "../b.js", "./c.js", "./e.js", "./d.js"].sort((x, y) => source.indexOf(x) - source.indexOf(y)),
+    );
   });
 
   it("orders the layers from data generation up to the hosts", () => {

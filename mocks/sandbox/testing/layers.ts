@@ -15,21 +15,22 @@ export const LAYERS: readonly { name: string; match: RegExp }[] = [
   { name: "area contract", match: /^(options|spec|state|auth|context)\.ts$/ },
   { name: "areas", match: /^(routes|stateful)\// },
   { name: "core", match: /^(core|cors|ratelimit|prefer|validation)\.ts$/ },
-  { name: "hosts", match: /^(server|state-file|cli|start|bench)\.ts$|^testing\// },
+  { name: "hosts", match: /^(server|node-state-storage|cli|start|bench)\.ts$|^testing\// },
 ];
 
 /** Layers up to and including this one must stay free of Node built-ins and Fastify. */
 export const BROWSER_SAFE_UP_TO = "core";
 
 const FORBIDDEN_IN_BROWSER = /^(node:|fastify$|fastify\/)/;
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 export interface LayerReport {
   /** "data/graph.ts (data generation) imports domain/search.ts (read-side domain)" */
   upward: string[];
   /** Each cycle as a chain of files, first repeated last. */
   cycles: string[][];
-  /** "core.ts reaches node:fs through state-file.ts" */
+  /** "core.ts reaches node:fs through node-state-storage.ts" */
   notBrowserSafe: string[];
   /** Source files outside every layer. */
   unlayered: string[];
@@ -57,7 +58,8 @@ function listSources(dir: string, root: string, out: string[] = []): string[] {
 function resolveImport(fromAbs: string, spec: string): string | null {
   if (!spec.startsWith(".")) return null;
   const base = resolve(dirname(fromAbs), spec);
-  for (const candidate of [base.replace(/\.js$/, ".ts"), `${base}.ts`, join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  for (const candidate of [base.replace(/\.js$/, ".ts"), `${base}.ts`, join(base, "index.ts")])
+    if (existsSync(candidate)) return candidate;
   return null;
 }
 
@@ -107,14 +109,20 @@ export function checkLayers(root: string): LayerReport {
     edges.set(file, inside);
     if (layer <= browserLimit) {
       const reached = reachForbidden(abs, importsOfFile);
-      if (reached) report.notBrowserSafe.push(`${file} reaches ${reached.spec}${reached.via.length ? ` through ${reached.via.map((v) => relative(rootAbs, v)).join(" -> ")}` : ""}`);
+      if (reached)
+        report.notBrowserSafe.push(
+          `${file} reaches ${reached.spec}${reached.via.length ? ` through ${reached.via.map((v) => relative(rootAbs, v)).join(" -> ")}` : ""}`,
+        );
     }
   }
   report.cycles = findCycles(edges);
   return report;
 }
 
-function reachForbidden(start: string, importsOfFile: (abs: string) => { local: string[]; external: string[] }): { spec: string; via: string[] } | null {
+function reachForbidden(
+  start: string,
+  importsOfFile: (abs: string) => { local: string[]; external: string[] },
+): { spec: string; via: string[] } | null {
   const seen = new Set<string>([start]);
   const queue: { file: string; via: string[] }[] = [{ file: start, via: [] }];
   while (queue.length > 0) {
