@@ -7,7 +7,7 @@
  *   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
  *   server.on("clientError", answerClientError);              // Fastify: { clientErrorHandler: answerClientError }
  */
-import type { Duplex } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import { errorBody } from "./error-vocabulary.js";
 
 /** Request line (method, URL) plus headers, in bytes: Node's default `maxHeaderSize`, stated so it is documented. */
@@ -17,6 +17,44 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function bodyTooLargeMessage(limit: number = MAX_BODY_BYTES): string {
   return `request body exceeds ${limit} bytes`;
+}
+
+/**
+ * A request body read as it streams in, given up at `limit` bytes: null when it is larger (a declared
+ * Content-Length over the limit is refused before reading anything), so nothing larger is ever buffered.
+ * The rest of a refused body stays unread: the answer should close the connection.
+ */
+export async function readBodyWithin(
+  request: Readable & { headers: Record<string, string | string[] | undefined> },
+  limit: number = MAX_BODY_BYTES,
+): Promise<Buffer | null> {
+  if (Number(request.headers["content-length"]) > limit) return null;
+  return new Promise<Buffer | null>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        request.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const stop = () => {
+      request.off("data", onData).off("end", onEnd).off("error", onError);
+    };
+    request.on("data", onData).on("end", onEnd).on("error", onError);
+  });
 }
 
 /** A Node `clientError`: parser errors carry an `HPE_*` code, socket errors a system code. */

@@ -74,6 +74,7 @@ export {
   MAX_HEADER_BYTES,
   answerClientError,
   bodyTooLargeMessage,
+  readBodyWithin,
   clientErrorResponse,
   type ClientError,
 } from "./http-limits.js";

@@ -17,6 +17,7 @@ import {
   answerClientError,
   bodyTooLargeMessage,
   normalizeRequestPath,
+  readBodyWithin,
   parsePrefer,
   preferenceAppliedHeader,
   type PreferenceName,
@@ -180,33 +181,7 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
     return { ok: true, value: undefined, bytes: 0 };
   }
-  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) return { ok: false, message: bodyTooLargeMessage() };
-  const raw = await new Promise<Buffer | null>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        stop();
-        req.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const stop = () => {
-      req.off("data", onData).off("end", onEnd).off("error", onError);
-    };
-    req.on("data", onData).on("end", onEnd).on("error", onError);
-  });
+  const raw = await readBodyWithin(req, MAX_BODY_BYTES);
   if (raw === null) return { ok: false, message: bodyTooLargeMessage() };
   if (raw.length === 0) return { ok: true, value: undefined, bytes: 0 };
   const text = raw.toString("utf8");

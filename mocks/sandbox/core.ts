@@ -42,8 +42,11 @@ export interface CoreRequest {
   url: string;
   /** Lower-case header names. */
   headers: RequestHeaders;
-  /** Raw body; undefined when the request has none. */
-  body?: string | Uint8Array;
+  /**
+   * Raw body; undefined when the request has none. A host that streams gives a reader instead, called only
+   * once authentication and organization access passed; it resolves null when the body is over BODY_LIMIT.
+   */
+  body?: string | Uint8Array | BodyReader;
   /** The client's address (rate limit key); hosts without one share a single window. */
   remoteAddress?: string;
 }
@@ -94,8 +97,11 @@ interface Answered {
   org: OrgState | null;
 }
 
-/** Largest accepted request body (as Fastify's default). */
+/** Largest accepted request body, in bytes (contract-core's MAX_BODY_BYTES; the core stays free of Node imports). */
 export const BODY_LIMIT = 1_048_576;
+
+/** Reads a streamed body, giving up at BODY_LIMIT bytes (null). */
+export type BodyReader = () => Promise<string | Uint8Array | null>;
 const JSON_TYPE = "application/json; charset=utf-8";
 const JSON_MEDIA = /^application\/([a-z.+-]*\+)?json$/i;
 const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
@@ -136,19 +142,31 @@ function errorResponse(error: unknown, onUnexpected: (e: unknown) => void): Core
   return json(500, new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
 }
 
-function text(body: string | Uint8Array | undefined): string {
+/** The body as text, read (when streamed) only now; a 400 over BODY_LIMIT bytes. */
+async function text(raw: CoreRequest["body"]): Promise<string> {
+  const body = typeof raw === "function" ? await raw() : raw;
   if (body === undefined) return "";
-  return typeof body === "string" ? body : new TextDecoder().decode(body);
+  const tooLarge = invalidRequest(`request body exceeds ${BODY_LIMIT} bytes`);
+  if (body === null) throw tooLarge;
+  if (typeof body !== "string") {
+    if (body.length > BODY_LIMIT) throw tooLarge;
+    return new TextDecoder().decode(body);
+  }
+  if (body.length > BODY_LIMIT || new TextEncoder().encode(body).length > BODY_LIMIT) throw tooLarge;
+  return body;
 }
 
 /** JSON bodies; an empty body is "no body" (POST /targets/{id}/retry), anything unparsable is a 400. */
-export function parseJsonBody(method: string, headers: RequestHeaders, raw: string | Uint8Array | undefined): unknown {
+export async function parseJsonBody(
+  method: string,
+  headers: RequestHeaders,
+  raw: CoreRequest["body"],
+): Promise<unknown> {
   if (method === "GET" || method === "HEAD") return undefined;
-  const body = text(raw);
+  const body = await text(raw);
   const type = headers["content-type"];
   const contentType = Array.isArray(type) ? type[0] : type;
   if (contentType === undefined && body === "") return undefined;
-  if (body.length > BODY_LIMIT) throw invalidRequest("Request body is too large");
   const media = (contentType ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media)) throw invalidRequest("Content-Type must be application/json");
   if (body.trim() === "") return undefined;
@@ -238,7 +256,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     // and a locked organization a 402 whatever the body, its content type or the Prefer header.
     const auth = authenticate(request.headers, state);
     if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
-    const body = parseJsonBody(request.method.toUpperCase(), request.headers, request.body);
+    const body = await parseJsonBody(request.method.toUpperCase(), request.headers, request.body);
     if (!prefer.ok) throw invalidRequest(prefer.message);
     if (choosesExample(prefer.preferences))
       return { response: reply(preferredReply(spec, op, label, prefer.preferences)), org: null };
@@ -272,7 +290,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const ctl = control.get(`${lookupMethod} ${path}`);
     if (ctl)
       return {
-        response: json(200, await ctl.handle(parseJsonBody(method, request.headers, request.body), ctx)),
+        response: json(200, await ctl.handle(await parseJsonBody(method, request.headers, request.body), ctx)),
         org: null,
       };
     for (const r of routes) {

@@ -5,7 +5,13 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
 import Fastify from "fastify";
-import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
+import {
+  DEFAULT_SPEC_PATH,
+  MAX_HEADER_BYTES,
+  answerClientError,
+  loadSpec,
+  readBodyWithin,
+} from "../../contract-core/index.js";
 import type { Area, SandboxContext } from "./context.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "./core.js";
 import type { Graph } from "./data/graph.js";
@@ -36,9 +42,9 @@ export interface RunningSandbox extends BuiltSandbox {
 export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
   return async (app) => {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "string", bodyLimit: BODY_LIMIT }, (_request, body, done) =>
-      done(null, body),
-    );
+    // The body is left unread here: the core reads it (streamed, up to BODY_LIMIT bytes) only after
+    // authentication and organization access, so a missing key is a 401 whatever the body.
+    app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
     // Errors Fastify raises before the core sees the request (body too large, ...) keep the reference's shape.
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
@@ -51,10 +57,12 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
         method: request.method,
         url: request.url,
         headers: request.headers,
-        body: typeof request.body === "string" ? request.body : undefined,
+        body: request.body === undefined ? undefined : () => readBodyWithin(request.raw, BODY_LIMIT),
         remoteAddress: request.ip,
       });
       reply.code(res.status).headers(res.headers);
+      // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
+      if (!request.raw.complete) reply.header("connection", "close");
       return res.body === undefined ? reply.send() : reply.send(res.body);
     });
     app.addHook("onClose", async () => core.close());
@@ -74,6 +82,9 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     logger: options.logger,
     trustProxy: false,
     return503OnClosing: false,
+    // Node's own parser refusals (headers or URL over MAX_HEADER_BYTES, malformed requests) in the reference's shape.
+    clientErrorHandler: answerClientError,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
     // Errors raised before routing (e.g. a malformed percent-encoding in the path) keep the reference's shape.
     frameworkErrors: (error, _request, reply) =>
       void (reply as FastifyReply).code(400).send(invalidRequest(error.message).body),

@@ -1,0 +1,202 @@
+/**
+ * The sandbox tried as an attacker and a careless client would try it, over real HTTP: one normalized path
+ * for every decision, query integers in decimal digits, bounded `since`, authentication before the body,
+ * bounded echoes of input, Node's parser refusals in the reference's shape, a cap on platform
+ * organizations, CORS without credentials, and documented answers that agree with their status.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_HEADER_BYTES, sendRaw } from "../../contract-core/index.js";
+import { KEYS, ORGS } from "./auth.js";
+import { fixtureGraphInput } from "./data/fixture.js";
+import type { SandboxOptions } from "./options.js";
+import { startSandbox, type RunningSandbox } from "./server.js";
+
+const key = (prefix: string) => KEYS.find((k) => k.key.startsWith(prefix))!.key;
+const ACME = key("tgsb_acme");
+const INITECH = key("tgsb_initech");
+const PLATFORM = key("tgsb_platform");
+
+async function open(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+  return startSandbox({
+    host: "127.0.0.1",
+    port: 0,
+    graph: fixtureGraphInput(),
+    jobSpeed: 0,
+    rateLimit: false,
+    ...options,
+  });
+}
+
+async function call(sb: RunningSandbox, path: string, init: RequestInit & { key?: string | null } = {}) {
+  const { key: k = ACME, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (k) headers.set("authorization", `Bearer ${k}`);
+  const res = await fetch(sb.origin + path, { ...rest, headers });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+describe("one normalized path for every decision", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => (sb = await open({ rateLimit: { max: 3, windowMs: 60_000 } })));
+  afterAll(() => sb.close());
+
+  it("rate-limits /%761/me and /v%31/me with /v1/me, and refuses a malformed escape with a 400", async () => {
+    for (let i = 0; i < 3; i++) expect((await call(sb, "/v1/me")).status).toBe(200);
+    for (const path of ["/v1/me", "/%761/me", "/v%31/me"]) {
+      const res = await call(sb, path);
+      expect(res.status, path).toBe(429);
+      expect(res.headers.get("x-ratelimit-remaining"), path).toBe("0");
+    }
+  });
+
+  it("answers a malformed percent-encoding with the reference's 400", async () => {
+    const fresh = await open();
+    try {
+      const res = await call(fresh, "/v1/people/%ZZ");
+      expect(res.status).toBe(400);
+      expect(res.body.error.type).toBe("invalid_request");
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe("bounded input", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => (sb = await open({ maxPlatformOrgs: 2 })));
+  afterAll(() => sb.close());
+
+  it.each([
+    ["/v1/people?limit=Infinity", "limit"],
+    ["/v1/people?limit=1e2", "limit"],
+    ["/v1/people?limit=-Infinity", "limit"],
+    ["/v1/events?limit=1e309", "limit"],
+    ["/v1/people?company_left_min_months_ago=Infinity", "company_left_min_months_ago"],
+    ["/v1/events?since=819887478w", "since"],
+    ["/v1/events?since=7403362w", "since"],
+  ])("%s is a 400 naming %s", async (path, name) => {
+    const res = await call(sb, path);
+    expect(res.status).toBe(400);
+    expect(res.body.error.type).toBe("invalid_request");
+    expect(res.body.error.message.startsWith(`${name} `)).toBe(true);
+  });
+
+  it("still takes decimal integers and relative since within a century", async () => {
+    expect((await call(sb, "/v1/people?limit=2")).body.meta.limit).toBe(2);
+    expect((await call(sb, "/v1/events?since=5200w")).status).toBe(200);
+  });
+
+  it.each(["/v1/people/", "/v1/targets/x/"])(
+    "echoes at most 200 characters of input in a message (%s<3,000 characters>)",
+    async (prefix) => {
+      const res = await call(sb, prefix + "x".repeat(3000));
+      expect(res.status).toBe(404);
+      expect(res.body.error.message.length).toBeLessThan(300);
+      expect(res.body.error.message).toMatch(/x{150}\.\.\./);
+    },
+  );
+
+  it("caps the platform key's organizations: the oldest untouched is evicted, then a 400", async () => {
+    const org = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+    const asOrg = (n: number, init: RequestInit = {}) =>
+      call(sb, init.method === "POST" ? "/v1/lists" : "/v1/me", {
+        ...init,
+        key: PLATFORM,
+        headers: { "x-service-org-id": org(n), "content-type": "application/json" },
+      });
+    expect((await asOrg(1)).status).toBe(200);
+    expect((await asOrg(2)).status).toBe(200);
+    expect((await asOrg(3)).status).toBe(200);
+    expect(sb.state.org(org(1))).toBeUndefined();
+    expect((await asOrg(2, { method: "POST", body: JSON.stringify({ name: "kept" }) })).status).toBe(201);
+    expect((await asOrg(3, { method: "POST", body: JSON.stringify({ name: "kept" }) })).status).toBe(201);
+    const refused = await asOrg(4);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/maximum of 2 platform organizations.*--max-platform-orgs/);
+  });
+
+  it("refuses a whitespace-padded organization UUID", async () => {
+    const res = await sb.core.handle({
+      method: "GET",
+      url: "/v1/me",
+      headers: { authorization: `Bearer ${PLATFORM}`, "x-service-org-id": ` ${ORGS.acme.id} ` },
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body!).error.message).toMatch(/X-Service-Org-Id/);
+  });
+});
+
+describe("authenticate -> organization access -> validate -> handle", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => (sb = await open()));
+  afterAll(() => sb.close());
+  const post = (k: string | null, body: string, type = "application/json") =>
+    call(sb, "/v1/lists", { method: "POST", key: k, body, headers: { "content-type": type } });
+  const huge = "x".repeat(2 * 1024 * 1024);
+
+  it("answers 401 without a key and 402 for a locked organization, whatever the body", async () => {
+    for (const [k, status] of [
+      [null, 401],
+      [INITECH, 402],
+    ] as const) {
+      expect((await post(k, "{ not json")).status).toBe(status);
+      expect((await post(k, "{}", "text/plain")).status).toBe(status);
+      expect((await post(k, huge)).status).toBe(status);
+    }
+  });
+
+  it("reads at most 1 MiB of a body, and says so in the reference's shape", async () => {
+    const res = await post(ACME, huge);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ type: "invalid_request", message: "request body exceeds 1048576 bytes" });
+    expect((await post(ACME, "{ not json")).body.error.message).toMatch(/^invalid JSON body/);
+  });
+});
+
+describe("Node's parser refusals", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => (sb = await open()));
+  afterAll(() => sb.close());
+  const port = () => Number(new URL(sb.origin).port);
+
+  it("headers over 16 KiB get the reference's 400, not an empty 431", async () => {
+    const res = await sendRaw(
+      port(),
+      `GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error).toMatchObject({
+      type: "invalid_request",
+      message: expect.stringMatching(/exceed 16384 bytes/),
+    });
+  });
+
+  it("a malformed request gets the reference's 400", async () => {
+    const res = await sendRaw(port(), "NOT A REQUEST\r\n\r\n");
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error.type).toBe("invalid_request");
+  });
+});
+
+describe("headers and documented answers", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => (sb = await open()));
+  afterAll(() => sb.close());
+
+  it("allows any origin without credentials (keys travel in headers)", async () => {
+    const res = await call(sb, "/v1/me", { headers: { origin: "https://evil.example" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("Prefer: code=500 answers a body saying 500; code=429 waits as long in its header as in its body", async () => {
+    const failed = await call(sb, "/v1/me", { headers: { prefer: "code=500" } });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toMatchObject({ statusCode: 500, error: "Internal Server Error" });
+    const limited = await call(sb, "/v1/me", { headers: { prefer: "code=429" } });
+    expect(limited.status).toBe(429);
+    const seconds = /retry in (\d+) seconds/.exec(limited.body.message)?.[1];
+    expect(limited.headers.get("retry-after")).toBe(seconds);
+  });
+});
