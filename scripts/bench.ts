@@ -1,37 +1,111 @@
 /**
- * npm run bench: runs each part's standalone benchmark in turn (one child process each, so one part's heap
- * does not weigh on the next) and prints their figures. `npm run bench -- contract mock` runs a subset.
+ * npm run bench: runs each part's benchmark in turn (one child process each, so one part's heap does not
+ * weigh on the next), then repeats every goal line of issue 17 together. `npm run bench -- <part> [options]`
+ * runs one part and hands it the options; `--help` prints the usage.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./generate.js";
 
-const BENCHES: Record<string, string> = {
-  contract: "contract-tests/bench.ts",
-  mock: "mocks/prism/bench.ts",
-  client: "client/bench.ts",
-  sandbox: "mocks/sandbox/bench.ts",
+interface Part {
+  file: string;
+  /** Goals the part measures, printed as "not measured" when it did not run or failed. */
+  goals: string[];
+  /** Run by a bare `npm run bench` (the suite part needs the machine to itself for several minutes). */
+  byDefault: boolean;
+}
+
+const PARTS: Record<string, Part> = {
+  contract: { file: "contract-tests/bench.ts", goals: [], byDefault: true },
+  mock: { file: "mocks/prism/bench.ts", goals: ["mock >= 3x stock prism mock"], byDefault: true },
+  client: { file: "client/bench.ts", goals: ["an app importing only createTalentGraphClient <= 4,500 B min+gzip"], byDefault: true },
+  sandbox: {
+    file: "mocks/sandbox/bench.ts",
+    goals: ["sandbox filtered search at 500,000 people >= 0.5x its own at 5,000, p99 <= 50 ms, ready <= 10 s, RSS <= 1.5 GB", "sandbox filtered search >= 0.5x bare at 5,000 people"],
+    byDefault: true,
+  },
+  suite: { file: "scripts/bench/suite.ts", goals: ["npm run gate <= 45 s wall", "npm test <= 90 s wall"], byDefault: false },
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-const unknown = wanted.filter((w) => !(w in BENCHES));
+const USAGE = `Usage: npm run bench [-- <part>... [options]]
+
+Parts: ${Object.keys(PARTS).join(", ")} (without a part: every part but suite, which times npm run gate and
+npm test and needs the machine to itself). Every figure is the median of alternating rounds with min and max;
+each goal of issue 17 is printed as "goal ...: ratio ... median (min-max) ... met / not met".
+
+Options (handed to the parts):
+  --rounds N          rounds per figure, at least 3 (default 3; also BENCH_ROUNDS)
+  --seconds S         seconds per load or throughput run (mock, sandbox: 5; contract: 1; also BENCH_SECONDS)
+  --connections N     autocannon connections (mock, sandbox; default 10; also BENCH_CONNECTIONS)
+  --sizes A,B,...     sandbox graph sizes in people (default 5000,50000,500000; also BENCH_SIZES)
+  --json              client and contract: one JSON object instead of the text
+  --help              this text
+
+Examples:
+  npm run bench
+  npm run bench -- client
+  npm run bench -- sandbox --sizes 5000,50000
+  npm run bench -- mock --rounds 5 --seconds 10`;
+
+const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const firstOption = args.findIndex((a) => a.startsWith("-"));
+const wanted = firstOption === -1 ? args : args.slice(0, firstOption);
+const forwarded = firstOption === -1 ? [] : args.slice(firstOption);
+const unknown = wanted.filter((w) => !(w in PARTS));
 if (unknown.length) {
-  console.error(`unknown benchmark(s): ${unknown.join(", ")}; choose from ${Object.keys(BENCHES).join(", ")}`);
+  console.error(`unknown benchmark part(s): ${unknown.join(", ")}\n\n${USAGE}`);
   process.exit(2);
 }
+
+/** Runs one part, streaming its output and keeping its goal lines. */
+function runPart(file: string): Promise<{ code: number | null; goals: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), [file, ...forwarded], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+    const goals: string[] = [];
+    let pending = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      const lines = (pending + chunk.toString()).split("\n");
+      pending = lines.pop() ?? "";
+      goals.push(...lines.filter((line) => line.startsWith("goal ")));
+    });
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (pending.startsWith("goal ")) goals.push(pending);
+      resolve({ code, goals });
+    });
+  });
+}
+
+const selected = Object.entries(PARTS).filter(([name, part]) => (wanted.length ? wanted.includes(name) : part.byDefault));
+const goalLines: string[] = [];
 let failed = 0;
-for (const [name, file] of Object.entries(BENCHES)) {
-  if (wanted.length && !wanted.includes(name)) continue;
-  if (!existsSync(join(repoRoot, file))) {
-    console.log(`\n## ${name}: ${file} not present, skipped`);
+for (const [name, part] of selected) {
+  if (!existsSync(join(repoRoot, part.file))) {
+    console.log(`\n## ${name}: ${part.file} not present, skipped`);
     continue;
   }
-  console.log(`\n## ${name} (${file})\n`);
-  const run = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), [file], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-  if (run.status !== 0) {
+  console.log(`\n## ${name} (${part.file})\n`);
+  const { code, goals } = await runPart(part.file);
+  if (code !== 0) {
     failed++;
-    console.log(`✘ ${name} benchmark exited with ${run.status ?? run.signal}`);
+    console.log(`✘ ${name} benchmark exited with ${code}`);
+    goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured (the ${name} benchmark failed)`));
+  } else goalLines.push(...goals);
+}
+if (!wanted.length) {
+  for (const [name, part] of Object.entries(PARTS).filter(([, p]) => !p.byDefault)) {
+    goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured in this run (npm run bench -- ${name})`));
   }
 }
+if (goalLines.length) console.log(`\n## Goals of issue 17\n\n${goalLines.join("\n")}`);
 process.exit(failed ? 1 : 0);

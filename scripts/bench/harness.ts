@@ -301,6 +301,8 @@ export interface Recorded {
   status: number;
   headers: [string, string][];
   body: string;
+  /** The answer carried a Content-Length (else it was chunked, and the bare server chunks it too). */
+  sized: boolean;
 }
 
 /** Headers that belong to the connection or the moment, not to the answer: the bare server sets its own. */
@@ -308,17 +310,19 @@ const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-en
 
 /**
  * Fetches each path from `base` and records status, headers and body; a non-2xx answer is an error (a
- * benchmark of error answers measures nothing). Keys are the URL paths the bare server will see.
+ * benchmark of error answers measures nothing). Asks for no compression, as autocannon does. Keys are the
+ * URL paths the bare server will see.
  */
 export async function record(base: string, paths: readonly string[], headers: Record<string, string> = {}): Promise<Record<string, Recorded>> {
   const recorded: Record<string, Recorded> = {};
   for (const path of paths) {
     const url = new URL(base + path);
-    const res = await fetch(url, { headers });
+    const res = await fetch(url, { headers: { ...headers, "accept-encoding": "identity" } });
     const body = await res.text();
     if (!res.ok) throw new Error(`${url.pathname}${url.search} answered ${res.status}: ${body.slice(0, 300)}`);
+    if (res.headers.has("content-encoding")) throw new Error(`${url.pathname}${url.search} came compressed although identity was asked for`);
     const kept = [...res.headers].filter(([name]) => !PER_CONNECTION.has(name.toLowerCase()));
-    recorded[url.pathname + url.search] = { status: res.status, headers: kept, body };
+    recorded[url.pathname + url.search] = { status: res.status, headers: kept, body, sized: res.headers.has("content-length") };
   }
   return recorded;
 }
@@ -326,11 +330,15 @@ export async function record(base: string, paths: readonly string[], headers: Re
 /** Plain node:http (no framework, no tsx) answering the recorded status, headers and body bytes per URL. */
 const BARE_SERVER = `
 const answers = JSON.parse(process.env.BENCH_ANSWERS);
-for (const a of Object.values(answers)) { a.buf = Buffer.from(a.body); a.headers.push(["content-length", String(a.buf.length)]); }
+for (const a of Object.values(answers)) {
+  a.buf = Buffer.from(a.body);
+  if (a.sized) a.headers.push(["content-length", String(a.buf.length)]);
+  a.flat = a.headers.flat();
+}
 const server = require("node:http").createServer((req, res) => {
   const a = answers[req.url];
   if (!a) { res.writeHead(404).end(); return; }
-  res.writeHead(a.status, a.headers.flat()).end(a.buf);
+  res.writeHead(a.status, a.flat).end(a.buf);
 });
 server.listen(0, "127.0.0.1", () => console.log("BARE http://127.0.0.1:" + server.address().port));`;
 
