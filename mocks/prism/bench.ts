@@ -30,7 +30,9 @@ runBench(async () => {
   const bare = await startBare(await record(mockBase, ENDPOINTS.map((e) => e.path), AUTH));
   const bareBase = bare.origin + new URL(mockBase).pathname;
   const prismPort = await freePort();
-  const prism = await startServer(`${ROOT}node_modules/.bin/prism`, ["mock", SPEC, "-h", "127.0.0.1", "-p", String(prismPort)], /listening/i);
+  // Defaults as a user's shell has them: NODE_ENV=production (set by `npm run bench`) would switch Prism to
+  // its multiprocess mode.
+  const prism = await startServer(`${ROOT}node_modules/.bin/prism`, ["mock", SPEC, "-h", "127.0.0.1", "-p", String(prismPort)], /listening/i, { NODE_ENV: undefined });
   const prismBase = `http://127.0.0.1:${prismPort}`; // stock Prism serves the spec's paths at the root
   await waitUntilAnswering(prismBase + ENDPOINTS[0].path, prism.child, AUTH);
 

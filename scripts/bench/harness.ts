@@ -232,7 +232,8 @@ export interface Started {
 
 /**
  * Starts a server in its own process group (killed with it by `stop`/`stopAll` and on exit) and waits for
- * `ready` to match its output (stdout and stderr).
+ * `ready` to match its output (stdout and stderr). `env` adds to this process's environment; a name set to
+ * undefined is left out.
  */
 export function startServer(
   command: string,
@@ -243,7 +244,9 @@ export function startServer(
 ): Promise<Started> {
   installCleanup();
   const t0 = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name]; // undefined unsets
+  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: merged });
   children.add(child);
   let out = "";
   return new Promise((resolve, reject) => {
