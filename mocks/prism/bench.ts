@@ -5,7 +5,7 @@
  * at least 3x stock Prism in the same run.
  *   npx tsx mocks/prism/bench.ts [--rounds 3] [--seconds 5] [--connections 10]   (also `npm run bench -- mock`)
  */
-import { ROOT, alternate, formatNumber, formatSummary, goalLine, load, machineLine, numberOption, ratios, record, roundsOption, runBench, startBare, startServer, summarize, table, waitUntilAnswering, freePort, type LoadFigures } from "../../scripts/bench/harness.js";
+import { ROOT, alternate, formatNumber, formatSummary, goalLine, load, machineLine, numberOption, ratios, record, roundsOption, runBench, startBare, startServer, startSilentServer, summarize, table, freePort, type LoadFigures } from "../../scripts/bench/harness.js";
 
 const SPEC = process.env.SPEC ?? `${ROOT}generated/openapi.json`;
 const GOAL_VS_PRISM = 3;
@@ -31,10 +31,9 @@ runBench(async () => {
   const bareBase = bare.origin + new URL(mockBase).pathname;
   const prismPort = await freePort();
   // Defaults as a user's shell has them: NODE_ENV=production (set by `npm run bench`) would switch Prism to
-  // its multiprocess mode.
-  const prism = await startServer(`${ROOT}node_modules/.bin/prism`, ["mock", SPEC, "-h", "127.0.0.1", "-p", String(prismPort)], /listening/i, { NODE_ENV: undefined });
+  // its multiprocess mode. Its per-request log goes to /dev/null rather than through this process.
   const prismBase = `http://127.0.0.1:${prismPort}`; // stock Prism serves the spec's paths at the root
-  await waitUntilAnswering(prismBase + ENDPOINTS[0].path, prism.child, AUTH);
+  await startSilentServer(`${ROOT}node_modules/.bin/prism`, ["mock", SPEC, "-h", "127.0.0.1", "-p", String(prismPort)], prismBase + ENDPOINTS[0].path, AUTH, { NODE_ENV: undefined });
 
   const options = { connections, seconds, headers: AUTH };
   const perEndpoint = (base: string) => async () => {

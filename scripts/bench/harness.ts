@@ -242,12 +242,8 @@ export function startServer(
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 300_000,
 ): Promise<Started> {
-  installCleanup();
   const t0 = performance.now();
-  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name]; // undefined unsets
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: merged });
-  children.add(child);
+  const child = spawnChild(command, args, env, "pipe");
   let out = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -274,6 +270,25 @@ export function startServer(
       reject(new Error(`${command} exited (${code ?? signal}) before it was ready:\n${out.slice(-1000)}`));
     });
   });
+}
+
+function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv, output: "pipe" | "ignore"): ChildProcess {
+  installCleanup();
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name]; // undefined unsets
+  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", output, output], env: merged });
+  children.add(child);
+  return child;
+}
+
+/**
+ * Starts a server whose output goes nowhere (no pipe for this process to drain while it runs the load, as
+ * for a server that logs every request) and waits until `url` answers.
+ */
+export async function startSilentServer(command: string, args: string[], url: string, headers: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const child = spawnChild(command, args, env, "ignore");
+  await waitUntilAnswering(url, child, headers);
+  return child;
 }
 
 /** Polls `url` until it answers (any status); for servers that print nothing usable when ready. */
