@@ -8,6 +8,7 @@ import {
   alternate,
   goalLine,
   goalMet,
+  load,
   ratios,
   record,
   roundsOption,
@@ -70,6 +71,26 @@ describe("goal lines", () => {
     expect(goalLine({ name: "size", value: summarize([4600, 4600, 4600]), unit: "B", compare: "<=", target: 4500 })).toBe(
       "goal size: 4,600 B median (4,600-4,600) · not met",
     );
+  });
+});
+
+describe("load", () => {
+  it("a run in which nothing is answered has no latency (infinite), so no latency goal can pass", async () => {
+    const silent = createServer(() => undefined); // accepts requests, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const address = silent.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    try {
+      const r = await load(`http://127.0.0.1:${port}/`, { connections: 1, seconds: 1, warmupSeconds: 0 });
+      expect(r.rps).toBe(0);
+      expect(r.p99).toBe(Infinity);
+      const p99 = summarize([r.p99, r.p99, 12]);
+      expect(goalMet({ value: p99, compare: "<=", target: 50 })).toBe(false);
+      expect(goalLine({ name: "p99", value: p99, unit: "ms", compare: "<=", target: 50 })).toBe("goal p99: ∞ ms median (12-∞) · not met");
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
 

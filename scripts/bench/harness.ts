@@ -92,6 +92,7 @@ export function ratios(a: readonly number[], b: readonly number[]): number[] {
 // ---------------------------------------------------------------- output
 
 export function formatNumber(value: number, digits = 0): string {
+  if (!Number.isFinite(value)) return value > 0 ? "∞" : String(value);
   return value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
@@ -152,7 +153,7 @@ export function table(header: string[], rows: string[][], textColumns = 1): stri
 // ---------------------------------------------------------------- load (autocannon)
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -188,6 +189,8 @@ export async function load(url: string, options: LoadOptions): Promise<LoadFigur
   const warmup = options.warmupSeconds ?? 1;
   if (warmup > 0) await autocannon({ ...base, duration: warmup });
   const r = await autocannon({ ...base, duration: options.seconds });
+  // No answer within the run: autocannon reports latencies of 0, which would pass any latency goal.
+  if (r.requests.total === 0) return { rps: 0, p50: Infinity, p99: Infinity, bad: r.non2xx + r.errors + r.timeouts };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
 }
 
