@@ -7,7 +7,17 @@
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { ROOT, alternate, formatNumber, goalLine, ratios, roundsOption, runBench, summarize, table } from "../scripts/bench/harness.js";
+import {
+  ROOT,
+  alternate,
+  formatNumber,
+  goalLine,
+  ratios,
+  roundsOption,
+  runBench,
+  summarize,
+  table,
+} from "../scripts/bench/harness.js";
 
 const GOAL_BYTES = 4500;
 
@@ -54,10 +64,22 @@ runBench(async () => {
   const everything = summarize(runs.everything.gzip);
 
   if (process.argv.includes("--json")) {
-    console.log(JSON.stringify({ name: "client-bundle", rounds, factory, openapiFetch: bare, ratio, everything, goalBytes: GOAL_BYTES }));
+    console.log(
+      JSON.stringify({
+        name: "client-bundle",
+        rounds,
+        factory,
+        openapiFetch: bare,
+        ratio,
+        everything,
+        goalBytes: GOAL_BYTES,
+      }),
+    );
     return;
   }
-  console.log(`Client bundle size: esbuild (ESM, browser, es2022, minified) then gzip -9, ${rounds} alternating rounds\n`);
+  console.log(
+    `Client bundle size: esbuild (ESM, browser, es2022, minified) then gzip -9, ${rounds} alternating rounds\n`,
+  );
   const inputs = inputsOf.get("factory") ?? {};
   console.log("What the createTalentGraphClient app holds (minified bytes per input):");
   console.log(

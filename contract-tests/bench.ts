@@ -8,7 +8,15 @@
 import { compileContractValidator, formatErrors, type Exchange } from "./lib/index.js";
 import type { Obj } from "./lib/pointer.js";
 import { DEFAULT_SPEC_PATH, loadSpecFile } from "./lib/spec.js";
-import { alternate, formatSummary, machineLine, numberOption, roundsOption, runBench, summarize } from "../scripts/bench/harness.js";
+import {
+  alternate,
+  formatSummary,
+  machineLine,
+  numberOption,
+  roundsOption,
+  runBench,
+  summarize,
+} from "../scripts/bench/harness.js";
 
 /**
  * 25 distinct full Person rows: the spec's own people-search rows (example PeopleSearchFullPage, search-row
@@ -23,11 +31,25 @@ function searchPage(spec: Obj): Exchange {
     return { ...row, slug: `${String(row.slug)}-${i + 1}`, full_name: `${String(row.full_name)} ${i + 1}` };
   });
   return {
-    request: { method: "GET", url: "/v1/people?company=northwind&limit=25&offset=0", headers: { authorization: "Bearer [redacted]" }, body: null },
+    request: {
+      method: "GET",
+      url: "/v1/people?company=northwind&limit=25&offset=0",
+      headers: { authorization: "Bearer [redacted]" },
+      body: null,
+    },
     response: {
       status: 200,
-      headers: { "content-type": "application/json; charset=utf-8", "x-ratelimit-limit": "300", "x-ratelimit-remaining": "297", "x-ratelimit-reset": "42" },
-      body: { data: rows, query: { company: "northwind" }, meta: { count: 25, limit: 25, offset: 0, has_more: true, total: 57, total_capped: false } },
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "x-ratelimit-limit": "300",
+        "x-ratelimit-remaining": "297",
+        "x-ratelimit-reset": "42",
+      },
+      body: {
+        data: rows,
+        query: { company: "northwind" },
+        meta: { count: 25, limit: 25, offset: 0, has_more: true, total: 57, total_capped: false },
+      },
     },
   };
 }
@@ -82,8 +104,12 @@ runBench(async () => {
     console.log(JSON.stringify(figures));
     return;
   }
-  console.log(`Contract validator benchmark: ${rounds} alternating rounds, ${seconds} s per throughput run, single thread\n${machineLine()}`);
-  console.log(`  spec: ${figures.operations} operations, JSON load ${loadMs.toFixed(0)} ms, first compile ${coldMs.toFixed(0)} ms (once per process)`);
+  console.log(
+    `Contract validator benchmark: ${rounds} alternating rounds, ${seconds} s per throughput run, single thread\n${machineLine()}`,
+  );
+  console.log(
+    `  spec: ${figures.operations} operations, JSON load ${loadMs.toFixed(0)} ms, first compile ${coldMs.toFixed(0)} ms (once per process)`,
+  );
   console.log(`  compile, warm: ${formatSummary(figures.compileWarmMs, "ms")}`);
   console.log(`  people-search page, 25 full Person rows (${figures.bodyKiB.toFixed(1)} KiB body):`);
   console.log(`    validate (both sides): ${formatSummary(figures.validatePerSecond, "exchanges/s")}`);

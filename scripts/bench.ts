@@ -19,13 +19,24 @@ interface Part {
 const PARTS: Record<string, Part> = {
   contract: { file: "contract-tests/bench.ts", goals: [], byDefault: true },
   mock: { file: "mocks/prism/bench.ts", goals: ["mock >= 3x stock prism mock"], byDefault: true },
-  client: { file: "client/bench.ts", goals: ["an app importing only createTalentGraphClient <= 4,500 B min+gzip"], byDefault: true },
-  sandbox: {
-    file: "mocks/sandbox/bench.ts",
-    goals: ["sandbox filtered search at 500,000 people >= 0.5x its own at 5,000, p99 <= 50 ms, ready <= 10 s, RSS <= 1.5 GB", "sandbox filtered search >= 0.5x bare at 5,000 people"],
+  client: {
+    file: "client/bench.ts",
+    goals: ["an app importing only createTalentGraphClient <= 4,500 B min+gzip"],
     byDefault: true,
   },
-  suite: { file: "scripts/bench/suite.ts", goals: ["npm run gate <= 45 s wall", "npm test <= 90 s wall"], byDefault: false },
+  sandbox: {
+    file: "mocks/sandbox/bench.ts",
+    goals: [
+      "sandbox filtered search at 500,000 people >= 0.5x its own at 5,000, p99 <= 50 ms, ready <= 10 s, RSS <= 1.5 GB",
+      "sandbox filtered search >= 0.5x bare at 5,000 people",
+    ],
+    byDefault: true,
+  },
+  suite: {
+    file: "scripts/bench/suite.ts",
+    goals: ["npm run gate <= 45 s wall", "npm test <= 90 s wall"],
+    byDefault: false,
+  },
 };
 
 const USAGE = `Usage: npm run bench [-- <part>... [options]]
@@ -86,7 +97,9 @@ function runPart(file: string): Promise<{ code: number | null; goals: string[] }
   });
 }
 
-const selected = Object.entries(PARTS).filter(([name, part]) => (wanted.length ? wanted.includes(name) : part.byDefault));
+const selected = Object.entries(PARTS).filter(([name, part]) =>
+  wanted.length ? wanted.includes(name) : part.byDefault,
+);
 const goalLines: string[] = [];
 let failed = 0;
 for (const [name, part] of selected) {

@@ -5,7 +5,27 @@
  * at least 3x stock Prism in the same run.
  *   npx tsx mocks/prism/bench.ts [--rounds 3] [--seconds 5] [--connections 10]   (also `npm run bench -- mock`)
  */
-import { ROOT, alternate, formatNumber, formatSummary, goalLine, load, machineLine, numberOption, ratios, record, roundsOption, runBench, startBare, startServer, startSilentServer, summarize, table, freePort, type LoadFigures } from "../../scripts/bench/harness.js";
+import {
+  ROOT,
+  alternate,
+  formatNumber,
+  formatSummary,
+  goalLine,
+  load,
+  machineLine,
+  numberOption,
+  ratios,
+  record,
+  roundsOption,
+  runBench,
+  startBare,
+  startServer,
+  startSilentServer,
+  summarize,
+  table,
+  freePort,
+  type LoadFigures,
+} from "../../scripts/bench/harness.js";
 
 const SPEC = process.env.SPEC ?? `${ROOT}generated/openapi.json`;
 const GOAL_VS_PRISM = 3;
@@ -25,15 +45,30 @@ runBench(async () => {
       `${connections} connections, loopback, autocannon; spec ${SPEC.replace(ROOT, "")}\n${machineLine()}\n`,
   );
 
-  const mock = await startServer(`${ROOT}node_modules/.bin/tsx`, ["mocks/prism/start.ts"], /(http:\/\/\S+\/v1)/, { PORT: "0", SPEC });
+  const mock = await startServer(`${ROOT}node_modules/.bin/tsx`, ["mocks/prism/start.ts"], /(http:\/\/\S+\/v1)/, {
+    PORT: "0",
+    SPEC,
+  });
   const mockBase = mock.match[1]!;
-  const bare = await startBare(await record(mockBase, ENDPOINTS.map((e) => e.path), AUTH));
+  const bare = await startBare(
+    await record(
+      mockBase,
+      ENDPOINTS.map((e) => e.path),
+      AUTH,
+    ),
+  );
   const bareBase = bare.origin + new URL(mockBase).pathname;
   const prismPort = await freePort();
   // Defaults as a user's shell has them: NODE_ENV=production (set by `npm run bench`) would switch Prism to
   // its multiprocess mode. Its per-request log goes to /dev/null rather than through this process.
   const prismBase = `http://127.0.0.1:${prismPort}`; // stock Prism serves the spec's paths at the root
-  await startSilentServer(`${ROOT}node_modules/.bin/prism`, ["mock", SPEC, "-h", "127.0.0.1", "-p", String(prismPort)], prismBase + ENDPOINTS[0].path, AUTH, { NODE_ENV: undefined });
+  await startSilentServer(
+    `${ROOT}node_modules/.bin/prism`,
+    ["mock", SPEC, "-h", "127.0.0.1", "-p", String(prismPort)],
+    prismBase + ENDPOINTS[0].path,
+    AUTH,
+    { NODE_ENV: undefined },
+  );
 
   const options = { connections, seconds, headers: AUTH };
   const perEndpoint = (base: string) => async () => {
@@ -50,12 +85,23 @@ runBench(async () => {
     (round) => process.stderr.write(`round ${round + 1}/${rounds}\n`),
   );
 
-  const labels = { bare: "bare node:http, same bytes", mock: "npm run mock", prism: "stock prism mock (defaults)" } as const;
+  const labels = {
+    bare: "bare node:http, same bytes",
+    mock: "npm run mock",
+    prism: "stock prism mock (defaults)",
+  } as const;
   const rows: string[][] = [];
   for (const endpoint of ENDPOINTS) {
     for (const name of ["bare", "mock", "prism"] as const) {
       const get = (key: string) => summarize(runs[name][`${endpoint.name}|${key}`]!);
-      rows.push([labels[name], endpoint.name, formatSummary(get("rps")), formatNumber(get("p50").median), formatNumber(get("p99").median), String(Math.max(...get("bad").values))]);
+      rows.push([
+        labels[name],
+        endpoint.name,
+        formatSummary(get("rps")),
+        formatNumber(get("p50").median),
+        formatNumber(get("p99").median),
+        String(Math.max(...get("bad").values)),
+      ]);
     }
   }
   console.log(table(["server", "endpoint", "req/s", "p50 ms", "p99 ms", "non-2xx/errors"], rows, 2));

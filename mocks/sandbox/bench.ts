@@ -87,7 +87,10 @@ runBench(async () => {
     };
     try {
       for (const [target, path] of Object.entries(TARGETS)) {
-        for (const [server, base] of [["sandbox", baseUrl], ["bare", bareBase]] as const) {
+        for (const [server, base] of [
+          ["sandbox", baseUrl],
+          ["bare", bareBase],
+        ] as const) {
           const r = await load(base + path, loadOptions);
           figures[`${target}|${server}|rps`] = r.rps;
           figures[`${target}|${server}|p99`] = r.p99;
@@ -123,7 +126,14 @@ runBench(async () => {
     for (const target of Object.keys(TARGETS)) {
       for (const server of ["sandbox", "bare"]) {
         const key = `${target}|${server}`;
-        rows.push([formatNumber(n), target, server, formatSummary(of(n, `${key}|rps`)), formatSummary(of(n, `${key}|p99`)), String(of(n, `${key}|bad`).max)]);
+        rows.push([
+          formatNumber(n),
+          target,
+          server,
+          formatSummary(of(n, `${key}|rps`)),
+          formatSummary(of(n, `${key}|p99`)),
+          String(of(n, `${key}|bad`).max),
+        ]);
       }
     }
   }
@@ -131,7 +141,8 @@ runBench(async () => {
   console.log(`search: GET /v1${SEARCH}\ndossier: GET /v1${DOSSIER}\n`);
 
   const has = (n: number) => sizes.includes(n);
-  const rerun = (needed: number[]) => `needs sizes ${needed.map((n) => formatNumber(n)).join(" and ")}: npm run bench -- sandbox --sizes ${needed.join(",")}`;
+  const rerun = (needed: number[]) =>
+    `needs sizes ${needed.map((n) => formatNumber(n)).join(" and ")}: npm run bench -- sandbox --sizes ${needed.join(",")}`;
   const searchRps = (n: number) => runs[String(n)]!["search|sandbox|rps"]!;
   if (has(SMALL)) {
     const vsBare = summarize(ratios(searchRps(SMALL), runs[String(SMALL)]!["search|bare|rps"]!));
@@ -142,7 +153,10 @@ runBench(async () => {
         value: vsBare,
         compare: ">=",
         target: 0.5,
-        details: [`sandbox ${formatSummary(of(SMALL, "search|sandbox|rps"), "req/s")}`, `bare ${formatSummary(of(SMALL, "search|bare|rps"), "req/s")}`],
+        details: [
+          `sandbox ${formatSummary(of(SMALL, "search|sandbox|rps"), "req/s")}`,
+          `bare ${formatSummary(of(SMALL, "search|bare|rps"), "req/s")}`,
+        ],
       }),
     );
   } else console.log(unmeasuredGoalLine("sandbox filtered search >= 0.5x bare at 5,000 people", rerun([SMALL])));
@@ -155,19 +169,46 @@ runBench(async () => {
         value: scaling,
         compare: ">=",
         target: 0.5,
-        details: [`500k ${formatSummary(of(LARGE, "search|sandbox|rps"), "req/s")}`, `5k ${formatSummary(of(SMALL, "search|sandbox|rps"), "req/s")}`],
+        details: [
+          `500k ${formatSummary(of(LARGE, "search|sandbox|rps"), "req/s")}`,
+          `5k ${formatSummary(of(SMALL, "search|sandbox|rps"), "req/s")}`,
+        ],
       }),
     );
-  } else console.log(unmeasuredGoalLine("sandbox filtered search at 500,000 people >= 0.5x its own at 5,000", rerun([SMALL, LARGE])));
+  } else
+    console.log(
+      unmeasuredGoalLine("sandbox filtered search at 500,000 people >= 0.5x its own at 5,000", rerun([SMALL, LARGE])),
+    );
   if (has(LARGE)) {
     const large = [
-      { name: `sandbox filtered search p99 <= 50 ms at 500,000 people, ${connections} connections`, value: of(LARGE, "search|sandbox|p99"), unit: "ms", target: 50 },
-      { name: "sandbox ready <= 10 s at 500,000 people (spawn to listening)", value: scale(of(LARGE, "readyMs"), 1 / 1000), unit: "s", target: 10, digits: 1 },
-      { name: "sandbox RSS <= 1.5 GB at 500,000 people (after the load runs)", value: scale(of(LARGE, "rssAfterMb"), 1 / 1024), unit: "GB", target: 1.5, digits: 2 },
+      {
+        name: `sandbox filtered search p99 <= 50 ms at 500,000 people, ${connections} connections`,
+        value: of(LARGE, "search|sandbox|p99"),
+        unit: "ms",
+        target: 50,
+      },
+      {
+        name: "sandbox ready <= 10 s at 500,000 people (spawn to listening)",
+        value: scale(of(LARGE, "readyMs"), 1 / 1000),
+        unit: "s",
+        target: 10,
+        digits: 1,
+      },
+      {
+        name: "sandbox RSS <= 1.5 GB at 500,000 people (after the load runs)",
+        value: scale(of(LARGE, "rssAfterMb"), 1 / 1024),
+        unit: "GB",
+        target: 1.5,
+        digits: 2,
+      },
     ];
     for (const goal of large) console.log(goalLine({ ...goal, compare: "<=" }));
   } else {
-    for (const name of ["sandbox filtered search p99 <= 50 ms at 500,000 people", "sandbox ready <= 10 s at 500,000 people", "sandbox RSS <= 1.5 GB at 500,000 people"]) {
+    for (const name of [
+      "sandbox filtered search p99 <= 50 ms at 500,000 people",
+      "sandbox ready <= 10 s at 500,000 people",
+      "sandbox RSS <= 1.5 GB at 500,000 people",
+    ]) {
       console.log(unmeasuredGoalLine(name, rerun([LARGE])));
     }
   }

@@ -66,11 +66,17 @@ describe("goal lines", () => {
   });
 
   it("print goal, ratio, median (min-max) and met / not met", () => {
-    const line = goalLine({ name: "mock >= 3x stock prism", ratio: { label: "mock / prism", value }, value, compare: ">=", target: 3 });
+    const line = goalLine({
+      name: "mock >= 3x stock prism",
+      ratio: { label: "mock / prism", value },
+      value,
+      compare: ">=",
+      target: 3,
+    });
     expect(line).toBe("goal mock >= 3x stock prism: ratio mock / prism 3.20x median (2.90-3.40) · met");
-    expect(goalLine({ name: "size", value: summarize([4600, 4600, 4600]), unit: "B", compare: "<=", target: 4500 })).toBe(
-      "goal size: 4,600 B median (4,600-4,600) · not met",
-    );
+    expect(
+      goalLine({ name: "size", value: summarize([4600, 4600, 4600]), unit: "B", compare: "<=", target: 4500 }),
+    ).toBe("goal size: 4,600 B median (4,600-4,600) · not met");
   });
 });
 
@@ -86,7 +92,9 @@ describe("load", () => {
       expect(r.p99).toBe(Infinity);
       const p99 = summarize([r.p99, r.p99, 12]);
       expect(goalMet({ value: p99, compare: "<=", target: 50 })).toBe(false);
-      expect(goalLine({ name: "p99", value: p99, unit: "ms", compare: "<=", target: 50 })).toBe("goal p99: ∞ ms median (12-∞) · not met");
+      expect(goalLine({ name: "p99", value: p99, unit: "ms", compare: "<=", target: 50 })).toBe(
+        "goal p99: ∞ ms median (12-∞) · not met",
+      );
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -102,7 +110,12 @@ describe("the bare baseline", () => {
       if (req.url === "/v1/fail") return void res.writeHead(500).end("down");
       const body = JSON.stringify({ data: { url: req.url, name: "Zoë" } });
       if (req.url === "/v1/chunked") return void res.writeHead(200, { "content-type": "application/json" }).end(body);
-      res.writeHead(200, { "content-length": Buffer.byteLength(body), "content-type": "application/json; charset=utf-8", "x-ratelimit-limit": "300", "access-control-allow-origin": "*" });
+      res.writeHead(200, {
+        "content-length": Buffer.byteLength(body),
+        "content-type": "application/json; charset=utf-8",
+        "x-ratelimit-limit": "300",
+        "access-control-allow-origin": "*",
+      });
       res.end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -120,7 +133,13 @@ describe("the bare baseline", () => {
         expect(copy.status).toBe(original.status);
         const originalBody = Buffer.from(await original.arrayBuffer());
         expect(Buffer.from(await copy.arrayBuffer()).equals(originalBody)).toBe(true);
-        for (const name of ["content-type", "x-ratelimit-limit", "access-control-allow-origin", "content-length", "transfer-encoding"]) {
+        for (const name of [
+          "content-type",
+          "x-ratelimit-limit",
+          "access-control-allow-origin",
+          "content-length",
+          "transfer-encoding",
+        ]) {
           expect(copy.headers.get(name), `${path} ${name}`).toBe(original.headers.get(name));
         }
       }
@@ -137,7 +156,10 @@ describe("the bare baseline", () => {
 
 describe("npm run bench (scripts/bench.ts)", () => {
   const runner = (...args: string[]) =>
-    spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "scripts/bench.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
+    spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "scripts/bench.ts"), ...args], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
 
   it("--help prints the usage and exits 0", () => {
     const run = runner("--help");

@@ -29,7 +29,8 @@ export function option(argv: readonly string[], name: string, env: string, fallb
 export function numberOption(argv: readonly string[], name: string, env: string, fallback: number, min = 0): number {
   const raw = option(argv, name, env, String(fallback));
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new Error(`--${name} (or ${env}) must be a number >= ${min}, got ${raw}`);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`--${name} (or ${env}) must be a number >= ${min}, got ${raw}`);
   return value;
 }
 
@@ -126,7 +127,8 @@ export function goalMet(goal: Pick<Goal, "value" | "compare" | "target">): boole
 export function goalLine(goal: Goal): string {
   const parts: string[] = [];
   if (goal.ratio) parts.push(`ratio ${goal.ratio.label} ${formatSummary(goal.ratio.value, "x", 2)}`);
-  if (!goal.ratio || goal.ratio.value !== goal.value) parts.push(formatSummary(goal.value, goal.unit, goal.digits ?? 0));
+  if (!goal.ratio || goal.ratio.value !== goal.value)
+    parts.push(formatSummary(goal.value, goal.unit, goal.digits ?? 0));
   parts.push(...(goal.details ?? []));
   parts.push(goalMet(goal) ? "met" : "not met");
   return `goal ${goal.name}: ${parts.join(" · ")}`;
@@ -146,7 +148,10 @@ export function machineLine(): string {
 export function table(header: string[], rows: string[][], textColumns = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const fmt = (cells: string[]) =>
-    cells.map((c, i) => (i >= textColumns ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+    cells
+      .map((c, i) => (i >= textColumns ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...rows.map(fmt)].join("\n");
 }
 
@@ -288,14 +293,25 @@ function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv, out
  * Starts a server whose output goes nowhere (no pipe for this process to drain while it runs the load, as
  * for a server that logs every request) and waits until `url` answers.
  */
-export async function startSilentServer(command: string, args: string[], url: string, headers: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+export async function startSilentServer(
+  command: string,
+  args: string[],
+  url: string,
+  headers: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
   const child = spawnChild(command, args, env, "ignore");
   await waitUntilAnswering(url, child, headers);
   return child;
 }
 
 /** Polls `url` until it answers (any status); for servers that print nothing usable when ready. */
-export async function waitUntilAnswering(url: string, child: ChildProcess, headers: Record<string, string> = {}, timeoutMs = 120_000): Promise<void> {
+export async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  headers: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before ${url} answered`);
@@ -334,16 +350,26 @@ const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-en
  * benchmark of error answers measures nothing). Asks for no compression, as autocannon does. Keys are the
  * URL paths the bare server will see.
  */
-export async function record(base: string, paths: readonly string[], headers: Record<string, string> = {}): Promise<Record<string, Recorded>> {
+export async function record(
+  base: string,
+  paths: readonly string[],
+  headers: Record<string, string> = {},
+): Promise<Record<string, Recorded>> {
   const recorded: Record<string, Recorded> = {};
   for (const path of paths) {
     const url = new URL(base + path);
     const res = await fetch(url, { headers: { ...headers, "accept-encoding": "identity" } });
     const body = await res.text();
     if (!res.ok) throw new Error(`${url.pathname}${url.search} answered ${res.status}: ${body.slice(0, 300)}`);
-    if (res.headers.has("content-encoding")) throw new Error(`${url.pathname}${url.search} came compressed although identity was asked for`);
+    if (res.headers.has("content-encoding"))
+      throw new Error(`${url.pathname}${url.search} came compressed although identity was asked for`);
     const kept = [...res.headers].filter(([name]) => !PER_CONNECTION.has(name.toLowerCase()));
-    recorded[url.pathname + url.search] = { status: res.status, headers: kept, body, sized: res.headers.has("content-length") };
+    recorded[url.pathname + url.search] = {
+      status: res.status,
+      headers: kept,
+      body,
+      sized: res.headers.has("content-length"),
+    };
   }
   return recorded;
 }
@@ -365,7 +391,9 @@ server.listen(0, "127.0.0.1", () => console.log("BARE http://127.0.0.1:" + serve
 
 /** Starts the bare server; its base URL is the origin (the recorded keys carry the full path). */
 export async function startBare(recorded: Record<string, Recorded>): Promise<{ origin: string; child: ChildProcess }> {
-  const started = await startServer(process.execPath, ["-e", BARE_SERVER], /BARE (http:\/\/\S+)/, { BENCH_ANSWERS: JSON.stringify(recorded) });
+  const started = await startServer(process.execPath, ["-e", BARE_SERVER], /BARE (http:\/\/\S+)/, {
+    BENCH_ANSWERS: JSON.stringify(recorded),
+  });
   return { origin: started.match[1]!, child: started.child };
 }
 

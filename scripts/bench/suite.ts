@@ -13,7 +13,11 @@ export const SUITE_GOALS = { gate: 45, test: 90 } as const;
 function timeScript(script: string): Promise<{ seconds: number; exitCode: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", script], { cwd: ROOT, stdio: "ignore", env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn("npm", ["run", "--silent", script], {
+      cwd: ROOT,
+      stdio: "ignore",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     child.once("error", reject);
     child.once("exit", (code) => resolve({ seconds: (performance.now() - t0) / 1000, exitCode: code ?? 1 }));
   });
@@ -22,10 +26,8 @@ function timeScript(script: string): Promise<{ seconds: number; exitCode: number
 runBench(async () => {
   const rounds = roundsOption(process.argv);
   console.log(`Suite wall time: ${rounds} alternating rounds of npm run gate and npm test\n${machineLine()}\n`);
-  const runs = await alternate(
-    rounds,
-    { gate: () => timeScript("gate"), test: () => timeScript("test") },
-    (round) => process.stderr.write(`round ${round + 1}/${rounds}\n`),
+  const runs = await alternate(rounds, { gate: () => timeScript("gate"), test: () => timeScript("test") }, (round) =>
+    process.stderr.write(`round ${round + 1}/${rounds}\n`),
   );
   for (const script of ["gate", "test"] as const) {
     const failed = runs[script].exitCode.filter((code) => code !== 0).length;
