@@ -1,22 +1,9 @@
+/** Errors of the service as thrown by the client; the reference's vocabulary comes from the contract core. */
+import { TYPE_BY_STATUS, type ErrorType } from "../contract-core/error-vocabulary.js";
 import { readRateLimit, type RateLimit } from "./rate-limit.js";
 
 /** The `error.type` values the reference lists. Other strings can occur (see `TalentGraphError.type`). */
-export type KnownErrorType =
-  | "invalid_request"
-  | "certification_target_unsupported"
-  | "unauthorized"
-  | "payment_required"
-  | "not_found"
-  | "conflict";
-
-/** The reference's error table: the one `error.type` that goes with each of these statuses. */
-const TYPE_BY_STATUS: Readonly<Record<number, KnownErrorType>> = {
-  400: "invalid_request",
-  401: "unauthorized",
-  402: "payment_required",
-  404: "not_found",
-  409: "conflict",
-};
+export type KnownErrorType = ErrorType;
 
 const BRAND = Symbol.for("talent-graph.TalentGraphError");
 

@@ -5,9 +5,14 @@
  * max: the compile cost of the bundled spec, and exchanges validated per second for a people-search page
  * of 25 full Person rows (single thread = one core). Issue 17 sets no goal for it.
  */
-import { compileContractValidator, formatErrors, type Exchange } from "./lib/index.js";
-import type { Obj } from "./lib/pointer.js";
-import { DEFAULT_SPEC_PATH, loadSpecFile } from "./lib/spec.js";
+import {
+  DEFAULT_SPEC_PATH,
+  compileContractValidator,
+  formatErrors,
+  loadSpec,
+  type Exchange,
+  type Obj,
+} from "../contract-core/index.js";
 import {
   alternate,
   formatSummary,
@@ -71,7 +76,7 @@ runBench(async () => {
   const rounds = roundsOption(process.argv);
   const seconds = numberOption(process.argv, "seconds", "BENCH_SECONDS", 1, 0.1);
   const loadStart = performance.now();
-  const spec = loadSpecFile(DEFAULT_SPEC_PATH);
+  const spec = loadSpec(DEFAULT_SPEC_PATH);
   const loadMs = performance.now() - loadStart;
   const coldStart = performance.now();
   const validator = compileContractValidator(spec);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { loadRecordings, RecordingError } from "./lib/index.js";
+import { loadRecordings, RecordingError } from "../contract-core/index.js";
 
 const SPEC = ["--spec", "contract-tests/fixtures/mini-openapi.json"];
 const HAR = "contract-tests/fixtures/mini-session.har";

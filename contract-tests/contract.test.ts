@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkRecorded, formatErrors, getValidator, loadRecordings } from "./lib/index.js";
+import { checkRecorded, formatErrors, getValidator, loadRecordings } from "../contract-core/index.js";
 
 const contract = getValidator();
 const VALID_DIR = "contract-tests/recordings";

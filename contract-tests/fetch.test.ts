@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractValidator, exchangeFromFetch, formatErrors } from "./lib/index.js";
+import { createContractValidator, exchangeFromFetch, formatErrors } from "../contract-core/index.js";
 
 let server: Server;
 let origin = "";

@@ -10,12 +10,11 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Exchange } from "./lib/index.js";
+import type { Exchange } from "../contract-core/index.js";
 import type { RequestSpec } from "./record.js";
-import { deref, isObj, type Obj } from "./lib/pointer.js";
-import { DEFAULT_SPEC_PATH, loadSpecFile, serverBasePath, type OpenApiDocument } from "./lib/spec.js";
+import { deref, isObj, type Obj } from "../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, listOperations, loadSpec, serverBasePath, type OpenApiDocument } from "../contract-core/index.js";
 
-const METHODS = ["get", "put", "post", "delete", "patch"];
 /** A code inside a documented range that is not itself documented exactly (5XX -> 503). */
 const RANGE_CODES: Record<string, number[]> = { "2": [200, 201, 202], "3": [301, 302], "4": [422, 418], "5": [503, 502, 504] };
 
@@ -152,10 +151,7 @@ function operationRecordings(doc: OpenApiDocument, basePath: string, template: s
 
 export function generateRecordings(doc: OpenApiDocument): GeneratedRecording[] {
   const basePath = serverBasePath(doc);
-  return Object.entries(isObj(doc.paths) ? doc.paths : {}).flatMap(([template, rawItem]) => {
-    const item = derefObj(doc, rawItem);
-    return METHODS.filter((m) => isObj(item[m])).flatMap((m) => operationRecordings(doc, basePath, template, item, m, item[m] as Obj));
-  });
+  return listOperations(doc).flatMap(({ path, method, operation, pathItem }) => operationRecordings(doc, basePath, path, pathItem, method, operation));
 }
 
 /** The same exchanges as requests for the recorder, asking the mock for each status and example. */
@@ -181,7 +177,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
   };
   const outDir = arg("--out", "contract-tests/recordings/examples");
-  const doc = loadSpecFile(arg("--spec", DEFAULT_SPEC_PATH));
+  const doc = loadSpec(arg("--spec", DEFAULT_SPEC_PATH));
   const recordings = generateRecordings(doc);
   rmSync(outDir, { recursive: true, force: true });
   for (const { path, exchange } of recordings) {

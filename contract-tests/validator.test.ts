@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileContractValidator, createContractValidator, formatErrors, type Exchange, type ExchangeResult } from "./lib/index.js";
+import { compileContractValidator, createContractValidator, formatErrors, type Exchange, type ExchangeResult } from "../contract-core/index.js";
 
 const FIXTURE = "contract-tests/fixtures/mini-openapi.json";
 const contract = createContractValidator(FIXTURE);

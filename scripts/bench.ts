@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { runCommand, usageError, type CliValues, type CommandSpec } from "../contract-core/index.js";
 import { repoRoot } from "./generate.js";
 
 interface Part {
@@ -39,42 +40,64 @@ const PARTS: Record<string, Part> = {
   },
 };
 
-const USAGE = `Usage: npm run bench [-- <part>... [options]]
+/** Options handed on to the parts (each part reads the ones it knows, with the same environment fallbacks). */
+export const BENCH_COMMAND: CommandSpec = {
+  name: "npm run bench",
+  summary:
+    `Runs the benchmarks (the parts named, or every part but suite) and prints their figures for this machine: ` +
+    `every figure the median of alternating rounds with min and max, and each goal of issue 17 as a line ` +
+    `"goal ...: ratio ... median (min-max) ... met / not met", repeated together at the end. Parts: ${Object.keys(PARTS).join(", ")}.`,
+  positionals: "[parts...]",
+  options: {
+    rounds: {
+      type: "string",
+      value: "<n>",
+      env: "BENCH_ROUNDS",
+      description: "rounds per figure, at least 3 (default 3)",
+    },
+    seconds: {
+      type: "string",
+      value: "<s>",
+      env: "BENCH_SECONDS",
+      description: "seconds per load or throughput run (mock, sandbox: 5; contract: 1)",
+    },
+    connections: {
+      type: "string",
+      value: "<n>",
+      env: "BENCH_CONNECTIONS",
+      description: "autocannon connections (mock, sandbox; default 10)",
+    },
+    sizes: {
+      type: "string",
+      value: "<a,b,...>",
+      env: "BENCH_SIZES",
+      description: "sandbox graph sizes in people (default 5000,50000,500000)",
+    },
+    json: { type: "boolean", description: "client and contract: one JSON object instead of the text" },
+  },
+  notes: [
+    "suite times npm run gate and npm test; it needs the machine to itself, so it runs only when named.",
+    "Examples:",
+    "  npm run bench",
+    "  npm run bench -- client",
+    "  npm run bench -- sandbox --sizes 5000,50000",
+    "  npm run bench -- mock --rounds 5 --seconds 10",
+  ],
+};
 
-Parts: ${Object.keys(PARTS).join(", ")} (without a part: every part but suite, which times npm run gate and
-npm test and needs the machine to itself). Every figure is the median of alternating rounds with min and max;
-each goal of issue 17 is printed as "goal ...: ratio ... median (min-max) ... met / not met".
-
-Options (handed to the parts):
-  --rounds N          rounds per figure, at least 3 (default 3; also BENCH_ROUNDS)
-  --seconds S         seconds per load or throughput run (mock, sandbox: 5; contract: 1; also BENCH_SECONDS)
-  --connections N     autocannon connections (mock, sandbox; default 10; also BENCH_CONNECTIONS)
-  --sizes A,B,...     sandbox graph sizes in people (default 5000,50000,500000; also BENCH_SIZES)
-  --json              client and contract: one JSON object instead of the text
-  --help              this text
-
-Examples:
-  npm run bench
-  npm run bench -- client
-  npm run bench -- sandbox --sizes 5000,50000
-  npm run bench -- mock --rounds 5 --seconds 10`;
-
-const args = process.argv.slice(2);
-if (args.includes("--help") || args.includes("-h")) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const firstOption = args.findIndex((a) => a.startsWith("-"));
-const wanted = firstOption === -1 ? args : args.slice(0, firstOption);
-const forwarded = firstOption === -1 ? [] : args.slice(firstOption);
-const unknown = wanted.filter((w) => !(w in PARTS));
-if (unknown.length) {
-  console.error(`unknown benchmark part(s): ${unknown.join(", ")}\n\n${USAGE}`);
-  process.exit(2);
+/** The parsed options as arguments for the parts (the environment fallbacks reach them through the environment). */
+function forwardedArgs(values: CliValues): string[] {
+  const args: string[] = [];
+  for (const name of ["rounds", "seconds", "connections", "sizes"]) {
+    const value = values[name];
+    if (typeof value === "string") args.push(`--${name}`, value);
+  }
+  if (values.json === true) args.push("--json");
+  return args;
 }
 
 /** Runs one part, streaming its output and keeping its goal lines. */
-function runPart(file: string): Promise<{ code: number | null; goals: string[] }> {
+function runPart(file: string, forwarded: string[]): Promise<{ code: number | null; goals: string[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), [file, ...forwarded], {
       cwd: repoRoot,
@@ -97,28 +120,38 @@ function runPart(file: string): Promise<{ code: number | null; goals: string[] }
   });
 }
 
-const selected = Object.entries(PARTS).filter(([name, part]) =>
-  wanted.length ? wanted.includes(name) : part.byDefault,
-);
-const goalLines: string[] = [];
-let failed = 0;
-for (const [name, part] of selected) {
-  if (!existsSync(join(repoRoot, part.file))) {
-    console.log(`\n## ${name}: ${part.file} not present, skipped`);
-    continue;
+await runCommand(BENCH_COMMAND, async ({ positionals: wanted, values }) => {
+  const unknown = wanted.filter((w) => !(w in PARTS));
+  if (unknown.length) {
+    throw usageError(
+      BENCH_COMMAND,
+      `unknown benchmark part(s): ${unknown.join(", ")}; choose from ${Object.keys(PARTS).join(", ")}`,
+    );
   }
-  console.log(`\n## ${name} (${part.file})\n`);
-  const { code, goals } = await runPart(part.file);
-  if (code !== 0) {
-    failed++;
-    console.log(`✘ ${name} benchmark exited with ${code}`);
-    goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured (the ${name} benchmark failed)`));
-  } else goalLines.push(...goals);
-}
-if (!wanted.length) {
-  for (const [name, part] of Object.entries(PARTS).filter(([, p]) => !p.byDefault)) {
-    goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured in this run (npm run bench -- ${name})`));
+  const forwarded = forwardedArgs(values);
+  const selected = Object.entries(PARTS).filter(([name, part]) =>
+    wanted.length ? wanted.includes(name) : part.byDefault,
+  );
+  const goalLines: string[] = [];
+  let failed = 0;
+  for (const [name, part] of selected) {
+    if (!existsSync(join(repoRoot, part.file))) {
+      console.log(`\n## ${name}: ${part.file} not present, skipped`);
+      continue;
+    }
+    console.log(`\n## ${name} (${part.file})\n`);
+    const { code, goals } = await runPart(part.file, forwarded);
+    if (code !== 0) {
+      failed++;
+      console.log(`✘ ${name} benchmark exited with ${code}`);
+      goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured (the ${name} benchmark failed)`));
+    } else goalLines.push(...goals);
   }
-}
-if (goalLines.length) console.log(`\n## Goals of issue 17\n\n${goalLines.join("\n")}`);
-process.exit(failed ? 1 : 0);
+  if (!wanted.length) {
+    for (const [name, part] of Object.entries(PARTS).filter(([, p]) => !p.byDefault)) {
+      goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured in this run (npm run bench -- ${name})`));
+    }
+  }
+  if (goalLines.length) console.log(`\n## Goals of issue 17\n\n${goalLines.join("\n")}`);
+  return failed ? 1 : 0;
+});

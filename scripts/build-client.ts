@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
+import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
@@ -74,23 +75,18 @@ export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true
   return { outDir, files: files.sort() };
 }
 
-function outDirFromArgs(args: string[]): string | undefined {
-  const index = args.indexOf("--out");
-  if (index === -1) return undefined;
-  const value = args[index + 1];
-  if (!value) throw new Error("--out needs a directory");
-  return path.resolve(value);
-}
+export const BUILD_CLIENT_COMMAND: CommandSpec = {
+  name: "npm run build:client",
+  summary: "Compiles the typed client to dist/ (ESM JavaScript and declarations) and checks that the built entry loads.",
+  options: { out: { type: "string", value: "<dir>", description: "output folder (default dist/)" } },
+};
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  try {
-    const { outDir, files } = buildClient({ outDir: outDirFromArgs(process.argv.slice(2)) });
+if (isMain(import.meta.url)) {
+  await runCommand(BUILD_CLIENT_COMMAND, async ({ values }) => {
+    const { outDir, files } = buildClient({ outDir: typeof values.out === "string" ? path.resolve(values.out) : undefined });
     const entry = await import(pathToFileURL(path.join(outDir, "client", "index.js")).href);
     if (typeof entry.createTalentGraphClient !== "function") throw new Error("built entry lacks createTalentGraphClient");
     console.log(`build:client wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
     for (const file of files) console.log(`  ${file}`);
-  } catch (error) {
-    console.error(`build:client failed:\n${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
+  });
 }

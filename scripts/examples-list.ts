@@ -7,19 +7,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { deref } from "../contract-tests/lib/pointer.js";
-import { loadSpecFile } from "../contract-tests/lib/spec.js";
+import { DEFAULT_SPEC_PATH, deref, listOperations, loadSpec } from "../contract-core/index.js";
 
 type Json = Record<string, unknown>;
 
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
-export const DEFAULT_SPEC = `${ROOT}generated/openapi.json`;
+export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 export const DEFAULT_OUT = `${ROOT}mocks/prism/EXAMPLES.md`;
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-
-export function loadSpec(path: string): Json {
-  return loadSpecFile(path);
-}
+export { loadSpec };
 
 /** Follows local `$ref`s (`#/components/...`); an unresolved one is an error. */
 function derefJson(doc: Json, value: unknown): Json {
@@ -103,10 +98,8 @@ export function renderExamplesList(doc: Json, specLabel: string): string {
   /** Shared error responses, keyed by component name, with the statuses they are used for. */
   const shared = new Map<string, Map<string, Row[]>>();
   let operations = 0;
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Json)) {
-    for (const method of METHODS) {
-      const operation = (item as Json)[method] as Json | undefined;
-      if (!operation) continue;
+  for (const { path, method, operation } of listOperations(doc)) {
+    {
       operations++;
       const entries = responsesOf(doc, operation);
       const served = defaultStatus(entries);

@@ -19,9 +19,9 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
-import { loadSpecFile } from "../../contract-tests/lib/spec.js";
+import { loadSpec } from "../../contract-core/index.js";
 import { exampleMatcher } from "./match.js";
-import type { MockPreferences } from "./prefer.js";
+import type { Preferences } from "../../contract-core/index.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
 
@@ -47,7 +47,7 @@ export interface EngineRequest {
 
 export interface Engine {
   operationCount: number;
-  handle(request: EngineRequest, preferences: MockPreferences): Promise<MockReply>;
+  handle(request: EngineRequest, preferences: Preferences): Promise<MockReply>;
 }
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
@@ -97,7 +97,7 @@ function preRouter(operations: Operations): (path: string) => Operations {
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
-  const pickExample = exampleMatcher(loadSpecFile(options.spec));
+  const pickExample = exampleMatcher(loadSpec(options.spec));
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   const candidatesFor = preRouter(operations);
   const proxy = options.mode.kind === "proxy";
@@ -117,7 +117,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const warn = options.warn ?? (() => undefined);
   const warned = new Set<string>();
 
-  function fromPrismError(error: PrismError, request: EngineRequest, preferences: MockPreferences): MockReply {
+  function fromPrismError(error: PrismError, request: EngineRequest, preferences: Preferences): MockReply {
     const type = prismErrorType(error);
     switch (type) {
       case "NO_PATH_MATCHED_ERROR":
@@ -179,10 +179,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       };
       const candidates = candidatesFor(request.path);
       if (candidates.length === 0) return noRoute(request.label);
-      const stated = preferences.exampleKey !== undefined || preferences.code !== undefined || preferences.dynamic === true;
+      const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
       const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
-      const chosen = matched === undefined ? preferences : { ...preferences, exampleKey: matched };
-      const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...chosen } })();
+      const { code, dynamic, seed } = preferences;
+      const exampleKey = matched ?? preferences.example;
+      // Prism's mock config: only the preferences it knows, undefined ones left out.
+      const mock = Object.fromEntries(Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined));
+      const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
       if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
       const { output, validations } = result.right;
@@ -198,9 +201,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
 }
 
-function unknownPreference(request: EngineRequest, preferences: MockPreferences, detail: string | undefined): string {
-  if (preferences.exampleKey !== undefined) {
-    return `${request.label} has no example named "${preferences.exampleKey}"${
+function unknownPreference(request: EngineRequest, preferences: Preferences, detail: string | undefined): string {
+  if (preferences.example !== undefined) {
+    return `${request.label} has no example named "${preferences.example}"${
       preferences.code !== undefined ? ` for status ${preferences.code}` : ""
     } (Prefer example=; see mocks/prism/EXAMPLES.md)`;
   }

@@ -1,10 +1,14 @@
-// Error bodies in the reference's shapes, and the wording of Prism's request violations.
-// Application errors: { error: { type, message } }. Rate limiting uses the framework shape, which
-// the spec's own 429 examples carry, so it is not built here.
+// The mock's error replies in the reference's shapes, and Prism's request diagnostics turned into the
+// core's violation wording (`limit must be <= 100`), so the mock and the sandbox describe a violation alike.
+// Rate limiting uses the framework shape, which the spec's own 429 examples carry, so it is not built here.
+import {
+  describeViolations as describeCoreViolations,
+  errorBody,
+  type Violation as CoreViolation,
+  type ViolationLocation,
+} from "../../contract-core/index.js";
 
-export interface ErrorBody {
-  error: { type: string; message: string };
-}
+export { isErrorBody as hasErrorShape, UNAUTHORIZED_MESSAGE, type ErrorBody } from "../../contract-core/index.js";
 
 export interface MockReply {
   status: number;
@@ -21,17 +25,8 @@ export interface Violation {
   location?: string[];
 }
 
-/** Fallback 401 message, used only when the spec's 401 example is not in the reference's shape. */
-export const UNAUTHORIZED_MESSAGE =
-  "Missing or invalid API key: send a valid key in the Authorization header (Authorization: Bearer <API_KEY>)";
-
-/** The spec's `Error.message` is at most 2000 characters. */
-const MAX_MESSAGE = 2000;
-
 export function errorReply(status: number, type: string, message: string): MockReply {
-  const text = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
-  const body: ErrorBody = { error: { type, message: text } };
-  return { status, headers: { "content-type": "application/json" }, body };
+  return { status, headers: { "content-type": "application/json" }, body: errorBody(type, message) };
 }
 
 export const invalidRequest = (message: string): MockReply => errorReply(400, "invalid_request", message);
@@ -49,22 +44,29 @@ export function isSecurityViolation(v: Violation): boolean {
   return v.code === 401 || v.code === "401";
 }
 
+const PARAMETER = /^(query|path|header) parameter (\S+) (.+)$/s;
+const BODY = /^body(?:\/(\S+)| property (\S+))? (.+)$/s;
+/** Ajv's enum wording as Prism prints it, and the core's. */
+const PRISM_ENUM = /^must be equal to one of the allowed values:?\s*/;
+
 /**
- * One message naming every violated constraint, e.g.
- * `query parameter limit must be <= 100; body must have required property 'status'`.
- * Prism words each one as "Request <where> <what>"; the prefix adds nothing for a client.
+ * The core's violation for one Prism diagnostic. Prism words each as `Request <where> <what>`
+ * (`Request query parameter limit must be <= 100`); anything it words otherwise is kept whole under `body`.
  */
-export function describeViolations(violations: readonly Violation[]): string {
-  const messages = violations.filter(isError).map((v) => v.message.replace(/^Request /, ""));
-  const unique = [...new Set(messages)];
-  return unique.length > 0 ? unique.join("; ") : "invalid request";
+export function toCoreViolation(v: Violation): CoreViolation {
+  const text = v.message.replace(/^Request /, "");
+  const fix = (message: string) => (PRISM_ENUM.test(message) ? `must be one of: ${message.replace(PRISM_ENUM, "")}` : message);
+  const parameter = PARAMETER.exec(text);
+  if (parameter) return { location: parameter[1] as ViolationLocation, name: parameter[2]!, message: fix(parameter[3]!) };
+  const body = BODY.exec(text);
+  if (body) return { location: "body", name: (body[1] ?? body[2] ?? "").replace(/^\//, "").replace(/\./g, "/"), message: fix(body[3]!) };
+  return { location: "body", name: "", message: text.replace(/^body /, "") };
 }
 
-/** True when a body has the reference's application-error shape with the given type. */
-export function hasErrorShape(body: unknown, type: string): body is ErrorBody {
-  if (typeof body !== "object" || body === null) return false;
-  const error = (body as { error?: unknown }).error;
-  if (typeof error !== "object" || error === null) return false;
-  const { type: t, message } = error as { type?: unknown; message?: unknown };
-  return t === type && typeof message === "string" && message.length > 0;
+/**
+ * One message naming every violated constraint in the core's wording, e.g.
+ * `limit must be <= 100; body must have required property 'status'`.
+ */
+export function describeViolations(violations: readonly Violation[]): string {
+  return describeCoreViolations(violations.filter(isError).map(toCoreViolation));
 }

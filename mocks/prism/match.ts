@@ -8,7 +8,7 @@
 // Only the examples of an operation's default (lowest 2xx) response take part; the first match in
 // document order wins. Prefer code/example/dynamic always win over it.
 
-import { deref, isObj, type Obj as Json } from "../../contract-tests/lib/pointer.js";
+import { deref, isObj, type Obj as Json } from "../../contract-core/index.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 

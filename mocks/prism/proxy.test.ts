@@ -55,7 +55,7 @@ describe("validating proxy", () => {
   it("rejects a request that breaks the spec before forwarding it", async () => {
     const before = seen.length;
     const result = await call(proxy.baseUrl, { path: "/people?limit=101" });
-    expect(failure(result, 400, "invalid_request")).toBe("query parameter limit must be <= 100");
+    expect(failure(result, 400, "invalid_request")).toBe("limit must be <= 100");
     expect(seen.length).toBe(before);
   });
 

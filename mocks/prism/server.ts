@@ -8,12 +8,13 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
-import { readPreferences } from "./prefer.js";
+import { DEFAULT_SPEC_PATH, parsePrefer, preferenceAppliedHeader, type PreferenceName } from "../../contract-core/index.js";
 
-export const DEFAULT_SPEC = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
+export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
+/** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
+export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "dynamic", "seed", "latency"];
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 4010;
 export const BASE_PATH = "/v1";
@@ -117,11 +118,13 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
     send(res, invalidRequest(body.message));
     return;
   }
-  const preferences = readPreferences(headerValue(req.headers.prefer), url.searchParams);
+  const preferences = parsePrefer(headerValue(req.headers.prefer), MOCK_PREFERENCES, url.searchParams);
   if (!preferences.ok) {
     send(res, invalidRequest(preferences.message));
     return;
   }
+  const { latencyMs } = preferences.preferences;
+  if (latencyMs) await new Promise((done) => setTimeout(done, latencyMs));
   const reply = await engine.handle(
     {
       method,
@@ -131,9 +134,10 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
       headers: headerRecord(req),
       body: body.value,
     },
-    preferences.value,
+    preferences.preferences,
   );
-  send(res, reply);
+  const applied = preferenceAppliedHeader(preferences.applied);
+  send(res, applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } });
 }
 
 /** Permissive CORS, as Prism's own server does, so browser apps can call the mock. */

@@ -1,5 +1,5 @@
 // Test helpers: one HTTP call to a running mock, returned with its contract-validator exchange.
-import { exchangeFromFetch, type Exchange } from "../../contract-tests/lib/index.js";
+import { exchangeFromFetch, type Exchange } from "../../contract-core/index.js";
 
 export interface CallOptions {
   method?: string;

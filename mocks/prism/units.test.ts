@@ -1,45 +1,24 @@
-// Unit tests of the pure parts: Prefer parsing, violation wording, error replies.
+// Unit tests of the pure parts: violation wording (Prism diagnostics in the core's words), error replies.
 import { describe, expect, it } from "vitest";
 import { describeViolations, errorReply } from "./errors.js";
-import { parsePreferHeader, readPreferences } from "./prefer.js";
-
-describe("Prefer parsing", () => {
-  it("reads code, example, dynamic and seed, with , or ; and quotes", () => {
-    expect(readPreferences('code=404, example="missing"; dynamic=false', new URLSearchParams())).toEqual({
-      ok: true,
-      value: { code: 404, exampleKey: "missing", dynamic: false },
-    });
-    expect(readPreferences("dynamic=true;seed=abc", new URLSearchParams())).toEqual({ ok: true, value: { dynamic: true, seed: "abc" } });
-  });
-
-  it("ignores unrelated preferences", () => {
-    expect(readPreferences("return=minimal, respond-async", new URLSearchParams())).toEqual({ ok: true, value: {} });
-    expect([...parsePreferHeader("Code=201, code=404")]).toEqual([["code", "201"]]);
-  });
-
-  it("falls back to __ query parameters and always strips them", () => {
-    const query = new URLSearchParams("limit=2&__code=402&__example=x");
-    expect(readPreferences(undefined, query)).toEqual({ ok: true, value: { code: 402, exampleKey: "x" } });
-    expect(query.toString()).toBe("limit=2");
-    const withHeader = new URLSearchParams("__code=402");
-    expect(readPreferences("code=404", withHeader)).toEqual({ ok: true, value: { code: 404 } });
-    expect(withHeader.has("__code")).toBe(false);
-  });
-
-  it.each(["code=4044", "code=abc", "code=", "dynamic=yes"])("rejects %s", (header) => {
-    expect(readPreferences(header, new URLSearchParams()).ok).toBe(false);
-  });
-});
 
 describe("violation messages", () => {
-  it("drops Prism's 'Request ' prefix, de-duplicates and keeps only errors", () => {
+  it("words Prism's diagnostics as the core does (parameter named, no 'Request ' prefix), de-duplicates and keeps only errors", () => {
     const message = describeViolations([
       { message: "Request query parameter limit must be <= 100", severity: 0 },
       { message: "Request query parameter limit must be <= 100", severity: "Error" },
       { message: "Request header X-Foo is deprecated", severity: 1 },
       { message: "Request body must have required property 'status'", severity: 0 },
     ]);
-    expect(message).toBe("query parameter limit must be <= 100; body must have required property 'status'");
+    expect(message).toBe("limit must be <= 100; body must have required property 'status'");
+  });
+
+  it("words enums, path parameters and body properties as the sandbox does", () => {
+    const words = (message: string) => describeViolations([{ message, severity: 0 }]);
+    expect(words("Request query parameter view must be equal to one of the allowed values: full, compact")).toBe("view must be one of: full, compact");
+    expect(words('Request path parameter id must match format "uuid"')).toBe('id must match format "uuid"');
+    expect(words("Request body/name must NOT have fewer than 1 characters")).toBe("body/name must NOT have fewer than 1 characters");
+    expect(words("Request query parameter limit must be <= 100")).not.toContain("query parameter");
   });
 
   it("never answers an empty message", () => {

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchangeFromFetch } from "../../contract-tests/lib/index.js";
+import { exchangeFromFetch } from "../../contract-core/index.js";
 import { KEYS } from "./auth.js";
 import { parseCli } from "./options.js";
 import { assertContract, testKey } from "./testing/harness.js";

@@ -5,7 +5,7 @@
  * is written here; only the rules OpenAPI cannot express live in the domain code.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createSpecCompiler } from "../../contract-tests/lib/ajv.js";
+import { createSpecCompiler } from "../../contract-core/index.js";
 import { invalidRequest } from "./errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
 

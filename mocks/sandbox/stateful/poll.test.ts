@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTalentGraphClient, pollEvents, pollEventsOnce, SeenIds, type FetchLike, type TalentGraphClient } from "../../../client/index.js";
-import { exchangeFromFetch } from "../../../contract-tests/lib/fetch.js";
+import { exchangeFromFetch } from "../../../contract-core/index.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { startSandbox, type RunningSandbox } from "../server.js";
 import { assertContract, testKey } from "../testing/harness.js";

@@ -10,7 +10,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { afterAll, expect } from "vitest";
-import { createContractValidator, formatErrors, type Exchange, type ExchangeResult, type HeaderMap } from "../../../contract-tests/lib/index.js";
+import { createContractValidator, formatErrors, type Exchange, type ExchangeResult, type HeaderMap } from "../../../contract-core/index.js";
 import { KEYS } from "../auth.js";
 import type { Area } from "../context.js";
 import type { SandboxOptions } from "../options.js";

@@ -1,0 +1,194 @@
+/**
+ * The command-line convention every npm script follows, on `node:util` `parseArgs`: `--help` prints usage on
+ * stdout and exits 0 before any work; the same flags name the same options, with environment variables as
+ * fallbacks (`--port`/`PORT`, `--host`/`HOST`); an unknown option or a bad value names itself, points to
+ * `--help` and exits 2; a busy port names the port and how to choose another.
+ */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  /** One line for the usage text. */
+  description: string;
+  /** Environment variable read when the flag is absent. */
+  env?: string;
+  /** Shown in the usage text; applied when neither the flag nor the variable is set. */
+  default?: string | boolean;
+  /** Placeholder in the usage text: `--port <n>`; a missing value is reported as `--port needs a <n>` minus the brackets. */
+  value?: string;
+  multiple?: boolean;
+}
+
+export interface CommandSpec {
+  /** How it is run: `npm run mock`. */
+  name: string;
+  /** One sentence: what the command does. */
+  summary: string;
+  options?: Record<string, OptionSpec>;
+  /** Usage of positional arguments, e.g. `[files...]`; without it positionals are rejected. */
+  positionals?: string;
+  /** Extra lines after the options (examples, notes). */
+  notes?: string[];
+}
+
+export type CliValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface ParsedCommandLine {
+  values: CliValues;
+  positionals: string[];
+}
+
+/** A command-line mistake: the message says what is wrong and points to --help. Exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+  readonly exitCode = 2;
+}
+
+export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };
+
+/** Shared option definitions, so every command spells them the same. */
+export const COMMON_OPTIONS = {
+  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<port>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
+  host: (defaultHost = "127.0.0.1"): OptionSpec => ({ type: "string", value: "<host>", env: "HOST", default: defaultHost, description: "interface to bind" }),
+  spec: (defaultPath: string): OptionSpec => ({ type: "string", value: "<file>", env: "SPEC", default: defaultPath, description: "OpenAPI document (JSON or YAML, split or bundled)" }),
+  out: (defaultPath: string, what = "output file"): OptionSpec => ({ type: "string", value: "<path>", default: defaultPath, description: what }),
+  json: (): OptionSpec => ({ type: "boolean", description: "print machine-readable JSON" }),
+};
+
+export function formatUsage(spec: CommandSpec): string {
+  const options = { ...spec.options, help: HELP_OPTION };
+  const rows = Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.type === "string" ? ` ${o.value ?? "<value>"}` : ""}`;
+    const extras = [o.env ? `env ${o.env}` : "", o.default !== undefined && o.default !== "" ? `default ${String(o.default)}` : ""].filter(Boolean);
+    return [flag, `${o.description}${extras.length ? ` (${extras.join(", ")})` : ""}`] as const;
+  });
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  return [
+    `Usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
+    "",
+    spec.summary,
+    "",
+    "Options:",
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    ...(spec.notes?.length ? ["", ...spec.notes] : []),
+    "",
+  ].join("\n");
+}
+
+/** The one-line usage shown with every command-line error. */
+export function usageLine(spec: CommandSpec): string {
+  return `usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
+}
+
+/** A UsageError for `spec`: the problem, then the usage line. */
+export function usageError(spec: CommandSpec, problem: string): UsageError {
+  return new UsageError(`${spec.name}: ${problem}
+${usageLine(spec)}`);
+}
+
+/** Turns parseArgs' error into one that names the argument and says what to do. */
+function describeParseError(spec: CommandSpec, options: Record<string, OptionSpec>, error: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown argument ${option ?? ""}: not an option of this command`;
+  if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+    const arg = /'([^']*)'/.exec(error.message)?.[1] ?? "";
+    return `unexpected argument "${arg}": this command takes no positional arguments`;
+  }
+  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    const name = option.replace(/^-+/, "");
+    const spec = options[name] ?? Object.values(options).find((o) => o.short === name);
+    if (spec?.type === "string") return `${option} needs a ${(spec.value ?? "<value>").replace(/^<|>$/g, "")}`;
+    return `${option} takes no value`;
+  }
+  return error.message.replace(/\. To specify a positional argument.*$/s, "");
+}
+
+/**
+ * Parses `argv` against `spec`. Returns undefined after writing the usage text (to `out`, default stdout)
+ * when `--help` or `-h` is given, so the caller does no work; throws UsageError for an unknown option,
+ * a missing value or an unexpected argument. Flags win over environment variables, which win over defaults.
+ */
+export function parseCommandLine(
+  spec: CommandSpec,
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+  out: (text: string) => void = (text) => void process.stdout.write(text),
+): ParsedCommandLine | undefined {
+  const options = { ...spec.options, help: HELP_OPTION };
+  const config = Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+  );
+  if (argv.includes("--help") || argv.includes("-h")) {
+    out(formatUsage(spec));
+    return undefined;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: config, allowPositionals: spec.positionals !== undefined, strict: true });
+  } catch (e) {
+    throw usageError(spec, describeParseError(spec, options, e as Error & { code?: string }));
+  }
+  const values: CliValues = { ...(parsed.values as CliValues) };
+  for (const [name, o] of Object.entries(options)) {
+    if (values[name] !== undefined) continue;
+    const fromEnv = o.env ? env[o.env] : undefined;
+    if (fromEnv !== undefined && fromEnv !== "") values[name] = o.type === "boolean" ? !/^(0|false|no)$/i.test(fromEnv) : fromEnv;
+    else if (o.default !== undefined) values[name] = o.default;
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+/** A port option's value as a number, or a UsageError naming the flag. */
+export function portValue(spec: CommandSpec, value: unknown, flag = "port"): number {
+  const text = String(value ?? "");
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    const env = spec.options?.[flag]?.env;
+    throw usageError(spec, `${env ?? `--${flag}`} must be an integer 0-65535, got "${text}" (set it with --${flag} <n>${env ? ` or ${env}=<n>` : ""}; 0 picks a free port)`);
+  }
+  return Number(text);
+}
+
+/** The message for a failed listen: a busy port names the port and how to choose another. */
+export function describeListenError(error: unknown, port: number, host: string, flag = "--port", envName = "PORT"): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EADDRINUSE") {
+    return `port ${port} on ${host} is already in use: stop the process using it, or choose another port with ${flag} <n> (or ${envName}=<n>); ${flag} 0 picks any free port`;
+  }
+  if (code === "EACCES") return `no permission to listen on port ${port} on ${host}: choose a port above 1023 with ${flag} <n> (or ${envName}=<n>)`;
+  if (code === "EADDRNOTAVAIL") return `cannot listen on ${host}: no such local address; choose another with --host <host> (or HOST=<host>)`;
+  return `cannot listen on ${host}:${port}: ${(error as Error | undefined)?.message ?? String(error)}`;
+}
+
+/**
+ * Runs a command's main function with the convention applied: parses the command line (help -> exit 0),
+ * reports a UsageError on stderr with exit 2, any other error's message with exit 1 (no stack trace for expected failures).
+ */
+export async function runCommand(
+  spec: CommandSpec,
+  main: (args: ParsedCommandLine) => Promise<number | void> | number | void,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
+  try {
+    const args = parseCommandLine(spec, argv);
+    if (!args) return;
+    const code = await main(args);
+    if (typeof code === "number" && code !== 0) process.exitCode = code;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`${spec.name}: ${(e as Error)?.message ?? String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** True when the module at `importMetaUrl` is the entry point (run directly, not imported by a test). */
+export function isMain(importMetaUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && resolve(entry) === fileURLToPath(importMetaUrl);
+}

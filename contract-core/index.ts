@@ -1,0 +1,58 @@
+/**
+ * The contract core: the one public entry for everything the parts share about the contract (spec loading,
+ * pointers, operations, Redocly, Ajv, violation wording, the error vocabulary, the Prefer grammar, the CLI
+ * convention) and the contract validator: does a recorded HTTP exchange match the Talent Graph API contract?
+ *
+ *   import { createContractValidator, exchangeFromFetch, formatErrors } from "../contract-core/index.js";
+ *   const contract = createContractValidator();            // generated/openapi.json, compiled once per process
+ *   const result = contract.validate(await exchangeFromFetch(req, res));
+ *   expect(result.valid, formatErrors(result)).toBe(true);
+ */
+import { resolve } from "node:path";
+import type { ContractValidator } from "./types.js";
+import { DEFAULT_SPEC_PATH, loadSpec, type OpenApiDocument } from "./spec.js";
+import { Validator } from "./validator.js";
+
+export type { ContractError, ContractValidator, Exchange, ExchangeResult, HeaderMap, RecordedRequest, RecordedResponse, RouteMatch } from "./types.js";
+export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
+export { formatError, formatErrors } from "./format.js";
+export { DEFAULT_SPEC_PATH, REPO_ROOT, SPEC_ROOT_PATH, SpecLoadError, loadSpec, serverBasePath, type OpenApiDocument } from "./spec.js";
+export { deref, escapeToken, followRef, isObj, join as joinPointer, resolvePointer, unescapeToken, type DerefOptions, type Obj } from "./pointer.js";
+export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
+export { BundleError, REDOCLY_ENV, bundleSpec, redocly, redoclyOutput, runRedocly, type RedoclyRun } from "./redocly.js";
+export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords } from "./ajv.js";
+export { describeViolation, describeViolations, violationFromAjv, type AjvLikeError, type Violation, type ViolationLocation } from "./violations.js";
+export * from "./error-vocabulary.js";
+export * from "./prefer.js";
+export * from "./cli.js";
+export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
+export type { Validator } from "./validator.js";
+
+const byPath = new Map<string, Validator>();
+const byObject = new WeakMap<object, Validator>();
+
+/** Compiles without caching (the benchmark measures this). */
+export function compileContractValidator(spec: string | object = DEFAULT_SPEC_PATH): Validator {
+  return Validator.fromDocument(typeof spec === "string" ? loadSpec(spec) : (spec as OpenApiDocument));
+}
+
+/**
+ * A validator for `spec` (a path to a JSON/YAML OpenAPI 3.1 document, or the parsed document);
+ * default `<repo>/generated/openapi.json`. Compiled once and cached per process (per path / per object).
+ */
+export function createContractValidator(spec: string | object = DEFAULT_SPEC_PATH): ContractValidator {
+  return getValidator(spec);
+}
+
+/** Same cache as createContractValidator, typed with the internals (operations, basePath) for the CLI and tools. */
+export function getValidator(spec: string | object = DEFAULT_SPEC_PATH): Validator {
+  if (typeof spec === "string") {
+    const path = resolve(spec);
+    let validator = byPath.get(path);
+    if (!validator) byPath.set(path, (validator = compileContractValidator(path)));
+    return validator;
+  }
+  let validator = byObject.get(spec);
+  if (!validator) byObject.set(spec, (validator = compileContractValidator(spec)));
+  return validator;
+}

@@ -1,0 +1,66 @@
+/** Loading an OpenAPI document (YAML or JSON, split or bundled) and the repository's default paths. */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { isObj } from "./pointer.js";
+import { bundleSpec } from "./redocly.js";
+
+export type OpenApiDocument = Record<string, unknown>;
+
+/** The repository root (this folder's parent). */
+export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+/** The bundle `npm run generate` writes: what the mock, the contract tests, the sandbox and the docs read. */
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../generated/openapi.json", import.meta.url));
+/** The root of the split, hand-edited spec. */
+export const SPEC_ROOT_PATH = fileURLToPath(new URL("../spec/openapi.yaml", import.meta.url));
+
+/** A spec file that cannot be read, parsed or bundled; the message names the file and the problem. */
+export class SpecLoadError extends Error {
+  override name = "SpecLoadError";
+}
+
+function hasExternalRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasExternalRef);
+  if (!isObj(node)) return false;
+  if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
+  return Object.values(node).some(hasExternalRef);
+}
+
+/**
+ * Reads an OpenAPI 3.x document: JSON (`.json`) or YAML (anything else). A split root (a file with
+ * `$ref`s to other files) is bundled with Redocly first, so the result has only local `$ref`s.
+ */
+export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new SpecLoadError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const json = /\.json$/i.test(path);
+  let doc: unknown;
+  try {
+    doc = json ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new SpecLoadError(`${path} is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (!isObj(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3.")) {
+    throw new SpecLoadError(`${path} is not an OpenAPI document (it is not an OpenAPI 3.x document: no "openapi: 3.x" field)`);
+  }
+  if (!hasExternalRef(doc)) return doc;
+  try {
+    return bundleSpec(path);
+  } catch (e) {
+    throw new SpecLoadError((e as Error).message);
+  }
+}
+
+/** The path part of the first server URL with variables at their defaults: `{origin}/v1` -> `/v1`. */
+export function serverBasePath(doc: OpenApiDocument): string {
+  const servers = doc.servers as { url?: string; variables?: Record<string, { default?: string }> }[] | undefined;
+  const server = servers?.[0];
+  if (!server?.url) return "";
+  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? "");
+  const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? new URL(url).pathname : url;
+  return path.replace(/\/+$/, "");
+}

@@ -1,0 +1,399 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { parse } from "yaml";
+import {
+  type Change,
+  type OpticHit,
+  type RuleId,
+  POLICY,
+  compareSpecFiles,
+  detectChanges,
+  formatText,
+  main,
+  markdownTable,
+  mergeOptic,
+  opticLocation,
+  policyMarkdown,
+} from "./breaking.js";
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+interface Expectation {
+  /** Rule ids of the breaking changes (empty: the verdict is non-breaking). */
+  breaking: RuleId[];
+  nonBreaking?: RuleId[];
+  /** Text that must appear in a reported change (location or message). */
+  names?: string;
+}
+
+/** One base/head pair per policy item, breaking and non-breaking. */
+const CASES: Record<string, Expectation> = {
+  "operation-removed": { breaking: ["operation-removed"], names: "GET /events" },
+  "operation-id-changed": { breaking: ["operation-id-changed"], names: "fetchPerson" },
+  "response-status-removed": { breaking: ["response-status-removed"], names: "/responses/404" },
+  "response-media-type-removed": { breaking: ["response-media-type-removed"], nonBreaking: ["media-type-added"] },
+  "response-header-removed": { breaking: ["response-header-removed"], names: "X-RateLimit-Limit" },
+  "response-property-removed": { breaking: ["response-property-removed"], names: "/properties/data/properties/headline" },
+  "response-property-optional": { breaking: ["response-property-optional"], names: "network_url" },
+  "response-property-nullable": { breaking: ["response-property-nullable"], names: "network_url" },
+  "response-property-nullable-oneof": { breaking: ["response-property-nullable"], names: "location" },
+  "response-enum-value-added": { breaking: ["response-enum-value-added"], names: '"urgent"' },
+  "response-variant-added": { breaking: ["response-variant-added"], names: "PersonStub" },
+  "response-type-changed": { breaking: ["response-type-changed"], names: "number to string" },
+  "response-type-widened": { breaking: ["response-type-changed"], names: "integer to number" },
+  "request-parameter-required-added": { breaking: ["request-parameter-required"], names: "company" },
+  "request-parameter-made-required": { breaking: ["request-parameter-required"], names: "/parameters/query/nl/required" },
+  "request-property-required-added": { breaking: ["request-property-required"], names: "owner" },
+  "request-property-made-required": { breaking: ["request-property-required"], names: "description" },
+  "request-body-made-required": { breaking: ["request-body-required"] },
+  "request-body-removed": { breaking: ["request-body-removed"] },
+  "request-max-length-lowered": { breaking: ["request-constraint-narrowed"], names: "maxLength lowered from 80 to 40" },
+  "request-min-length-raised": { breaking: ["request-constraint-narrowed"], names: "minLength raised from 1 to 3" },
+  "request-maximum-lowered": { breaking: ["request-constraint-narrowed"], names: "maximum lowered from 100 to 50" },
+  "request-minimum-raised": { breaking: ["request-constraint-narrowed"], names: "minimum raised from 0 to 1" },
+  "request-enum-value-removed": { breaking: ["request-enum-value-removed"], names: '"compact"' },
+  "request-body-enum-value-removed": { breaking: ["request-enum-value-removed"], names: '"proposed"' },
+  "request-pattern-added": { breaking: ["request-constraint-narrowed"], names: "pattern" },
+  "request-max-items-lowered": { breaking: ["request-constraint-narrowed"], names: "maxItems lowered from 500 to 100" },
+  "request-additional-properties-closed": { breaking: ["request-constraint-narrowed"], names: "additionalProperties" },
+  "request-type-changed": { breaking: ["request-type-changed"], names: "boolean to string" },
+  "request-null-rejected": { breaking: ["request-type-changed"], names: "no longer accepts null" },
+  "request-variant-removed": { breaking: ["request-variant-removed"], names: "CompanyQuery" },
+  "parameter-location-changed": { breaking: ["parameter-location-changed"], names: "from query to header" },
+  "parameter-renamed": { breaking: ["parameter-renamed"], names: 'from "nl" to "q"' },
+  "path-parameter-renamed": { breaking: ["parameter-renamed"], names: 'from "slug" to "key"' },
+  "path-parameters-renamed": { breaking: ["parameter-renamed"], names: 'from "membershipId" to "membership_id"' },
+  "parameter-serialization-changed": { breaking: ["parameter-serialization-changed"] },
+  "request-parameter-removed": { breaking: ["request-parameter-removed"], names: "offset" },
+  "request-property-removed": { breaking: ["request-property-removed"], names: "description" },
+  "request-media-type-removed": { breaking: ["request-media-type-removed"], nonBreaking: ["media-type-added"] },
+  "split-root-property-removed": { breaking: ["response-property-removed"], names: "#/components/schemas/Person/properties/headline" },
+  "json-input-status-removed": { breaking: ["response-status-removed"] },
+  "ok-unchanged": { breaking: [] },
+  "ok-operation-added": { breaking: [], nonBreaking: ["operation-added"] },
+  "ok-response-status-added": { breaking: [], nonBreaking: ["response-status-added"] },
+  "ok-response-header-added": { breaking: [], nonBreaking: ["response-header-added"] },
+  "ok-response-property-added": { breaking: [], nonBreaking: ["response-property-added"] },
+  "ok-response-property-made-required": { breaking: [], nonBreaking: ["response-property-required"] },
+  "ok-response-property-non-nullable": { breaking: [], nonBreaking: ["response-property-non-nullable"] },
+  "ok-response-enum-value-removed": { breaking: [], nonBreaking: ["response-enum-value-removed"] },
+  "ok-response-variant-removed": { breaking: [], nonBreaking: ["response-variant-removed"] },
+  "ok-response-type-narrowed": { breaking: [], nonBreaking: ["response-type-narrowed"] },
+  "ok-response-constraint-changed": { breaking: [], nonBreaking: ["response-constraint-changed"] },
+  "ok-request-parameter-added": { breaking: [], nonBreaking: ["request-parameter-added"] },
+  "ok-request-parameter-made-optional": { breaking: [], nonBreaking: ["request-parameter-optional"] },
+  "ok-request-property-added": { breaking: [], nonBreaking: ["request-property-added"] },
+  "ok-request-property-made-optional": { breaking: [], nonBreaking: ["request-property-optional"] },
+  "ok-request-body-added": { breaking: [], nonBreaking: ["request-body-added"] },
+  "ok-request-body-made-optional": { breaking: [], nonBreaking: ["request-body-optional"] },
+  "ok-request-max-length-raised": { breaking: [], nonBreaking: ["request-constraint-widened"] },
+  "ok-request-maximum-raised": { breaking: [], nonBreaking: ["request-constraint-widened"] },
+  "ok-request-minimum-lowered": { breaking: [], nonBreaking: ["request-constraint-widened"] },
+  "ok-request-enum-value-added": { breaking: [], nonBreaking: ["request-enum-value-added"] },
+  "ok-request-pattern-removed": { breaking: [], nonBreaking: ["request-constraint-widened"] },
+  "ok-request-max-items-raised": { breaking: [], nonBreaking: ["request-constraint-widened"] },
+  "ok-request-additional-properties-opened": { breaking: [], nonBreaking: ["request-constraint-widened"] },
+  "ok-request-type-widened": { breaking: [], nonBreaking: ["request-type-widened"] },
+  "ok-request-variant-added": { breaking: [], nonBreaking: ["request-variant-added"] },
+  "ok-media-type-added": { breaking: [], nonBreaking: ["media-type-added"] },
+  "ok-description-changed": { breaking: [], nonBreaking: ["description-changed"] },
+  "ok-deprecated": { breaking: [], nonBreaking: ["deprecated"] },
+  "ok-split-root-description-changed": { breaking: [], nonBreaking: ["description-changed"] },
+};
+
+const SPLIT = new Set(["split-root-property-removed", "ok-split-root-description-changed"]);
+
+function files(name: string): { base: string; head: string } {
+  const ext = readdirSync(join(FIXTURES, name)).some((f) => f === "base.json") ? "json" : "yaml";
+  return { base: join(FIXTURES, name, `base.${ext}`), head: join(FIXTURES, name, `head.${ext}`) };
+}
+const load = (file: string) => parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+const ruleSet = (changes: Change[]) => [...new Set(changes.map((c) => c.rule))].sort();
+
+describe("fixtures", () => {
+  it("every fixture directory has an expectation and every expectation a fixture", () => {
+    expect(readdirSync(FIXTURES).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it("cover every rule of the policy, breaking and non-breaking", () => {
+    const covered = new Set(Object.values(CASES).flatMap((c) => [...c.breaking, ...(c.nonBreaking ?? [])]));
+    expect(Object.keys(POLICY).filter((id) => !covered.has(id as RuleId))).toEqual([]);
+    expect(Object.values(CASES).filter((c) => c.breaking.length === 0).length).toBeGreaterThan(20);
+  });
+});
+
+describe("detector verdicts (own rules)", () => {
+  for (const [name, expected] of Object.entries(CASES)) {
+    it(`${name}: ${expected.breaking.length > 0 ? "breaking" : "non-breaking"}`, async () => {
+      const { base, head } = files(name);
+      const changes = SPLIT.has(name) ? (await compareSpecFiles(base, head, { optic: false })).changes : detectChanges(load(base), load(head));
+      const breaking = changes.filter((c) => c.breaking);
+      expect(ruleSet(breaking)).toEqual([...new Set(expected.breaking)].sort());
+      expect(ruleSet(changes.filter((c) => !c.breaking))).toEqual([...new Set(expected.nonBreaking ?? [])].sort());
+      for (const c of breaking) {
+        expect(c.operation).toMatch(/^[A-Z]+ \//);
+        expect(c.why).toBeTruthy();
+      }
+      if (expected.names) {
+        const text = changes.map((c) => `${c.operation} ${c.location} ${c.component ?? ""} ${c.message}`).join("\n");
+        expect(text).toContain(expected.names);
+      }
+    });
+  }
+});
+
+describe("detector details", () => {
+  const doc = (schema: unknown, extra: Record<string, unknown> = {}) => ({
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/things": {
+        get: {
+          operationId: "listThings",
+          responses: { "200": { description: "ok", content: { "application/json": { schema } } } },
+          ...extra,
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Node: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } },
+        Named: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+      },
+    },
+  });
+
+  it("terminates on recursive schemas and still finds changes inside them", () => {
+    const head = doc({ $ref: "#/components/schemas/Node" });
+    const nodeProps = (head.components.schemas.Node as { properties: Record<string, unknown> }).properties;
+    delete nodeProps.name;
+    const changes = detectChanges(doc({ $ref: "#/components/schemas/Node" }), head);
+    expect(changes.map((c) => c.location)).toContain("/responses/200/content/application~1json/schema/properties/name");
+    expect(changes.every((c) => c.rule === "response-property-removed")).toBe(true);
+    expect(changes[0]?.component).toBe("#/components/schemas/Node/properties/name");
+  });
+
+  it("merges allOf before comparing, so moving properties into allOf is not a change", () => {
+    const flat = doc({ type: "object", required: ["name"], properties: { name: { type: "string" }, size: { type: "integer" } } });
+    const composed = doc({ allOf: [{ $ref: "#/components/schemas/Named" }, { type: "object", properties: { size: { type: "integer" } } }] });
+    expect(detectChanges(flat, composed).filter((c) => c.breaking)).toEqual([]);
+    const shrunk = doc({ allOf: [{ $ref: "#/components/schemas/Named" }] });
+    expect(ruleSet(detectChanges(composed, shrunk))).toEqual(["response-property-removed"]);
+  });
+
+  it("compares response headers case-insensitively", () => {
+    const headers = (name: string) => ({ responses: { "200": { description: "ok", headers: { [name]: { schema: { type: "integer" } } } } } });
+    expect(detectChanges(doc({}, headers("Retry-After")), doc({}, headers("retry-after")))).toEqual([]);
+    expect(ruleSet(detectChanges(doc({}, headers("Retry-After")), doc({}, headers("X-Other"))))).toEqual(["response-header-added", "response-header-removed"]);
+  });
+
+  it("treats a response header that stops being required as breaking", () => {
+    const header = (required: boolean) => ({ responses: { "429": { description: "limited", headers: { "Retry-After": { required, schema: { type: "integer" } } } } } });
+    expect(ruleSet(detectChanges(doc({}, header(true)), doc({}, header(false))))).toEqual(["response-header-removed"]);
+    expect(detectChanges(doc({}, header(false)), doc({}, header(true)))).toEqual([]);
+  });
+
+  it("does not compare readOnly properties as request input", () => {
+    const body = (props: Record<string, unknown>) => ({
+      requestBody: { content: { "application/json": { schema: { type: "object", required: ["id"], properties: props } } } },
+    });
+    const withId = body({ id: { type: "string", readOnly: true }, name: { type: "string" } });
+    const withoutId = body({ name: { type: "string" } });
+    expect(detectChanges(doc({}, withId), doc({}, withoutId)).filter((c) => c.location.startsWith("/requestBody"))).toEqual([]);
+  });
+
+  it("ignores template variable names when matching operations, but reports the renamed path parameter", () => {
+    const withPath = (path: string, name: string) => ({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: { [path]: { get: { parameters: [{ name, in: "path", required: true, schema: { type: "string" } }], responses: { "204": { description: "none" } } } } },
+    });
+    const changes = detectChanges(withPath("/a/{x}", "x"), withPath("/a/{y}", "y"));
+    expect(ruleSet(changes)).toEqual(["parameter-renamed"]);
+    expect(changes[0]?.operation).toBe("GET /a/{y}");
+  });
+
+  it("pairs renamed path parameters by their position in the template, not by elimination", () => {
+    const twoParams = (path: string, names: string[]) => ({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: { [path]: { get: { parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })), responses: { "204": { description: "none" } } } } },
+    });
+    const changes = detectChanges(twoParams("/a/{x}/b/{y}", ["x", "y"]), twoParams("/a/{p}/b/{q}", ["q", "p"]));
+    expect(changes.map((c) => [c.rule, c.message])).toEqual([
+      ["parameter-renamed", 'path parameter renamed from "x" to "p"'],
+      ["parameter-renamed", 'path parameter renamed from "y" to "q"'],
+    ]);
+    // Same names, same positions: nothing to report.
+    expect(detectChanges(twoParams("/a/{x}/b/{y}", ["x", "y"]), twoParams("/a/{x}/b/{y}", ["y", "x"]))).toEqual([]);
+  });
+});
+
+describe("optic cross-check", () => {
+  const change = (over: Partial<Change>): Change => ({
+    rule: "response-property-removed",
+    breaking: true,
+    operation: "GET /people/{slug}",
+    operationId: "getPerson",
+    location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
+    message: "m",
+    ...over,
+  });
+  const hit = (over: Partial<OpticHit>): OpticHit => ({
+    operationKey: "GET /people/{}",
+    operation: "GET /people/{slug}",
+    location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
+    rule: "prevent removing response property",
+    message: "cannot remove",
+    ...over,
+  });
+
+  it("marks our finding when Optic flags the same spot (prefix either way)", () => {
+    const { changes, notes } = mergeOptic([change({ location: `${hit({}).location}/type` })], [hit({})]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.optic).toBe("prevent removing response property");
+    expect(notes).toEqual([]);
+  });
+
+  it("adds what only Optic found as a breaking change", () => {
+    const { changes } = mergeOptic([], [hit({ location: "/responses/200/headers/X", rule: "some optic rule" })]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ rule: "optic", breaking: true, optic: "some optic rule", location: "/responses/200/headers/X" });
+  });
+
+  it("keeps our policy where it rated the same spot non-breaking, with a note", () => {
+    const ours = change({ rule: "response-type-narrowed", breaking: false, location: `${hit({}).location}/type` });
+    const { changes, notes } = mergeOptic([ours], [hit({})]);
+    expect(changes.filter((c) => c.breaking)).toEqual([]);
+    expect(notes.join("\n")).toContain("our policy rates it non-breaking");
+  });
+
+  it("does not match a hit on another operation", () => {
+    const { changes } = mergeOptic([change({})], [hit({ operationKey: "GET /events", operation: "GET /events" })]);
+    expect(changes).toHaveLength(2);
+  });
+
+  it("maps Optic's indexed parameter paths and drops allOf segments", () => {
+    const doc = { paths: { "/people": { get: { parameters: [{ name: "nl", in: "query" }, { name: "limit", in: "query" }] } } } };
+    expect(opticLocation("/paths/~1people/get/parameters/1/schema", doc)).toEqual({ operation: "GET /people", location: "/parameters/query/limit/schema" });
+    expect(opticLocation("/paths/~1people/get/responses/200/content/application~1json/schema/allOf/0/properties/a", doc).location).toBe(
+      "/responses/200/content/application~1json/schema/properties/a",
+    );
+  });
+
+  it("agrees with our verdict on every fixture and finds nothing our rules missed", async () => {
+    const optic: string[] = [];
+    for (const [name, expected] of Object.entries(CASES)) {
+      const { base, head } = files(name);
+      const report = await compareSpecFiles(base, head);
+      expect(report.notes.filter((n) => n.startsWith("Optic cross-check skipped")), name).toEqual([]);
+      expect(report.breaking.length > 0, name).toBe(expected.breaking.length > 0);
+      optic.push(...report.changes.filter((c) => c.rule === "optic").map((c) => `${name}: ${c.message}`));
+    }
+    expect(optic).toEqual([]);
+  }, 120_000);
+
+  it("actually runs: Optic co-flags a removed response property", async () => {
+    const { base, head } = files("response-property-removed");
+    const report = await compareSpecFiles(base, head);
+    expect(report.breaking[0]?.optic).toBe("prevent removing response property");
+  });
+});
+
+describe("output", () => {
+  const sample: Change = {
+    rule: "response-property-removed",
+    breaking: true,
+    operation: "GET /people/{slug}",
+    operationId: "getPerson",
+    location: "/responses/200/content/application~1json/schema/properties/data/properties/head|line",
+    component: "#/components/schemas/Person/properties/headline",
+    message: 'response property "headline" removed',
+    why: POLICY["response-property-removed"].why,
+  };
+
+  it("prints operation, location, what and why for each breaking change, then the non-breaking ones", () => {
+    const text = formatText({ breaking: [sample], nonBreaking: [{ ...sample, breaking: false, rule: "description-changed", message: "description changed" }], notes: [] });
+    expect(text.indexOf("Breaking changes: 1")).toBeLessThan(text.indexOf("Non-breaking changes: 1"));
+    for (const part of ["GET /people/{slug} (getPerson)", sample.location, sample.message, "clients reading the property get undefined"]) expect(text).toContain(part);
+  });
+
+  it("escapes table cells in Markdown", () => {
+    const table = markdownTable([sample]);
+    expect(table.split("\n")).toHaveLength(3);
+    expect(table).toContain("head\\|line");
+    expect(table).toContain("via `#/components/schemas/Person/properties/headline`");
+  });
+
+  it("renders the policy as a table with every rule", () => {
+    const table = policyMarkdown();
+    for (const id of Object.keys(POLICY)) expect(table).toContain(`\`${id}\``);
+  });
+});
+
+describe("CLI exit codes", () => {
+  let dir = "";
+  let out: string[] = [];
+  let err: string[] = [];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "breaking-cli-"));
+    await writeFile(join(dir, "broken.yaml"), "openapi: 3.1.0\ninfo: [\n");
+    await writeFile(join(dir, "not-openapi.yaml"), "hello: world\n");
+    await writeFile(join(dir, "split.yaml"), "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    $ref: missing/a.yaml\n");
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const cli = async (...argv: string[]) => {
+    out = [];
+    err = [];
+    vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
+    try {
+      return await main(argv);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  };
+
+  it("exits 1 on a breaking change and names it", async () => {
+    const { base, head } = files("response-property-removed");
+    expect(await cli(base, head, "--no-optic")).toBe(1);
+    expect(out.join("\n")).toContain('response property "headline" removed');
+  });
+
+  it("exits 0 when nothing breaks, and --json lists the changes", async () => {
+    const { base, head } = files("ok-response-property-added");
+    expect(await cli(base, head, "--no-optic", "--json")).toBe(0);
+    const json = JSON.parse(out.join("\n")) as { breaking: unknown[]; nonBreaking: Change[] };
+    expect(json.breaking).toEqual([]);
+    expect(json.nonBreaking[0]?.rule).toBe("response-property-added");
+  });
+
+  it("exits 2 naming a missing file", async () => {
+    const missing = join(dir, "nope.yaml");
+    expect(await cli(missing, files("ok-unchanged").head, "--no-optic")).toBe(2);
+    expect(err.join("\n")).toContain(`cannot read ${missing}`);
+  });
+
+  it("exits 2 naming a file that is not YAML, not OpenAPI, or has an unresolvable $ref", async () => {
+    const ok = files("ok-unchanged").base;
+    expect(await cli(ok, join(dir, "broken.yaml"), "--no-optic")).toBe(2);
+    expect(err.join("\n")).toContain(`${join(dir, "broken.yaml")} is not valid YAML`);
+    expect(await cli(join(dir, "not-openapi.yaml"), ok, "--no-optic")).toBe(2);
+    expect(err.join("\n")).toContain("is not an OpenAPI 3.x document");
+    expect(await cli(join(dir, "split.yaml"), ok, "--no-optic")).toBe(2);
+    expect(err.join("\n")).toMatch(/cannot bundle .*split\.yaml/);
+  });
+
+  it("exits 2 on bad usage", async () => {
+    expect(await cli("only-one.yaml")).toBe(2);
+    expect(await cli("a.yaml", "b.yaml", "--frobnicate")).toBe(2);
+    expect(err.join("\n")).toContain("usage:");
+  });
+});

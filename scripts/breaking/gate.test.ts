@@ -1,0 +1,306 @@
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { Change } from "./breaking.js";
+import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, parseArgs, parseMarkers, renderSummary, resolveBase, runGate } from "./gate.js";
+
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..", "..");
+const SPLIT = join(HERE, "fixtures", "ok-split-root-description-changed");
+const PERSON = "spec/base/components/schemas/Person.yaml";
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "gate test", GIT_AUTHOR_EMAIL: "gate@test.invalid", GIT_COMMITTER_NAME: "gate test", GIT_COMMITTER_EMAIL: "gate@test.invalid" };
+
+/** A throwaway git repository holding a split spec (copied from a fixture) and the marker file. */
+async function makeRepo(): Promise<{ dir: string; git: (...args: string[]) => Promise<string>; edit: (file: string, from: string, to: string) => Promise<void>; commit: (msg: string) => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "gate-repo-"));
+  const git = async (...args: string[]) => (await run("git", args, { cwd: dir, env: GIT_ENV })).stdout.trim();
+  await cp(join(SPLIT, "base.yaml"), join(dir, "spec", "openapi.yaml"));
+  await cp(join(SPLIT, "base"), join(dir, "spec", "base"), { recursive: true });
+  // The project's marker file without its entries: each test adds the ones it needs.
+  const markers = await readFile(join(ROOT, "spec", "BREAKING.md"), "utf8");
+  await writeFile(join(dir, "spec", "BREAKING.md"), `${markers.slice(0, markers.search(/^## Entries$/m))}## Entries\n\n_None._\n`);
+  await git("init", "-q", "-b", "main");
+  const edit = async (file: string, from: string, to: string) => {
+    const text = await readFile(join(dir, file), "utf8");
+    if (!text.includes(from)) throw new Error(`${file} does not contain ${from}`);
+    await writeFile(join(dir, file), text.replace(from, to));
+  };
+  const commit = async (msg: string) => {
+    await git("add", "-A");
+    await git("commit", "-q", "-m", msg);
+  };
+  return { dir, git, edit, commit };
+}
+
+/** The headline property as it reads after the harmless commit. */
+const HEADLINE = `  headline:
+    type: [ string, "null" ]
+    description: Profile headline as shown on the network
+`;
+const quiet = () => {};
+
+/** The breaking change the gate tests make: `headline` removed from GET /people/{slug}'s Person. */
+const HEADLINE_REMOVED: Change = {
+  rule: "response-property-removed",
+  breaking: true,
+  operation: "GET /people/{slug}",
+  operationId: "getPerson",
+  location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
+  message: "",
+};
+
+describe("gate in a temporary git repository", () => {
+  let repo: Awaited<ReturnType<typeof makeRepo>>;
+  let summaryFile = "";
+
+  beforeAll(async () => {
+    repo = await makeRepo();
+    await repo.commit("initial spec");
+    summaryFile = join(repo.dir, "step-summary.md");
+  });
+  afterAll(async () => {
+    await rm(repo.dir, { recursive: true, force: true });
+  });
+
+  it("passes a harmless commit (a description change) and lists it as non-breaking", async () => {
+    await repo.edit(PERSON, "description: Profile headline", "description: Profile headline as shown on the network");
+    await repo.commit("harmless: reword a description");
+    const result = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
+    expect(result.ok).toBe(true);
+    expect(result.steps.find((s) => s.name === "breaking")?.status).toBe("pass");
+    expect(result.markdown).toContain("## Contract gate: ✔ passed");
+    expect(result.markdown).toContain("Non-breaking changes (1)");
+    expect(result.markdown).toContain("description changed");
+  });
+
+  it("fails a commit that deletes a response property, naming the property (CLI, exit 1, step summary)", async () => {
+    await repo.edit(PERSON, HEADLINE, "");
+    await repo.commit("breaking: drop headline");
+    const tsx = join(ROOT, "node_modules", ".bin", "tsx");
+    const child = await run(tsx, [join(HERE, "gate.ts"), "--only", "breaking", "--base", "HEAD~1"], {
+      cwd: repo.dir,
+      env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile },
+    }).then(
+      () => ({ code: 0, stdout: "" }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(child.code).toBe(1);
+    expect(child.stdout).toContain("## Contract gate: ✘ failed");
+    expect(child.stdout).toContain('response property "headline" removed');
+    expect(child.stdout).toContain("/properties/data/properties/headline");
+    expect(child.stdout).toContain("- `response-property-removed` `getPerson`");
+    expect(await readFile(summaryFile, "utf8")).toContain('response property "headline" removed');
+  });
+
+  it("passes the same break once spec/BREAKING.md names it, and fails again on a near-miss entry", async () => {
+    const change: Change = HEADLINE_REMOVED;
+    const entry = markerLine(change).replace("<why this is intended, PR link>", "headline moves to v2 profile (PR #1)");
+    await repo.edit("spec/BREAKING.md", "_None._", `${entry}\n`);
+    const accepted = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
+    expect(accepted.ok, accepted.markdown).toBe(true);
+    expect(accepted.markdown).toContain("Accepted breaking changes (1)");
+    expect(accepted.markdown).toContain("spec/BREAKING.md line");
+
+    const nearMissEntry = entry.replace("/properties/headline`", "/properties/full_name`");
+    await repo.edit("spec/BREAKING.md", entry, nearMissEntry);
+    const nearMiss = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
+    expect(nearMiss.ok).toBe(false);
+    expect(nearMiss.markdown).toContain("matches no change");
+    await repo.edit("spec/BREAKING.md", `${nearMissEntry}\n`, "_None._");
+  });
+
+  it("passes the same break after a major bump of info.version (uncommitted working tree)", async () => {
+    await repo.edit("spec/openapi.yaml", "version: 1.0.0", "version: 2.0.0");
+    const result = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
+    expect(result.ok).toBe(true);
+    expect(result.markdown).toContain("major version bump");
+    await repo.edit("spec/openapi.yaml", "version: 2.0.0", "version: 1.0.0");
+  });
+
+  it("fails with a clear message when the working-tree spec is unreadable", async () => {
+    await repo.edit(PERSON, "type: object", "type: [object\n");
+    const result = await runGate({ cwd: repo.dir, base: "HEAD", only: ["breaking"], optic: false, log: quiet });
+    await repo.git("checkout", "--", PERSON);
+    const step = result.steps.find((s) => s.name === "breaking");
+    expect(step?.status).toBe("fail");
+    expect(step?.note).toContain("cannot bundle");
+  });
+
+  it("fails on a base ref that does not exist", async () => {
+    const result = await runGate({ cwd: repo.dir, base: "no-such-ref", only: ["breaking"], optic: false, log: quiet });
+    expect(result.ok).toBe(false);
+    expect(result.steps.find((s) => s.name === "breaking")?.note).toContain("does not resolve");
+  });
+
+  it("picks the default base: merge base with origin/main, else HEAD~1", async () => {
+    const first = await repo.git("rev-list", "--max-parents=0", "HEAD");
+    const head1 = await repo.git("rev-parse", "HEAD~1");
+    expect(await resolveBase(repo.dir)).toEqual({ label: "HEAD~1", sha: head1 });
+    await repo.git("update-ref", "refs/remotes/origin/main", first);
+    expect(await resolveBase(repo.dir)).toEqual({ label: "merge base with origin/main", sha: first });
+    await repo.git("update-ref", "-d", "refs/remotes/origin/main");
+  });
+
+  it("reports a failing command check with the tail of its output, and runs every check", async () => {
+    const fail = [process.execPath, "-e", "console.error('lint says no'); process.exit(3)"];
+    const pass = [process.execPath, "-e", "process.exit(0)"];
+    const result = await runGate({ cwd: repo.dir, base: "HEAD", optic: false, log: quiet, commands: { lint: fail, drift: pass, typecheck: pass, tests: pass } });
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => `${s.name}:${s.status}`)).toEqual(["lint:fail", "drift:pass", "breaking:pass", "typecheck:pass", "tests:pass"]);
+    expect(result.markdown).toContain("✘ Lint | failed: exit code 3");
+    expect(result.markdown).toContain("lint says no");
+  });
+});
+
+describe("gate without history", () => {
+  it("skips the breaking check with a note when there is no parent commit and no origin/main", async () => {
+    const repo = await makeRepo();
+    try {
+      await repo.commit("only commit");
+      const result = await runGate({ cwd: repo.dir, only: ["breaking"], optic: false, log: quiet });
+      expect(result.ok).toBe(true);
+      expect(result.steps.find((s) => s.name === "breaking")).toMatchObject({ status: "skip", note: expect.stringContaining("no parent commit") });
+    } finally {
+      await rm(repo.dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails a commit that renames a path parameter (/people/{slug} -> /people/{person_id}), same URL on the wire", async () => {
+    const repo = await makeRepo();
+    try {
+      await repo.commit("initial spec");
+      await repo.edit("spec/openapi.yaml", "  /people/{slug}:", "  /people/{person_id}:");
+      await repo.edit("spec/base/paths/people_{slug}.yaml", "    - name: slug", "    - name: person_id");
+      await repo.commit("breaking: rename the path parameter");
+      const result = await runGate({ cwd: repo.dir, base: "HEAD~1", only: ["breaking"], optic: false, log: quiet });
+      expect(result.ok).toBe(false);
+      expect(result.markdown).toContain('path parameter renamed from "slug" to "person_id"');
+      expect(result.markdown).toContain("- `parameter-renamed` `getPerson` `/parameters/path/person_id`");
+    } finally {
+      await rm(repo.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("markers", () => {
+  const change: Change = {
+    ...HEADLINE_REMOVED,
+    component: "#/components/schemas/Person/properties/headline",
+  };
+  const file = (...lines: string[]) => ["# Title", "", "```markdown", "- `a` `b` `/c` ignored example", "```", "", "## Entries", "", ...lines, "", "## Later", "- not an entry"].join("\n");
+
+  it("parses entries under ## Entries only, ignoring fenced examples", () => {
+    const { entries, errors } = parseMarkers(file("- `response-property-removed` `getPerson` `/x` — reason here"));
+    expect(errors).toEqual([]);
+    expect(entries).toEqual([{ line: 9, rule: "response-property-removed", operation: "getPerson", location: "/x", reason: "reason here" }]);
+  });
+
+  it("rejects malformed entries and entries without a reason", () => {
+    expect(parseMarkers(file("- `response-property-removed` `getPerson`")).errors[0]).toContain("line 9");
+    expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(1);
+    expect(parseMarkers(file("- `response-property-removed` `getPerson` `/x`")).errors[0]).toContain("needs a reason");
+    expect(parseMarkers(file(markerLine(change))).errors[0]).toContain("replace the placeholder");
+  });
+
+  it("the shipped spec/BREAKING.md parses: every entry well-formed, with a reason", async () => {
+    const { entries, errors } = parseMarkers(await readFile(join(ROOT, "spec", "BREAKING.md"), "utf8"));
+    expect(errors).toEqual([]);
+    for (const entry of entries) expect(entry.reason.length, entry.rule).toBeGreaterThan(20);
+  });
+
+  it("matches on rule + operation (operationId, METHOD /path or *) + exact location or component pointer", () => {
+    const entry = (rule: string, operation: string, location: string) => ({ line: 1, rule, operation, location, reason: "r" });
+    expect(markerMatches(entry(change.rule, "getPerson", change.location), change)).toBe(true);
+    expect(markerMatches(entry(change.rule, "GET /people/{id}", change.location), change)).toBe(true);
+    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person/properties/headline"), change)).toBe(true);
+    expect(markerMatches(entry("response-property-optional", "getPerson", change.location), change)).toBe(false);
+    expect(markerMatches(entry(change.rule, "listEvents", change.location), change)).toBe(false);
+    expect(markerMatches(entry(change.rule, "getPerson", "/responses/200"), change)).toBe(false);
+    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person"), change)).toBe(false);
+  });
+
+  it("suggests one `*` component entry for a component change seen in several operations, and each suggestion matches", () => {
+    const elsewhere: Change = { ...change, operation: "GET /companies/{key}", operationId: "getCompanyOrbit", location: "/responses/200/x/properties/headline" };
+    const single: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const lines = markerLines([change, elsewhere, single]);
+    expect(lines).toEqual([
+      "- `response-property-removed` `*` `#/components/schemas/Person/properties/headline` — <why this is intended, PR link>",
+      "- `response-status-removed` `getPerson` `/responses/404` — <why this is intended, PR link>",
+    ]);
+    const { entries } = parseMarkers(["## Entries", ...lines.map((l) => l.replace(/<why.*>/, "intended"))].join("\n"));
+    for (const c of [change, elsewhere, single]) expect(entries.some((e) => markerMatches(e, c))).toBe(true);
+  });
+
+  it("accepts a change by entry or by a major bump, blocks the rest, and lists unused entries", () => {
+    const other: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const entry = { line: 3, rule: change.rule, operation: "getPerson", location: change.location, reason: "r" };
+    const stale = { ...entry, line: 4, location: "/nowhere" };
+    const noBump = applyMarkers([change, other], [entry, stale], false);
+    expect(noBump.accepted).toEqual([{ change, by: "spec/BREAKING.md line 3" }]);
+    expect(noBump.blocking).toEqual([other]);
+    expect(noBump.unused).toEqual([stale]);
+    const bump = applyMarkers([change, other], [], true);
+    expect(bump.blocking).toEqual([]);
+    expect(bump.accepted.map((a) => a.by)).toEqual(["major version bump", "major version bump"]);
+  });
+
+  it("a major bump is an increase of the first version number", () => {
+    expect(isMajorBump("1.4.2", "2.0.0")).toBe(true);
+    expect(isMajorBump("1.4.2", "1.5.0")).toBe(false);
+    expect(isMajorBump("2.0.0", "1.0.0")).toBe(false);
+    expect(isMajorBump(undefined, "2.0.0")).toBe(false);
+    expect(isMajorBump("v1", "v3")).toBe(true);
+  });
+});
+
+describe("arguments and summary", () => {
+  it("parses --base, --only and --no-optic, rejecting the rest", () => {
+    expect(parseArgs(["--base", "origin/main", "--only", "breaking,tests", "--no-optic"])).toEqual({ base: "origin/main", only: ["breaking", "tests"], optic: false });
+    expect(parseArgs(["--base=HEAD~2"])).toEqual({ base: "HEAD~2" });
+    expect(parseArgs(["--base"])).toContain("needs a git ref");
+    expect(parseArgs(["--only", "lint,nope"])).toContain("--only takes");
+    expect(parseArgs(["--what"])).toContain("unknown argument");
+  });
+
+  it("renders every check with its mark and time", () => {
+    const md = renderSummary(
+      [
+        { name: "lint", status: "pass", ms: 1234 },
+        { name: "drift", status: "fail", ms: 10, note: "exit code 1", output: "generated/openapi.json differs" },
+        { name: "breaking", status: "skip", ms: 0, note: "not selected (--only)" },
+      ],
+      undefined,
+      2000,
+    );
+    expect(md).toContain("| ✔ Lint | passed | 1.2 s |");
+    expect(md).toContain("| ✘ Drift (generated files up to date) | failed: exit code 1 | 0.0 s |");
+    expect(md).toContain("| – Breaking changes | skipped: not selected (--only) | — |");
+    expect(md).toContain("generated/openapi.json differs");
+    expect(md).toContain("## Contract gate: ✘ failed");
+  });
+});
+
+describe("workflow", () => {
+  it("runs the gate on pull requests with full history, and the suite on every supported major", async () => {
+    const wf = parse(await readFile(join(ROOT, ".github", "workflows", "contract-gate.yml"), "utf8")) as {
+      on: Record<string, unknown>;
+      jobs: Record<string, { strategy: { matrix: { node: number[] } }; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }>;
+    };
+    expect(Object.keys(wf.on)).toContain("pull_request");
+    const job = Object.values(wf.jobs)[0];
+    expect(job?.strategy.matrix.node).toEqual([22, 24, 26]);
+    const steps = job?.steps ?? [];
+    expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with?.["fetch-depth"]).toBe(0);
+    expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe("${{ matrix.node }}");
+    const runs = steps.map((s) => s.run ?? "");
+    expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
+    expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(runs.indexOf("npm ci"));
+    expect(runs.findIndex((r) => r.includes("vitest.mjs run"))).toBeGreaterThan(runs.indexOf("npm ci"));
+  });
+});

@@ -1,0 +1,453 @@
+/**
+ * The pull-request contract gate.
+ *
+ *   npm run gate -- [--base <git-ref>] [--only lint,drift,breaking,typecheck,tests] [--no-optic]
+ *
+ * Runs, in order: lint, the drift check, breaking changes of the working tree's spec against the
+ * spec at <git-ref>, typecheck, tests. Every check runs even when an earlier one fails; one Markdown
+ * summary is printed to stdout at the end (and appended to $GITHUB_STEP_SUMMARY when set). The
+ * checks' own output goes to stderr. Exit code 1 when any check failed, 0 otherwise, 2 on bad usage.
+ *
+ * Default base: the merge base with origin/main when that ref exists, else HEAD~1, else the
+ * breaking check is skipped with a note. Intended breaking changes pass only through a reviewed
+ * marker: a major bump of info.version, or an entry in spec/BREAKING.md (see that file's header).
+ */
+import { execFile, spawn } from "node:child_process";
+import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  type Change,
+  type Report,
+  InputError,
+  compareSpecFiles,
+  markdownTable,
+  operationKey,
+} from "./breaking.js";
+
+const run = promisify(execFile);
+
+export const STEPS = ["lint", "drift", "breaking", "typecheck", "tests"] as const;
+export type StepName = (typeof STEPS)[number];
+type CommandStep = Exclude<StepName, "breaking">;
+
+const TITLES: Record<StepName, string> = {
+  lint: "Lint",
+  drift: "Drift (generated files up to date)",
+  breaking: "Breaking changes",
+  typecheck: "Typecheck",
+  tests: "Tests",
+};
+
+export const DEFAULT_COMMANDS: Record<CommandStep, string[]> = {
+  lint: ["npm", "run", "--silent", "lint"],
+  drift: ["npm", "run", "--silent", "check:generated"],
+  typecheck: ["npm", "run", "--silent", "typecheck"],
+  tests: ["npx", "vitest", "run"],
+};
+
+export interface StepResult {
+  name: StepName;
+  status: "pass" | "fail" | "skip";
+  ms: number;
+  /** One line shown in the result column. */
+  note?: string;
+  /** Tail of the check's output, shown for failed command checks. */
+  output?: string;
+}
+
+export interface GateOptions {
+  /** Repository root (default: process.cwd()). */
+  cwd?: string;
+  /** Git ref of the base spec (default: merge base with origin/main, else HEAD~1). */
+  base?: string;
+  /** Run only these checks (the others are reported as not run). */
+  only?: StepName[];
+  /** Run Optic as a cross-check in the breaking step (default true). */
+  optic?: boolean;
+  specRoot?: string;
+  markerFile?: string;
+  /** Override the command of a command check (argv, run without a shell). */
+  commands?: Partial<Record<CommandStep, string[]>>;
+  /** Sink for the checks' own output (default: stderr). */
+  log?: (text: string) => void;
+}
+
+export interface GateResult {
+  ok: boolean;
+  steps: StepResult[];
+  breaking?: BreakingOutcome;
+  markdown: string;
+}
+
+// ---------------------------------------------------------------------------
+// Markers: spec/BREAKING.md entries and major version bumps
+// ---------------------------------------------------------------------------
+
+export interface MarkerEntry {
+  line: number;
+  rule: string;
+  operation: string;
+  location: string;
+  reason: string;
+}
+
+const PLACEHOLDER = "<why this is intended";
+const ENTRY_FORMAT = "- `<rule>` `<operationId | METHOD /path | *>` `<location | #/components/... pointer>` <reason>";
+
+/**
+ * Parses the list items under the "## Entries" heading of spec/BREAKING.md. Each item holds three
+ * code spans (rule, operation, location) followed by a non-empty reason. Malformed items are errors,
+ * so that a typo never silently fails to mark (or silently marks) a change.
+ */
+export function parseMarkers(text: string): { entries: MarkerEntry[]; errors: string[] } {
+  const entries: MarkerEntry[] = [];
+  const errors: string[] = [];
+  let inEntries = false;
+  let inFence = false;
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trimEnd();
+    if (/^\s*```/.test(line)) inFence = !inFence;
+    if (inFence) return;
+    if (/^##\s/.test(line)) inEntries = /^##\s+Entries\s*$/i.test(line);
+    if (!inEntries || !/^\s*[-*]\s/.test(line)) return;
+    const spans = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
+    const last = line.lastIndexOf("`");
+    const reason = line.slice(last + 1).replace(/^[\s—–:-]+/, "").trim();
+    const [rule, operation, location] = spans;
+    if (spans.length !== 3 || !rule || !operation || location === undefined || !(location.startsWith("/") || location.startsWith("#/") || location === "(operation)")) {
+      errors.push(`line ${i + 1}: expected ${ENTRY_FORMAT}`);
+    } else if (reason === "" || reason.startsWith(PLACEHOLDER)) {
+      errors.push(`line ${i + 1}: the entry needs a reason after the location (replace the placeholder)`);
+    } else {
+      entries.push({ line: i + 1, rule, operation, location: location === "(operation)" ? "" : location, reason });
+    }
+  });
+  return { entries, errors };
+}
+
+/** The precise matching rule: same rule id, same operation, same location (or same component pointer). */
+export function markerMatches(entry: MarkerEntry, change: Change): boolean {
+  const operation =
+    entry.operation === "*" || entry.operation === change.operationId || operationKey(entry.operation) === operationKey(change.operation);
+  const location = entry.location.startsWith("#/") ? entry.location === change.component : entry.location === change.location;
+  return entry.rule === change.rule && operation && location;
+}
+
+export function markerLine(change: Change): string {
+  const operation = change.operationId ?? change.operation;
+  return `- \`${change.rule}\` \`${operation}\` \`${change.location || "(operation)"}\` — ${PLACEHOLDER}, PR link>`;
+}
+
+/** Ready-to-paste entries: one per change, or one `*` component entry when a component change shows up in several places. */
+export function markerLines(changes: Change[]): string[] {
+  const byComponent = new Map<string, Change[]>();
+  for (const c of changes) if (c.component) byComponent.set(`${c.rule} ${c.component}`, [...(byComponent.get(`${c.rule} ${c.component}`) ?? []), c]);
+  const lines: string[] = [];
+  for (const c of changes) {
+    const group = c.component ? (byComponent.get(`${c.rule} ${c.component}`) ?? []) : [];
+    if (group.length < 2) lines.push(markerLine(c));
+    else if (group[0] === c) lines.push(`- \`${c.rule}\` \`*\` \`${c.component}\` — ${PLACEHOLDER}, PR link>`);
+  }
+  return lines;
+}
+
+/** Splits breaking changes into those a marker accepts (a BREAKING.md entry first, else a major bump) and the blocking rest. */
+export function applyMarkers(breaking: Change[], entries: MarkerEntry[], majorBump: boolean, markerFile = "spec/BREAKING.md") {
+  const accepted: { change: Change; by: string }[] = [];
+  const blocking: Change[] = [];
+  const used = new Set<MarkerEntry>();
+  for (const change of breaking) {
+    const entry = entries.find((e) => markerMatches(e, change));
+    if (entry) used.add(entry);
+    if (entry) accepted.push({ change, by: `${markerFile} line ${entry.line}` });
+    else if (majorBump) accepted.push({ change, by: "major version bump" });
+    else blocking.push(change);
+  }
+  return { accepted, blocking, unused: entries.filter((e) => !used.has(e)) };
+}
+
+const major = (version: unknown): number | undefined => {
+  const m = typeof version === "string" ? /^v?(\d+)(\.|$)/.exec(version.trim()) : null;
+  return m ? Number(m[1]) : undefined;
+};
+
+export function isMajorBump(baseVersion: unknown, headVersion: unknown): boolean {
+  const b = major(baseVersion);
+  const h = major(headVersion);
+  return b !== undefined && h !== undefined && h > b;
+}
+
+// ---------------------------------------------------------------------------
+// Git helpers
+// ---------------------------------------------------------------------------
+
+async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
+  try {
+    const { stdout } = await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return stdout.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const commitOf = (cwd: string, ref: string) => git(cwd, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`);
+
+export interface BaseRef {
+  label: string;
+  sha: string;
+}
+
+/** The base commit: the given ref, else the merge base with origin/main, else HEAD~1, else a skip note. */
+export async function resolveBase(cwd: string, ref?: string): Promise<BaseRef | { skip: string } | { error: string }> {
+  if ((await git(cwd, "rev-parse", "--is-inside-work-tree")) !== "true") return { skip: "not a git repository" };
+  if (ref !== undefined) {
+    const sha = await commitOf(cwd, ref);
+    return sha ? { label: ref, sha } : { error: `base ref ${ref} does not resolve to a commit (is the history fetched? use fetch-depth: 0)` };
+  }
+  if (await commitOf(cwd, "origin/main")) {
+    const sha = await git(cwd, "merge-base", "HEAD", "origin/main");
+    if (sha) return { label: "merge base with origin/main", sha };
+  }
+  const parent = await commitOf(cwd, "HEAD~1");
+  if (parent) return { label: "HEAD~1", sha: parent };
+  return { skip: "no base to compare with: no origin/main and no parent commit" };
+}
+
+// ---------------------------------------------------------------------------
+// The breaking step
+// ---------------------------------------------------------------------------
+
+export interface BreakingOutcome {
+  base?: BaseRef;
+  report?: Report;
+  /** Breaking changes not covered by a marker: they fail the gate. */
+  blocking: Change[];
+  /** Breaking changes covered by a marker, with the marker that covers them. */
+  accepted: { change: Change; by: string }[];
+  notes: string[];
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+type ResolvedOptions = GateOptions & { cwd: string; specRoot: string; markerFile: string };
+
+async function breakingStep(opts: ResolvedOptions): Promise<{ result: Omit<StepResult, "ms">; outcome: BreakingOutcome }> {
+  const outcome: BreakingOutcome = { blocking: [], accepted: [], notes: [] };
+  const done = (status: StepResult["status"], note: string) => ({ result: { name: "breaking" as const, status, note }, outcome });
+  const base = await resolveBase(opts.cwd, opts.base);
+  if ("skip" in base) return done("skip", base.skip);
+  if ("error" in base) return done("fail", base.error);
+  outcome.base = base;
+  const short = base.sha.slice(0, 7);
+  if ((await git(opts.cwd, "cat-file", "-e", `${base.sha}:${opts.specRoot}`)) === undefined) {
+    return done("skip", `${opts.specRoot} does not exist at ${base.label} (${short}): nothing to compare`);
+  }
+  const headRoot = join(opts.cwd, opts.specRoot);
+  if (!(await exists(headRoot))) return done("fail", `${opts.specRoot} is missing from the working tree`);
+
+  const work = await mkdtemp(join(tmpdir(), "gate-base-"));
+  try {
+    const tar = join(work, "base.tar");
+    await run("git", ["archive", "--format=tar", "-o", tar, base.sha, "--", dirname(opts.specRoot)], { cwd: opts.cwd });
+    await run("tar", ["-xf", tar, "-C", work]);
+    let report: Report;
+    try {
+      report = await compareSpecFiles(join(work, opts.specRoot), headRoot, { optic: opts.optic ?? true });
+    } catch (e) {
+      if (e instanceof InputError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
+      throw e;
+    }
+    outcome.report = report;
+    outcome.notes.push(...report.notes);
+
+    const markerPath = join(opts.cwd, opts.markerFile);
+    const markers = (await exists(markerPath)) ? parseMarkers(await readFile(markerPath, "utf8")) : { entries: [], errors: [] };
+    if (markers.errors.length > 0) {
+      outcome.notes.push(...markers.errors.map((e) => `${opts.markerFile} ${e}`));
+      outcome.blocking = report.breaking;
+      return done("fail", `${opts.markerFile} has malformed entries`);
+    }
+    const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
+    const applied = applyMarkers(report.breaking, markers.entries, isMajorBump(version(report.base.doc), version(report.head.doc)), opts.markerFile);
+    Object.assign(outcome, { blocking: applied.blocking, accepted: applied.accepted });
+    for (const e of applied.unused) outcome.notes.push(`${opts.markerFile} line ${e.line} matches no change in this comparison (remove it once released).`);
+    const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking vs ${base.label} (${short})`;
+    if (outcome.blocking.length > 0) return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
+    return done("pass", outcome.accepted.length > 0 ? `${counts}; ${outcome.accepted.length} accepted by a reviewed marker` : counts);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Command steps
+// ---------------------------------------------------------------------------
+
+function commandStep(name: CommandStep, argv: string[], cwd: string, log: (t: string) => void): Promise<Omit<StepResult, "ms">> {
+  const [cmd = "", ...args] = argv;
+  return new Promise((done) => {
+    let tail = "";
+    const keep = (chunk: Buffer) => {
+      const text = chunk.toString();
+      log(text);
+      tail = (tail + text).slice(-16_000);
+    };
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.on("error", (e) => done({ name, status: "fail", note: `could not start ${cmd}: ${e.message}` }));
+    child.on("close", (code, signal) => {
+      const output = tail.split("\n").slice(-40).join("\n").trim();
+      if (code === 0) done({ name, status: "pass" });
+      else done({ name, status: "fail", note: signal ? `killed by ${signal}` : `exit code ${code}`, output });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Summary
+// ---------------------------------------------------------------------------
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const ICON = { pass: "✔", fail: "✘", skip: "–" } as const;
+const WORD = { pass: "passed", fail: "failed", skip: "skipped" } as const;
+
+export function renderSummary(steps: StepResult[], breaking: BreakingOutcome | undefined, totalMs: number): string {
+  const ok = steps.every((s) => s.status !== "fail");
+  const out: string[] = [`## Contract gate: ${ok ? "✔ passed" : "✘ failed"}`, "", "| Check | Result | Time |", "|---|---|---|"];
+  for (const s of steps) {
+    const note = s.note ? `: ${s.note.replaceAll("|", "\\|").replaceAll("\n", " ")}` : "";
+    out.push(`| ${ICON[s.status]} ${TITLES[s.name]} | ${WORD[s.status]}${note} | ${s.status === "skip" && s.ms === 0 ? "—" : seconds(s.ms)} |`);
+  }
+  if (breaking?.report) {
+    const { blocking, accepted, report } = breaking;
+    if (blocking.length > 0) {
+      out.push("", `### ✘ Breaking changes (${blocking.length})`, "", markdownTable(blocking));
+      out.push(
+        "",
+        "An intended breaking change passes only through a reviewed marker: bump the major of `info.version`, or add the matching line under `## Entries` in `spec/BREAKING.md`:",
+        "",
+        "```markdown",
+        ...markerLines(blocking),
+        "```",
+      );
+    }
+    if (accepted.length > 0) {
+      const by = new Map(accepted.map((a) => [a.change, a.by]));
+      out.push("", `### ✔ Accepted breaking changes (${accepted.length})`, "", markdownTable(accepted.map((a) => a.change), (c) => by.get(c) ?? ""));
+    }
+    if (report.nonBreaking.length > 0) {
+      out.push("", `<details><summary>Non-breaking changes (${report.nonBreaking.length})</summary>`, "", markdownTable(report.nonBreaking), "", "</details>");
+    }
+  }
+  if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
+  for (const s of steps.filter((x) => x.status === "fail" && x.output)) {
+    out.push("", `<details><summary>✘ ${TITLES[s.name]}: last lines of output</summary>`, "", "```text", s.output ?? "", "```", "", "</details>");
+  }
+  out.push("", `Total ${seconds(totalMs)} · Node ${process.version}`);
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// Running the gate
+// ---------------------------------------------------------------------------
+
+export async function runGate(options: GateOptions = {}): Promise<GateResult> {
+  const opts: ResolvedOptions = {
+    ...options,
+    cwd: resolve(options.cwd ?? process.cwd()),
+    specRoot: options.specRoot ?? "spec/openapi.yaml",
+    markerFile: options.markerFile ?? "spec/BREAKING.md",
+  };
+  const log = options.log ?? ((t: string) => void process.stderr.write(t));
+  const grouped = process.env.GITHUB_ACTIONS === "true";
+  const started = performance.now();
+  const steps: StepResult[] = [];
+  let breaking: BreakingOutcome | undefined;
+  for (const name of STEPS) {
+    if (options.only && !options.only.includes(name)) {
+      steps.push({ name, status: "skip", ms: 0, note: "not selected (--only)" });
+      continue;
+    }
+    const t0 = performance.now();
+    log(grouped ? `::group::${TITLES[name]}\n` : `\n── ${TITLES[name]} ──\n`);
+    let result: Omit<StepResult, "ms">;
+    if (name === "breaking") {
+      const step = await breakingStep(opts);
+      breaking = step.outcome;
+      result = step.result;
+      if (step.outcome.report) log(`${step.outcome.report.breaking.length} breaking, ${step.outcome.report.nonBreaking.length} non-breaking change(s)\n`);
+    } else {
+      result = await commandStep(name, options.commands?.[name] ?? DEFAULT_COMMANDS[name], opts.cwd, log);
+    }
+    if (grouped) log("::endgroup::\n");
+    steps.push({ ...result, ms: performance.now() - t0 });
+  }
+  const markdown = renderSummary(steps, breaking, performance.now() - started);
+  return { ok: steps.every((s) => s.status !== "fail"), steps, breaking, markdown };
+}
+
+// ---------------------------------------------------------------------------
+// CLI
+// ---------------------------------------------------------------------------
+
+export const GATE_COMMAND: CommandSpec = {
+  name: "npm run gate",
+  summary: "The PR gate: lint, drift check, breaking changes against a base, typecheck and tests, with a Markdown summary.",
+  options: {
+    base: { type: "string", value: "<git ref>", description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)" },
+    only: { type: "string", value: `<${STEPS.join(",")}>`, description: "run only these checks (comma list)" },
+    "no-optic": { type: "boolean", description: "skip the Optic cross-check in the breaking step" },
+  },
+};
+
+/** The gate's options; undefined after --help (usage printed); the problem as text on bad usage. */
+export function parseArgs(argv: string[]): GateOptions | string | undefined {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(GATE_COMMAND, argv);
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
+  }
+  if (!parsed) return undefined;
+  const opts: GateOptions = {};
+  const { base, only } = parsed.values;
+  if (typeof base === "string") {
+    if (!base) return usageError(GATE_COMMAND, "--base needs a git ref").message;
+    opts.base = base;
+  }
+  if (typeof only === "string") {
+    const list = only.split(",").filter(Boolean);
+    const bad = list.filter((s) => !(STEPS as readonly string[]).includes(s));
+    if (list.length === 0 || bad.length > 0) return usageError(GATE_COMMAND, `--only takes a comma list of ${STEPS.join(", ")}`).message;
+    opts.only = list as StepName[];
+  }
+  if (parsed.values["no-optic"] === true) opts.optic = false;
+  return opts;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const opts = parseArgs(argv);
+  if (opts === undefined) return 0;
+  if (typeof opts === "string") {
+    console.error(opts);
+    return 2;
+  }
+  const result = await runGate(opts);
+  process.stdout.write(`${result.markdown}\n`);
+  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, `${result.markdown}\n`);
+  return result.ok ? 0 : 1;
+}
+
+if (isMain(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,149 @@
+/** Optic's breaking-changes ruleset as a cross-check of our own rules. */
+import { writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { type Obj, METHODS, asObj, deref, escapePointer, getPointer, isObj, operationKey, str, unescapePointer } from "./json.js";
+import { type Change, OPTIC_RULE } from "./policy.js";
+
+const require = createRequire(import.meta.url);
+
+export interface OpticHit {
+  /** operationKey() of the operation, or "" for document-level results. */
+  operationKey: string;
+  operation: string;
+  location: string;
+  rule: string;
+  message: string;
+}
+
+/** Maps an Optic jsonPath (absolute, parameters by index) to our operation key and relative location. */
+export function opticLocation(jsonPath: string, doc: unknown): { operation: string; location: string } {
+  const segs = jsonPath.split("/").slice(1).map(unescapePointer);
+  if (segs[0] !== "paths" || segs.length < 3) return { operation: "", location: jsonPath };
+  const [, path = "", method = ""] = segs;
+  let rest = segs.slice(3);
+  if (rest[0] === "parameters" && /^\d+$/.test(rest[1] ?? "")) {
+    const p = asObj(getPointer(doc, `/paths/${escapePointer(path)}/${method}/parameters/${rest[1]}`));
+    rest = ["parameters", str(p.in) ?? "", str(p.name) ?? "", ...rest.slice(2)];
+  }
+  const cleaned: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === "allOf" && /^\d+$/.test(rest[i + 1] ?? "")) i++;
+    else cleaned.push(rest[i] ?? "");
+  }
+  return { operation: `${method.toUpperCase()} ${path}`, location: cleaned.map((s) => `/${escapePointer(s)}`).join("") };
+}
+
+/** Everything an operation depends on: itself, its path item's parameters and every component it reaches. */
+function operationSignature(doc: Obj, path: string, method: string): string {
+  const item = deref(doc, asObj(doc.paths)[path]).node;
+  const refs = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    if (!isObj(node)) return;
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#") && !refs.has(node.$ref)) {
+      refs.add(node.$ref);
+      walk(getPointer(doc, node.$ref.slice(1)));
+    }
+    Object.values(node).forEach(walk);
+  };
+  const own = { parameters: item.parameters, op: item[method] };
+  walk(own);
+  return [JSON.stringify(own), ...[...refs].sort().map((r) => `${r}=${JSON.stringify(getPointer(doc, r.slice(1)))}`)].join("\n");
+}
+
+/** Operation keys whose content (including referenced components) differs, or that exist on one side only. */
+export function changedOperations(base: Obj, head: Obj): Set<string> {
+  const signatures = (doc: Obj) => {
+    const out = new Map<string, string>();
+    for (const [path, raw] of Object.entries(asObj(doc.paths))) {
+      const item = deref(doc, raw).node;
+      for (const method of METHODS) if (isObj(item[method])) out.set(operationKey(`${method.toUpperCase()} ${path}`), operationSignature(doc, path, method));
+    }
+    return out;
+  };
+  const b = signatures(base);
+  const h = signatures(head);
+  return new Set([...new Set([...b.keys(), ...h.keys()])].filter((k) => b.get(k) !== h.get(k)));
+}
+
+/** A copy of the document keeping only the given operations (components are kept whole). */
+function onlyOperations(doc: Obj, keys: Set<string>): Obj {
+  const paths: Obj = {};
+  for (const [path, raw] of Object.entries(asObj(doc.paths))) {
+    const item = { ...deref(doc, raw).node };
+    for (const method of METHODS) if (!keys.has(operationKey(`${method.toUpperCase()} ${path}`))) delete item[method];
+    if (METHODS.some((m) => m in item)) paths[path] = item;
+  }
+  return { ...doc, paths };
+}
+
+/**
+ * Runs Optic's breaking-changes ruleset in-process. Optic's rule runner is slow on large documents
+ * (about 10 s of CPU for the whole Talent Graph spec), so it only sees the operations that differ.
+ */
+export async function runOptic(baseDoc: Obj, headDoc: Obj, workDir: string): Promise<OpticHit[]> {
+  const changed = changedOperations(baseDoc, headDoc);
+  if (changed.size === 0) return [];
+  const write = async (doc: Obj, side: string) => {
+    const file = join(workDir, `optic-${side}-${Math.random().toString(36).slice(2, 8)}.json`);
+    await writeFile(file, JSON.stringify(onlyOperations(doc, changed)));
+    return file;
+  };
+  const [baseFile, headFile] = await Promise.all([write(baseDoc, "base"), write(headDoc, "head")]);
+  process.env.OPTIC_TELEMETRY_LEVEL ??= "off";
+  const io = require("@useoptic/openapi-io") as typeof import("@useoptic/openapi-io");
+  const utils = require("@useoptic/openapi-utilities") as typeof import("@useoptic/openapi-utilities");
+  const { RuleRunner } = require("@useoptic/rulesets-base") as typeof import("@useoptic/rulesets-base");
+  const { BreakingChangesRuleset } = require("@useoptic/standard-rulesets") as typeof import("@useoptic/standard-rulesets");
+  const load = async (file: string) => {
+    const parsed = await io.parseOpenAPIWithSourcemap(resolve(file)); // its sourcemap needs an absolute path
+    const version = io.checkOpenAPIVersion(parsed.jsonLike);
+    if (version === "2.x.x") throw new Error(`${file}: Swagger 2 is not supported`);
+    const flat = io.denormalize(parsed, version, []);
+    type Input = Parameters<typeof utils.compareSpecs>[0];
+    return { ...flat, jsonLike: flat.jsonLike as Input["jsonLike"], isEmptySpec: false };
+  };
+  const [base, head] = await Promise.all([load(baseFile), load(headFile)]);
+  const runner = new RuleRunner([new BreakingChangesRuleset()]);
+  const { results } = await utils.compareSpecs(base, head, runner, {});
+  return results
+    .filter((r) => !r.passed && !r.exempted)
+    .map((r) => {
+      const where = opticLocation(r.location.jsonPath, r.location.spec === "before" ? base.jsonLike : head.jsonLike);
+      return { operationKey: where.operation && operationKey(where.operation), operation: where.operation, location: where.location, rule: r.name, message: r.error ?? r.where };
+    });
+}
+
+const related = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || a === "" || b === "";
+
+/**
+ * Marks our findings that Optic also flagged, and adds Optic findings our rules did not make.
+ * Where our policy explicitly rated the same spot non-breaking, the policy wins (the hit is kept as a note).
+ */
+export function mergeOptic(changes: Change[], hits: OpticHit[]): { changes: Change[]; notes: string[] } {
+  const merged = changes.map((c) => ({ ...c }));
+  const notes: string[] = [];
+  for (const hit of hits) {
+    const near = merged.filter((c) => c.rule !== OPTIC_RULE && operationKey(c.operation) === hit.operationKey && related(c.location, hit.location));
+    const breaking = near.filter((c) => c.breaking);
+    if (breaking.length > 0) {
+      for (const c of breaking) c.optic ??= hit.rule;
+    } else if (near.length > 0) {
+      notes.push(`Optic flagged ${hit.operation} ${hit.location} (${hit.rule}: ${hit.message}); our policy rates it non-breaking (${near.map((c) => c.rule).join(", ")}).`);
+    } else {
+      merged.push({
+        rule: OPTIC_RULE,
+        breaking: true,
+        operation: hit.operation || "(document)",
+        operationId: undefined,
+        location: hit.location,
+        message: `${hit.rule}: ${hit.message}`,
+        why: "flagged by Optic's breaking-changes ruleset",
+        optic: hit.rule,
+      });
+    }
+  }
+  return { changes: merged, notes };
+}
+

@@ -1,0 +1,283 @@
+/**
+ * Opens the built reference in Debian's chromium (playwright-core, headless, fresh profile), serves it
+ * from 127.0.0.1, records every request (aborting any that leaves the machine), records console errors,
+ * measures the guides (the info description's sections) at given widths, expands each tag section and
+ * brings each operation into view (Redoc 3 renders operations lazily), and saves screenshots.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { servePage, type PageServer } from "./http.js";
+
+/** Debian's chromium by default; `CHROMIUM_PATH` points elsewhere (e.g. a CI runner's preinstalled Chrome). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export interface Section {
+  /** Heading the page shows for the tag (x-displayName or name). */
+  heading: string;
+}
+
+export interface RenderedOperation {
+  /** The operation's heading in the page (its summary). */
+  heading: string;
+  /** The operation section's visible text once rendered. */
+  text: string;
+}
+
+/** One guide table or code block wider than its column at one viewport width. */
+export interface GuideOverflow {
+  width: number;
+  /** The guide section and the block, e.g. `/section/getting-started pre` with its sizes. */
+  block: string;
+}
+
+export interface GuideCheck {
+  width: number;
+  /** Tables and code blocks measured in the guides. */
+  blocks: number;
+  overflowing: GuideOverflow[];
+  screenshot: string;
+}
+
+export interface Inspection {
+  url: string;
+  /** One entry per `guideWidths` value. */
+  guides: GuideCheck[];
+  requests: string[];
+  external: string[];
+  consoleErrors: string[];
+  /** Tag heading -> its operations as rendered, in page order; null when the section never rendered. */
+  sections: Map<string, RenderedOperation[] | null>;
+}
+
+export interface InspectOptions {
+  htmlFile: string;
+  sections: Section[];
+  screenshot: string;
+  /** Viewport widths at which the guides' tables and code blocks must fit their column. */
+  guideWidths?: number[];
+  /** Screenshot of the guides per width: `{width}` in the name is replaced by the width. */
+  guidesScreenshot?: string;
+  /** Per section; the first one also covers hydration. */
+  timeoutMs?: number;
+}
+
+/** Serves one HTML file at `/` and `/index.html` on 127.0.0.1; anything else is a 404. */
+export async function serveFile(file: string): Promise<PageServer> {
+  const body = await readFile(file);
+  return servePage(0, () => ({ status: 200, body }));
+}
+
+export function assertChromium(): void {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: the docs browser test needs Debian's chromium ` +
+        "(`apt-get update && apt-get install -y chromium`; .ci/run installs it when it is missing).",
+    );
+  }
+}
+
+export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  assertChromium();
+  const profile = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-chromium-"));
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    const close = async () => {
+      await context.close().catch(() => undefined);
+      await rm(profile, { recursive: true, force: true });
+    };
+    return { context, close };
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+export function isLocal(url: string): boolean {
+  const parsed = new URL(url);
+  if (["data:", "blob:", "about:"].includes(parsed.protocol)) return true;
+  return LOCAL_HOSTS.has(parsed.hostname);
+}
+
+export async function inspectDocs(options: InspectOptions): Promise<Inspection> {
+  const timeout = options.timeoutMs ?? 20_000;
+  const server = await serveFile(options.htmlFile);
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
+  const result: Inspection = {
+    url: `${server.origin}/index.html`,
+    guides: [],
+    requests: [],
+    external: [],
+    consoleErrors: [],
+    sections: new Map(),
+  };
+  try {
+    const { context } = browser;
+    context.on("request", (request) => {
+      result.requests.push(request.url());
+      if (!isLocal(request.url())) result.external.push(request.url());
+    });
+    // Non-local requests are aborted so a leak fails the test instead of hanging it.
+    await context.route(
+      (url) => !isLocal(url.href),
+      (route) => route.abort("blockedbyclient"),
+    );
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (message) => {
+      if (message.type() === "error") result.consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => result.consoleErrors.push(`page error: ${error.message}`));
+    await page.goto(result.url, { waitUntil: "load" });
+    for (const width of options.guideWidths ?? []) {
+      const shot = (options.guidesScreenshot ?? path.join(os.tmpdir(), "guides-{width}.png")).replace("{width}", String(width));
+      result.guides.push(await checkGuides(page, width, shot, timeout));
+    }
+    if (options.guideWidths?.length) await page.setViewportSize({ width: 1280, height: 900 });
+    for (const section of options.sections) result.sections.set(section.heading, await showSection(page, section, timeout));
+    const first = options.sections[0];
+    if (first) await showSection(page, first, timeout);
+    await fullPageScreenshot(page, options.screenshot);
+    return result;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/**
+ * Redoc renders sections only near the viewport, so the viewport grows to the page height (bounded)
+ * before the full-page capture; otherwise everything below the fold is blank.
+ */
+async function fullPageScreenshot(page: Page, file: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? 1280;
+  let height = 0;
+  for (let round = 0; round < 5; round += 1) {
+    const next = Math.min(await page.evaluate(() => document.documentElement.scrollHeight), MAX_SCREENSHOT_HEIGHT);
+    if (next === height) break;
+    height = next;
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(250);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: file, fullPage: true });
+}
+
+const MAX_SCREENSHOT_HEIGHT = 30_000;
+/** Guide sections: Redoc renders each `##` heading of info.description as a section with this id prefix. */
+const GUIDE_SECTIONS = '[data-section-id^="/section/"]';
+
+/**
+ * At one viewport width: every table and code block of the guides must fit its column, i.e. neither scroll
+ * horizontally (scrollWidth > clientWidth) nor stick out of its guide section. Then screenshots the guides.
+ */
+async function checkGuides(page: Page, width: number, screenshot: string, timeout: number): Promise<GuideCheck> {
+  await page.setViewportSize({ width, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
+  await page.waitForTimeout(200);
+  const measured = (await page.evaluate(measureGuides, GUIDE_SECTIONS)) as { blocks: number; overflowing: string[]; bottom: number };
+  const height = Math.min(Math.max(900, Math.ceil(measured.bottom)), MAX_SCREENSHOT_HEIGHT);
+  await page.setViewportSize({ width, height });
+  await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
+  return { width, blocks: measured.blocks, overflowing: measured.overflowing.map((block) => ({ width, block })), screenshot };
+}
+
+/** Runs in the page (plain JavaScript source, see stepTowardsSection). */
+const measureGuides = new Function(
+  "selector",
+  `
+  const sections = [...document.querySelectorAll(selector)];
+  const overflowing = [];
+  let blocks = 0;
+  let bottom = 0;
+  for (const section of sections) {
+    const column = section.getBoundingClientRect();
+    bottom = Math.max(bottom, column.bottom + window.scrollY);
+    for (const block of section.querySelectorAll("table, pre")) {
+      blocks += 1;
+      const box = block.getBoundingClientRect();
+      const scroller = block.tagName === "TABLE" && block.parentElement ? block.parentElement : block;
+      const scrolls = scroller.scrollWidth > scroller.clientWidth + 1 || block.scrollWidth > block.clientWidth + 1;
+      if (scrolls || box.right > column.right + 1) {
+        overflowing.push(section.getAttribute("data-section-id") + " " + block.tagName.toLowerCase() +
+          " (scrollWidth " + scroller.scrollWidth + ", clientWidth " + scroller.clientWidth + ", column " + Math.round(column.width) + ")");
+      }
+    }
+  }
+  return { blocks, overflowing, bottom };
+  `,
+) as (selector: string) => { blocks: number; overflowing: string[]; bottom: number };
+
+/**
+ * Expands a tag section and brings each of its operations into view, recording each operation's
+ * rendered heading and text. Returns null when the section or an operation never rendered in time.
+ */
+async function showSection(page: Page, section: Section, timeout: number): Promise<RenderedOperation[] | null> {
+  try {
+    const handle = await page.waitForFunction(stepTowardsSection, section, { polling: 60, timeout });
+    return (await handle.jsonValue()) as RenderedOperation[];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs in the page, one step per poll: find the tag section (scrolling down, sections render lazily),
+ * expand it, scroll each operation section into view and record it once rendered (Redoc may unmount
+ * sections far from the viewport again). Resolves to the recorded operations when none is pending.
+ * Kept as plain JavaScript source because the TypeScript loaders add helpers (`__name`) to compiled
+ * functions that do not exist in the page.
+ */
+const stepTowardsSection = new Function(
+  "section",
+  `
+  const seen = (window.__docsSeen ??= {});
+  const sections = [...document.querySelectorAll("[data-section-id]")];
+  const headingOf = (element) => element.querySelector("h1, h2")?.textContent?.trim();
+  const tag = sections.find((element) => headingOf(element) === section.heading);
+  if (!tag) {
+    const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+    window.scrollTo(0, atBottom ? 0 : window.scrollY + window.innerHeight * 0.8);
+    return false;
+  }
+  const show = [...tag.querySelectorAll("button")].find((button) => button.textContent?.trim() === "+ Show");
+  if (show) {
+    show.click();
+    return false;
+  }
+  const prefix = (tag.getAttribute("data-section-id") ?? "") + "/";
+  const operations = sections.filter((element) => (element.getAttribute("data-section-id") ?? "").startsWith(prefix));
+  for (const element of operations) {
+    const id = element.getAttribute("data-section-id");
+    const heading = seen[id] ? undefined : headingOf(element);
+    const text = heading ? element.innerText : "";
+    if (heading && text.includes(heading)) seen[id] = { heading, text };
+  }
+  const pending = operations.find((element) => !seen[element.getAttribute("data-section-id")]);
+  if (pending) {
+    pending.scrollIntoView();
+    return false;
+  }
+  return operations.length > 0 ? operations.map((element) => seen[element.getAttribute("data-section-id")]) : false;
+  `,
+) as (section: Section) => RenderedOperation[] | false;

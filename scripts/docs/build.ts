@@ -1,0 +1,129 @@
+/**
+ * Builds the single-file API reference: bundle -> docs copy (code samples, shape notices) ->
+ * `redocly build-docs --inlineBundle` -> offline post-processing -> checks -> atomic write.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { SAMPLE_LANGUAGES } from "./code-samples.js";
+import { listOperations, type OpenApiDoc } from "./openapi.js";
+import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
+import { prepareDocsSpec } from "./prepare-spec.js";
+
+export const ROOT = REPO_ROOT;
+export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
+export const DEFAULT_OUT = path.join(ROOT, "dist", "docs", "index.html");
+
+/** Redoc options (Redoc CE 3); passed explicitly so no redocly.yaml can change the output. */
+export const REDOC_OPTIONS = {
+  layout: "three-panel",
+  jsonSamplesExpandLevel: 3,
+  schemasExpansionLevel: 1,
+  sortRequiredPropsFirst: true,
+  maxDisplayedEnumValues: 12,
+  // Redoc 3 shows only the x-codeSamples whose label is in this list; Payload is the request body.
+  codeSamples: {
+    languages: [...SAMPLE_LANGUAGES.map(({ lang, label }) => ({ lang, label })), { lang: "payload", label: "Payload" }],
+  },
+};
+
+/**
+ * Remote resources the Redoc 3 page fetches on its own. The attribution logo in the sidebar is an
+ * <img> with a CDN URL and no option to turn it off, so it is replaced by an inline SVG.
+ */
+const LOCAL_LOGO =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    "<svg xmlns='http://www.w3.org/2000/svg' width='44' height='12' viewBox='0 0 44 12'>" +
+      "<text x='0' y='10' font-family='sans-serif' font-size='10' font-weight='600' fill='currentColor'>Redocly</text></svg>",
+  );
+const REMOTE_LOGOS = [/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g];
+
+/** A path relative to the project when inside it, else absolute (for messages). */
+export function displayPath(file: string): string {
+  const relative = path.relative(ROOT, file);
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : path.resolve(file);
+}
+
+export interface BuildOptions {
+  specPath?: string;
+  outFile?: string;
+  title?: string;
+}
+
+export interface BuildResult {
+  outFile: string;
+  bytes: number;
+  operations: number;
+  warnings: string[];
+  shapeNotShown: Map<string, string[]>;
+}
+
+export async function readBundle(specPath: string): Promise<OpenApiDoc> {
+  if (!existsSync(specPath)) throw new Error(`Spec bundle not found at ${displayPath(specPath)}: run \`npm run generate\` first`);
+  return loadSpec(specPath) as OpenApiDoc;
+}
+
+export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
+  const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
+  const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
+  const { doc, warnings, shapeNotShown } = prepareDocsSpec(await readBundle(specPath));
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
+  try {
+    const input = path.join(scratch, "openapi.json");
+    const rawHtml = path.join(scratch, "redoc.html");
+    await writeFile(input, JSON.stringify(doc));
+    const args = ["build-docs", input, "--inlineBundle", "-o", rawHtml, "--lint-config", "off"];
+    args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
+    if (options.title) args.push("--title", options.title);
+    await redocly(args, scratch);
+    const html = withReadableGuides(makeOffline(await readFile(rawHtml, "utf8")));
+    assertOffline(html);
+    await mkdir(path.dirname(outFile), { recursive: true });
+    const partial = `${outFile}.${process.pid}.tmp`;
+    await writeFile(partial, html);
+    await rename(partial, outFile);
+    return { outFile, bytes: Buffer.byteLength(html), operations: listOperations(doc).length, warnings, shapeNotShown };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+export function makeOffline(html: string): string {
+  const page = REMOTE_LOGOS.reduce((text, pattern) => text.replace(pattern, LOCAL_LOGO), html);
+  // An explicit empty icon keeps browsers from requesting /favicon.ico.
+  return /rel=["']?icon/i.test(page) ? page : page.replace(/<head>/i, '<head>\n  <link rel="icon" href="data:," />');
+}
+
+/**
+ * The guides (the sections of info.description) sit in the middle column, about 460 px wide at 1280-1440 px:
+ * their tables and code blocks wrap inside it instead of scrolling or being cut at its edge. Redoc's own
+ * styles are injected at runtime after this one, hence `!important`.
+ */
+export const GUIDE_STYLES = `<style id="readable-guides">
+  [data-section-id^="/section/"] pre { white-space: pre-wrap !important; overflow-wrap: anywhere !important; }
+  [data-section-id^="/section/"] pre code { white-space: inherit !important; }
+  [data-section-id^="/section/"] table { table-layout: fixed !important; width: 100% !important; }
+  [data-section-id^="/section/"] th:first-child { width: 5.5em; overflow-wrap: normal !important; }
+  [data-section-id^="/section/"] th, [data-section-id^="/section/"] td { overflow-wrap: anywhere !important; word-break: normal !important; white-space: normal !important; }
+</style>`;
+
+export function withReadableGuides(html: string): string {
+  return html.includes('id="readable-guides"') ? html : html.replace(/<\/head>/i, `${GUIDE_STYLES}\n</head>`);
+}
+
+/** Static checks on the built page; the browser test is the runtime proof. */
+export function assertOffline(html: string): void {
+  const problems: string[] = [];
+  // Markup only: the inlined bundle legitimately contains these words inside its code.
+  const markup = html.replace(/(<script\b[^>]*>)[\s\S]*?(<\/script>)/gi, "$1$2");
+  if (/<script[^>]+\bsrc\s*=/i.test(markup)) problems.push("a <script src> (the Redoc bundle must be inlined)");
+  if (/<link[^>]+\bhref\s*=\s*["']?(?:https?:)?\/\//i.test(markup)) problems.push("a <link> to a remote host");
+  if (/<img[^>]+\bsrc\s*=\s*["']?(?:https?:)?\/\//i.test(markup)) problems.push("an <img> from a remote host");
+  if (/modulepreload/i.test(markup)) problems.push("a modulepreload of a remote bundle");
+  if (!/hydrate\(__redoc_definition/.test(html)) problems.push("no inline Redoc hydration script");
+  if (REMOTE_LOGOS.some((pattern) => new RegExp(pattern.source).test(html))) problems.push("the remote Redocly logo");
+  if (!/"disableTelemetry":true/.test(html)) problems.push("Redoc telemetry enabled (REDOCLY_TELEMETRY=off missing?)");
+  if (problems.length > 0) throw new Error(`The docs page is not self-contained: it has ${problems.join("; ")}`);
+}

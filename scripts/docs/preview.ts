@@ -1,0 +1,167 @@
+/**
+ * `npm run docs:preview`: serves the reference at http://127.0.0.1:4000 and rebuilds it when the spec
+ * changes; open pages reload themselves (server-sent events).
+ *
+ * Source: the split spec (`spec/openapi.yaml`, bundled with Redocly on each change) when it exists,
+ * else `generated/openapi.json`. Options: --port <n> (0 = any free port), --spec <file> (a bundle or a
+ * root file to watch instead).
+ *
+ * Redocly's own `redocly preview` is not used: it fetches the Redocly Realm package with npx at run time.
+ */
+import { existsSync, watch, type FSWatcher } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import type http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
+import { servePage } from "./http.js";
+import { bundleSpec, COMMON_OPTIONS, describeListenError, isMain, portValue, runCommand, type CommandSpec } from "../../contract-core/index.js";
+
+export const RELOAD_PATH = "/__docs-reload";
+const RELOAD_SCRIPT = `<script>new EventSource(${JSON.stringify(RELOAD_PATH)}).onmessage = () => location.reload();</script>`;
+const SPLIT_ROOT = path.join(ROOT, "spec", "openapi.yaml");
+
+export interface PreviewOptions {
+  port?: number;
+  /** A bundle (.json) or a split-spec root (.yaml); its folder is watched. */
+  spec?: string;
+  log?: (line: string) => void;
+}
+
+export interface Preview {
+  url: string;
+  /** Resolves after the next rebuild attempt (for tests). */
+  nextBuild: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export async function startPreview(options: PreviewOptions = {}): Promise<Preview> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const spec = path.resolve(options.spec ?? (existsSync(SPLIT_ROOT) ? SPLIT_ROOT : DEFAULT_SPEC));
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-preview-"));
+  const clients = new Set<http.ServerResponse>();
+  let page = "";
+  let failure = "";
+  let waiters: Array<() => void> = [];
+
+  const rebuild = serialize(async () => {
+    const started = Date.now();
+    try {
+      const specPath = spec.endsWith(".json") ? spec : await bundle(spec, scratch);
+      const result = await buildDocs({ specPath, outFile: path.join(scratch, "index.html") });
+      page = injectReload(await readFile(result.outFile, "utf8"));
+      failure = "";
+      for (const warning of result.warnings) log(`warning: ${warning}`);
+      log(`rebuilt in ${Date.now() - started} ms (${result.operations} operations)`);
+      for (const client of clients) client.write("data: reload\n\n");
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+      log(`build failed, still serving the last good page:\n${failure}`);
+    } finally {
+      const done = waiters;
+      waiters = [];
+      for (const resolve of done) resolve();
+    }
+  });
+
+  const server = await servePage(
+    options.port ?? 4000,
+    () => ({
+      status: page ? 200 : 503,
+      body: page || `<!doctype html><pre>${escapeHtml(failure || "Building the docs...")}</pre>${RELOAD_SCRIPT}`,
+    }),
+    (pathname, req, res) => {
+      if (pathname !== RELOAD_PATH) return false;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+      res.write(": connected\n\n");
+      clients.add(res);
+      req.on("close", () => clients.delete(res));
+      return true;
+    },
+  );
+  const url = `${server.origin}/`;
+
+  let timer: NodeJS.Timeout | undefined;
+  const watcher: FSWatcher = watch(path.dirname(spec), { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void rebuild(), 200);
+  });
+  log(`watching ${displayPath(path.dirname(spec))}/; serving ${url}`);
+  void rebuild();
+
+  return {
+    url,
+    nextBuild: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    close: async () => {
+      clearTimeout(timer);
+      watcher.close();
+      for (const client of clients) client.end();
+      await server.close();
+      await rebuild.idle();
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+async function bundle(root: string, scratch: string): Promise<string> {
+  const out = path.join(scratch, "openapi.json");
+  await writeFile(out, JSON.stringify(bundleSpec(root)));
+  return out;
+}
+
+/** Adds the reload script before the page's own `</body>` (the last one: the inlined bundle has others). */
+export function injectReload(html: string): string {
+  const end = html.lastIndexOf("</body>");
+  return end < 0 ? html + RELOAD_SCRIPT : `${html.slice(0, end)}${RELOAD_SCRIPT}\n${html.slice(end)}`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
+
+/** One run at a time; a call during a run schedules exactly one more run after it. */
+function serialize(task: () => Promise<void>): (() => Promise<void>) & { idle: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await task();
+      } while (again);
+    })();
+    try {
+      await running;
+    } finally {
+      running = undefined;
+    }
+  };
+  return Object.assign(run, { idle: async () => void (await running) });
+}
+
+export const PREVIEW_COMMAND: CommandSpec = {
+  name: "npm run docs:preview",
+  summary: "Serves the API reference on 127.0.0.1 and rebuilds it, reloading the page, when the spec changes.",
+  options: {
+    port: COMMON_OPTIONS.port("4000"),
+    spec: { ...COMMON_OPTIONS.spec("spec/openapi.yaml if present, else generated/openapi.json"), default: undefined },
+  },
+};
+
+if (isMain(import.meta.url)) {
+  await runCommand(PREVIEW_COMMAND, async ({ values }) => {
+    const port = portValue(PREVIEW_COMMAND, values.port);
+    let preview: Preview;
+    try {
+      preview = await startPreview({ port, ...(typeof values.spec === "string" ? { spec: values.spec } : {}) });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
+      throw error;
+    }
+    const stop = () => void preview.close().then(() => process.exit(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
