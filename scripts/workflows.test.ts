@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Area, Handler, OperationId } from "../mocks/sandbox/context.js";
+import type { Area, Handler, OperationId, UntypedReply } from "../mocks/sandbox/context.js";
 import { areas } from "../mocks/sandbox/routes/index.js";
 import { startSandbox, type RunningSandbox } from "../mocks/sandbox/server.js";
-import { latestJob, targetsOf, targetsSlice } from "../mocks/sandbox/stateful/store.js";
+import { latestJob, targetsOf, targetsSlice } from "../mocks/sandbox/stateful/targets-store.js";
 import { testKey } from "../mocks/sandbox/testing/harness.js";
 import { parseWorkflowsArgs, runWorkflows, UsageError, USAGE, WORKFLOWS_DIR, workflowFiles } from "./workflows.js";
 
@@ -58,15 +58,17 @@ const tmp = mkdtempSync(join(tmpdir(), "workflows-test-"));
 const WEBHOOK_SECRET = "workflow-webhook-secret-5f0c";
 const WEBHOOK_URL = "https://hooks.example.com/talent-graph";
 
-type Wrap = (handler: Handler) => Handler;
+/** Handlers are typed per operation; a wrapper that serves any operation sees them untyped. */
+type AnyHandler = (req: Parameters<Handler>[0] & { query: Record<string, unknown> }, ctx: Parameters<Handler>[1]) => Promise<UntypedReply> | UntypedReply;
+type Wrap = (handler: AnyHandler) => AnyHandler;
 
 /** The sandbox's areas with the handler of one operation wrapped (or every handler, with "*"). */
 function wrapped(operationId: OperationId | "*", wrap: Wrap): Area[] {
   return areas.map((area) => ({
     ...area,
     handlers: Object.fromEntries(
-      Object.entries(area.handlers).map(([op, h]) => [op, operationId === "*" || op === operationId ? wrap(h!) : h]),
-    ),
+      Object.entries(area.handlers).map(([op, h]) => [op, operationId === "*" || op === operationId ? wrap(h as AnyHandler) : h]),
+    ) as Area["handlers"],
   }));
 }
 
@@ -192,7 +194,7 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
   it("a preferences read that returns the webhook secret: webhook-secret-never-returned fails at readPreferences", async () => {
     const leak: Wrap = (read) => async (req, ctx) => {
       const reply = await read(req, ctx);
-      const body = reply.body as { data: Record<string, unknown> };
+      const body = reply.body as unknown as { data: Record<string, unknown> };
       return { ...reply, body: { data: { ...body.data, webhook_secret: WEBHOOK_SECRET } } };
     };
     const broken = await startSandbox(SANDBOX, wrapped("getNotificationPreferences", leak));

@@ -2,9 +2,11 @@
  * Organizations and API keys of the sandbox (test keys: printed at start, listed in the README).
  * Resolution follows the reference's Authentication section.
  */
-import type { IncomingHttpHeaders } from "node:http";
 import { invalidRequest, unauthorized } from "./errors.js";
 import type { OrgInfo, OrgState, SandboxState } from "./state.js";
+
+/** Request headers with lower-case names, as every host hands them to the core. */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export const ORGS = {
   acme: { id: "0b8f6c1e-4d2a-4f3b-9a61-2c7e5d9f1a01", name: "Acme Recruiting", plan: "unlimited", accessAllowed: true, watchSlotsMax: 1000 },
@@ -40,13 +42,13 @@ export interface AuthContext {
   keyKind: "customer" | "platform";
 }
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+function header(headers: RequestHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** The key a request carries: a non-empty X-Api-Key wins over Authorization: Bearer. */
-export function presentedKey(headers: IncomingHttpHeaders): string | null {
+export function presentedKey(headers: RequestHeaders): string | null {
   const apiKey = header(headers, "x-api-key")?.trim();
   if (apiKey) return apiKey;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header(headers, "authorization") ?? "");
@@ -54,7 +56,7 @@ export function presentedKey(headers: IncomingHttpHeaders): string | null {
 }
 
 /** Resolves the organization of a request or throws 401 / 400 in the reference's shape. */
-export function authenticate(headers: IncomingHttpHeaders, state: SandboxState): AuthContext {
+export function authenticate(headers: RequestHeaders, state: SandboxState): AuthContext {
   const key = presentedKey(headers);
   const entry = key ? byKey.get(key) : undefined;
   if (!entry || entry.kind === "revoked") throw unauthorized();

@@ -1,23 +1,15 @@
-/** Errors in the reference's application shape `{ error: { type, message } }`. */
+/**
+ * Errors in the reference's application shape `{ error: { type, message } }`, thrown anywhere in the
+ * sandbox and answered by the core. The types, shapes and wording are contract-core's error vocabulary.
+ */
+import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from "../../contract-core/error-vocabulary.js";
 
-export type ErrorType =
-  | "invalid_request"
-  | "certification_target_unsupported"
-  | "unauthorized"
-  | "payment_required"
-  | "not_found"
-  | "conflict"
-  | "server_error";
+export { UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType };
 
-export interface ErrorBody {
-  error: { type: string; message: string };
-}
-
-/** Throw from anywhere in a handler; the server's error handler turns it into the response. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly type: ErrorType,
+    readonly type: ErrorType | "server_error",
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -26,7 +18,7 @@ export class ApiError extends Error {
   }
 
   get body(): ErrorBody {
-    return { error: { type: this.type, message: this.message } };
+    return errorBody(this.type, this.message);
   }
 }
 
@@ -36,6 +28,3 @@ export const conflict = (message: string) => new ApiError(409, "conflict", messa
 export const unauthorized = () => new ApiError(401, "unauthorized", UNAUTHORIZED_MESSAGE);
 export const paymentRequired = () =>
   new ApiError(402, "payment_required", "Organization access is locked after its trial; GET /me reports access.allowed");
-
-/** The reference: the 401 message asks for a valid key in the Authorization header. */
-export const UNAUTHORIZED_MESSAGE = "A valid API key is required in the Authorization header";

@@ -1,61 +1,47 @@
 /**
- * The `Prefer` request header, compatible with the Prism mock: `code=<status>` answers the operation's
- * documented response for that status with its spec example (`example=<name>` picks a named one);
- * `latency=<ms>` delays the answer.
+ * What the sandbox does with the `Prefer` header (grammar and rules: contract-core/prefer.ts; the table of
+ * both servers: mocks/prism/README.md). Supported: `code=<status>` answers the operation's documented
+ * response for that status with its spec example, `example=<name>` picks a named example (of the `code`
+ * status, else of the default 2xx), `latency=<ms>` delays the answer. `dynamic` and `seed` are not
+ * supported here (answers come from the seeded graph): ignored and not listed in Preference-Applied.
  */
+import type { PreferenceName, Preferences } from "../../contract-core/prefer.js";
+import { errorTypeForStatus } from "../../contract-core/error-vocabulary.js";
+import type { UntypedReply } from "./context.js";
+import { ApiError, invalidRequest } from "./errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "./spec.js";
-import { ApiError, invalidRequest, type ErrorType } from "./errors.js";
-import type { SandboxReply } from "./context.js";
 
-export interface Preferences {
-  code?: number;
-  example?: string;
-  latencyMs?: number;
+export const SANDBOX_PREFERENCES: readonly PreferenceName[] = ["code", "example", "latency"];
+
+/** True when the preferences choose a documented answer instead of the handler's. */
+export const choosesExample = (prefs: Preferences): boolean => prefs.code !== undefined || prefs.example !== undefined;
+
+function defaultSuccess(op: OperationSpec): number {
+  const status = Object.keys(op.responses).find((s) => /^2\d\d$/.test(s));
+  return status ? Number(status) : 200;
 }
 
-export const MAX_PREFER_LATENCY_MS = 60_000;
-
-export function parsePrefer(header: string | string[] | undefined): Preferences {
-  const text = Array.isArray(header) ? header.join(",") : (header ?? "");
-  const out: Preferences = {};
-  for (const part of text.split(/[,;]/)) {
-    const m = /^\s*([a-z]+)\s*=\s*"?([^"]*)"?\s*$/i.exec(part);
-    if (!m) continue;
-    const [, name, value] = m as unknown as [string, string, string];
-    if (name.toLowerCase() === "code") {
-      if (!/^[1-5]\d\d$/.test(value)) throw invalidRequest(`Prefer code must be an HTTP status, got ${value}`);
-      out.code = Number(value);
-    } else if (name.toLowerCase() === "example") out.example = value;
-    else if (name.toLowerCase() === "latency") {
-      if (!/^\d{1,6}$/.test(value)) throw invalidRequest(`Prefer latency must be milliseconds, got ${value}`);
-      out.latencyMs = Math.min(MAX_PREFER_LATENCY_MS, Number(value));
-    }
-  }
-  return out;
-}
-
-const TYPE_BY_STATUS: Record<number, ErrorType> = {
-  400: "invalid_request",
-  401: "unauthorized",
-  402: "payment_required",
-  404: "not_found",
-  409: "conflict",
-};
-
-/** The documented answer for `Prefer: code=<status>`, or a 400 when the operation does not document it. */
-export function preferredReply(spec: SpecIndex, op: OperationSpec, prefs: Preferences & { code: number }): SandboxReply {
-  const response = responseFor(op, prefs.code);
-  if (!response) throw invalidRequest(`Prefer code=${prefs.code} is not a documented response of ${op.operationId}`);
-  const headers: Record<string, string> = prefs.code === 429 ? { "retry-after": "60" } : {};
+/**
+ * The documented answer for `Prefer: code=<status>` and/or `example=<name>`, or a 400 naming what the
+ * operation does not document (in the mock's words; `label` is `GET /v1/people`).
+ */
+export function preferredReply(spec: SpecIndex, op: OperationSpec, label: string, prefs: Preferences): UntypedReply {
+  const code = prefs.code ?? defaultSuccess(op);
+  const response = responseFor(op, code);
+  if (!response) throw invalidRequest(`${label} documents no ${code} response (Prefer code=${code})`);
+  const headers: Record<string, string> = code === 429 ? { "retry-after": "60" } : {};
   const media = response.content?.["application/json"];
-  if (!media) return { status: prefs.code, headers };
   let body: unknown;
   if (prefs.example !== undefined) {
-    const named = media.examples?.[prefs.example];
-    if (named === undefined) throw invalidRequest(`Prefer example=${prefs.example} is not an example of the ${prefs.code} response of ${op.operationId}`);
+    const named = media?.examples?.[prefs.example];
+    if (named === undefined) {
+      throw invalidRequest(`${label} has no example named "${prefs.example}"${prefs.code !== undefined ? ` for status ${prefs.code}` : ""} (Prefer example=; see mocks/prism/EXAMPLES.md)`);
+    }
     body = resolveRef<Record<string, unknown>>(spec.doc, named).value;
-  } else body = exampleBody(spec.doc, response);
-  if (body === undefined && TYPE_BY_STATUS[prefs.code]) body = new ApiError(prefs.code, TYPE_BY_STATUS[prefs.code]!, `Preferred ${prefs.code} response`).body;
-  if (body === undefined) throw invalidRequest(`The ${prefs.code} response of ${op.operationId} has no example to answer with`);
-  return { status: prefs.code, headers, body };
+  } else if (media) body = exampleBody(spec.doc, response);
+  else return { status: code, headers };
+  const type = errorTypeForStatus(code);
+  if (body === undefined && type) body = new ApiError(code, type, `Preferred ${code} response`).body;
+  if (body === undefined) throw invalidRequest(`The ${code} response of ${label} has no example to answer with`);
+  return { status: code, headers, body };
 }

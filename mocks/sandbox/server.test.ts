@@ -107,7 +107,7 @@ describe("errors", () => {
   it("an invalid JSON body is a 400 invalid_request", async () => {
     const res = await sb.request("POST", "/queries", { body: "{not json", invalidRequest: true });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ type: "invalid_request", message: "Body is not valid JSON" });
+    expect(res.body.error).toEqual({ type: "invalid_request", message: expect.stringMatching(/^invalid JSON body: /) });
   });
 
   it("a body that is not JSON is a 400 invalid_request", async () => {
@@ -125,7 +125,7 @@ describe("errors", () => {
   it("a path outside the spec is a 404 in the reference's shape (not contract-checked: no operation)", async () => {
     const res = await sb.app.inject({ method: "GET", url: "/v1/nowhere", headers: { authorization: `Bearer ${testKey("acme")}` } });
     expect(res.statusCode).toBe(404);
-    expect(JSON.parse(res.body)).toEqual({ error: { type: "not_found", message: "No route GET /v1/nowhere" } });
+    expect(JSON.parse(res.body)).toEqual({ error: { type: "not_found", message: "GET /v1/nowhere is not an operation of this API" } });
   });
 
   it("an operation without a handler answers 500 server_error, and a throwing handler never crashes", async () => {
@@ -166,14 +166,36 @@ describe("Prefer", () => {
   });
 
   it.each([
-    ["an undocumented status", "code=404", "/people", /not a documented response of searchPeople/],
-    ["a non-status", "code=abc", "/people", /Prefer code must be an HTTP status/],
-    ["an unknown example", "code=400, example=nope", "/people", /not an example/],
+    ["an undocumented status", "code=404", "/people", /^GET \/v1\/people documents no 404 response/],
+    ["a non-status", "code=abc", "/people", /^Prefer code must be a 3-digit HTTP status/],
+    ["an unknown example", "code=400, example=nope", "/people", /has no example named "nope" for status 400/],
+    ["an unknown example of the default answer", "example=nope", "/people", /^GET \/v1\/people has no example named "nope" \(/],
+    ["a bad code in the query stand-in", "", "/people?__code=abc", /^Prefer code/],
     ["a bad latency", "latency=soon", "/people", /Prefer latency/],
   ])("400 for %s", async (_name, prefer, path, message) => {
     const res = await sb.request("GET", path, { headers: { prefer }, invalidRequest: true });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(message);
+  });
+
+  it("example=<name> alone picks a named example of the default answer, and Preference-Applied lists it", async () => {
+    const res = await sb.request("GET", "/people?view=compact", { headers: { prefer: "example=compact_page" } });
+    expect(res.status).toBe(200);
+    expect(res.headers["preference-applied"]).toBe("example=compact_page");
+  });
+
+  it("unsupported preferences (dynamic, seed, return=minimal) are ignored and not listed", async () => {
+    const res = await sb.request("GET", "/people?limit=1", { headers: { prefer: "dynamic=true, seed=4, return=minimal" } });
+    expect(res.status).toBe(200);
+    expect(res.headers["preference-applied"]).toBeUndefined();
+    const bad = await sb.request("GET", "/people?limit=1", { headers: { prefer: "dynamic=maybe" } });
+    expect(bad.status).toBe(200);
+  });
+
+  it("?__code= stands in for the header and is not validated as a query parameter", async () => {
+    const res = await sb.request("GET", "/people/priya-raman?__code=404", { invalidRequest: true });
+    expect(res.status).toBe(404);
+    expect(res.headers["preference-applied"]).toBe("code=404");
   });
 
   it("latency=<ms> delays the answer (lower bound only)", async () => {

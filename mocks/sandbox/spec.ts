@@ -1,9 +1,10 @@
 /**
- * Reads the bundled spec (generated/openapi.json) into an index of operations: method, path, parameters,
+ * Indexes the bundled spec (generated/openapi.json, parsed by the host) into its operations: method, path, parameters,
  * request body and responses with local $refs to parameters, request bodies, responses and examples
  * resolved. Schemas keep their $refs (validation.ts compiles them against the spec's components).
  */
-import { readFileSync } from "node:fs";
+import { listOperations } from "../../contract-core/operations.js";
+import { followRef, isObj } from "../../contract-core/pointer.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -38,79 +39,48 @@ export interface SpecIndex {
   byId: Map<string, OperationSpec>;
 }
 
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
-export function loadSpec(path: string): SpecIndex {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    throw new Error(`Spec not found at ${path}: run \`npm run generate\` first`);
-  }
-  return indexSpec(JSON.parse(text) as JsonObject);
-}
-
-/** Resolves a local JSON pointer ref (#/a/b) against the document, following chained refs. */
+/** Resolves a local $ref (chains included) against the document; throws when it does not resolve. */
 export function resolveRef<T = unknown>(doc: JsonObject, value: unknown): T {
-  let v = value;
-  for (let guard = 0; guard < 20 && isObject(v) && typeof v.$ref === "string"; guard++) {
-    const ref = v.$ref;
-    if (!ref.startsWith("#/")) throw new Error(`Only local refs are supported, got ${ref}`);
-    v = ref
-      .slice(2)
-      .split("/")
-      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), doc);
-    if (v === undefined) throw new Error(`Unresolved ref ${ref}`);
-  }
-  return v as T;
-}
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  const { node, ref } = followRef(doc, value, { strict: true });
+  if (ref !== undefined && node === undefined) throw new Error(`Unresolved ref ${ref}`);
+  return node as T;
 }
 
 function basePathOf(doc: JsonObject): string {
   const servers = Array.isArray(doc.servers) ? doc.servers : [];
-  const url = isObject(servers[0]) && typeof servers[0].url === "string" ? servers[0].url : "/v1";
+  const url = isObj(servers[0]) && typeof servers[0].url === "string" ? servers[0].url : "/v1";
   const m = /^(?:[a-z]+:\/\/[^/]+|\{[^}]+\})?(\/[^?#]*)?$/i.exec(url);
   return (m?.[1] ?? "").replace(/\/+$/, "");
 }
 
 export function indexSpec(doc: JsonObject): SpecIndex {
   const operations: OperationSpec[] = [];
-  const paths = isObject(doc.paths) ? doc.paths : {};
-  for (const [path, rawItem] of Object.entries(paths)) {
-    const item = resolveRef<JsonObject>(doc, rawItem);
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      const params = new Map<string, ParameterSpec>();
-      for (const raw of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
-        const p = resolveRef<JsonObject>(doc, raw);
-        params.set(`${p.in}:${p.name}`, {
-          name: String(p.name),
-          in: p.in as ParameterSpec["in"],
-          required: p.required === true,
-          schema: isObject(p.schema) ? p.schema : {},
-        });
-      }
-      const body = op.requestBody ? resolveRef<JsonObject>(doc, op.requestBody) : null;
-      const json = body && isObject(body.content) ? (body.content["application/json"] as JsonObject | undefined) : undefined;
-      const responses: Record<string, ResponseSpec> = {};
-      for (const [status, r] of Object.entries(isObject(op.responses) ? op.responses : {})) {
-        responses[status] = resolveRef<ResponseSpec>(doc, r);
-      }
-      operations.push({
-        operationId: String(op.operationId),
-        method: method.toUpperCase() as OperationSpec["method"],
-        path,
-        parameters: [...params.values()],
-        requestBody: json && isObject(json.schema) ? { required: body!.required === true, schema: json.schema } : null,
-        responses,
+  for (const { path, method, operation: op, pathItem } of listOperations(doc)) {
+    const shared = Array.isArray(pathItem.parameters) ? pathItem.parameters : [];
+    const params = new Map<string, ParameterSpec>();
+    for (const raw of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+      const p = resolveRef<JsonObject>(doc, raw);
+      params.set(`${p.in}:${p.name}`, {
+        name: String(p.name),
+        in: p.in as ParameterSpec["in"],
+        required: p.required === true,
+        schema: isObj(p.schema) ? p.schema : {},
       });
     }
+    const body = op.requestBody ? resolveRef<JsonObject>(doc, op.requestBody) : null;
+    const json = body && isObj(body.content) ? (body.content["application/json"] as JsonObject | undefined) : undefined;
+    const responses: Record<string, ResponseSpec> = {};
+    for (const [status, r] of Object.entries(isObj(op.responses) ? op.responses : {})) {
+      responses[status] = resolveRef<ResponseSpec>(doc, r);
+    }
+    operations.push({
+      operationId: String(op.operationId),
+      method: method.toUpperCase() as OperationSpec["method"],
+      path,
+      parameters: [...params.values()],
+      requestBody: json && isObj(json.schema) ? { required: body!.required === true, schema: json.schema } : null,
+      responses,
+    });
   }
   return { doc, basePath: basePathOf(doc), operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeFromFetch } from "../../contract-core/index.js";
 import { KEYS } from "./auth.js";
-import { parseCli } from "./options.js";
+import { parseCli } from "./cli.js";
 import { assertContract, testKey } from "./testing/harness.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));

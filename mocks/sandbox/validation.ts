@@ -5,7 +5,8 @@
  * is written here; only the rules OpenAPI cannot express live in the domain code.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createSpecCompiler } from "../../contract-core/index.js";
+import { createSpecCompiler } from "../../contract-core/ajv.js";
+import { describeViolation, violationFromAjv } from "../../contract-core/violations.js";
 import { invalidRequest } from "./errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
 
@@ -18,15 +19,9 @@ export interface RequestValidator {
   body(raw: unknown): unknown;
 }
 
-/** "limit must be <= 100", "body/name must NOT have fewer than 1 characters", ... */
+/** The violation in contract-core's words (the mock describes it the same way): "limit must be <= 100", "body/name must ...". */
 export function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
-  if (!error) return `invalid ${where}`;
-  const path = error.instancePath.replace(/^\//, "");
-  const subject = where === "body" ? (path ? `body/${path}` : "body") : path || where;
-  if (error.keyword === "required") return `${where === "body" ? subject : where} must have required property '${String(error.params.missingProperty)}'`;
-  if (error.keyword === "additionalProperties") return `${subject} must NOT have additional property '${String(error.params.additionalProperty)}'`;
-  if (error.keyword === "enum") return `${subject} must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`;
-  return `${subject} ${error.message ?? "is invalid"}`;
+  return error ? describeViolation(violationFromAjv(where, error)) : `invalid ${where}`;
 }
 
 function objectSchema(params: OperationSpec["parameters"], location: "query" | "path"): JsonObject {

@@ -1,5 +1,5 @@
 /** GET /people, GET /people/{slug}, GET /people/{slug}/coworkers, GET /people/{slug}/similar */
-import type { Area } from "../context.js";
+import { jsonText, type Area, type ResponseBody } from "../context.js";
 import { coworkersOf, requirePerson, similarTo, stintsOf } from "../domain/people.js";
 import { parseSearch, searchPage } from "../domain/search.js";
 import { compactPerson, fullPerson, rowPerson, rowPersonJson } from "../domain/views.js";
@@ -32,13 +32,14 @@ export const peopleArea: Area = {
         total: browse ? null : Math.min(total, TOTAL_CAP),
         total_capped: total > TOTAL_CAP,
       };
-      return { body: `{"data":[${rows.join(",")}],"query":${JSON.stringify(query)},"meta":${JSON.stringify(meta)}}`, headers: JSON_TEXT };
+      const body = `{"data":[${rows.join(",")}],"query":${JSON.stringify(query)},"meta":${JSON.stringify(meta)}}`;
+      return { body: jsonText<ResponseBody<"searchPeople", 200>>(body), headers: JSON_TEXT };
     },
 
     getPerson(req, { graph }) {
-      const rec = requirePerson(graph, req.params.slug!);
+      const rec = requirePerson(graph, req.params.slug);
       const include = new Set(String(req.query.include ?? "").split(",").map((s) => s.trim().toLowerCase()));
-      const body: Record<string, unknown> = { data: fullPerson(rec) };
+      const body: ResponseBody<"getPerson", 200> = { data: fullPerson(rec) };
       if (include.has("coworkers")) {
         body.coworkers = coworkersOf(graph, rec).map((c) => rowPerson(c.record, c.match));
         body.stints = stintsOf(rec);
@@ -48,13 +49,13 @@ export const peopleArea: Area = {
     },
 
     listPersonCoworkers(req, { graph }) {
-      const rec = requirePerson(graph, req.params.slug!);
-      return { body: { data: coworkersOf(graph, rec).map((c) => rowPerson(c.record, c.match)) } };
+      const rec = requirePerson(graph, req.params.slug);
+      return { body: { data: coworkersOf(graph, rec).map((c) => ({ ...rowPerson(c.record, c.match) })) } };
     },
 
     listSimilarPeople(req, { graph }) {
-      const rec = requirePerson(graph, req.params.slug!);
-      return { body: { data: similarTo(graph, rec).map((c) => rowPerson(c.record, c.match)) } };
+      const rec = requirePerson(graph, req.params.slug);
+      return { body: { data: similarTo(graph, rec).map((c) => ({ ...rowPerson(c.record, c.match) })) } };
     },
   },
 };

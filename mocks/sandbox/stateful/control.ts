@@ -1,30 +1,29 @@
 /**
  * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
- * timer (--job-speed), the GET /me quota hook and the state file (--state-file).
+ * work (--job-speed; the core's timer or `advance(ms)` runs it), the GET /me quota hook and the state file.
  *
  *   POST /__sandbox/reset            back to the seed
  *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
  *   GET  /__sandbox/jobs             latest job of every Target
  *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }
  *   GET  /__sandbox/state            counts per organization
- *   POST /__sandbox/state/save       write the state file now (needs --state-file)
+ *   POST /__sandbox/state/save       write the state file now (needs a storage: --state-file)
  */
-import type { FastifyInstance } from "fastify";
 import { ORGS } from "../auth.js";
-import type { Area, SandboxContext } from "../context.js";
+import type { Area, ControlRoute, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { isRecord } from "./common.js";
+import { isRecord } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice } from "./lists.js";
-import type { EventView, JobOutcome, TargetRecord } from "./model.js";
-import { loadStateFile, resetState, saveStateFile } from "./persistence.js";
+import type { EventView, JobOutcome, TargetRecord } from "./records.js";
+import { loadState, resetState, saveState } from "./state-snapshot.js";
 import { queriesSlice } from "./queries.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
@@ -110,95 +109,95 @@ function allJobs(ctx: SandboxContext): AdvancedJob[] {
   return out;
 }
 
-function registerRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.post("/__sandbox/reset", async () => {
-    resetState(ctx);
-    return { data: { reset: true } };
-  });
-
-  app.post("/__sandbox/jobs/advance", async (request) => {
-    const b = body(request.body);
-    const targetId = optionalString(b, "target_id");
-    if (targetId !== undefined) targetById(ctx, targetId);
-    const until = optionalEnum(b, "until", ["finished"] as const);
-    const jobs = advanceJobs(ctx, { targetId, steps: optionalInt(b, "steps", 1, 100), untilFinished: until === "finished", outcome: optionalEnum(b, "outcome", OUTCOMES) });
-    return { data: jobs };
-  });
-
-  app.get("/__sandbox/jobs", async () => ({ data: allJobs(ctx) }));
-
-  app.post("/__sandbox/events/emit", async (request) => {
-    const b = body(request.body);
-    const count = optionalInt(b, "count", 1, MAX_EMIT) ?? 1;
-    const field = optionalEnum(b, "field", EVENT_FIELDS);
-    const source = optionalEnum<EventView["source"]>(b, "source", ["ingest", "snapshot_diff", "demo"]);
-    const severity = optionalEnum<EventView["severity"]>(b, "severity", ["hot", "quiet"]);
-    const events = emitFor(ctx, emitKeys(ctx, b), count, { field, source, severity });
-    return { data: events.map(view) };
-  });
-
-  app.get("/__sandbox/state", async () => ({
-    data: {
-      events: eventsOf(ctx.state).events.length,
-      organizations: [...ctx.state.orgs.values()].map((org) => ({
-        id: org.id,
-        name: org.info.name,
-        saved_queries: org.has(queriesSlice) ? org.get(queriesSlice).length : 0,
-        lists: org.has(listsSlice) ? org.get(listsSlice).length : 0,
-        targets: org.has(targetsSlice) ? targetsOf(org).length : 0,
-      })),
+const controlRoutes: ControlRoute[] = [
+  {
+    method: "POST",
+    path: "/__sandbox/reset",
+    handle(_body, ctx) {
+      resetState(ctx);
+      return { data: { reset: true } };
     },
-  }));
-
-  app.post("/__sandbox/state/save", async () => {
-    const path = ctx.options.stateFile;
-    if (!path) throw invalidRequest("Start the sandbox with --state-file <path> to save its state");
-    saveStateFile(ctx, path);
-    return { data: { saved: path } };
-  });
-}
-
-/** Background timer: steps due jobs and emits diffs (--job-speed > 0). */
-function startTimer(app: FastifyInstance, ctx: SandboxContext): NodeJS.Timeout | null {
-  const speed = ctx.options.jobSpeed;
-  if (speed <= 0) return null;
-  const eventEvery = EVENT_INTERVAL_MS / speed;
-  let nextEvents = ctx.options.now() + eventEvery;
-  const timer = setInterval(
-    () => {
-      try {
-        tickJobs(ctx);
-        if (ctx.options.now() >= nextEvents) {
-          tickEvents(ctx);
-          nextEvents = ctx.options.now() + eventEvery;
-        }
-      } catch (err) {
-        app.log.error({ err }, "sandbox timer failed");
-      }
+  },
+  {
+    method: "POST",
+    path: "/__sandbox/jobs/advance",
+    handle(raw, ctx) {
+      const b = body(raw);
+      const targetId = optionalString(b, "target_id");
+      if (targetId !== undefined) targetById(ctx, targetId);
+      const until = optionalEnum(b, "until", ["finished"] as const);
+      const jobs = advanceJobs(ctx, { targetId, steps: optionalInt(b, "steps", 1, 100), untilFinished: until === "finished", outcome: optionalEnum(b, "outcome", OUTCOMES) });
+      return { data: jobs };
     },
-    Math.max(10, Math.min(250, PHASE_MS / speed / 2)),
-  );
-  timer.unref();
-  return timer;
-}
+  },
+  { method: "GET", path: "/__sandbox/jobs", handle: (_body, ctx) => ({ data: allJobs(ctx) }) },
+  {
+    method: "POST",
+    path: "/__sandbox/events/emit",
+    handle(raw, ctx) {
+      const b = body(raw);
+      const count = optionalInt(b, "count", 1, MAX_EMIT) ?? 1;
+      const field = optionalEnum(b, "field", EVENT_FIELDS);
+      const source = optionalEnum<EventView["source"]>(b, "source", ["ingest", "snapshot_diff", "demo"]);
+      const severity = optionalEnum<EventView["severity"]>(b, "severity", ["hot", "quiet"]);
+      const events = emitFor(ctx, emitKeys(ctx, b), count, { field, source, severity });
+      return { data: events.map(view) };
+    },
+  },
+  {
+    method: "GET",
+    path: "/__sandbox/state",
+    handle: (_body, ctx) => ({
+      data: {
+        events: eventsOf(ctx.state).events.length,
+        organizations: [...ctx.state.orgs.values()].map((org) => ({
+          id: org.id,
+          name: org.info.name,
+          saved_queries: org.has(queriesSlice) ? org.get(queriesSlice).length : 0,
+          lists: org.has(listsSlice) ? org.get(listsSlice).length : 0,
+          targets: org.has(targetsSlice) ? targetsOf(org).length : 0,
+        })),
+      },
+    }),
+  },
+  {
+    method: "POST",
+    path: "/__sandbox/state/save",
+    handle(_body, ctx) {
+      if (!ctx.storage) throw invalidRequest("Start the sandbox with --state-file <path> to save its state");
+      saveState(ctx, ctx.storage);
+      return { data: { saved: ctx.storage.location } };
+    },
+  },
+];
 
-const timers = new WeakMap<SandboxContext, NodeJS.Timeout>();
+/** When the background work next emits diffs, per sandbox. */
+const nextEvents = new WeakMap<SandboxContext, number>();
 
 export const controlArea: Area = {
   name: "control",
   handlers: {},
-  setup(app, ctx) {
+  control: controlRoutes,
+  setup(ctx) {
     ctx.hooks.watchingUrls = function* (org) {
       if (!org.has(targetsSlice)) return;
       for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
     };
-    if (ctx.options.stateFile) loadStateFile(ctx, ctx.options.stateFile);
-    registerRoutes(app, ctx);
-    const timer = startTimer(app, ctx);
-    if (timer) timers.set(ctx, timer);
+    if (ctx.storage) loadState(ctx, ctx.storage);
+    if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
   },
+  /** Steps due jobs and emits diffs (--job-speed > 0). */
+  tick(ctx) {
+    const speed = ctx.options.jobSpeed;
+    if (speed <= 0) return;
+    tickJobs(ctx);
+    if (ctx.options.now() >= (nextEvents.get(ctx) ?? Infinity)) {
+      tickEvents(ctx);
+      nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
+    }
+  },
+  tickEveryMs: (ctx) => (ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null),
   close(ctx) {
-    clearInterval(timers.get(ctx));
-    if (ctx.options.stateFile) saveStateFile(ctx, ctx.options.stateFile);
+    if (ctx.storage) saveState(ctx, ctx.storage);
   },
 };

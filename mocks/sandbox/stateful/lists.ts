@@ -16,13 +16,13 @@
  */
 import type { Area, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso, requiredName } from "./common.js";
-import type { ListView } from "./model.js";
-import { newId } from "./shared.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
+import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import type { ListView } from "./records.js";
+import { newId } from "./area-helpers.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export interface Membership {
   id: string;
@@ -190,29 +190,30 @@ export const listsArea: Area = {
     },
 
     createList(req, ctx) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const name = requiredName(body.name);
       const description = typeof body.description === "string" && body.description !== "" ? body.description : null;
       const list = newList(ctx, name, description, null, null);
       req.org.get(listsSlice).push(list);
-      return { status: 201, body: { data: listView(list) } };
+      // A new custom List: the spec pins these four fields of the 201 answer.
+      return { status: 201, body: { data: { ...listView(list), is_default: false, default_key: null, source_watch_id: null, member_count: 0 } } };
     },
 
     getList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "getList");
+      const list = requireList(ctx, req.org, req.params.id, "getList");
       return { body: { data: { ...listView(list), members: [...list.members.values()] } } };
     },
 
     deleteList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "deleteList");
+      const list = requireList(ctx, req.org, req.params.id, "deleteList");
       const lists = req.org.get(listsSlice);
       lists.splice(lists.indexOf(list), 1);
       return { status: 204 };
     },
 
     addListMembers(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "addListMembers");
-      const body = bodyObject(req.body);
+      const list = requireList(ctx, req.org, req.params.id, "addListMembers");
+      const body = req.body ?? {};
       const urls = body.urls;
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
         throw invalidRequest("urls must be a non-empty array of profile URLs or slugs");
@@ -248,11 +249,11 @@ export const listsArea: Area = {
     },
 
     updateListMember(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id!, "updateListMember");
-      const id = req.params.membershipId!.trim().toLowerCase();
+      const list = requireList(ctx, req.org, req.params.id, "updateListMember");
+      const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
       if (!m) throw notVisible(ctx, "updateListMember", `Membership ${id} not found in List ${list.name}`);
-      const body = isRecord(req.body) ? req.body : {};
+      const body = req.body ?? {};
       const now = nowIso(ctx);
       applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);
       list.updated_at = now;

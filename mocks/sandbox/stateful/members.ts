@@ -8,12 +8,11 @@ import { countriesOf } from "../data/geo.js";
 import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
 import { parsePlaces } from "../domain/terms.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
-import { bodyObject } from "./common.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
-import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from "./model.js";
-import { hasActiveJob } from "./store.js";
+import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from "./records.js";
+import { hasActiveJob } from "./targets-store.js";
 import { requireTarget } from "./targets.js";
 
 export const WATCH_NOT_FOUND = "watch not found";
@@ -148,7 +147,7 @@ export const membersArea: Area = {
   name: "members",
   handlers: {
     listTargetMembers(req) {
-      const t = requireTarget(req.org, req.params.id!, WATCH_NOT_FOUND);
+      const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
       const rows = filterMembers(t, memberFilters(req.query));
       const limit = clamp(req.query.limit, MEMBER_LIMIT_DEFAULT, 1, MEMBER_LIMIT_MAX);
       const offset = clamp(req.query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
@@ -156,8 +155,8 @@ export const membersArea: Area = {
     },
 
     setTargetMemberStatus(req, ctx) {
-      const t = requireTarget(req.org, req.params.id!, WATCH_NOT_FOUND);
-      const body = bodyObject(req.body);
+      const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
+      const body = req.body;
       const status = body.status as MemberStatus;
       let rows: MemberRecord[];
       if (body.apply === "filter") {

@@ -9,9 +9,8 @@ import type { components } from "../../../generated/schema.js";
 import type { Area } from "../context.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { bodyObject } from "./common.js";
 import { EVENT_FIELDS } from "./diffs.js";
-import type { EventField } from "./model.js";
+import type { EventField } from "./records.js";
 
 type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
 
@@ -74,7 +73,7 @@ export const preferencesArea: Area = {
     },
 
     updateNotificationPreferences(req) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const record = req.org.get(preferencesSlice);
       const next = { ...(record.saved ?? defaults()) };
       if ("fields" in body) next.fields = Array.isArray(body.fields) ? filterFields(body.fields) : [...DEFAULT_FIELDS];
@@ -101,7 +100,7 @@ export const preferencesArea: Area = {
     },
   },
 
-  setup(_app, ctx) {
+  setup(ctx) {
     ctx.hooks.webhookConfigured = webhookConfigured;
   },
 };

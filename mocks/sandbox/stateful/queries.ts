@@ -4,11 +4,10 @@
  */
 import type { Area } from "../context.js";
 import { QUERY_KEYS } from "../domain/search.js";
-import { invalidRequest } from "../errors.js";
 import { defineSlice } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso, requiredName } from "./common.js";
-import type { SavedQueryView as SavedQuery } from "./model.js";
-import { newId } from "./shared.js";
+import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import type { SavedQueryView as SavedQuery } from "./records.js";
+import { newId } from "./area-helpers.js";
 
 const ALLOWED = new Set<string>(QUERY_KEYS);
 
@@ -36,9 +35,8 @@ export const queriesArea: Area = {
   name: "queries",
   handlers: {
     createSavedQuery(req, ctx) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const name = requiredName(body.name);
-      if (!isRecord(body.query)) throw invalidRequest("query must be an object");
       const record: SavedQuery = { id: newId(ctx.state, "query"), name, query: compactQuery(body.query), created_at: nowIso(ctx) };
       req.org.get(queriesSlice).push(record);
       return { status: 201, body: { data: record } };
@@ -51,7 +49,7 @@ export const queriesArea: Area = {
     },
 
     getSavedQuery(req, ctx) {
-      const id = req.params.id!.toLowerCase();
+      const id = req.params.id.toLowerCase();
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
       if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${id} not found in this organization`);
       return { body: { data: found } };

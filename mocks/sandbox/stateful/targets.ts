@@ -6,17 +6,18 @@
 import type { Area, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { bodyObject, isRecord, notVisible, nowIso } from "./common.js";
-import { mapPeopleFilters, normalizeCompanyInput, resolveCompany, stripProviderQuery } from "./discovery.js";
+import { notVisible, nowIso } from "./area-helpers.js";
+import { findCompany, normalizeCompanyInput } from "../domain/companies.js";
+import { mapPeopleFilters, stripProviderQuery } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
-import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./model.js";
-import { newId } from "./shared.js";
-import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./store.js";
+import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
+import { newId } from "./area-helpers.js";
+import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 export const CERTIFICATION_UNSUPPORTED = "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
 
-export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView {
+export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result_limit: number | null } {
   let watching = 0, proposed = 0, excluded = 0, enriched = 0, current = 0, alum = 0, offGraph = 0;
   for (const m of t.members.values()) {
     if (m.enriched_at !== null) enriched++;
@@ -101,17 +102,17 @@ function newTarget(ctx: SandboxContext, org: OrgState, kind: TargetKind, input: 
 function created(ctx: SandboxContext, org: OrgState, t: TargetRecord) {
   enqueueJob(ctx, t, trackJobType(t));
   syncDefaultLists(ctx, org);
-  return { status: 202, body: { data: targetView(ctx, t) } };
+  return { status: 202 as const, body: { data: targetView(ctx, t) } };
 }
 
 export const targetsArea: Area = {
   name: "targets",
   handlers: {
     createTarget(req, ctx) {
-      const body = bodyObject(req.body);
+      const body = req.body;
       const input = typeof body.input === "string" ? body.input.trim() : "";
       if (!input) throw invalidRequest("input must not be blank");
-      const app = isRecord(body.app_query) ? body.app_query : {};
+      const app: Record<string, unknown> = body.app_query ?? {};
       if (app.certification !== undefined || app.certifications !== undefined) {
         throw new ApiError(400, "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
       }
@@ -120,7 +121,7 @@ export const targetsArea: Area = {
       const result_limit = typeof body.result_limit === "number" ? Math.min(body.result_limit, RESULT_LIMIT_CAP) : null;
 
       if (kind === "company") {
-        const company_key = resolveCompany(ctx.graph, input)?.key ?? `input:${normalizeCompanyInput(input)}`;
+        const company_key = findCompany(ctx.graph, input)?.key ?? `input:${normalizeCompanyInput(input)}`;
         const existing = targetsOf(req.org).find((t) => t.kind === "company" && t.company_key === company_key);
         if (existing) {
           const job = latestJob(existing);
@@ -149,12 +150,12 @@ export const targetsArea: Area = {
     },
 
     getTarget(req, ctx) {
-      return { body: { data: targetView(ctx, requireTarget(req.org, req.params.id!)) } };
+      return { body: { data: targetView(ctx, requireTarget(req.org, req.params.id)) } };
     },
 
     updateTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id!);
-      const body = bodyObject(req.body);
+      const t = requireTarget(req.org, req.params.id);
+      const body = req.body;
       if (typeof body.auto_admit === "boolean") t.auto_admit = body.auto_admit;
       if (typeof body.title === "string" && body.title.trim() !== "") {
         t.name = body.title.trim();
@@ -167,7 +168,7 @@ export const targetsArea: Area = {
     },
 
     deleteTarget(req, ctx) {
-      const t = findTarget(req.org, req.params.id!);
+      const t = findTarget(req.org, req.params.id);
       if (!t) throw notVisible(ctx, "deleteTarget", `Target ${req.params.id} not found`);
       const targets = targetsOf(req.org);
       targets.splice(targets.indexOf(t), 1);
@@ -176,9 +177,9 @@ export const targetsArea: Area = {
     },
 
     retryTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id!);
+      const t = requireTarget(req.org, req.params.id);
       if (!hasActiveJob(t)) enqueueJob(ctx, t, trackJobType(t));
-      return { status: 202, body: { data: targetView(ctx, t) } };
+      return { status: 202 as const, body: { data: targetView(ctx, t) } };
     },
   },
 };

@@ -1,5 +1,5 @@
 /**
- * The one test helper of the sandbox (part 1 and part 2): an in-process sandbox (Fastify inject, no port)
+ * The one test helper of the sandbox: an in-process sandbox (the Fastify host, inject, no port)
  * whose every API response is checked against the spec by the contract validator. A contract violation
  * throws, so the test that caused it fails.
  *

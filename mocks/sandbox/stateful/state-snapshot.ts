@@ -1,17 +1,15 @@
 /**
- * --state-file <path>: the organizations' slices and the sandbox-wide state (events, id sequence) saved as
- * JSON on shutdown and loaded on start, so a team can keep a sandbox across restarts. The file is the
+ * The state file: the organizations' slices and the sandbox-wide state (events, id sequence) saved as
+ * JSON (through the host's StateStorage) on close and loaded on start, so a team can keep a sandbox across restarts. The file is the
  * sandbox's database: it holds stored webhook URLs and secrets like the service's store does (they are never
  * returned by the API or logged), so keep it out of source control.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import type { SandboxContext } from "../context.js";
-import type { Slice, StateSnapshot } from "../state.js";
+import type { SandboxContext, StateStorage } from "../context.js";
+import { loadShared, resetShared, saveShared, type Slice, type StateSnapshot } from "../state.js";
 import { listsSlice } from "./lists.js";
 import { preferencesSlice } from "./preferences.js";
 import { queriesSlice } from "./queries.js";
-import { loadShared, resetShared, saveShared } from "./shared.js";
-import { targetsSlice } from "./store.js";
+import { targetsSlice } from "./targets-store.js";
 
 export const STATE_FILE_VERSION = 1;
 
@@ -43,22 +41,20 @@ export function resetState(ctx: SandboxContext): void {
   resetShared(ctx.state);
 }
 
-/** Loads the state file when it exists; false when there is none yet. Throws on an unreadable file. */
-export function loadStateFile(ctx: SandboxContext, path: string): boolean {
-  if (!existsSync(path)) return false;
+/** Loads the stored state when there is one; false when nothing is stored yet. Throws on unreadable text. */
+export function loadState(ctx: SandboxContext, storage: StateStorage): boolean {
+  const text = storage.read();
+  if (text === null) return false;
   let file: StateFile;
   try {
-    file = JSON.parse(readFileSync(path, "utf8")) as StateFile;
+    file = JSON.parse(text) as StateFile;
   } catch (e) {
-    throw new Error(`Cannot read the state file ${path}: ${(e as Error).message}`);
+    throw new Error(`Cannot read the state file ${storage.location}: ${(e as Error).message}`);
   }
   restoreState(ctx, file);
   return true;
 }
 
-/** Writes the state file atomically (temporary file, then rename). */
-export function saveStateFile(ctx: SandboxContext, path: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(snapshotState(ctx)));
-  renameSync(tmp, path);
+export function saveState(ctx: SandboxContext, storage: StateStorage): void {
+  storage.write(JSON.stringify(snapshotState(ctx)));
 }

@@ -1,0 +1,302 @@
+/**
+ * The transport-free sandbox: `createSandboxCore(options)` answers plain requests
+ * (`{ method, url, headers, body }` -> `{ status, headers, body }`) with no server, no Node API and no
+ * framework, so a Fastify server, MSW request handlers or a test can host the same behaviour.
+ *
+ * Every request goes: CORS -> preflight -> rate limit (under the API base path) -> route -> JSON body ->
+ * authentication -> organization access (402) -> Prefer code -> request validation (from the spec) ->
+ * the area's handler. Control endpoints (/__sandbox/*) are served here too. Every error becomes the
+ * reference's error shape; nothing escapes as an exception.
+ */
+import { authenticate, KEYS, SEED_ORGS, type SandboxKey } from "./auth.js";
+import type { AccountHooks, Area, ControlRoute, Handler, OperationId, RequestHeaders, SandboxContext, StateStorage, UntypedReply } from "./context.js";
+import { corsHeaders } from "./cors.js";
+import { generatedGraph } from "./data/generate.js";
+import { buildGraph, type Graph } from "./data/graph.js";
+import { searchIndexOf } from "./domain/search-index.js";
+import { ApiError, invalidRequest, notFound, paymentRequired } from "./errors.js";
+import { resolveOptions, type SandboxOptions } from "./options.js";
+import { parsePrefer, preferenceAppliedHeader, type PreferResult } from "../../contract-core/prefer.js";
+import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js";
+import { createRateLimiter } from "./ratelimit.js";
+import { areas as allAreas } from "./routes/index.js";
+import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
+import { SandboxState } from "./state.js";
+import { compileRequestValidators } from "./validation.js";
+
+export interface CoreRequest {
+  method: string;
+  /** Path and query (/v1/people?limit=2), or an absolute URL. */
+  url: string;
+  /** Lower-case header names. */
+  headers: RequestHeaders;
+  /** Raw body; undefined when the request has none. */
+  body?: string | Uint8Array;
+  /** The client's address (rate limit key); hosts without one share a single window. */
+  remoteAddress?: string;
+}
+
+export interface CoreResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export interface CoreOptions extends Partial<SandboxOptions> {
+  /** The bundled spec document (generated/openapi.json, parsed). */
+  spec: JsonObject;
+  /** Areas to serve (default: every area of the sandbox). */
+  areas?: Area[];
+  /** Persistence of the state file (the host's: a file in Node, storage in a browser). */
+  storage?: StateStorage | null;
+  /** false: no background timer; time moves only with `advance(ms)` (deterministic tests). Default true. */
+  timers?: boolean;
+  /** Unexpected failures (a handler that threw). Default: silent. */
+  onError?: (message: string, error: unknown) => void;
+}
+
+export interface SandboxCore {
+  handle(request: CoreRequest): Promise<CoreResponse>;
+  /** The test keys. */
+  keys: readonly SandboxKey[];
+  /** Back to the seed (as POST /__sandbox/reset). */
+  reset(): void;
+  /** Moves the sandbox clock forward and runs the time-driven work (jobs, events) that falls due. */
+  advance(ms: number): void;
+  /** Stops the timer and saves the state file (when storage was given). */
+  close(): void;
+  ctx: SandboxContext;
+  graph: Graph;
+  /** Time spent building the graph (generation and indexes), in ms. */
+  graphMs: number;
+}
+
+/** Largest accepted request body (as Fastify's default). */
+export const BODY_LIMIT = 1_048_576;
+const JSON_TYPE = "application/json; charset=utf-8";
+const JSON_MEDIA = /^application\/([a-z.+-]*\+)?json$/i;
+const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
+
+interface Route {
+  op: OperationSpec;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compileRoute(basePath: string, op: OperationSpec): Route {
+  const names: string[] = [];
+  const source = (basePath + op.path)
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const m = /^\{([^}]+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(m[1]!);
+      return "([^/]+)";
+    })
+    .join("");
+  return { op, pattern: new RegExp(`^${source}$`), names };
+}
+
+function loadGraph(opts: SandboxOptions): Graph {
+  return opts.graph ? buildGraph(opts.graph) : generatedGraph({ people: opts.people, companies: opts.companies, seed: opts.seed });
+}
+
+function json(status: number, value: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return { status, headers: { ...headers, "content-type": JSON_TYPE }, body: JSON.stringify(value) };
+}
+
+function errorResponse(error: unknown, onUnexpected: (e: unknown) => void): CoreResponse {
+  if (error instanceof ApiError) return json(error.status, error.body, error.headers);
+  onUnexpected(error);
+  return json(500, new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
+}
+
+function text(body: string | Uint8Array | undefined): string {
+  if (body === undefined) return "";
+  return typeof body === "string" ? body : new TextDecoder().decode(body);
+}
+
+/** JSON bodies; an empty body is "no body" (POST /targets/{id}/retry), anything unparsable is a 400. */
+export function parseJsonBody(method: string, headers: RequestHeaders, raw: string | Uint8Array | undefined): unknown {
+  if (method === "GET" || method === "HEAD") return undefined;
+  const body = text(raw);
+  const type = headers["content-type"];
+  const contentType = Array.isArray(type) ? type[0] : type;
+  if (contentType === undefined && body === "") return undefined;
+  if (body.length > BODY_LIMIT) throw invalidRequest("Request body is too large");
+  const media = (contentType ?? "").split(";")[0]!.trim();
+  if (!JSON_MEDIA.test(media)) throw invalidRequest("Content-Type must be application/json");
+  if (body.trim() === "") return undefined;
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    // The mock's words, so both servers describe a broken body the same way.
+    throw invalidRequest(`invalid JSON body: ${(error as Error).message}`);
+  }
+}
+
+function decodeSegment(value: string, path: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw invalidRequest(`'${path}' is not a valid url component`);
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createSandboxCore(input: CoreOptions): SandboxCore {
+  const { spec: doc, areas = allAreas, storage = null, timers = true, onError, ...partial } = input;
+  const base = resolveOptions(partial);
+  let offset = 0;
+  const options: SandboxOptions = { ...base, now: () => base.now() + offset };
+  const spec: SpecIndex = indexSpec(doc);
+  const t0 = performance.now();
+  const graph = loadGraph(options);
+  searchIndexOf(graph);
+  const graphMs = performance.now() - t0;
+  const state = new SandboxState(graph, SEED_ORGS);
+  const logError = (message: string, error: unknown) => onError?.(message, error);
+  const ctx: SandboxContext = { options, graph, state, spec, hooks: { ...NO_HOOKS }, storage, logError };
+
+  const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
+  const validators = compileRequestValidators(spec);
+  const handlers = new Map<string, Handler>();
+  const control = new Map<string, ControlRoute>();
+  for (const area of areas) {
+    for (const [id, h] of Object.entries(area.handlers)) if (h) handlers.set(id, h as Handler);
+    for (const route of area.control ?? []) control.set(`${route.method} ${route.path}`, route);
+  }
+  const routes = spec.operations.map((op) => compileRoute(spec.basePath, op));
+
+  for (const area of areas) area.setup?.(ctx);
+  const tickers = areas.filter((a) => a.tick);
+  const tickEvery = Math.min(...tickers.map((a) => a.tickEveryMs?.(ctx) ?? Infinity));
+  const tick = () => {
+    for (const area of tickers) {
+      try {
+        area.tick!(ctx);
+      } catch (err) {
+        logError("sandbox timer failed", err);
+      }
+    }
+  };
+  let timer: ReturnType<typeof setInterval> | null = null;
+  if (timers && Number.isFinite(tickEvery)) {
+    timer = setInterval(tick, tickEvery);
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  async function answer(op: OperationSpec, params: Record<string, string>, rawQuery: URLSearchParams, request: CoreRequest, body: unknown, label: string, prefer: PreferResult & { ok: true }): Promise<CoreResponse> {
+    const auth = authenticate(request.headers, state);
+    if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
+    if (choosesExample(prefer.preferences)) return reply(preferredReply(spec, op, label, prefer.preferences));
+    const v = validators.get(op.operationId)!;
+    const handler = handlers.get(op.operationId);
+    if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
+    const result = await handler(
+      {
+        operationId: op.operationId as OperationId,
+        params: v.params(params) as never,
+        query: v.query(rawQuery) as never,
+        rawQuery,
+        body: v.body(body) as never,
+        headers: request.headers,
+        org: auth.org,
+        auth,
+      },
+      ctx,
+    );
+    return reply(result as UntypedReply);
+  }
+
+  async function route(request: CoreRequest, method: string, path: string, query: URLSearchParams, prefer: PreferResult): Promise<CoreResponse> {
+    const lookupMethod = method === "HEAD" ? "GET" : method;
+    const ctl = control.get(`${lookupMethod} ${path}`);
+    if (ctl) return json(200, await ctl.handle(parseJsonBody(method, request.headers, request.body), ctx));
+    for (const r of routes) {
+      if (r.op.method !== lookupMethod) continue;
+      const m = r.pattern.exec(path);
+      if (!m) continue;
+      const params = Object.fromEntries(r.names.map((name, i) => [name, decodeSegment(m[i + 1]!, path)]));
+      const body = parseJsonBody(method, request.headers, request.body);
+      if (!prefer.ok) throw invalidRequest(prefer.message);
+      return answer(r.op, params, query, request, body, `${method} ${path}`, prefer);
+    }
+    const outside = path.startsWith(`${spec.basePath}/`) ? "" : ` (paths start with ${spec.basePath})`;
+    throw notFound(`${method} ${path} is not an operation of this API${outside}`);
+  }
+
+  async function handle(request: CoreRequest): Promise<CoreResponse> {
+    const method = request.method.toUpperCase();
+    let url = request.url;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    const search = q === -1 ? "" : url.slice(q + 1);
+    const headers = corsHeaders(request.headers, method === "OPTIONS");
+    const api = path.startsWith(`${spec.basePath}/`);
+    // The Prefer grammar removes its `__code`-style stand-ins from the query.
+    const query = new URLSearchParams(search);
+    const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
+    let response: CoreResponse;
+    try {
+      response = await dispatch();
+    } catch (error) {
+      response = errorResponse(error, (e) => logError("sandbox handler failed", e));
+    }
+    response.headers = { ...headers, ...response.headers };
+    const applied = api && prefer.ok ? preferenceAppliedHeader(prefer.applied) : undefined;
+    if (applied) response.headers["preference-applied"] = applied;
+    const delay = options.latencyMs + (api && prefer.ok ? (prefer.preferences.latencyMs ?? 0) : 0);
+    if (delay > 0) await sleep(delay);
+    if (method === "HEAD") response.body = undefined;
+    return response;
+
+    async function dispatch(): Promise<CoreResponse> {
+      // Preflight requests: answered before authentication and rate limiting.
+      if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
+      if (limiter && api) {
+        const decision = limiter(request.remoteAddress ?? "local");
+        Object.assign(headers, decision.headers);
+        if (decision.rejected) return json(429, decision.rejected);
+      }
+      return route(request, method, path, query, prefer);
+    }
+  }
+
+  return {
+    handle,
+    keys: KEYS,
+    reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
+    advance(ms) {
+      if (!(ms >= 0)) throw new Error(`advance(ms) needs a non-negative number of milliseconds, got ${ms}`);
+      const step = Number.isFinite(tickEvery) ? tickEvery : ms;
+      let remaining = ms;
+      do {
+        const d = Math.min(step, remaining);
+        offset += d;
+        remaining -= d;
+        tick();
+      } while (remaining > 0);
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      for (const area of [...areas].reverse()) area.close?.(ctx);
+    },
+    ctx,
+    graph,
+    graphMs,
+  };
+}
+
+/** A handler's reply as a response: objects are serialized, JSON text goes out as is. */
+function reply(result: UntypedReply): CoreResponse {
+  const status = result.status ?? 200;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
+  if (result.body === undefined) return { status, headers, body: undefined };
+  if (typeof result.body === "string") return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: result.body };
+  return { status, headers: { ...headers, "content-type": headers["content-type"] ?? JSON_TYPE }, body: JSON.stringify(result.body) };
+}
