@@ -77,5 +77,24 @@ export function isFrameworkErrorBody(body: unknown): body is FrameworkErrorBody 
   return typeof b.statusCode === "number" && typeof b.error === "string" && typeof b.message === "string";
 }
 
+/** Reason phrases of the statuses the spec documents a framework-shaped body for (no Node import: browser hosts use this too). */
+const REASON_PHRASES: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/**
+ * A framework-shaped body made to state the status actually answered: one example can serve a range (the
+ * spec's 500 and 5XX share a 502 example), so `Prefer: code=500` must not answer a body saying 502.
+ */
+export function withAnsweredStatus(body: unknown, status: number): unknown {
+  if (!isFrameworkErrorBody(body) || body.statusCode === status) return body;
+  return { ...body, statusCode: status, error: REASON_PHRASES[status] ?? body.error };
+}
+
 /** The reference's 401 message: it asks for a valid key in the Authorization header. */
 export const UNAUTHORIZED_MESSAGE = "A valid API key is required in the Authorization header";

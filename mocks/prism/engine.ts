@@ -19,8 +19,7 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
-import { STATUS_CODES } from "node:http";
-import { isFrameworkErrorBody, loadSpec } from "../../contract-core/index.js";
+import { loadSpec, withAnsweredStatus } from "../../contract-core/index.js";
 import { bodyPrecheck, queryIntegerViolations } from "./bounds.js";
 import { exampleMatcher, pastLastPage } from "./match.js";
 import type { Preferences } from "../../contract-core/index.js";
@@ -239,7 +238,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         const page = pastLastPage(reply.body, request.query);
         if (page !== undefined) return { ...reply, body: page };
       }
-      return { ...reply, body: matchingStatus(reply.status, reply.body) };
+      return { ...reply, body: withAnsweredStatus(reply.body, reply.status) };
     },
   };
 }
@@ -265,13 +264,4 @@ function toReply(output: IHttpResponse): MockReply {
   const hasBody = output.body !== undefined && output.body !== null && output.statusCode !== 204;
   if (!hasBody) delete headers["content-type"];
   return hasBody ? { status: output.statusCode, headers, body: output.body } : { status: output.statusCode, headers };
-}
-
-/**
- * A framework-shaped body states its own status: one example can serve a range (the spec's 500 and 5XX share
- * a 502 example), so the body is made to say the status actually answered.
- */
-function matchingStatus(status: number, body: unknown): unknown {
-  if (!isFrameworkErrorBody(body) || body.statusCode === status) return body;
-  return { ...body, statusCode: status, error: STATUS_CODES[status] ?? body.error };
 }

@@ -6,7 +6,7 @@
  * supported here (answers come from the seeded graph): ignored and not listed in Preference-Applied.
  */
 import type { PreferenceName, Preferences } from "../../contract-core/prefer.js";
-import { errorTypeForStatus, isFrameworkErrorBody } from "../../contract-core/error-vocabulary.js";
+import { errorTypeForStatus, withAnsweredStatus } from "../../contract-core/error-vocabulary.js";
 import type { UntypedReply } from "./context.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "./spec.js";
@@ -50,19 +50,3 @@ export function preferredReply(spec: SpecIndex, op: OperationSpec, label: string
 
 /** The seconds the spec's 429 example names ("retry in 30 seconds"), so header and body agree. */
 const RETRY_AFTER_SECONDS = 30;
-
-/**
- * A framework-shaped example states the status actually answered: the 5xx responses share one example
- * (`statusCode: 502`), so `Prefer: code=500` must not answer a body that says 502.
- */
-function withAnsweredStatus(body: unknown, status: number): unknown {
-  if (!isFrameworkErrorBody(body) || body.statusCode === status) return body;
-  return { ...body, statusCode: status, error: REASONS[status] ?? body.error };
-}
-
-const REASONS: Record<number, string> = {
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
