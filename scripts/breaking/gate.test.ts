@@ -267,19 +267,20 @@ describe("arguments and summary", () => {
 });
 
 describe("workflow", () => {
-  it("runs the gate on pull requests with full history on Node 20 and 24", async () => {
+  it("runs the gate on pull requests with full history, and the suite on every supported major", async () => {
     const wf = parse(await readFile(join(ROOT, ".github", "workflows", "contract-gate.yml"), "utf8")) as {
       on: Record<string, unknown>;
       jobs: Record<string, { strategy: { matrix: { node: number[] } }; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }>;
     };
     expect(Object.keys(wf.on)).toContain("pull_request");
     const job = Object.values(wf.jobs)[0];
-    expect(job?.strategy.matrix.node).toEqual([20, 24]);
+    expect(job?.strategy.matrix.node).toEqual([22, 24, 26]);
     const steps = job?.steps ?? [];
     expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with?.["fetch-depth"]).toBe(0);
     expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe("${{ matrix.node }}");
     const runs = steps.map((s) => s.run ?? "");
     expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
     expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(runs.indexOf("npm ci"));
+    expect(runs.findIndex((r) => r.includes("vitest.mjs run"))).toBeGreaterThan(runs.indexOf("npm ci"));
   });
 });
