@@ -117,7 +117,10 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   return {
     handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle)],
     keys: core.keys,
-    reset: () => core.reset(),
+    reset() {
+      core.reset();
+      if (storage) save();
+    },
     advance: (ms) => core.advance(ms),
     close: () => core.close(),
     core,
