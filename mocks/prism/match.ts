@@ -8,7 +8,8 @@
 // Only the examples of an operation's default (lowest 2xx) response take part; the first match in
 // document order wins. Prefer code/example/dynamic always win over it.
 
-import { deref, isObj, type Obj as Json } from "../../contract-core/index.js";
+// pointer.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
+import { deref, isObj, type Obj as Json } from "../../contract-core/pointer.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 

@@ -103,6 +103,7 @@ describe("createSandboxHandlers", () => {
     storage.write("{}");
     expect([map.get("tg"), storage.location]).toEqual(["{}", "localStorage:tg"]);
     expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: true })).toThrow(/needs localStorage/);
+    expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: 42 as never })).toThrow(/persist must be/);
   });
 });
 

@@ -69,7 +69,11 @@ export function localStorageState(key = DEFAULT_STORAGE_KEY, store: Storage = gl
 function storageOf(persist: SandboxHandlersOptions["persist"]): StateStorage | null {
   if (!persist) return null;
   if (persist === true) return localStorageState();
-  return typeof persist === "string" ? localStorageState(persist) : persist;
+  if (typeof persist === "string") return localStorageState(persist);
+  if (typeof persist !== "object" || typeof persist.read !== "function" || typeof persist.write !== "function") {
+    throw new TypeError("persist must be true, a localStorage key or a StateStorage ({ location, read(), write(text) })");
+  }
+  return persist;
 }
 
 const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
