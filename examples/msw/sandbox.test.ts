@@ -28,8 +28,9 @@ describe("the sandbox in MSW", () => {
     const found = unwrap(await client.GET("/people", { params: { query: { role_family: "engineering", limit: 5 } } }));
     expect(found.data.length).toBeGreaterThan(0);
 
-    const dossier = unwrap(await client.GET("/people/{slug}", { params: { path: { slug: found.data[0]!.slug } } })).data;
-    expect(dossier.slug).toBe(found.data[0]!.slug);
+    const slug = found.data.find((p) => p.slug)!.slug!;
+    const dossier = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
+    expect(dossier.slug).toBe(slug);
 
     const created = await client.POST("/targets", { body: { kind: "people", input: "Engineers", app_query: { keywords: "engineer" } } });
     const target = unwrap(created).data;

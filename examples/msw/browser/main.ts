@@ -25,11 +25,12 @@ async function showLists(): Promise<void> {
 async function search(keywords: string): Promise<void> {
   const people = unwrap(await client.GET("/people", { params: { query: { keywords, limit: 5 } } })).data;
   $("results").replaceChildren(
-    ...people.map((p) => {
-      const button = Object.assign(document.createElement("button"), { className: "slug", textContent: p.slug });
+    // Rows without a slug (not in the index graph) have no dossier to open.
+    ...people.flatMap(({ slug }) => (slug ? [slug] : [])).map((slug) => {
+      const button = Object.assign(document.createElement("button"), { className: "slug", textContent: slug });
       button.onclick = async () => {
-        const person = unwrap(await client.GET("/people/{slug}", { params: { path: { slug: p.slug } } })).data;
-        $("dossier").textContent = person.full_name ?? person.slug;
+        const person = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
+        $("dossier").textContent = person.full_name ?? slug;
       };
       return button;
     }),
