@@ -12,6 +12,7 @@ const BENCHES: Record<string, string> = {
   mock: "mocks/prism/bench.ts",
   client: "client/bench.ts",
   sandbox: "mocks/sandbox/bench.ts",
+  msw: "mocks/sandbox/hosts/bench.ts",
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
