@@ -4,6 +4,8 @@
  * fallbacks (`--port`/`PORT`, `--host`/`HOST`); an unknown option or a bad value names itself, points to
  * `--help` and exits 2; a busy port names the port and how to choose another.
  */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 export interface OptionSpec {
@@ -15,7 +17,7 @@ export interface OptionSpec {
   env?: string;
   /** Shown in the usage text; applied when neither the flag nor the variable is set. */
   default?: string | boolean;
-  /** Placeholder in the usage text: `--port <n>`. */
+  /** Placeholder in the usage text: `--port <n>`; a missing value is reported as `--port needs a <n>` minus the brackets. */
   value?: string;
   multiple?: boolean;
 }
@@ -49,7 +51,7 @@ export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", descriptio
 
 /** Shared option definitions, so every command spells them the same. */
 export const COMMON_OPTIONS = {
-  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<n>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
+  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<port>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
   host: (defaultHost = "127.0.0.1"): OptionSpec => ({ type: "string", value: "<host>", env: "HOST", default: defaultHost, description: "interface to bind" }),
   spec: (defaultPath: string): OptionSpec => ({ type: "string", value: "<file>", env: "SPEC", default: defaultPath, description: "OpenAPI document (JSON or YAML, split or bundled)" }),
   out: (defaultPath: string, what = "output file"): OptionSpec => ({ type: "string", value: "<path>", default: defaultPath, description: what }),
@@ -76,29 +78,58 @@ export function formatUsage(spec: CommandSpec): string {
   ].join("\n");
 }
 
+/** The one-line usage shown with every command-line error. */
+export function usageLine(spec: CommandSpec): string {
+  return `usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
+}
+
+/** A UsageError for `spec`: the problem, then the usage line. */
+export function usageError(spec: CommandSpec, problem: string): UsageError {
+  return new UsageError(`${spec.name}: ${problem}
+${usageLine(spec)}`);
+}
+
+/** Turns parseArgs' error into one that names the argument and says what to do. */
+function describeParseError(spec: CommandSpec, options: Record<string, OptionSpec>, error: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown argument ${option ?? ""}: not an option of this command`;
+  if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+    const arg = /'([^']*)'/.exec(error.message)?.[1] ?? "";
+    return `unexpected argument "${arg}": this command takes no positional arguments`;
+  }
+  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    const name = option.replace(/^-+/, "");
+    const spec = options[name] ?? Object.values(options).find((o) => o.short === name);
+    if (spec?.type === "string") return `${option} needs a ${(spec.value ?? "<value>").replace(/^<|>$/g, "")}`;
+    return `${option} takes no value`;
+  }
+  return error.message.replace(/\. To specify a positional argument.*$/s, "");
+}
+
 /**
- * Parses `argv` against `spec`. Returns undefined after printing usage when `--help` is given (the caller
- * returns without doing any work); throws UsageError for an unknown option, a missing value or an unexpected argument.
+ * Parses `argv` against `spec`. Returns undefined after writing the usage text (to `out`, default stdout)
+ * when `--help` or `-h` is given, so the caller does no work; throws UsageError for an unknown option,
+ * a missing value or an unexpected argument. Flags win over environment variables, which win over defaults.
  */
 export function parseCommandLine(
   spec: CommandSpec,
   argv: readonly string[] = process.argv.slice(2),
   env: NodeJS.ProcessEnv = process.env,
+  out: (text: string) => void = (text) => void process.stdout.write(text),
 ): ParsedCommandLine | undefined {
   const options = { ...spec.options, help: HELP_OPTION };
   const config = Object.fromEntries(
     Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
   );
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(formatUsage(spec));
+    out(formatUsage(spec));
     return undefined;
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options: config, allowPositionals: spec.positionals !== undefined, strict: true });
   } catch (e) {
-    const message = (e as Error).message.replace(/\. To specify a positional argument.*$/s, "").replace(/\.$/, "");
-    throw new UsageError(`${spec.name}: ${message}. Run \`${spec.name} -- --help\` for the options.`);
+    throw usageError(spec, describeParseError(spec, options, e as Error & { code?: string }));
   }
   const values: CliValues = { ...(parsed.values as CliValues) };
   for (const [name, o] of Object.entries(options)) {
@@ -114,7 +145,8 @@ export function parseCommandLine(
 export function portValue(spec: CommandSpec, value: unknown, flag = "port"): number {
   const text = String(value ?? "");
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
-    throw new UsageError(`${spec.name}: --${flag} must be a port number from 0 to 65535, got "${text}". Run \`${spec.name} -- --help\` for the options.`);
+    const env = spec.options?.[flag]?.env;
+    throw usageError(spec, `${env ?? `--${flag}`} must be an integer 0-65535, got "${text}" (set it with --${flag} <n>${env ? ` or ${env}=<n>` : ""}; 0 picks a free port)`);
   }
   return Number(text);
 }
@@ -158,7 +190,5 @@ export async function runCommand(
 /** True when the module at `importMetaUrl` is the entry point (run directly, not imported by a test). */
 export function isMain(importMetaUrl: string): boolean {
   const entry = process.argv[1];
-  if (!entry) return false;
-  const file = new URL(importMetaUrl).pathname;
-  return file === entry || file.replace(/\.ts$/, "") === entry.replace(/\.ts$/, "");
+  return entry !== undefined && resolve(entry) === fileURLToPath(importMetaUrl);
 }

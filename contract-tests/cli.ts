@@ -5,14 +5,22 @@
  */
 import { pathToFileURL } from "node:url";
 import { checkRecorded, formatError, formatErrors, getValidator, loadRecordings, type LoadedExchange } from "../contract-core/index.js";
-import type { Validator } from "../contract-core/index.js";
+import { COMMON_OPTIONS, parseCommandLine, usageError, UsageError, type CommandSpec, type Validator } from "../contract-core/index.js";
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
-const USAGE = "usage: npm run contract -- <files or folders...> [--json] [--spec <openapi.json>]";
+export const CONTRACT_COMMAND: CommandSpec = {
+  name: "npm run contract",
+  summary: "Replays recorded exchanges (HAR, JSON recordings, or folders of them) against the contract; exit 1 when one breaks it.",
+  options: {
+    json: COMMON_OPTIONS.json(),
+    spec: { ...COMMON_OPTIONS.spec("generated/openapi.json"), default: undefined },
+  },
+  positionals: "<files or folders...>",
+};
 
 interface Options {
   paths: string[];
@@ -20,25 +28,25 @@ interface Options {
   spec?: string;
 }
 
-function parseArgs(argv: string[]): Options | string {
-  const options: Options = { paths: [], json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--json") options.json = true;
-    else if (arg === "--spec") {
-      const value = argv[++i];
-      if (!value) return "--spec needs a path";
-      options.spec = value;
-    } else if (arg.startsWith("--")) return `unknown option ${arg}`;
-    else options.paths.push(arg);
+/** The options, undefined after --help (usage written to `out`), or the problem as text. */
+function parseArgs(argv: string[], out: (text: string) => void): Options | string | undefined {
+  try {
+    const parsed = parseCommandLine(CONTRACT_COMMAND, argv, process.env, out);
+    if (!parsed) return undefined;
+    if (parsed.positionals.length === 0) return usageError(CONTRACT_COMMAND, "no recordings given: name at least one file or folder").message;
+    const spec = parsed.values.spec;
+    return { paths: parsed.positionals, json: parsed.values.json === true, ...(typeof spec === "string" ? { spec } : {}) };
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
-  return options.paths.length > 0 ? options : "no recordings given";
 }
 
 export function runCli(argv: string[], io: CliIo): number {
-  const options = parseArgs(argv);
+  const options = parseArgs(argv, io.out);
+  if (options === undefined) return 0;
   if (typeof options === "string") {
-    io.err(`${options}\n${USAGE}\n`);
+    io.err(`${options}\n`);
     return 2;
   }
   let validator: Validator;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CliIo } from "./cli.js";
 import { getValidator, type Exchange } from "../contract-core/index.js";
-import { exchangeFromFetch } from "../contract-core/index.js";
+import { COMMON_OPTIONS, exchangeFromFetch, parseCommandLine, usageError, UsageError, type CommandSpec } from "../contract-core/index.js";
 
 export interface RequestSpec {
   name?: string;
@@ -31,33 +31,48 @@ interface Options {
   timeoutMs: number;
 }
 
-const USAGE = "usage: npm run record -- --base-url <url> [--api-key-env NAME] [--auth bearer|x-api-key] [--out <dir>] [--timeout-ms 10000] <requests-file>";
 const REDACTED = "[redacted]";
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "proxy-authorization", "cookie", "set-cookie"]);
 /** Volatile or transport-level response headers left out of recordings. */
 const DROPPED_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
-function parseArgs(argv: string[]): Options | string {
-  const values: Record<string, string> = {};
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith("--")) positional.push(arg);
-    else if (["--base-url", "--api-key-env", "--auth", "--out", "--timeout-ms"].includes(arg) && argv[i + 1] !== undefined) values[arg] = argv[++i]!;
-    else return `unknown or incomplete option ${arg}`;
+export const RECORD_COMMAND: CommandSpec = {
+  name: "npm run record",
+  summary: "Sends each request of <requests-file> to a server and writes one JSON recording per exchange (credentials redacted).",
+  options: {
+    "base-url": { type: "string", value: "<url>", description: "server to record from, e.g. http://127.0.0.1:4010/v1 (required)" },
+    "api-key-env": { type: "string", value: "<NAME>", description: "environment variable holding the API key (the key itself is never printed)" },
+    auth: { type: "string", value: "<bearer|x-api-key>", default: "bearer", description: "how the key is sent" },
+    out: COMMON_OPTIONS.out("contract-tests/recordings/recorded", "folder for the recordings"),
+    "timeout-ms": { type: "string", value: "<ms>", default: "10000", description: "per-request timeout" },
+  },
+  positionals: "<requests-file>",
+};
+
+/** The options, undefined after --help (usage written to `out`), or the problem as text. */
+function parseArgs(argv: string[], out: (text: string) => void): Options | string | undefined {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(RECORD_COMMAND, argv, process.env, out);
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
-  const auth = values["--auth"] ?? "bearer";
-  if (!values["--base-url"]) return "--base-url is required";
-  if (auth !== "bearer" && auth !== "x-api-key") return "--auth must be bearer or x-api-key";
-  if (positional.length !== 1) return "exactly one requests file is required";
-  const timeoutMs = Number(values["--timeout-ms"] ?? 10_000);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return "--timeout-ms must be a positive integer";
+  if (!parsed) return undefined;
+  const values = parsed.values as Record<string, string | undefined>;
+  const problem = (text: string) => usageError(RECORD_COMMAND, text).message;
+  const auth = values.auth ?? "bearer";
+  if (!values["base-url"]) return problem("--base-url is required");
+  if (auth !== "bearer" && auth !== "x-api-key") return problem("--auth must be bearer or x-api-key");
+  if (parsed.positionals.length !== 1) return problem("exactly one requests file is required");
+  const timeoutMs = Number(values["timeout-ms"] ?? 10_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return problem("--timeout-ms must be a positive integer");
   return {
-    baseUrl: values["--base-url"].replace(/\/+$/, ""),
-    apiKeyEnv: values["--api-key-env"],
+    baseUrl: values["base-url"].replace(/\/+$/, ""),
+    apiKeyEnv: values["api-key-env"],
     auth,
-    out: values["--out"] ?? "contract-tests/recordings/recorded",
-    requestsFile: positional[0]!,
+    out: values.out ?? "contract-tests/recordings/recorded",
+    requestsFile: parsed.positionals[0]!,
     timeoutMs,
   };
 }
@@ -112,9 +127,10 @@ function fileNameFor(exchange: Exchange, spec: RequestSpec, taken: Set<string>):
 }
 
 export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
-  const options = parseArgs(argv);
+  const options = parseArgs(argv, io.out);
+  if (options === undefined) return 0;
   if (typeof options === "string") {
-    io.err(`${options}\n${USAGE}\n`);
+    io.err(`${options}\n`);
     return 2;
   }
   const key = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined;

@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
 import { repoRoot } from "./generate.js";
 
 const BENCHES: Record<string, string> = {
@@ -15,24 +16,31 @@ const BENCHES: Record<string, string> = {
   msw: "mocks/sandbox/hosts/bench.ts",
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-const unknown = wanted.filter((w) => !(w in BENCHES));
-if (unknown.length) {
-  console.error(`unknown benchmark(s): ${unknown.join(", ")}; choose from ${Object.keys(BENCHES).join(", ")}`);
-  process.exit(2);
-}
-let failed = 0;
-for (const [name, file] of Object.entries(BENCHES)) {
-  if (wanted.length && !wanted.includes(name)) continue;
-  if (!existsSync(join(repoRoot, file))) {
-    console.log(`\n## ${name}: ${file} not present, skipped`);
-    continue;
+export const BENCH_COMMAND: CommandSpec = {
+  name: "npm run bench",
+  summary: `Runs the benchmarks (all, or the ones named: ${Object.keys(BENCHES).join(", ")}) and prints their figures for this machine.`,
+  positionals: "[names...]",
+};
+
+await runCommand(BENCH_COMMAND, ({ positionals }) => {
+  const wanted = positionals;
+  const unknown = wanted.filter((w) => !(w in BENCHES));
+  if (unknown.length) {
+    throw usageError(BENCH_COMMAND, `unknown benchmark(s): ${unknown.join(", ")}; choose from ${Object.keys(BENCHES).join(", ")}`);
   }
-  console.log(`\n## ${name} (${file})\n`);
-  const run = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), [file], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-  if (run.status !== 0) {
-    failed++;
-    console.log(`✘ ${name} benchmark exited with ${run.status ?? run.signal}`);
+  let failed = 0;
+  for (const [name, file] of Object.entries(BENCHES)) {
+    if (wanted.length && !wanted.includes(name)) continue;
+    if (!existsSync(join(repoRoot, file))) {
+      console.log(`\n## ${name}: ${file} not present, skipped`);
+      continue;
+    }
+    console.log(`\n## ${name} (${file})\n`);
+    const run = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), [file], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    if (run.status !== 0) {
+      failed++;
+      console.log(`✘ ${name} benchmark exited with ${run.status ?? run.signal}`);
+    }
   }
-}
-process.exit(failed ? 1 : 0);
+  return failed ? 1 : 0;
+});

@@ -1,6 +1,6 @@
 /**
- * `npm run build [-- client|msw] [-- --out <dir>]` (also `prepare`, so git and tarball installs get it): the
- * package's exports in <dir> (default dist/).
+ * `npm run build [-- --out <dir>]` (also `prepare`, so git and tarball installs get it): the package's
+ * exports in <dir> (default dist/); `npm run build:client` (scripts/build-client.ts) builds ./client alone.
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
  *   ./msw     mocks/sandbox/hosts/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
  *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
+import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
@@ -138,33 +139,31 @@ export async function buildMsw({ outDir = path.join(ROOT, "dist"), typeCheck = t
   return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
 }
 
-function outDirFromArgs(args: string[]): string | undefined {
-  const index = args.indexOf("--out");
-  if (index === -1) return undefined;
-  const value = args[index + 1];
-  if (!value) throw new Error("--out needs a directory");
-  return path.resolve(value);
+/** Builds ./client and checks that its entry loads. */
+export async function buildClientChecked(outDir?: string): Promise<BuildResult> {
+  const result = buildClient({ outDir });
+  const entry = await import(pathToFileURL(path.join(result.outDir, "client", "index.js")).href);
+  if (typeof entry.createTalentGraphClient !== "function") throw new Error("built entry lacks createTalentGraphClient");
+  return result;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const args = process.argv.slice(2);
-  const parts = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--out");
-  const want = (part: string) => parts.length === 0 || parts.includes(part);
-  try {
-    const outDir = outDirFromArgs(args);
-    const results: BuildResult[] = [];
-    if (want("client")) {
-      results.push(buildClient({ outDir }));
-      const entry = await import(pathToFileURL(path.join(results[0]!.outDir, "client", "index.js")).href);
-      if (typeof entry.createTalentGraphClient !== "function") throw new Error("built entry lacks createTalentGraphClient");
-    }
-    if (want("msw")) results.push(await buildMsw({ outDir }));
-    for (const { outDir: dir, files } of results) {
-      console.log(`build wrote ${files.length} files to ${path.relative(process.cwd(), dir) || "."}`);
-      for (const file of files) console.log(`  ${file}`);
-    }
-  } catch (error) {
-    console.error(`build failed:\n${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
+export function printBuild(name: string, { outDir, files }: BuildResult): void {
+  console.log(`${name} wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
+  for (const file of files) console.log(`  ${file}`);
+}
+
+export const OUT_OPTION = { out: { type: "string", value: "<dir>", description: "output folder (default dist/)" } } as const;
+
+export const BUILD_COMMAND: CommandSpec = {
+  name: "npm run build",
+  summary: "Builds the package exports into dist/: ./client (ESM and declarations) and ./msw (one ESM bundle and declarations); also run by prepare.",
+  options: OUT_OPTION,
+};
+
+if (isMain(import.meta.url)) {
+  await runCommand(BUILD_COMMAND, async ({ values }) => {
+    const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
+    printBuild("build (./client)", await buildClientChecked(outDir));
+    printBuild("build (./msw)", await buildMsw({ outDir }));
+  });
 }

@@ -1,31 +1,92 @@
-// Shared by start.ts and proxy.ts: PORT/HOST from the environment, one ready line, clean stop.
+// The mock's and the proxy's command line (the core's convention: --help, flags with PORT/HOST/SPEC/MOCK_VALIDATE
+// as fallbacks, errors that say what to do), one ready line, clean stop.
+import {
+  COMMON_OPTIONS,
+  describeListenError,
+  parseCommandLine,
+  portValue,
+  UsageError,
+  type CommandSpec,
+  type ParsedCommandLine,
+} from "../../contract-core/index.js";
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, type RunningMock } from "./server.js";
 
-/**
- * PORT, HOST, SPEC (another document) and MOCK_VALIDATE=1 (warn when an answer breaks the spec, for
- * people editing examples) from the environment.
- */
-export function cliOptions(env: NodeJS.ProcessEnv = process.env): MockOptions {
-  const port = env.PORT === undefined || env.PORT === "" ? DEFAULT_PORT : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0-65535, got "${env.PORT}"`);
+const SERVER_OPTIONS = {
+  port: COMMON_OPTIONS.port(String(DEFAULT_PORT)),
+  host: COMMON_OPTIONS.host(DEFAULT_HOST),
+  spec: { ...COMMON_OPTIONS.spec("generated/openapi.json"), default: undefined },
+  validate: { type: "boolean", env: "MOCK_VALIDATE", description: "warn when an answer breaks the spec (for people editing examples)" },
+} satisfies CommandSpec["options"];
+
+export const MOCK_COMMAND: CommandSpec = {
+  name: "npm run mock",
+  summary: "Serves the static mock of generated/openapi.json under /v1 (Prism behind a front with the reference's error shapes).",
+  options: SERVER_OPTIONS,
+  notes: ["Prefer (code, example, dynamic, seed, latency) picks the answer: see mocks/prism/README.md."],
+};
+
+export const PROXY_COMMAND: CommandSpec = {
+  name: "npm run proxy",
+  summary: "Validating proxy: forwards to <upstream-base-url> and reports requests and answers that break the spec.",
+  options: SERVER_OPTIONS,
+  positionals: "<upstream-base-url>",
+  notes: ["Example: npm run proxy -- https://api.talent-graph.example/v1"],
+};
+
+function optionsFrom(command: CommandSpec, { values }: ParsedCommandLine): MockOptions {
   return {
-    port,
-    host: env.HOST || DEFAULT_HOST,
-    ...(env.SPEC ? { spec: env.SPEC } : {}),
-    ...(env.MOCK_VALIDATE === "1" ? { validateResponses: true } : {}),
+    port: portValue(command, values.port),
+    host: String(values.host ?? DEFAULT_HOST),
+    ...(values.spec ? { spec: String(values.spec) } : {}),
+    ...(values.validate === true ? { validateResponses: true } : {}),
   };
 }
 
-/** Runs a server until SIGINT/SIGTERM, printing `ready(baseUrl)` as its one ready line. */
-export async function runUntilSignal(start: () => Promise<RunningMock>, ready: (baseUrl: string) => string): Promise<void> {
+/** The mock's options from flags and the environment (PORT, HOST, SPEC, MOCK_VALIDATE=1). */
+export function cliOptions(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = [], command = MOCK_COMMAND): MockOptions {
+  const parsed = parseCommandLine(command, argv, env) ?? { values: {}, positionals: [] };
+  try {
+    return optionsFrom(command, parsed);
+  } catch (e) {
+    throw e instanceof UsageError ? new Error(e.message.split("\n")[0]!.replace(`${command.name}: `, "")) : e;
+  }
+}
+
+/**
+ * Runs a server command: --help prints usage and exits 0 without starting anything; a usage error exits 2;
+ * a failed start (a busy port names the port and how to choose another) exits 1; then runs until SIGINT/SIGTERM.
+ */
+export async function runServerCommand(
+  command: CommandSpec,
+  start: (options: MockOptions, positionals: string[]) => Promise<RunningMock>,
+  ready: (baseUrl: string, positionals: string[]) => string,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
+  let options: MockOptions;
+  let positionals: string[];
+  try {
+    const parsed = parseCommandLine(command, argv);
+    if (!parsed) return;
+    options = optionsFrom(command, parsed);
+    positionals = parsed.positionals;
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(e instanceof UsageError ? 2 : 1);
+  }
   let running: RunningMock;
   try {
-    running = await start();
+    running = await start(options, positionals);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = code ? describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST) : (error as Error).message;
+    process.stderr.write(`${command.name}: ${message ?? String(error)}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${ready(running.baseUrl)}\n`);
+  process.stdout.write(`${ready(running.baseUrl, positionals)}\n`);
   const stop = (): void => {
     running.close().then(
       () => process.exit(0),

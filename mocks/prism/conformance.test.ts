@@ -1,25 +1,16 @@
 // Conformance of `npm run mock` with the real spec (generated/openapi.json): every operation answers a
 // valid request with a documented, schema-valid response (checked by the contract validator), and the
 // error cases answer in the reference's shapes.
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractValidator, DEFAULT_SPEC_PATH, formatErrors } from "../../contract-core/index.js";
+import { createContractValidator, DEFAULT_SPEC_PATH, deref as coreDeref, formatErrors, listOperations, loadSpec } from "../../contract-core/index.js";
 import { concreteStatus, responsesOf } from "../../scripts/examples-list.js";
 import { startMock, type RunningMock } from "./server.js";
 import { call, failure, type CallOptions } from "./testing.js";
 
 type Json = Record<string, unknown>;
-const spec = JSON.parse(readFileSync(DEFAULT_SPEC_PATH, "utf8")) as Json;
+const spec = loadSpec(DEFAULT_SPEC_PATH) as Json;
 const contract = createContractValidator(DEFAULT_SPEC_PATH);
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
-
-function deref(value: unknown): Json {
-  let node = value as Json;
-  while (typeof node?.$ref === "string") {
-    node = (node.$ref as string).slice(2).split("/").reduce<unknown>((at, key) => (at as Json)[key], spec) as Json;
-  }
-  return node;
-}
+const deref = (value: unknown): Json => coreDeref(spec, value) as Json;
 
 /** An example value for a parameter or media object: `example`, else the first of `examples`, else the schema's. */
 function exampleOf(node: Json): unknown {
@@ -40,30 +31,27 @@ interface Operation {
 }
 
 /** A valid request for each operation, built from the spec's own examples (path params, required query, body). */
-const operations: Operation[] = Object.entries(spec.paths as Json).flatMap(([template, item]) =>
-  METHODS.filter((m) => (item as Json)[m]).map((m) => {
-    const op = (item as Json)[m] as Json;
-    const params = [...(((item as Json).parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map(deref);
-    let path = template;
-    const query = new URLSearchParams();
-    for (const p of params) {
-      if (p.in === "path") path = path.replace(`{${String(p.name)}}`, encodeURIComponent(String(exampleOf(p))));
-      if (p.in === "query" && p.required) query.set(String(p.name), String(exampleOf(p)));
-    }
-    const body = op.requestBody ? exampleOf(deref((deref(op.requestBody).content as Json)["application/json"])) : undefined;
-    const qs = query.toString();
-    const prefers = responsesOf(spec, op).flatMap((entry) =>
-      entry.rows.map((row) => [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", ")),
-    );
-    return {
-      id: String(op.operationId),
-      method: m.toUpperCase(),
-      template,
-      request: { method: m.toUpperCase(), path: qs ? `${path}?${qs}` : path, body },
-      prefers,
-    };
-  }),
-);
+const operations: Operation[] = listOperations(spec).map(({ path: template, method: m, operation: op, pathItem: item }) => {
+  const params = [...(((item as Json).parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map(deref);
+  let path = template;
+  const query = new URLSearchParams();
+  for (const p of params) {
+    if (p.in === "path") path = path.replace(`{${String(p.name)}}`, encodeURIComponent(String(exampleOf(p))));
+    if (p.in === "query" && p.required) query.set(String(p.name), String(exampleOf(p)));
+  }
+  const body = op.requestBody ? exampleOf(deref((deref(op.requestBody).content as Json)["application/json"])) : undefined;
+  const qs = query.toString();
+  const prefers = responsesOf(spec, op).flatMap((entry) =>
+    entry.rows.map((row) => [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", ")),
+  );
+  return {
+    id: String(op.operationId),
+    method: m.toUpperCase(),
+    template,
+    request: { method: m.toUpperCase(), path: qs ? `${path}?${qs}` : path, body },
+    prefers,
+  };
+});
 const byId = (id: string): Operation => {
   const op = operations.find((o) => o.id === id);
   if (!op) throw new Error(`no operation ${id} in the spec`);

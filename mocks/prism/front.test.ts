@@ -89,6 +89,21 @@ describe("Prefer", () => {
     expect(await invalid({ path: "/people", headers: { prefer: "example=nope" } })).toContain('no example named "nope"');
     expect(await invalid({ path: "/people", headers: { prefer: "code=abc" } })).toContain("3-digit");
     expect(await invalid({ path: "/people", headers: { prefer: "dynamic=maybe" } })).toContain("true or false");
+    expect(await invalid({ path: "/people", headers: { prefer: "latency=soon" } })).toMatch(/^Prefer latency /);
+  });
+
+  it("latency=<ms> delays the answer and is echoed in Preference-Applied", async () => {
+    const started = performance.now();
+    const result = await documented({ path: "/people", headers: { prefer: "latency=300, example=compact" } });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(result.status).toBe(200);
+    expect(result.headers.get("preference-applied")).toBe("latency=300, example=compact");
+  });
+
+  it("ignores an unsupported preference and does not list it as applied", async () => {
+    const result = await documented({ path: "/people", headers: { prefer: "return=minimal, respond-async" } });
+    expect(result.status).toBe(200);
+    expect(result.headers.get("preference-applied")).toBeNull();
   });
 });
 

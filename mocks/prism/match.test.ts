@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
+import { loadSpec } from "../../contract-core/index.js";
 import { describe, expect, it } from "vitest";
 import { exampleMatcher } from "./match.js";
 
-const doc = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const doc = loadSpec();
 const pick = exampleMatcher(doc);
 
 describe("x-mock-match picks an example from the request", () => {

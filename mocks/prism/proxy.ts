@@ -1,18 +1,15 @@
 // npm run proxy -- <upstream-base-url>: validating proxy (Prism proxy mode, errors on) on
-// http://127.0.0.1:4010/v1 (PORT, HOST). Requests and responses that break the spec are reported.
-import { curlLine, cliOptions, runUntilSignal } from "./cli.js";
+// http://127.0.0.1:4010/v1 (--port/PORT, --host/HOST; --help). Requests and responses that break the spec are reported.
+import { usageError } from "../../contract-core/index.js";
+import { curlLine, PROXY_COMMAND, runServerCommand } from "./cli.js";
 import { startProxy } from "./server.js";
 
-const upstream = process.argv[2];
-if (!upstream || upstream === "--help" || upstream === "-h") {
-  process.stderr.write(
-    "usage: npm run proxy -- <upstream-base-url>   e.g. npm run proxy -- https://api.talent-graph.example/v1\n",
-  );
-  process.exit(upstream ? 0 : 2);
-}
-
-await runUntilSignal(
-  () => startProxy({ ...cliOptions(), upstream }),
-  (baseUrl) =>
+await runServerCommand(
+  PROXY_COMMAND,
+  async (options, [upstream, ...extra]) => {
+    if (!upstream || extra.length > 0) throw usageError(PROXY_COMMAND, "give exactly one upstream base URL, e.g. https://api.talent-graph.example/v1");
+    return startProxy({ ...options, upstream });
+  },
+  (baseUrl, [upstream]) =>
     `Validating proxy ready on ${baseUrl} -> ${upstream} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2", `"Authorization: Bearer $API_KEY"`)}`,
 );

@@ -8,7 +8,6 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
 import { DEFAULT_SPEC_PATH, parsePrefer, preferenceAppliedHeader, type PreferenceName } from "../../contract-core/index.js";

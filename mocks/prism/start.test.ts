@@ -1,6 +1,8 @@
 // `npm run mock` as a process: PORT/HOST/SPEC from the environment, one ready line, Ctrl-C stops it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliOptions } from "./cli.js";
@@ -54,6 +56,30 @@ describe("npm run mock", () => {
     const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(code === 0 || signal === "SIGINT", `code ${code} signal ${signal}`).toBe(true);
     await expect(fetch(url!)).rejects.toThrow();
+  });
+});
+
+describe("--port and a busy port", () => {
+  it("takes --port over PORT, and on a busy port says which port and how to choose another (exit 1)", async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const child = spawn(`${ROOT}node_modules/.bin/tsx`, ["mocks/prism/start.ts", "--port", String(port)], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SPEC: FIXTURE },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let err = "";
+      child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      const [code] = (await once(child, "exit")) as [number | null];
+      expect(code).toBe(1);
+      expect(err).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(err).toContain("--port <n>");
+    } finally {
+      blocker.close();
+    }
   });
 });
 

@@ -1,8 +1,5 @@
-// npm run mock: the static mock of generated/openapi.json on http://127.0.0.1:4010/v1 (PORT, HOST).
-import { curlLine, cliOptions, runUntilSignal } from "./cli.js";
+// npm run mock: the static mock of generated/openapi.json on http://127.0.0.1:4010/v1 (--port/PORT, --host/HOST; --help).
+import { curlLine, MOCK_COMMAND, runServerCommand } from "./cli.js";
 import { startMock } from "./server.js";
 
-await runUntilSignal(
-  () => startMock(cliOptions()),
-  (baseUrl) => `Mock ready on ${baseUrl} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2")}`,
-);
+await runServerCommand(MOCK_COMMAND, startMock, (baseUrl) => `Mock ready on ${baseUrl} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2")}`);

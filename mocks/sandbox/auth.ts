@@ -2,9 +2,11 @@
  * Organizations and API keys of the sandbox (test keys: printed at start, listed in the README).
  * Resolution follows the reference's Authentication section.
  */
-import type { RequestHeaders } from "./context.js";
 import { invalidRequest, unauthorized } from "./errors.js";
 import type { OrgInfo, OrgState, SandboxState } from "./state.js";
+
+/** Request headers with lower-case names, as every host hands them to the core. */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export const ORGS = {
   acme: { id: "0b8f6c1e-4d2a-4f3b-9a61-2c7e5d9f1a01", name: "Acme Recruiting", plan: "unlimited", accessAllowed: true, watchSlotsMax: 1000 },

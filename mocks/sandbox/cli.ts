@@ -1,68 +1,60 @@
-/** The command line of `npm run sandbox -- ...`: flags and PORT / HOST to sandbox options. */
-import { parseArgs } from "node:util";
-import type { SandboxOptions } from "./options.js";
+/** The command line of `npm run sandbox -- ...` on contract-core's convention: flags (PORT / HOST as fallbacks) to sandbox options. */
+import { parseCommandLine, usageError, type CommandSpec, type OptionSpec } from "../../contract-core/index.js";
+import { DEFAULT_OPTIONS, type SandboxOptions } from "./options.js";
 
-export const USAGE = `Usage: npm run sandbox -- [options]
+const number = (description: string): OptionSpec => ({ type: "string", value: "<n>", description });
 
-  --port N              listen port (default 4011, or $PORT)
-  --host H              listen host (default 127.0.0.1, or $HOST)
-  --people N            generated people (default 5000)
-  --companies N         generated companies (default 320)
-  --seed N              generator seed (default 20261122)
-  --latency MS          delay every response by MS milliseconds
-  --rate-limit N        requests per minute per client IP (default 300)
-  --no-rate-limit       turn the rate limiter off (load tests)
-  --job-speed X         job simulation speed (default 1; 0 = advance only via /__sandbox/jobs/advance)
-  --job-failure-rate F  fraction of jobs that fail (default 0.1)
-  --state-file PATH     save state on shutdown, reload it on start
-  --log                 log requests (never headers or keys)
-  --help`;
+export const SANDBOX_COMMAND: CommandSpec = {
+  name: "npm run sandbox",
+  summary: "The stateful sandbox: the API on a deterministic graph with organizations, Targets, jobs and events.",
+  options: {
+    port: { type: "string", value: "<n>", env: "PORT", description: `port to listen on (default ${DEFAULT_OPTIONS.port}; 0 = any free port)` },
+    host: { type: "string", value: "<host>", env: "HOST", description: `interface to bind (default ${DEFAULT_OPTIONS.host})` },
+    people: number(`generated people (default ${DEFAULT_OPTIONS.people})`),
+    companies: number(`generated companies (default ${DEFAULT_OPTIONS.companies})`),
+    seed: number(`generator seed (default ${DEFAULT_OPTIONS.seed})`),
+    latency: { type: "string", value: "<ms>", description: "delay every answer by this many milliseconds" },
+    "rate-limit": number("requests per minute per client IP (default 300)"),
+    "no-rate-limit": { type: "boolean", description: "turn the rate limiter off (load tests)" },
+    "job-speed": { type: "string", value: "<x>", description: "job simulation speed (default 1; 0 = jobs move only with /__sandbox/jobs/advance)" },
+    "job-failure-rate": { type: "string", value: "<f>", description: "fraction of jobs that fail (default 0.1)" },
+    "state-file": { type: "string", value: "<path>", description: "load state from this file at start, save it on shutdown" },
+    log: { type: "boolean", description: "log requests (never headers or keys)" },
+  },
+  notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],
+};
 
-function num(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function num(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number between ${min} and ${max}, got ${value}`);
+  if (value === "" || !Number.isFinite(n) || n < min || n > max) throw usageError(SANDBOX_COMMAND, `--${name} must be a number between ${min} and ${max}, got "${String(value)}"`);
   return n;
 }
 
-/** Parses CLI arguments (and PORT / HOST from the environment). Throws with a readable message. */
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Partial<SandboxOptions> & { help?: boolean } {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      people: { type: "string" },
-      companies: { type: "string" },
-      seed: { type: "string" },
-      latency: { type: "string" },
-      "rate-limit": { type: "string" },
-      "no-rate-limit": { type: "boolean" },
-      "job-speed": { type: "string" },
-      "job-failure-rate": { type: "string" },
-      "state-file": { type: "string" },
-      log: { type: "boolean" },
-      help: { type: "boolean" },
-    },
-  });
-  const out: Partial<SandboxOptions> & { help?: boolean } = {};
+/**
+ * Parses the command line (PORT / HOST from `env` when the flags are absent) into the options it sets;
+ * undefined after printing the usage for --help. Throws UsageError naming the argument.
+ */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, out?: (text: string) => void): Partial<SandboxOptions> | undefined {
+  const parsed = parseCommandLine(SANDBOX_COMMAND, argv, env, out);
+  if (!parsed) return undefined;
+  const values = parsed.values;
+  const out_: Partial<SandboxOptions> = {};
   const set = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {
-    if (value !== undefined) out[key] = value;
+    if (value !== undefined) out_[key] = value;
   };
-  set("port", num("port", values.port ?? env.PORT, 0, 65535));
-  set("host", values.host ?? env.HOST);
+  set("port", num("port", values.port, 0, 65535));
+  set("host", values.host as string | undefined);
   set("people", num("people", values.people, 1, 1_000_000));
   set("companies", num("companies", values.companies, 10, 100_000));
   set("seed", num("seed", values.seed, 0, 2 ** 32 - 1));
   set("latencyMs", num("latency", values.latency, 0, 600_000));
   set("jobSpeed", num("job-speed", values["job-speed"], 0, 10_000));
   set("jobFailureRate", num("job-failure-rate", values["job-failure-rate"], 0, 1));
-  set("stateFile", values["state-file"]);
+  set("stateFile", values["state-file"] as string | undefined);
   const perMinute = num("rate-limit", values["rate-limit"], 1, 1_000_000);
-  if (perMinute !== undefined) out.rateLimit = { max: perMinute, windowMs: 60_000 };
-  if (values["no-rate-limit"]) out.rateLimit = false;
-  if (values.log) out.logger = true;
-  if (values.help) out.help = true;
-  return out;
+  if (perMinute !== undefined) out_.rateLimit = { max: perMinute, windowMs: 60_000 };
+  if (values["no-rate-limit"]) out_.rateLimit = false;
+  if (values.log) out_.logger = true;
+  return out_;
 }

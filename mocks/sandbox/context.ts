@@ -4,7 +4,9 @@
  * operation's own types, so a handler answering a body the spec does not allow fails the type check.
  */
 import type { operations } from "../../generated/schema.js";
-import type { AuthContext } from "./auth.js";
+import type { AuthContext, RequestHeaders } from "./auth.js";
+
+export type { RequestHeaders };
 import type { Graph } from "./data/graph.js";
 import type { SandboxOptions } from "./options.js";
 import type { SpecIndex } from "./spec.js";
@@ -73,8 +75,6 @@ export interface SandboxRequest<Id extends OperationId = OperationId> {
   org: OrgState;
   auth: AuthContext;
 }
-
-export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export type Handler<Id extends OperationId = OperationId> = (
   req: SandboxRequest<Id>,

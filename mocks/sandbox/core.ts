@@ -13,6 +13,7 @@ import type { AccountHooks, Area, ControlRoute, Handler, OperationId, RequestHea
 import { corsHeaders } from "./cors.js";
 import { generatedGraph } from "./data/generate.js";
 import { buildGraph, type Graph } from "./data/graph.js";
+import { searchIndexOf } from "./domain/search-index.js";
 import { ApiError, invalidRequest, notFound, paymentRequired, unauthorized } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import { parsePrefer, preferenceAppliedHeader, type Preferences, type PreferResult } from "../../contract-core/prefer.js";
@@ -158,6 +159,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   const spec: SpecIndex = indexSpec(doc);
   const t0 = performance.now();
   const graph = loadGraph(options);
+  searchIndexOf(graph);
   const graphMs = performance.now() - t0;
   const state = new SandboxState(graph, SEED_ORGS);
   const logError = (message: string, error: unknown) => onError?.(message, error);

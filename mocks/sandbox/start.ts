@@ -1,23 +1,22 @@
-/** `npm run sandbox -- [options]`: starts the sandbox and prints its base URL and test keys. */
+/** `npm run sandbox -- [options]`: starts the sandbox and prints its base URL and test keys (--help: usage, no work). */
+import { describeListenError, runCommand } from "../../contract-core/index.js";
 import { KEYS, ORGS } from "./auth.js";
-import { parseCli, USAGE } from "./cli.js";
+import { parseCli, SANDBOX_COMMAND } from "./cli.js";
+import { resolveOptions } from "./options.js";
 import { startSandbox } from "./server.js";
 
-async function main(): Promise<void> {
-  let cli: ReturnType<typeof parseCli>;
-  try {
-    cli = parseCli(process.argv.slice(2));
-  } catch (e) {
-    console.error(`${(e as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (cli.help) {
-    console.log(USAGE);
-    return;
-  }
-  const { help: _help, ...options } = cli;
+await runCommand(SANDBOX_COMMAND, async () => {
+  const options = parseCli(process.argv.slice(2));
+  if (!options) return;
+  const { host, port } = resolveOptions(options);
   const t0 = performance.now();
-  const sandbox = await startSandbox(options);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox(options);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code) throw new Error(describeListenError(e, port, host));
+    throw e;
+  }
   const readyMs = performance.now() - t0;
   const { graph } = sandbox;
   console.log(`Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`);
@@ -37,9 +36,4 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-}
-
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
 });

@@ -1,6 +1,6 @@
 /**
  * Per-organization state. The graph is shared and read-only; everything an organization owns (saved
- * queries, Lists, Targets, members, events, preferences: part 2) lives in *slices* hung on its OrgState.
+ * queries, Lists, Targets, members, events, preferences) lives in *slices* hung on its OrgState.
  *
  * A slice is declared once, in the module that owns it:
  *
@@ -8,7 +8,7 @@
  *   const lists = req.org.get(listsSlice);          // created lazily per organization
  *
  * `SandboxState.reset()` drops every slice (back to the seed); `snapshot()` / `restore()` serialize the
- * slices that define save/load (the --state-file of part 2).
+ * slices that define save/load (the state file).
  */
 import type { Graph } from "./data/graph.js";
 
@@ -126,5 +126,55 @@ export class SandboxState {
         if (slice.load && saved.slices[slice.name] !== undefined) org.set(slice, slice.load(saved.slices[slice.name], org, this));
       }
     }
+  }
+}
+
+// Sandbox-wide items: state not owned by one organization (the id sequence, the stored profile diffs),
+// kept beside the SandboxState; reset and the state file handle them like the slices.
+
+export interface SharedItem<T> {
+  name: string;
+  create(state: SandboxState): T;
+  save(value: T): unknown;
+  load(data: unknown, state: SandboxState): T;
+  /** Survives POST /__sandbox/reset (the id sequence: ids are never reused within a process). */
+  keepOnReset?: boolean;
+}
+
+const items: SharedItem<unknown>[] = [];
+const values = new WeakMap<SandboxState, Map<string, unknown>>();
+
+export function defineShared<T>(item: SharedItem<T>): SharedItem<T> {
+  items.push(item as SharedItem<unknown>);
+  return item;
+}
+
+function bag(state: SandboxState): Map<string, unknown> {
+  let map = values.get(state);
+  if (!map) values.set(state, (map = new Map()));
+  return map;
+}
+
+export function shared<T>(state: SandboxState, item: SharedItem<T>): T {
+  const map = bag(state);
+  if (!map.has(item.name)) map.set(item.name, item.create(state));
+  return map.get(item.name) as T;
+}
+
+export function resetShared(state: SandboxState): void {
+  const map = bag(state);
+  for (const item of items) if (!item.keepOnReset) map.delete(item.name);
+}
+
+export function saveShared(state: SandboxState): Record<string, unknown> {
+  const map = bag(state);
+  return Object.fromEntries(items.filter((i) => map.has(i.name)).map((i) => [i.name, i.save(map.get(i.name))]));
+}
+
+export function loadShared(state: SandboxState, data: Record<string, unknown>): void {
+  const map = bag(state);
+  for (const item of items) {
+    if (data[item.name] !== undefined) map.set(item.name, item.load(data[item.name], state));
+    else if (!item.keepOnReset) map.delete(item.name);
   }
 }

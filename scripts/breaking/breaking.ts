@@ -14,18 +14,18 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { COMMON_OPTIONS, isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
-import { type LoadedSpec, InputError, loadSpec } from "./load.js";
+import { type LoadedSpec, InputError, loadInput } from "./load.js";
 import { mergeOptic, runOptic } from "./optic.js";
 import type { Change } from "./policy.js";
 
 export { escapePointer, operationKey } from "./json.js";
 export { detectChanges } from "./differ.js";
 export { describeOperation, formatText, markdownTable, policyMarkdown } from "./format.js";
-export { InputError, type LoadedSpec, loadSpec } from "./load.js";
+export { InputError, type LoadedSpec, loadInput } from "./load.js";
 export { type OpticHit, changedOperations, mergeOptic, opticLocation, runOptic } from "./optic.js";
 export { type Change, POLICY, type RuleId } from "./policy.js";
 
@@ -47,7 +47,7 @@ export async function compareSpecFiles(baseFile: string, headFile: string, optio
   const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
   try {
     // allSettled: a failing input must not let the other one's bundler write into a removed directory
-    const [b, h] = await Promise.allSettled([loadSpec(baseFile), loadSpec(headFile)]);
+    const [b, h] = await Promise.allSettled([loadInput(baseFile), loadInput(headFile)]);
     if (b.status === "rejected") throw b.reason;
     if (h.status === "rejected") throw h.reason;
     const [base, head] = [b.value, h.value];
@@ -70,23 +70,38 @@ export async function compareSpecFiles(baseFile: string, headFile: string, optio
 
 // CLI
 
-const USAGE = "usage: npm run breaking -- <base-spec> <head-spec> [--json] [--no-optic]\n       npm run breaking -- --policy";
+export const BREAKING_COMMAND: CommandSpec = {
+  name: "npm run breaking",
+  summary: "Compares two OpenAPI documents (YAML or JSON, split or bundled) and lists breaking changes by the policy; exit 1 when any.",
+  options: {
+    json: COMMON_OPTIONS.json(),
+    "no-optic": { type: "boolean", description: "skip the Optic cross-check" },
+    policy: { type: "boolean", description: "print the breaking-change policy table (Markdown) and exit" },
+  },
+  positionals: "<base-spec> <head-spec>",
+};
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--policy")) {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(BREAKING_COMMAND, argv);
+    if (parsed && !parsed.values.policy && parsed.positionals.length !== 2) throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(e.message);
+    return 2;
+  }
+  if (!parsed) return 0;
+  if (parsed.values.policy) {
     console.log(policyMarkdown());
     return 0;
   }
-  const files = argv.filter((a) => !a.startsWith("--"));
-  const unknown = argv.filter((a) => a.startsWith("--") && !["--json", "--no-optic"].includes(a));
-  if (files.length !== 2 || unknown.length > 0) {
-    console.error(USAGE);
-    return 2;
-  }
+  const files = parsed.positionals;
+  const flag = (name: string) => parsed.values[name] === true;
   const [baseFile = "", headFile = ""] = files;
   try {
-    const report = await compareSpecFiles(baseFile, headFile, { optic: !argv.includes("--no-optic") });
-    if (argv.includes("--json")) {
+    const report = await compareSpecFiles(baseFile, headFile, { optic: !flag("no-optic") });
+    if (flag("json")) {
       console.log(JSON.stringify({ breaking: report.breaking, nonBreaking: report.nonBreaking, notes: report.notes }, null, 2));
     } else console.log(formatText(report));
     return report.breaking.length > 0 ? 1 : 0;
@@ -99,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }
 

@@ -16,8 +16,8 @@ import { execFile, spawn } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import {
   type Change,
   type Report,
@@ -399,31 +399,45 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
 // CLI
 // ---------------------------------------------------------------------------
 
-const USAGE = `usage: npm run gate -- [--base <git-ref>] [--only ${STEPS.join(",")}] [--no-optic]`;
+export const GATE_COMMAND: CommandSpec = {
+  name: "npm run gate",
+  summary: "The PR gate: lint, drift check, breaking changes against a base, typecheck and tests, with a Markdown summary.",
+  options: {
+    base: { type: "string", value: "<git ref>", description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)" },
+    only: { type: "string", value: `<${STEPS.join(",")}>`, description: "run only these checks (comma list)" },
+    "no-optic": { type: "boolean", description: "skip the Optic cross-check in the breaking step" },
+  },
+};
 
-export function parseArgs(argv: string[]): GateOptions | string {
-  const opts: GateOptions = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = () => inline ?? argv[++i];
-    if (flag === "--base") {
-      const v = value();
-      if (!v) return `--base needs a git ref\n${USAGE}`;
-      opts.base = v;
-    } else if (flag === "--only") {
-      const list = (value() ?? "").split(",").filter(Boolean);
-      const bad = list.filter((s) => !(STEPS as readonly string[]).includes(s));
-      if (list.length === 0 || bad.length > 0) return `--only takes a comma list of ${STEPS.join(", ")}\n${USAGE}`;
-      opts.only = list as StepName[];
-    } else if (flag === "--no-optic") opts.optic = false;
-    else return `unknown argument ${arg}\n${USAGE}`;
+/** The gate's options; undefined after --help (usage printed); the problem as text on bad usage. */
+export function parseArgs(argv: string[]): GateOptions | string | undefined {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(GATE_COMMAND, argv);
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
+  if (!parsed) return undefined;
+  const opts: GateOptions = {};
+  const { base, only } = parsed.values;
+  if (typeof base === "string") {
+    if (!base) return usageError(GATE_COMMAND, "--base needs a git ref").message;
+    opts.base = base;
+  }
+  if (typeof only === "string") {
+    const list = only.split(",").filter(Boolean);
+    const bad = list.filter((s) => !(STEPS as readonly string[]).includes(s));
+    if (list.length === 0 || bad.length > 0) return usageError(GATE_COMMAND, `--only takes a comma list of ${STEPS.join(", ")}`).message;
+    opts.only = list as StepName[];
+  }
+  if (parsed.values["no-optic"] === true) opts.optic = false;
   return opts;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
+  if (opts === undefined) return 0;
   if (typeof opts === "string") {
     console.error(opts);
     return 2;
@@ -434,6 +448,6 @@ export async function main(argv: string[]): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -13,7 +13,7 @@ export interface LoadedSpec {
 }
 
 /** Reads, parses and (for split roots) bundles one input. Throws InputError naming the file. */
-export async function loadSpec(file: string): Promise<LoadedSpec> {
+export async function loadInput(file: string): Promise<LoadedSpec> {
   try {
     return { file, doc: loadSpecDocument(file) };
   } catch (e) {

@@ -7,7 +7,7 @@ import { mkdtemp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import os from "node:os";
 import path from "node:path";
 import { SAMPLE_LANGUAGES } from "./code-samples.js";
-import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
+import { listOperations, type OpenApiDoc } from "./openapi.js";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
 

@@ -3,26 +3,24 @@
  *   generated/openapi.json -> dist/docs/index.html (one self-contained page, opens offline)
  * Options: --spec <bundle.json> --out <file.html> --title <text>
  */
-import { parseArgs } from "node:util";
+import { COMMON_OPTIONS, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, displayPath } from "./build.js";
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      spec: { type: "string", default: DEFAULT_SPEC },
-      out: { type: "string", default: DEFAULT_OUT },
-      title: { type: "string" },
-    },
-  });
-  const result = await buildDocs({ specPath: values.spec, outFile: values.out, title: values.title });
+export const DOCS_COMMAND: CommandSpec = {
+  name: "npm run docs",
+  summary: "Builds the API reference: one self-contained HTML page that opens offline.",
+  options: {
+    spec: COMMON_OPTIONS.spec(displayPath(DEFAULT_SPEC)),
+    out: COMMON_OPTIONS.out(displayPath(DEFAULT_OUT), "the page to write"),
+    title: { type: "string", value: "<text>", description: "page title (default: the spec's info.title)" },
+  },
+};
+
+await runCommand(DOCS_COMMAND, async ({ values }) => {
+  const result = await buildDocs({ specPath: String(values.spec), outFile: String(values.out), ...(typeof values.title === "string" ? { title: values.title } : {}) });
   for (const warning of result.warnings) console.warn(`warning: ${warning}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +
       `${result.shapeNotShown.size} with shapes not shown)`,
   );
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
 });

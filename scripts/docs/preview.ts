@@ -13,11 +13,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
 import { servePage } from "./http.js";
-import { bundleSpec } from "../../contract-core/index.js";
+import { bundleSpec, COMMON_OPTIONS, describeListenError, isMain, portValue, runCommand, type CommandSpec } from "../../contract-core/index.js";
 
 export const RELOAD_PATH = "/__docs-reload";
 const RELOAD_SCRIPT = `<script>new EventSource(${JSON.stringify(RELOAD_PATH)}).onmessage = () => location.reload();</script>`;
@@ -143,10 +141,27 @@ function serialize(task: () => Promise<void>): (() => Promise<void>) & { idle: (
   return Object.assign(run, { idle: async () => void (await running) });
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "4000" }, spec: { type: "string" } } });
-  const preview = await startPreview({ port: Number(values.port), spec: values.spec });
-  const stop = () => void preview.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+export const PREVIEW_COMMAND: CommandSpec = {
+  name: "npm run docs:preview",
+  summary: "Serves the API reference on 127.0.0.1 and rebuilds it, reloading the page, when the spec changes.",
+  options: {
+    port: COMMON_OPTIONS.port("4000"),
+    spec: { ...COMMON_OPTIONS.spec("spec/openapi.yaml if present, else generated/openapi.json"), default: undefined },
+  },
+};
+
+if (isMain(import.meta.url)) {
+  await runCommand(PREVIEW_COMMAND, async ({ values }) => {
+    const port = portValue(PREVIEW_COMMAND, values.port);
+    let preview: Preview;
+    try {
+      preview = await startPreview({ port, ...(typeof values.spec === "string" ? { spec: values.spec } : {}) });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
+      throw error;
+    }
+    const stop = () => void preview.close().then(() => process.exit(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
 }

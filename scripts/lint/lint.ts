@@ -4,11 +4,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from "@stoplight/spectral-core";
 import parsers from "@stoplight/spectral-parsers";
-import { REDOCLY_ENV, REPO_ROOT as repoRoot, SPEC_ROOT_PATH, bundleSpec } from "../../contract-core/index.js";
+import { REDOCLY_ENV, REPO_ROOT as repoRoot, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { bundleRuleset, rootRuleset } from "./ruleset.js";
 
 const { Json, Yaml } = parsers;
@@ -31,7 +30,12 @@ function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
   return counted.length;
 }
 
-async function main() {
+export const LINT_COMMAND: CommandSpec = {
+  name: "npm run lint",
+  summary: "Lints the spec: Redocly on spec/openapi.yaml, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
+};
+
+async function main(): Promise<number> {
   let problems = 0;
   const root = SPEC_ROOT_PATH;
   try {
@@ -54,7 +58,7 @@ async function main() {
   }
   problems += report("spectral (root layout)", await runSpectral(rootRuleset, readFileSync(root, "utf8"), root));
   problems += report("spectral (bundle: spectral:oas + OWASP + house rules)", await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"));
-  if (problems) process.exit(1);
+  return problems ? 1 : 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (isMain(import.meta.url)) await runCommand(LINT_COMMAND, main);

@@ -3,10 +3,10 @@
  * Its "today" is 2026-11-01; tenure_months are derived by buildGraph from the dates.
  * Order matters: search results without keywords come back in this order.
  */
-import { profileUrl, companyUrl } from "../domain/urls.js";
+import { profileUrl, companyUrl } from "./urls.js";
 import { continentOf } from "./geo.js";
 import { buildGraph, type Graph, type GraphInput } from "./graph.js";
-import type { Certification, Company, Person, Position } from "./model.js";
+import type { Certification, Company, Person, Position } from "./resources.js";
 
 const COMPANIES: Company[] = [
   { key: "northwind-labs", name: "Northwind Labs", network_url: companyUrl("northwind-labs"), domain: "northwindlabs.example" },

@@ -1,8 +1,8 @@
 /** The generated default graph: deterministic bytes, size, coherence of the Person fields. */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { periodStart } from "../domain/dates.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { periodStart } from "./dates.js";
+import { normalizeProfileUrl } from "./urls.js";
 import { CONTINENT_NAMES, continentOf } from "./geo.js";
 import { generateGraphInput, generatedGraph } from "./generate.js";
 import { Prng, uuidFrom } from "./prng.js";

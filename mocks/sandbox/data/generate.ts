@@ -3,11 +3,11 @@
  * clock, no locale-dependent calls). The graph's "today" is fixed (GRAPH_TODAY), so relative rules
  * (tenure, left N months ago) do not drift.
  */
-import { monthToString } from "../domain/dates.js";
-import { companyUrl, profileUrl } from "../domain/urls.js";
+import { monthToString } from "./dates.js";
+import { companyUrl, profileUrl } from "./urls.js";
 import { buildGraph, type Graph, type GraphInput } from "./graph.js";
 import { CONTINENT_WEIGHTS, CONTINENTS, continentOf, type CountryInfo } from "./geo.js";
-import type { Certification, Codehost, Company, Education, ExploringEvidence, ExploringReason, Person, Position, Social } from "./model.js";
+import type { Certification, Codehost, Company, Education, ExploringEvidence, ExploringReason, Person, Position, Social } from "./resources.js";
 import { Prng } from "./prng.js";
 import {
   CERTIFICATIONS, COMPANY_PREFIXES, COMPANY_SUFFIXES, DEGREES, DQ_FLAGS, EXPLORING_CUES, FAMILIES, FAMILY_NAMES, FIELDS, NAMES,

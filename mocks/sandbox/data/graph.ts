@@ -5,12 +5,21 @@
  * missing tenure_months) and builds the indexes. Nothing here changes after start-up: the graph is shared,
  * read-only, by every organization.
  */
-import { monthToString, monthsBetween, periodEnd, periodStart } from "../domain/dates.js";
-import { lowerLocation, type LowerLocation } from "../domain/locations.js";
-import { buildSearchIndex, type SearchIndex } from "../domain/search-index.js";
-import { textId } from "../domain/text.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
-import type { Company, Person, Position } from "./model.js";
+import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
+import { textId } from "./text.js";
+import { normalizeProfileUrl } from "./urls.js";
+import type { Company, Person, PersonLocation, Position } from "./resources.js";
+
+/** A location with lower-case values (graph records keep one precomputed). */
+export interface LowerLocation {
+  city: string | null;
+  region: string | null;
+  country: string | null;
+}
+
+export function lowerLocation(loc: PersonLocation): LowerLocation {
+  return { city: loc.city?.toLowerCase() ?? null, region: loc.region?.toLowerCase() ?? null, country: loc.country?.toLowerCase() ?? null };
+}
 
 /** A collapsed position with its month interval and resolved company. */
 export interface Stint {
@@ -68,8 +77,6 @@ export interface Graph {
   bySlug: Map<string, PersonRecord>;
   byUrl: Map<string, PersonRecord>;
   stintsByCompany: Map<string, CompanyStint[]>;
-  /** The people search's indexes (domain/search-index.ts). */
-  search: SearchIndex;
 }
 
 export interface GraphInput {
@@ -91,7 +98,7 @@ export function buildGraph(input: GraphInput): Graph {
     (p.company ? companyByName.get(p.company.toLowerCase()) : undefined) ??
     null;
 
-  const graph: Omit<Graph, "search"> = {
+  const graph: Graph = {
     today: input.today,
     todayMonth,
     companies: input.companies,
@@ -131,7 +138,7 @@ export function buildGraph(input: GraphInput): Graph {
       if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push({ record, stint });
     }
   });
-  return { ...graph, search: buildSearchIndex(graph.people) };
+  return graph;
 }
 
 /** Fills the derived fields so they always agree with the source fields. */

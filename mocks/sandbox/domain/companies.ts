@@ -1,6 +1,6 @@
 /** Company lookup, the company orbit and company search. */
 import type { Graph, PersonRecord } from "../data/graph.js";
-import type { Company, Person } from "../data/model.js";
+import type { Company, Person } from "../data/resources.js";
 import { notFound } from "../errors.js";
 import { rowPerson } from "./views.js";
 
@@ -9,14 +9,27 @@ export const ORBIT_LIMIT = 40;
 /** `a.localeCompare(b, "en")` (the same collator), created once. */
 const BY_NAME = new Intl.Collator("en");
 
-/** By key, exact name (case-insensitive), or a company URL containing the value. */
-export function findCompany(graph: Graph, value: string): Company | undefined {
-  const v = value.trim().toLowerCase();
+/** Company text as people type it: trimmed, lower-case, without scheme, `www.`, query, fragment or trailing slash. */
+export function normalizeCompanyInput(input: string): string {
+  return input.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "").replace(/[?#].*$/, "").replace(/\/+$/, "");
+}
+
+/**
+ * The one company lookup (orbits, Targets): by key, exact name, domain (or a URL on it), or the company's
+ * network URL; with `urlFragment` (the orbit's `company` value) a fragment of that URL also matches.
+ */
+export function findCompany(graph: Graph, value: string, { urlFragment = false } = {}): Company | undefined {
+  const typed = value.trim().toLowerCase();
+  const v = normalizeCompanyInput(value);
   if (!v) return undefined;
+  const host = v.split("/")[0]!;
   return (
+    graph.companyByKey.get(typed) ??
     graph.companyByKey.get(v) ??
-    graph.companies.find((c) => c.name.toLowerCase() === v) ??
-    graph.companies.find((c) => c.network_url !== null && c.network_url.toLowerCase().includes(v))
+    graph.companies.find((c) => c.name.toLowerCase() === typed || c.name.toLowerCase() === v) ??
+    graph.companies.find((c) => c.domain !== null && (c.domain.toLowerCase() === v || c.domain.toLowerCase() === host)) ??
+    graph.companies.find((c) => c.network_url !== null && normalizeCompanyInput(c.network_url) === v) ??
+    (urlFragment ? graph.companies.find((c) => c.network_url !== null && c.network_url.toLowerCase().includes(typed)) : undefined)
   );
 }
 
@@ -58,7 +71,7 @@ export interface Orbit {
 
 /** Up to 40 current people and 40 leavers (normalized end date, is_current=false), graph order. */
 export function companyOrbit(graph: Graph, value: string): Orbit {
-  const company = findCompany(graph, value);
+  const company = findCompany(graph, value, { urlFragment: true });
   if (!company) throw notFound(`No company found for ${value}`);
   const current: PersonRecord[] = [];
   const leavers: PersonRecord[] = [];

@@ -2,11 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { fixtureGraph } from "../data/fixture.js";
 import { ApiError } from "../errors.js";
-import { monthToString, periodEnd, periodStart } from "./dates.js";
+import { monthToString, periodEnd, periodStart } from "../data/dates.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList } from "./terms.js";
-import { normalizeProfileUrl } from "./urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 
 describe("parseRoleTokens", () => {
   it("parses family, months, @company and title tokens", () => {

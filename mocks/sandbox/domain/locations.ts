@@ -1,17 +1,9 @@
 /** Place matching: a place is a city, region, country or continent (continents expand to countries). */
 import { countriesOf } from "../data/geo.js";
-import type { PersonLocation } from "../data/model.js";
+import { lowerLocation, type LowerLocation } from "../data/graph.js";
+import type { PersonLocation } from "../data/resources.js";
 
-/** A location with lower-case values (graph records keep one precomputed). */
-export interface LowerLocation {
-  city: string | null;
-  region: string | null;
-  country: string | null;
-}
-
-export function lowerLocation(loc: PersonLocation): LowerLocation {
-  return { city: loc.city?.toLowerCase() ?? null, region: loc.region?.toLowerCase() ?? null, country: loc.country?.toLowerCase() ?? null };
-}
+export type { LowerLocation };
 
 /** "Berlin, Germany" -> every comma-separated part must match the location; places are ORed. */
 export type PlaceMatcher = (location: LowerLocation) => boolean;

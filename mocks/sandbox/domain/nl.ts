@@ -5,8 +5,8 @@
 import { CERTIFICATIONS, FAMILIES, SCHOOLS } from "../data/vocab.js";
 import { CONTINENTS } from "../data/geo.js";
 import type { Graph } from "../data/graph.js";
-import type { EffectiveQuery } from "./search.js";
-import { escapeRegExp } from "./text.js";
+import type { EffectiveQuery } from "./search-query.js";
+import { escapeRegExp } from "../data/text.js";
 
 /** Role nouns (singular and plural) to role families. Longer phrases are tried first. */
 const ROLE_NOUNS: Record<string, string> = {

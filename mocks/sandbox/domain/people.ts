@@ -1,9 +1,10 @@
 /** Person lookup, coworkers (overlapping stints at shared companies) and similar people. */
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
-import type { Match } from "../data/model.js";
+import { searchIndexOf } from "./search-index.js";
+import type { Match } from "../data/resources.js";
 import { notFound } from "../errors.js";
-import { monthToString } from "./dates.js";
-import { normalizeProfileUrl } from "./urls.js";
+import { monthToString } from "../data/dates.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 
 /** By slug (case-insensitive) or by profile URL (already URL-decoded). */
 export function findPerson(graph: Graph, slugOrUrl: string): PersonRecord | undefined {
@@ -91,7 +92,7 @@ function currentFamily(rec: PersonRecord): string | null {
  * order: without two shared skills the score stays below the threshold (3 + 2 + 1 < 7).
  */
 function sharingTwoSkills(graph: Graph, skills: ReadonlySet<string>): PersonRecord[] {
-  const holders = graph.search.skillHolders();
+  const holders = searchIndexOf(graph).skillHolders();
   const shared = new Int32Array(graph.people.length);
   const out: number[] = [];
   for (const skill of skills) {

@@ -10,7 +10,7 @@ import type { Graph } from "../data/graph.js";
 import { ApiError } from "../errors.js";
 import { mixedParams, singleParams, type Params } from "../testing/golden-queries.js";
 import { emptySet, fullSet, intersectInto, membersOf, Postings, setOf, subtractInto, unionInto } from "./postings.js";
-import { containsPhrase, hasWordPrefix, leadingRun, wordRuns } from "./text.js";
+import { containsPhrase, hasWordPrefix, leadingRun, wordRuns } from "../data/text.js";
 import { similarAmong, similarTo } from "./people.js";
 import { matchPerson, parseSearch, searchPage, searchPeople, type Hit, type SearchFilters } from "./search.js";
 

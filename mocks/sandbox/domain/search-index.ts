@@ -8,12 +8,12 @@
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
  */
-import type { PersonRecord } from "../data/graph.js";
+import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
 import { addPeople, emptySet, fullSet, intersectInto, Postings, setOf, subtractInto, unionInto, type PeopleSet } from "./postings.js";
 import { titleMatcher } from "./roles.js";
-import type { SearchFilters } from "./search.js";
-import { leadingRun, wordRuns } from "./text.js";
+import type { SearchFilters } from "./search-query.js";
+import { leadingRun, wordRuns } from "../data/text.js";
 
 /** Boolean properties of a person, as sets. */
 const FLAGS = {
@@ -52,6 +52,15 @@ export interface WordIndexes {
   skill: Postings;
   name: Postings;
   headline: Postings;
+}
+
+const indexes = new WeakMap<Graph, SearchIndex>();
+
+/** The people search's indexes of a graph, built on first use and kept with it (the core builds them at start). */
+export function searchIndexOf(graph: Graph): SearchIndex {
+  let index = indexes.get(graph);
+  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people)));
+  return index;
 }
 
 export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {

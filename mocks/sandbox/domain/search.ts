@@ -4,54 +4,19 @@
  * checked by the spec-derived validator when this runs.
  */
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
-import type { Match, MatchRole } from "../data/model.js";
+import type { Match, MatchRole } from "../data/resources.js";
 import { invalidRequest } from "../errors.js";
-import { periodStart } from "./dates.js";
+import { periodStart } from "../data/dates.js";
 import { compilePlaces, type PlaceMatcher } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { membersOf } from "./postings.js";
-import { planSearch, type SearchPlan } from "./search-index.js";
-import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "./text.js";
+import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
+import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
+import { QUERY_KEYS, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
-/** The saveable filter keys, in echo order (SavedQuery allowlist). */
-export const QUERY_KEYS = [
-  "nl", "company", "min_company_months", "company_active_during", "company_current", "company_left_min_months_ago",
-  "role_family", "min_role_months", "roles", "q_in", "keywords", "school", "skill", "skills", "skill_match",
-  "language", "languages", "language_match", "exclude_languages", "certification", "certifications", "certification_match",
-  "location", "exclude_locations", "open_to_work", "between_roles", "exploring", "codehost_hireable",
-] as const;
-
-export type QueryKey = (typeof QUERY_KEYS)[number];
-export type EffectiveQuery = Partial<Record<QueryKey, string | number | boolean>>;
-
-type MatchMode = "any" | "all";
-
-export interface SearchFilters {
-  company: string | null;
-  minCompanyMonths: number | null;
-  companyCurrent: boolean;
-  leftMinMonthsAgo: number | null;
-  activeDuring: number | null;
-  roleFamily: string | null;
-  minRoleMonths: number | null;
-  roles: RoleFilter[];
-  keywords: string[];
-  qIn: "people" | "name" | "headline";
-  school: string | null;
-  skills: { terms: string[]; mode: MatchMode } | null;
-  languages: { terms: string[]; mode: MatchMode } | null;
-  excludeLanguages: string[];
-  certifications: { terms: string[]; mode: MatchMode } | null;
-  locations: PlaceMatcher | null;
-  excludeLocations: PlaceMatcher | null;
-  openToWork: boolean | null;
-  betweenRoles: boolean | null;
-  exploring: boolean | null;
-  codehostHireable: boolean | null;
-  includeFlagged: boolean;
-}
+export { QUERY_KEYS, type EffectiveQuery, type QueryKey, type SearchFilters } from "./search-query.js";
 
 export interface ParsedSearch {
   query: EffectiveQuery;
@@ -321,7 +286,7 @@ function byScore(hits: Hit[], f: SearchFilters): Hit[] {
  * narrow the people to the candidates (graph order kept); the exact predicate decides on each.
  */
 export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
-  return byScore(planHits(graph, planSearch(graph.search, f)), f);
+  return byScore(planHits(graph, planSearch(searchIndexOf(graph), f)), f);
 }
 
 export interface SearchPage {
@@ -336,7 +301,7 @@ export interface SearchPage {
  * only the page's rows are evaluated (for their match); otherwise every candidate is evaluated.
  */
 export function searchPage(graph: Graph, f: SearchFilters, offset: number, limit: number): SearchPage {
-  const plan = planSearch(graph.search, f);
+  const plan = planSearch(searchIndexOf(graph), f);
   if (!plan.decided) {
     const hits = byScore(planHits(graph, plan), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureGraph } from "../data/fixture.js";
 import { generatedGraph } from "../data/generate.js";
-import type { Match } from "../data/model.js";
+import type { Match } from "../data/resources.js";
 import { rowPerson, rowPersonJson, type RowHydration } from "./views.js";
 
 const HYDRATIONS: RowHydration[] = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({ skills: (bits & 1) > 0, languages: (bits & 2) > 0, certifications: (bits & 4) > 0 }));

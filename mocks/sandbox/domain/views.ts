@@ -1,6 +1,6 @@
 /** Person views and the reference's hydration rules (dossier, search rows, orbit rows, compact). */
 import type { PersonRecord } from "../data/graph.js";
-import type { CompactPerson, Match, Person } from "../data/model.js";
+import type { CompactPerson, Match, Person } from "../data/resources.js";
 
 /** GET /people/{slug}: every collapsed position, education, skills, languages, certifications. */
 export function fullPerson(rec: PersonRecord, match: Match = {}): Person {

@@ -1,6 +1,6 @@
 /** GET /me: access, webhook status and quota (watch slots from the stateful side's watching members). */
 import type { Area, SandboxContext } from "../context.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import type { OrgState } from "../state.js";
 
 /** Distinct watching URLs across the organization's Targets that are not already people in the graph. */

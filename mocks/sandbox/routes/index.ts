@@ -1,4 +1,4 @@
-/** Every area of the sandbox: the read side (part 1) and the stateful side (part 2). */
+/** Every area of the sandbox: the read side and the stateful side. */
 import type { Area } from "../context.js";
 import { statefulAreas } from "../stateful/index.js";
 import { accountArea } from "./account.js";

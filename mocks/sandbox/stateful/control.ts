@@ -12,18 +12,18 @@
 import { ORGS } from "../auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { isRecord } from "./common.js";
+import { isRecord } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice } from "./lists.js";
-import type { EventView, JobOutcome, TargetRecord } from "./model.js";
-import { loadState, resetState, saveState } from "./persistence.js";
+import type { EventView, JobOutcome, TargetRecord } from "./records.js";
+import { loadState, resetState, saveState } from "./state-snapshot.js";
 import { queriesSlice } from "./queries.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];

@@ -6,7 +6,7 @@
 import type { Graph } from "../data/graph.js";
 import type { Prng } from "../data/prng.js";
 import { EXPLORING_CUES, FAMILIES } from "../data/vocab.js";
-import type { EventField, EventView } from "./model.js";
+import type { EventField, EventView } from "./records.js";
 
 export const EVENT_FIELDS: readonly EventField[] = [
   "open_to_work", "between_roles", "exploring", "left_company", "joined_company", "removed_position", "headline", "about", "role_description",

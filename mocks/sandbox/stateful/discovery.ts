@@ -1,5 +1,5 @@
 /**
- * Discovery of a Target's members from the graph (part 1's data) plus a few deterministic profiles that are
+ * Discovery of a Target's members from the graph plus a few deterministic profiles that are
  * not in the index graph (the service discovers through providers, so some members use allocation).
  *
  * - company Targets: every unflagged person with a position at the resolved company (is_current true when a
@@ -7,16 +7,17 @@
  * - people Targets: the stored provider filters (`query.filters`, mapped from input, app_query and query).
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
-import type { Company } from "../data/model.js";
+import type { Company } from "../data/resources.js";
 import { CONTINENTS } from "../data/geo.js";
 import { Prng } from "../data/prng.js";
 import { FAMILIES, NAMES } from "../data/vocab.js";
 import { slugify } from "../data/generate.js";
 import { matchesAnyPlace } from "../domain/locations.js";
-import { hasWordPrefix, tokenize } from "../domain/text.js";
-import { NETWORK_ORIGIN, normalizeProfileUrl } from "../domain/urls.js";
-import type { MemberProfile } from "./model.js";
-import { unitFrom } from "./shared.js";
+
+import { hasWordPrefix, tokenize } from "../data/text.js";
+import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
+import type { MemberProfile } from "./records.js";
+import { unitFrom } from "./area-helpers.js";
 
 export interface Enrichment {
   profile: MemberProfile;
@@ -38,26 +39,6 @@ export const EMPTY_PROFILE: MemberProfile = { full_name: null, headline: null, c
 
 /** Share of discovered profiles that are not in the index graph (at least one when anything is found). */
 export const OFF_GRAPH_SHARE = 0.2;
-
-// ---- company resolution ----
-
-/** Lower-cased, without scheme, `www.`, query, fragment or trailing slash. */
-export function normalizeCompanyInput(input: string): string {
-  return input.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "").replace(/[?#].*$/, "").replace(/\/+$/, "");
-}
-
-/** By key, exact name, domain (or a URL on it), or the company's network URL. */
-export function resolveCompany(graph: Graph, input: string): Company | undefined {
-  const v = normalizeCompanyInput(input);
-  if (!v) return undefined;
-  const host = v.split("/")[0]!;
-  return (
-    graph.companyByKey.get(v) ??
-    graph.companies.find((c) => c.name.toLowerCase() === v) ??
-    graph.companies.find((c) => c.domain !== null && (c.domain.toLowerCase() === v || c.domain.toLowerCase() === host)) ??
-    graph.companies.find((c) => c.network_url !== null && normalizeCompanyInput(c.network_url) === v)
-  );
-}
 
 // ---- people Target filters ----
 

@@ -13,16 +13,16 @@
  */
 import type { Area, SandboxContext } from "../context.js";
 import { Prng } from "../data/prng.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
-import type { OrgState, SandboxState } from "../state.js";
-import { iso } from "./common.js";
+import { defineShared, shared, type OrgState, type SandboxState } from "../state.js";
+import { iso } from "./area-helpers.js";
 import { EMPTY_PROFILE } from "./discovery.js";
 import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfile } from "./diffs.js";
 import { findList, listMemberKeys } from "./lists.js";
-import type { EventField, EventView, MemberRecord } from "./model.js";
-import { defineShared, newId, shared, unitFrom } from "./shared.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
+import type { EventField, EventView, MemberRecord } from "./records.js";
+import { newId, unitFrom } from "./area-helpers.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export const EVENT_INTERVAL_MS = 10_000;
 export const DEMO_EVERY = 6;

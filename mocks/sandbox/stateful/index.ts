@@ -1,6 +1,6 @@
 /**
- * Entry point of the stateful areas (part 2: saved queries, Lists, Targets/jobs/members, events,
- * preferences, /__sandbox control endpoints, state file). The server imports only `statefulAreas` from here.
+ * Entry point of the stateful areas (saved queries, Lists, Targets/jobs/members, events,
+ * preferences, /__sandbox control endpoints, state file). The read-side area list imports only `statefulAreas` from here.
  */
 import type { Area } from "../context.js";
 import { controlArea } from "./control.js";

@@ -16,12 +16,13 @@
  */
 import type { SandboxContext } from "../context.js";
 import type { OrgState } from "../state.js";
-import { iso } from "./common.js";
-import { companyCandidates, networkIdFor, peopleCandidates, resolveCompany, type Candidate, type PeopleFilters } from "./discovery.js";
+import { iso } from "./area-helpers.js";
+import { findCompany } from "../domain/companies.js";
+import { companyCandidates, networkIdFor, peopleCandidates, type Candidate, type PeopleFilters } from "./discovery.js";
 import { syncDefaultLists } from "./lists.js";
-import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./model.js";
-import { newId, unitFrom } from "./shared.js";
-import { latestJob, targetsOf, targetsSlice } from "./store.js";
+import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./records.js";
+import { newId, unitFrom } from "./area-helpers.js";
+import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 /** One phase lasts this long at --job-speed 1. */
 export const PHASE_MS = 2000;
@@ -86,7 +87,7 @@ function fail(job: JobRecord, error: string): void {
 /** Resolves a company Target's input; false when the company is unknown. */
 function resolve(ctx: SandboxContext, target: TargetRecord): boolean {
   if (target.kind !== "company") return true;
-  const company = resolveCompany(ctx.graph, target.input);
+  const company = findCompany(ctx.graph, target.input);
   if (!company) return false;
   target.company_key = company.key;
   target.network_url = company.network_url;

@@ -16,13 +16,13 @@
  */
 import type { Area, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { notVisible, nowIso, requiredName } from "./common.js";
-import type { ListView } from "./model.js";
-import { newId } from "./shared.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./store.js";
+import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import type { ListView } from "./records.js";
+import { newId } from "./area-helpers.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export interface Membership {
   id: string;

@@ -8,11 +8,11 @@ import { countriesOf } from "../data/geo.js";
 import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
 import { parsePlaces } from "../domain/terms.js";
-import { normalizeProfileUrl } from "../domain/urls.js";
+import { normalizeProfileUrl } from "../data/urls.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
-import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from "./model.js";
-import { hasActiveJob } from "./store.js";
+import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from "./records.js";
+import { hasActiveJob } from "./targets-store.js";
 import { requireTarget } from "./targets.js";
 
 export const WATCH_NOT_FOUND = "watch not found";

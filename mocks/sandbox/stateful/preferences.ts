@@ -10,9 +10,9 @@ import type { components } from "../../../generated/schema.js";
 import type { Area, SandboxContext } from "../context.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { isRecord } from "./common.js";
+import { isRecord } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
-import type { EventField } from "./model.js";
+import type { EventField } from "./records.js";
 
 type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
 

@@ -5,9 +5,9 @@
 import type { Area } from "../context.js";
 import { QUERY_KEYS } from "../domain/search.js";
 import { defineSlice } from "../state.js";
-import { notVisible, nowIso, requiredName } from "./common.js";
-import type { SavedQueryView as SavedQuery } from "./model.js";
-import { newId } from "./shared.js";
+import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import type { SavedQueryView as SavedQuery } from "./records.js";
+import { newId } from "./area-helpers.js";
 
 const ALLOWED = new Set<string>(QUERY_KEYS);
 

@@ -6,13 +6,14 @@
 import type { Area, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";
-import { notVisible, nowIso } from "./common.js";
-import { mapPeopleFilters, normalizeCompanyInput, resolveCompany, stripProviderQuery } from "./discovery.js";
+import { notVisible, nowIso } from "./area-helpers.js";
+import { findCompany, normalizeCompanyInput } from "../domain/companies.js";
+import { mapPeopleFilters, stripProviderQuery } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
-import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./model.js";
-import { newId } from "./shared.js";
-import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./store.js";
+import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
+import { newId } from "./area-helpers.js";
+import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 export const CERTIFICATION_UNSUPPORTED = "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
 
@@ -120,7 +121,7 @@ export const targetsArea: Area = {
       const result_limit = typeof body.result_limit === "number" ? Math.min(body.result_limit, RESULT_LIMIT_CAP) : null;
 
       if (kind === "company") {
-        const company_key = resolveCompany(ctx.graph, input)?.key ?? `input:${normalizeCompanyInput(input)}`;
+        const company_key = findCompany(ctx.graph, input)?.key ?? `input:${normalizeCompanyInput(input)}`;
         const existing = targetsOf(req.org).find((t) => t.kind === "company" && t.company_key === company_key);
         if (existing) {
           const job = latestJob(existing);

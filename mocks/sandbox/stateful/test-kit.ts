@@ -1,6 +1,6 @@
 /**
  * Test helpers of the stateful side: an in-process sandbox on the fixture graph (every response validated
- * against the spec by part 1's harness) with a pinned clock, jobs only moved by the control endpoint, and
+ * against the spec by the harness) with a pinned clock, jobs only moved by the control endpoint, and
  * no failures unless a test asks for them.
  */
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";

@@ -1,6 +1,12 @@
-/** Small helpers shared by the stateful areas. */
+/**
+ * Helpers of the stateful areas: deterministic ids and "randomness" (derived from SHA-256, so a scripted
+ * session gives the same ids), the sandbox clock as ISO text, input rules the spec cannot express, and the
+ * answer for a resource another organization owns.
+ */
 import type { OperationId, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
+import { sha256Hex } from "../data/sha256.js";
+import { defineShared, shared, type SandboxState } from "../state.js";
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -37,4 +43,31 @@ export function requiredName(value: unknown, max = 80): string {
   if (name === null) throw invalidRequest(`name must be 1-${max} characters after trimming`);
   if (name.length > max) throw invalidRequest(`name must be at most ${max} characters after trimming`);
   return name;
+}
+
+/** A UUID (version 4 layout) derived from text: deterministic, so a scripted session gives the same ids. */
+export function uuidFrom(text: string): string {
+  const h = sha256Hex(text);
+  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A number in [0, 1) derived from text (deterministic "randomness": job outcomes, synthetic profiles). */
+export function unitFrom(text: string): number {
+  return parseInt(sha256Hex(text).slice(0, 8), 16) / 0x1_0000_0000;
+}
+
+const idSequence = defineShared<{ seq: number }>({
+  name: "ids",
+  create: () => ({ seq: 0 }),
+  save: (v) => v.seq,
+  load: (data) => ({ seq: typeof data === "number" ? data : 0 }),
+  keepOnReset: true,
+});
+
+/** The next id of a kind (target, job, member, list, membership, query, event). */
+export function newId(state: SandboxState, kind: string): string {
+  const ids = shared(state, idSequence);
+  ids.seq++;
+  return uuidFrom(`talent-graph-sandbox:${kind}:${ids.seq}`);
 }

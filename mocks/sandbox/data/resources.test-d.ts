@@ -2,7 +2,7 @@
 import { expectTypeOf, test } from "vitest";
 import type { components } from "../../../generated/schema.js";
 import type { Orbit } from "../domain/companies.js";
-import type { CompactPerson, Person } from "./model.js";
+import type { CompactPerson, Person } from "./resources.js";
 
 type Schemas = components["schemas"];
 

@@ -1,7 +1,6 @@
 /** The organization's Targets (with their members and jobs): the `targets` slice and its lookups. */
-import type { OrgState } from "../state.js";
-import { defineSlice } from "../state.js";
-import type { JobRecord, MemberRecord, TargetRecord } from "./model.js";
+import { defineSlice, type OrgState } from "../state.js";
+import type { JobRecord, MemberRecord, TargetRecord } from "./records.js";
 
 export interface TargetsStore {
   /** Creation order (oldest first). */

@@ -1,6 +1,6 @@
 /**
  * Resource shapes of the graph, as the reference describes them (Person full shape and its parts).
- * Stricter than the spec's types (the sandbox always fills every key); `model.test-d.ts` checks that they
+ * Stricter than the spec's types (the sandbox always fills every key); `resources.test-d.ts` checks that they
  * are assignable to generated/schema.d.ts.
  */
 import type { components } from "../../../generated/schema.js";

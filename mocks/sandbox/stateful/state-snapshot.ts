@@ -5,12 +5,11 @@
  * returned by the API or logged), so keep it out of source control.
  */
 import type { SandboxContext, StateStorage } from "../context.js";
-import type { Slice, StateSnapshot } from "../state.js";
+import { loadShared, resetShared, saveShared, type Slice, type StateSnapshot } from "../state.js";
 import { listsSlice } from "./lists.js";
 import { preferencesSlice } from "./preferences.js";
 import { queriesSlice } from "./queries.js";
-import { loadShared, resetShared, saveShared } from "./shared.js";
-import { targetsSlice } from "./store.js";
+import { targetsSlice } from "./targets-store.js";
 
 export const STATE_FILE_VERSION = 1;
 

@@ -1,0 +1,155 @@
+/**
+ * The sandbox's layers and the rule that keeps them: a source file imports only from its own layer or
+ * below, no import cycle exists, and nothing at or below the core reaches Node built-ins or Fastify
+ * (directly or through what it imports), so the core runs in a browser. Imports are read with a small
+ * parser (static `import`/`export ... from` and `import("...")`); tests are not layered.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** Lowest first. A file's layer is the first whose pattern matches its path relative to the sandbox root. */
+export const LAYERS: readonly { name: string; match: RegExp }[] = [
+  { name: "errors", match: /^errors\.ts$/ },
+  { name: "data generation", match: /^data\// },
+  { name: "read-side domain", match: /^domain\// },
+  { name: "area contract", match: /^(options|spec|state|auth|context)\.ts$/ },
+  { name: "areas", match: /^(routes|stateful)\// },
+  { name: "core", match: /^(core|cors|ratelimit|prefer|validation)\.ts$/ },
+  { name: "hosts", match: /^(server|state-file|cli|start|bench)\.ts$|^testing\// },
+];
+
+/** Layers up to and including this one must stay free of Node built-ins and Fastify. */
+export const BROWSER_SAFE_UP_TO = "core";
+
+const FORBIDDEN_IN_BROWSER = /^(node:|fastify$|fastify\/)/;
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+
+export interface LayerReport {
+  /** "data/graph.ts (data generation) imports domain/search.ts (read-side domain)" */
+  upward: string[];
+  /** Each cycle as a chain of files, first repeated last. */
+  cycles: string[][];
+  /** "core.ts reaches node:fs through state-file.ts" */
+  notBrowserSafe: string[];
+  /** Source files outside every layer. */
+  unlayered: string[];
+}
+
+const isTest = (file: string) => /\.test(-d)?\.ts$|(^|\/)test-kit\.ts$|(^|\/)fixtures\//.test(file);
+
+/** Import specifiers of a TypeScript source (comments removed first). */
+export function importsOf(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  return [...code.matchAll(IMPORT)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+}
+
+function listSources(dir: string, root: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== "node_modules") listSources(path, root, out);
+    } else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(relative(root, path));
+  }
+  return out;
+}
+
+/** A relative `.js` specifier to the `.ts` file it names (absolute path), or null for packages and built-ins. */
+function resolveImport(fromAbs: string, spec: string): string | null {
+  if (!spec.startsWith(".")) return null;
+  const base = resolve(dirname(fromAbs), spec);
+  for (const candidate of [base.replace(/\.js$/, ".ts"), `${base}.ts`, join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  return null;
+}
+
+export function layerOf(file: string): number {
+  return LAYERS.findIndex((l) => l.match.test(file));
+}
+
+/** Checks every non-test source file under `root` (the sandbox folder, or a fixture shaped like it). */
+export function checkLayers(root: string): LayerReport {
+  const rootAbs = resolve(root);
+  const files = listSources(rootAbs, rootAbs).filter((f) => !isTest(f));
+  const report: LayerReport = { upward: [], cycles: [], notBrowserSafe: [], unlayered: [] };
+  const edges = new Map<string, string[]>();
+  const browserLimit = LAYERS.findIndex((l) => l.name === BROWSER_SAFE_UP_TO);
+
+  // What each file (inside the root or not, e.g. contract-core) imports, resolved; cached for the reach walk.
+  const importCache = new Map<string, { local: string[]; external: string[] }>();
+  const importsOfFile = (abs: string) => {
+    let entry = importCache.get(abs);
+    if (!entry) {
+      entry = { local: [], external: [] };
+      for (const spec of importsOf(readFileSync(abs, "utf8"))) {
+        const target = resolveImport(abs, spec);
+        if (target) entry.local.push(target);
+        else if (!spec.startsWith(".")) entry.external.push(spec);
+      }
+      importCache.set(abs, entry);
+    }
+    return entry;
+  };
+
+  for (const file of files) {
+    const layer = layerOf(file);
+    if (layer < 0) {
+      report.unlayered.push(file);
+      continue;
+    }
+    const abs = join(rootAbs, file);
+    const inside: string[] = [];
+    for (const target of importsOfFile(abs).local) {
+      const rel = relative(rootAbs, target);
+      if (rel.startsWith("..")) continue;
+      inside.push(rel);
+      const to = layerOf(rel);
+      if (to > layer) report.upward.push(`${file} (${LAYERS[layer]!.name}) imports ${rel} (${LAYERS[to]!.name})`);
+    }
+    edges.set(file, inside);
+    if (layer <= browserLimit) {
+      const reached = reachForbidden(abs, importsOfFile);
+      if (reached) report.notBrowserSafe.push(`${file} reaches ${reached.spec}${reached.via.length ? ` through ${reached.via.map((v) => relative(rootAbs, v)).join(" -> ")}` : ""}`);
+    }
+  }
+  report.cycles = findCycles(edges);
+  return report;
+}
+
+function reachForbidden(start: string, importsOfFile: (abs: string) => { local: string[]; external: string[] }): { spec: string; via: string[] } | null {
+  const seen = new Set<string>([start]);
+  const queue: { file: string; via: string[] }[] = [{ file: start, via: [] }];
+  while (queue.length > 0) {
+    const { file, via } = queue.shift()!;
+    const { local, external } = importsOfFile(file);
+    const bad = external.find((s) => FORBIDDEN_IN_BROWSER.test(s));
+    if (bad) return { spec: bad, via };
+    for (const next of local) {
+      if (seen.has(next) || /\.test\.ts$/.test(next)) continue;
+      seen.add(next);
+      queue.push({ file: next, via: [...via, next] });
+    }
+  }
+  return null;
+}
+
+/** Every elementary cycle found by a depth-first walk (each reported once, from its smallest file name). */
+function findCycles(edges: Map<string, string[]>): string[][] {
+  const cycles = new Map<string, string[]>();
+  const state = new Map<string, "active" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "active");
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === "active") {
+        const cycle = stack.slice(stack.indexOf(next));
+        const start = cycle.indexOf([...cycle].sort()[0]!);
+        const rotated = [...cycle.slice(start), ...cycle.slice(0, start)];
+        cycles.set(rotated.join(" -> "), [...rotated, rotated[0]!]);
+      } else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of [...edges.keys()].sort()) if (!state.has(file)) visit(file);
+  return [...cycles.values()];
+}
