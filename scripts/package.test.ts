@@ -4,7 +4,7 @@
  * and run it under msw/node. The client export stays free of server code.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
@@ -40,24 +40,32 @@ sandbox.close();
 
 describe("the installed package", () => {
   let dir = "";
+  let stage = "";
   beforeAll(async () => {
+    // The package is staged (package.json + a fresh dist/) so the checkout's dist/ is never touched while
+    // other tests watch it; inside dist/.test-build-* so openapi-fetch and msw still resolve for the build.
+    mkdirSync(path.join(repoRoot, "dist"), { recursive: true });
+    stage = mkdtempSync(path.join(repoRoot, "dist", ".test-build-package-"));
+    copyFileSync(path.join(repoRoot, "package.json"), path.join(stage, "package.json"));
     // Emit only: npm run typecheck checks the sources; the consumer check below checks what ships.
-    buildClient({ typeCheck: false });
-    await buildMsw({ typeCheck: false });
+    buildClient({ outDir: path.join(stage, "dist"), typeCheck: false });
+    await buildMsw({ outDir: path.join(stage, "dist"), typeCheck: false });
     dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-package-"));
-    npm(["pack", "--ignore-scripts", "--pack-destination", dir], repoRoot);
+    npm(["pack", "--ignore-scripts", "--pack-destination", dir], stage);
     const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
     npm(["install", "--prefer-offline", "--ignore-scripts", `./${tarball}`, `msw@${MSW_VERSION}`], dir);
     writeFileSync(path.join(dir, "consumer.ts"), CONSUMER_TS);
   }, 60_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    for (const d of [dir, stage]) if (d) rmSync(d, { recursive: true, force: true });
+  });
 
   it("ships the built exports, the bundled spec and no sources or tests", () => {
-    const files = npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot);
+    const files = npm(["pack", "--dry-run", "--json", "--ignore-scripts"], stage);
     const names = (JSON.parse(files) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     expect(names).toEqual(expect.arrayContaining(["package.json", "dist/client/index.js", "dist/client/index.d.ts", "dist/msw/index.js", "dist/mocks/sandbox/hosts/msw.d.ts"]));
-    expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json" && n !== "README.md")).toEqual([]);
+    expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json")).toEqual([]);
     expect(names.filter((n) => /\.test\.|\.ts$/.test(n) && !n.endsWith(".d.ts"))).toEqual([]);
     // The spec travels inside the bundle: its server URL is the default base URL.
     expect(readFileSync(path.join(dir, "node_modules/talent-graph-api-contract/dist/msw/index.js"), "utf8")).toContain("{origin}/v1");
