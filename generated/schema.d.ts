@@ -438,7 +438,8 @@ export interface paths {
          *     rows matching all filters, not the page length. Ordering: proposed, then watching, then excluded; then
          *     `full_name` with nulls last. No has_more or next link: the next offset is `offset + limit` while it is
          *     below `meta.count`. Listing changes nothing. An invalid timestamp or malformed number can surface as a
-         *     non-typed database or framework error.
+         *     non-typed database or framework error. A Target not in the organization is 404 `not_found` with the
+         *     message `watch not found`.
          */
         get: operations["listTargetMembers"];
         put?: never;
@@ -1171,6 +1172,26 @@ export interface components {
             description?: string;
         };
         /**
+         * @description A List as POST /lists returns it: the reference fixes `is_default` false, `default_key` null,
+         *     `source_watch_id` null and `member_count` 0 for a new custom List.
+         */
+        CreatedList: {
+            /**
+             * @description Always false for a new custom List.
+             * @constant
+             */
+            is_default?: false;
+            /** @description Always null for a new custom List. */
+            default_key?: null;
+            /** @description Always null for a new custom List. */
+            source_watch_id?: null;
+            /**
+             * @description Always 0 for a new custom List.
+             * @constant
+             */
+            member_count?: 0;
+        } & components["schemas"]["List"];
+        /**
          * @description `company` (a company network) or `people` (a people query).
          * @enum {string}
          */
@@ -1187,10 +1208,7 @@ export interface components {
         JobPhase: "queued" | "resolving" | "discovering" | "enriching" | "done" | null;
         /** @description Latest job summary. A job can end `done` with a non-zero `failed`; `error` then carries the error. */
         TargetJob: {
-            /**
-             * Format: uuid
-             * @description Job UUID; null until a job is associated.
-             */
+            /** @description Job UUID; null until a job is associated. */
             id: string | null;
             status: components["schemas"]["JobStatus"];
             phase?: components["schemas"]["JobPhase"];
@@ -1292,6 +1310,14 @@ export interface components {
             job: components["schemas"]["TargetJob"];
         };
         /**
+         * @description A Target as the list and create responses return it. The reference says `result_limit` is "Present in list
+         *     and create responses", so these responses require it; GET /targets/{id}, PATCH and retry may omit it.
+         */
+        TargetWithResultLimit: {
+            /** @description Stored discovery cap (typed by Target); required here. */
+            result_limit: unknown;
+        } & WithRequired<components["schemas"]["Target"], "result_limit">;
+        /**
          * @description People Targets only: provider-oriented filters. All optional; unknown keys stripped; arrays may be empty with
          *     no item limit. `keywords` overrides the keyword generated from `input` or `app_query`.
          */
@@ -1391,6 +1417,7 @@ export interface components {
              *     name, domain or company URL. For people: the Target name or fallback search text.
              */
             input: string;
+            /** @default company */
             kind?: components["schemas"]["TargetKind"];
             /**
              * @description Admit discovered members as watching. Default false.
@@ -1403,7 +1430,11 @@ export interface components {
              */
             result_limit?: number;
             query?: components["schemas"]["TargetProviderQuery"];
-            app_query?: components["schemas"]["AppQuery"];
+            /**
+             * @description People Targets only: the camelCase app query. The route validates only that it is an object, so any
+             *     object is accepted; the first alternative documents the known keys and their expected types.
+             */
+            app_query?: components["schemas"]["AppQuery"] | Record<string, unknown>;
         };
         /**
          * @description No required properties and no unknown top-level properties. Omitted fields keep their values. An empty
@@ -1588,16 +1619,16 @@ export interface components {
              *     and duplicates removed; at least one known value must remain or 400. A non-array value selects the
              *     default list instead of failing.
              */
-            fields?: string[];
+            fields?: unknown[] | (string | number | boolean | Record<string, unknown> | null);
             /** @description Email delivery enabled. */
             email_enabled?: boolean;
             /** @description Entries containing @ are trimmed and lowercased; the first 20 accepted are stored; no stricter validation. */
             emails?: string[];
             /** @description Team-chat delivery enabled. */
             slack_enabled?: boolean;
-            /** @description Trimmed, at most 64 characters. */
+            /** @description Trimmed, at most 64 characters; a longer value is rejected with 400, not cut. */
             slack_channel_id?: string;
-            /** @description Trimmed, at most 80 characters. */
+            /** @description Trimmed, at most 80 characters; a longer value is rejected with 400, not cut. */
             slack_channel_name?: string;
             /** @description Trimmed; a non-empty value updates; empty string means no update. Stored, not validated, never delivered to. */
             webhook_url?: string;
@@ -1763,31 +1794,70 @@ export interface components {
          * @example 3c9e2b7a-1f4d-4a6e-8b2c-5d7f9e1a3b5c
          */
         TargetId: string;
-        /** @description Member status filter; `all` (default), proposed, watching or excluded. */
+        /**
+         * @description Member status filter; `all` (default), proposed, watching or excluded.
+         * @example proposed
+         */
         MemberStatusFilter: "all" | "proposed" | "watching" | "excluded";
-        /** @description Case-insensitive substring over full_name, headline and current_company. */
+        /**
+         * @description Case-insensitive substring over full_name, headline and current_company.
+         * @example engineer
+         */
         MemberQ: string;
-        /** @description Alias of q when q is absent. */
+        /**
+         * @description Alias of q when q is absent.
+         * @example platform
+         */
         MemberKeywords: string;
-        /** @description By is_current; `all` (default), `current` or `alum`. */
+        /**
+         * @description By is_current; `all` (default), `current` or `alum`.
+         * @example current
+         */
         MemberStint: "all" | "current" | "alum";
-        /** @description `true` is an alias for stint=current. */
+        /**
+         * @description `true` is an alias for stint=current.
+         * @example true
+         */
         MemberCompanyCurrent: string;
-        /** @description A value greater than 0 is an alias for stint=alum. */
+        /**
+         * @description A value greater than 0 is an alias for stint=alum.
+         * @example 12
+         */
         MemberCompanyLeftMinMonthsAgo: string;
-        /** @description ;-separated places, at most 20 distinct segments of 120 characters; case-insensitive; commas stay in a place. */
+        /**
+         * @description ;-separated places, at most 20 distinct segments of 120 characters; case-insensitive; commas stay in a place.
+         * @example Berlin;Munich
+         */
         MemberLocation: string;
-        /** @description Same parser as location; exclusions win over inclusions. */
+        /**
+         * @description Same parser as location; exclusions win over inclusions.
+         * @example Hamburg
+         */
         MemberExcludeLocations: string;
-        /** @description Case-insensitive substring of current_company. */
+        /**
+         * @description Case-insensitive substring of current_company.
+         * @example northwind
+         */
         MemberCompany: string;
-        /** @description Comma-separated tokens, at most 5 (`family[:months][@company]`, `t.exact.` / `t.contains.` title tokens); applied to member headlines only (months and scope are not applied). */
+        /**
+         * @description Comma-separated tokens, at most 5 (`family[:months][@company]`, `t.exact.` / `t.contains.` title tokens); applied to member headlines only (months and scope are not applied).
+         * @example engineering,t.contains.platform
+         */
         MemberRoles: string;
-        /** @description The exact string `true` excludes headlines matching recruiter, talent-acquisition, sourcer, staffing or talent-partner terms; other values behave as false. */
+        /**
+         * @description The exact string `true` excludes headlines matching recruiter, talent-acquisition, sourcer, staffing or talent-partner terms; other values behave as false.
+         * @example true
+         */
         MemberExcludeRecruiters: string;
-        /** @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null). */
+        /**
+         * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null).
+         * @example enriched
+         */
         MemberDepth: "all" | "stub" | "enriched";
-        /** @description ISO-8601 timestamp; rows with first_seen_at at or after it. */
+        /**
+         * @description ISO-8601 timestamp; rows with first_seen_at at or after it.
+         * @example 2026-11-01T00:00:00Z
+         */
         MemberFirstSeenAfter: string;
     };
     requestBodies: never;
@@ -1825,18 +1895,30 @@ export interface operations {
                  * @example senior backend engineers in Berlin
                  */
                 nl?: string;
-                /** @description `full` (default, Person rows) or `compact` (CompactPerson rows). */
+                /**
+                 * @description `full` (default, Person rows) or `compact` (CompactPerson rows).
+                 * @example compact
+                 */
                 view?: "full" | "compact";
                 /**
                  * @description Case-insensitive fragment of company name or URL; at least 1 character.
                  * @example northwind
                  */
                 company?: string;
-                /** @description At least 1. With company, counts stints there; without, any qualifying stint. */
+                /**
+                 * @description At least 1. With company, counts stints there; without, any qualifying stint.
+                 * @example 12
+                 */
                 min_company_months?: number;
-                /** @description true requires a current position at the matching company (or any company); false adds no constraint; company_left_min_months_ago takes precedence if both are sent. */
+                /**
+                 * @description true requires a current position at the matching company (or any company); false adds no constraint; company_left_min_months_ago takes precedence if both are sent.
+                 * @example true
+                 */
                 company_current?: boolean;
-                /** @description 1-600. Requires an ended, non-current stint that ended at least this many months ago; a current stint at the company is excluded. */
+                /**
+                 * @description 1-600. Requires an ended, non-current stint that ended at least this many months ago; a current stint at the company is excluded.
+                 * @example 24
+                 */
                 company_left_min_months_ago?: number;
                 /**
                  * @description YYYY or YYYY-MM; checked at the first day of that period; a missing bound is open-ended.
@@ -1848,7 +1930,10 @@ export interface operations {
                  * @example engineering
                  */
                 role_family?: string;
-                /** @description At least 1. Requires role_family or roles, else 400 with message "min_role_months requires role_family". With company and legacy role_family counts tenure at the company; else career-wide. */
+                /**
+                 * @description At least 1. Requires role_family or roles, else 400 with message "min_role_months requires role_family". With company and legacy role_family counts tenure at the company; else career-wide.
+                 * @example 24
+                 */
                 min_role_months?: number;
                 /**
                  * @description Comma-separated tokens, not JSON; max 1500 characters; up to 5 parsed filters; takes precedence over role_family when usable. Family token: `family` or `family:months`, optional `@company` suffix. Title token: `t.contains.<encoded-title>.<months>` or `t.exact.<encoded-title>.<months>`; several titles in one token separated by `;`. Family names max 64 characters; months capped at 600. Filters are ANDed; titles within a token are ORed. Invalid or duplicate tokens may be skipped.
@@ -1860,29 +1945,50 @@ export interface operations {
                  * @example kubernetes
                  */
                 keywords?: string;
-                /** @description Where keywords search: `people` (default, full text over name and headline), `name` or `headline`. */
+                /**
+                 * @description Where keywords search: `people` (default, full text over name and headline), `name` or `headline`.
+                 * @example headline
+                 */
                 q_in?: "people" | "name" | "headline";
-                /** @description Case-insensitive fragment, at least 1 character. */
+                /**
+                 * @description Case-insensitive fragment, at least 1 character.
+                 * @example stanford
+                 */
                 school?: string;
-                /** @description Single-term alias of skills, at least 1 character. */
+                /**
+                 * @description Single-term alias of skills, at least 1 character.
+                 * @example kubernetes
+                 */
                 skill?: string;
                 /**
                  * @description Terms separated by `;`, `,` or the word `or`; max 800 characters; up to 8 distinct terms of up to 64 characters; each term matches a skill, current or past employer, or headline.
                  * @example go;kubernetes
                  */
                 skills?: string;
-                /** @description `any` (default, OR) or `all` (AND). */
+                /**
+                 * @description `any` (default, OR) or `all` (AND).
+                 * @example all
+                 */
                 skill_match?: "any" | "all";
-                /** @description Single-term alias of languages, at least 1 character. */
+                /**
+                 * @description Single-term alias of languages, at least 1 character.
+                 * @example german
+                 */
                 language?: string;
                 /**
                  * @description As skills (800 characters, 8 terms, 64 characters each); matches language nodes only.
                  * @example german
                  */
                 languages?: string;
-                /** @description `any` (default) or `all`. */
+                /**
+                 * @description `any` (default) or `all`.
+                 * @example any
+                 */
                 language_match?: "any" | "all";
-                /** @description 800 characters, up to 8 terms; a person matching any is dropped. */
+                /**
+                 * @description 800 characters, up to 8 terms; a person matching any is dropped.
+                 * @example french
+                 */
                 exclude_languages?: string;
                 /**
                  * @description 1-200 characters; case-insensitive literal substring of the name or authority of a recorded certification; alias of certifications.
@@ -1894,28 +2000,55 @@ export interface operations {
                  * @example ["kubernetes","aws"]
                  */
                 certifications?: string;
-                /** @description `any` (default, OR) or `all` (AND); no effect without terms. */
+                /**
+                 * @description `any` (default, OR) or `all` (AND); no effect without terms.
+                 * @example all
+                 */
                 certification_match?: "any" | "all";
                 /**
                  * @description Up to 20 `;`-separated places (city, region, country or continent), 120 characters each; commas stay inside a place; ORed; continents expand to countries.
                  * @example Berlin;Europe
                  */
                 location?: string;
-                /** @description Up to 20 `;`-separated places, max 2420 characters, 120 per selection; exclusions win over inclusions; without location excludes everywhere. */
+                /**
+                 * @description Up to 20 `;`-separated places, max 2420 characters, 120 per selection; exclusions win over inclusions; without location excludes everywhere.
+                 * @example California
+                 */
                 exclude_locations?: string;
-                /** @description Filter on the network-reported open-to-work flag; true and false are both accepted. */
+                /**
+                 * @description Filter on the network-reported open-to-work flag; true and false are both accepted.
+                 * @example true
+                 */
                 open_to_work?: boolean;
-                /** @description Filter on the between-roles flag; true and false are both accepted. */
+                /**
+                 * @description Filter on the between-roles flag; true and false are both accepted.
+                 * @example false
+                 */
                 between_roles?: boolean;
-                /** @description Filter on the exploring assessment; true and false are both accepted. */
+                /**
+                 * @description Filter on the exploring assessment; true and false are both accepted.
+                 * @example true
+                 */
                 exploring?: boolean;
-                /** @description Filter on the code-host hireable value; true and false are both accepted. */
+                /**
+                 * @description Filter on the code-host hireable value; true and false are both accepted.
+                 * @example true
+                 */
                 codehost_hireable?: boolean;
-                /** @description Include profiles that carry data-quality flags. Default false. */
+                /**
+                 * @description Include profiles that carry data-quality flags. Default false.
+                 * @example true
+                 */
                 include_flagged?: boolean;
-                /** @description Page size, 1-100, default 25. */
+                /**
+                 * @description Page size, 1-100, default 25.
+                 * @example 25
+                 */
                 limit?: number;
-                /** @description Offset, at least 0, default 0. Advance by meta.limit while meta.has_more is true. */
+                /**
+                 * @description Offset, at least 0, default 0. Advance by meta.limit while meta.has_more is true.
+                 * @example 25
+                 */
                 offset?: number;
             };
             header?: {
@@ -2008,18 +2141,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2066,18 +2188,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2124,18 +2235,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2219,18 +2319,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2313,7 +2402,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2516,7 +2604,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["List"];
+                        data: components["schemas"]["CreatedList"];
                     };
                 };
             };
@@ -2741,7 +2829,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description Targets ordered by created_at descending. */
-                        data: components["schemas"]["Target"][];
+                        data: components["schemas"]["TargetWithResultLimit"][];
                         meta: components["schemas"]["CountMeta"];
                     };
                 };
@@ -2784,7 +2872,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Target"];
+                        data: components["schemas"]["TargetWithResultLimit"];
                     };
                 };
             };
@@ -2798,7 +2886,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Target"];
+                        data: components["schemas"]["TargetWithResultLimit"];
                     };
                 };
             };
@@ -2851,18 +2939,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2903,18 +2980,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -2963,18 +3029,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -3019,18 +3074,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -3040,35 +3084,80 @@ export interface operations {
     listTargetMembers: {
         parameters: {
             query?: {
-                /** @description Member status filter; `all` (default), proposed, watching or excluded. */
+                /**
+                 * @description Member status filter; `all` (default), proposed, watching or excluded.
+                 * @example proposed
+                 */
                 status?: components["parameters"]["MemberStatusFilter"];
-                /** @description Case-insensitive substring over full_name, headline and current_company. */
+                /**
+                 * @description Case-insensitive substring over full_name, headline and current_company.
+                 * @example engineer
+                 */
                 q?: components["parameters"]["MemberQ"];
-                /** @description Alias of q when q is absent. */
+                /**
+                 * @description Alias of q when q is absent.
+                 * @example platform
+                 */
                 keywords?: components["parameters"]["MemberKeywords"];
-                /** @description By is_current; `all` (default), `current` or `alum`. */
+                /**
+                 * @description By is_current; `all` (default), `current` or `alum`.
+                 * @example current
+                 */
                 stint?: components["parameters"]["MemberStint"];
-                /** @description `true` is an alias for stint=current. */
+                /**
+                 * @description `true` is an alias for stint=current.
+                 * @example true
+                 */
                 company_current?: components["parameters"]["MemberCompanyCurrent"];
-                /** @description A value greater than 0 is an alias for stint=alum. */
+                /**
+                 * @description A value greater than 0 is an alias for stint=alum.
+                 * @example 12
+                 */
                 company_left_min_months_ago?: components["parameters"]["MemberCompanyLeftMinMonthsAgo"];
-                /** @description ;-separated places, at most 20 distinct segments of 120 characters; case-insensitive; commas stay in a place. */
+                /**
+                 * @description ;-separated places, at most 20 distinct segments of 120 characters; case-insensitive; commas stay in a place.
+                 * @example Berlin;Munich
+                 */
                 location?: components["parameters"]["MemberLocation"];
-                /** @description Same parser as location; exclusions win over inclusions. */
+                /**
+                 * @description Same parser as location; exclusions win over inclusions.
+                 * @example Hamburg
+                 */
                 exclude_locations?: components["parameters"]["MemberExcludeLocations"];
-                /** @description Case-insensitive substring of current_company. */
+                /**
+                 * @description Case-insensitive substring of current_company.
+                 * @example northwind
+                 */
                 company?: components["parameters"]["MemberCompany"];
-                /** @description Comma-separated tokens, at most 5 (`family[:months][@company]`, `t.exact.` / `t.contains.` title tokens); applied to member headlines only (months and scope are not applied). */
+                /**
+                 * @description Comma-separated tokens, at most 5 (`family[:months][@company]`, `t.exact.` / `t.contains.` title tokens); applied to member headlines only (months and scope are not applied).
+                 * @example engineering,t.contains.platform
+                 */
                 roles?: components["parameters"]["MemberRoles"];
-                /** @description The exact string `true` excludes headlines matching recruiter, talent-acquisition, sourcer, staffing or talent-partner terms; other values behave as false. */
+                /**
+                 * @description The exact string `true` excludes headlines matching recruiter, talent-acquisition, sourcer, staffing or talent-partner terms; other values behave as false.
+                 * @example true
+                 */
                 exclude_recruiters?: components["parameters"]["MemberExcludeRecruiters"];
-                /** @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null). */
+                /**
+                 * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null).
+                 * @example enriched
+                 */
                 depth?: components["parameters"]["MemberDepth"];
-                /** @description ISO-8601 timestamp; rows with first_seen_at at or after it. */
+                /**
+                 * @description ISO-8601 timestamp; rows with first_seen_at at or after it.
+                 * @example 2026-11-01T00:00:00Z
+                 */
                 first_seen_after?: components["parameters"]["MemberFirstSeenAfter"];
-                /** @description Default 50, clamped to 1-500. */
+                /**
+                 * @description Default 50, clamped to 1-500.
+                 * @example 50
+                 */
                 limit?: number;
-                /** @description Default 0; negative becomes 0. */
+                /**
+                 * @description Default 0; negative becomes 0.
+                 * @example 50
+                 */
                 offset?: number;
             };
             header?: {
@@ -3109,18 +3198,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             "5XX": components["responses"]["ServerError"];
@@ -3129,31 +3207,70 @@ export interface operations {
     setTargetMemberStatus: {
         parameters: {
             query?: {
-                /** @description Member status filter; `all` (default), proposed, watching or excluded. */
+                /**
+                 * @description Member status filter; `all` (default), proposed, watching or excluded.
+                 * @example proposed
+                 */
                 status?: components["parameters"]["MemberStatusFilter"];
-                /** @description Case-insensitive substring over full_name, headline and current_company. */
+                /**
+                 * @description Case-insensitive substring over full_name, headline and current_company.
+                 * @example engineer
+                 */
                 q?: components["parameters"]["MemberQ"];
-                /** @description Alias of q when q is absent. */
+                /**
+                 * @description Alias of q when q is absent.
+                 * @example platform
+                 */
                 keywords?: components["parameters"]["MemberKeywords"];
-                /** @description By is_current; `all` (default), `current` or `alum`. */
+                /**
+                 * @description By is_current; `all` (default), `current` or `alum`.
+                 * @example current
+                 */
                 stint?: components["parameters"]["MemberStint"];
-                /** @description `true` is an alias for stint=current. */
+                /**
+                 * @description `true` is an alias for stint=current.
+                 * @example true
+                 */
                 company_current?: components["parameters"]["MemberCompanyCurrent"];
-                /** @description A value greater than 0 is an alias for stint=alum. */
+                /**
+                 * @description A value greater than 0 is an alias for stint=alum.
+                 * @example 12
+                 */
                 company_left_min_months_ago?: components["parameters"]["MemberCompanyLeftMinMonthsAgo"];
-                /** @description ;-separated places, at most 20 distinct segments of 120 characters; case-insensitive; commas stay in a place. */
+                /**
+                 * @description ;-separated places, at most 20 distinct segments of 120 characters; case-insensitive; commas stay in a place.
+                 * @example Berlin;Munich
+                 */
                 location?: components["parameters"]["MemberLocation"];
-                /** @description Same parser as location; exclusions win over inclusions. */
+                /**
+                 * @description Same parser as location; exclusions win over inclusions.
+                 * @example Hamburg
+                 */
                 exclude_locations?: components["parameters"]["MemberExcludeLocations"];
-                /** @description Case-insensitive substring of current_company. */
+                /**
+                 * @description Case-insensitive substring of current_company.
+                 * @example northwind
+                 */
                 company?: components["parameters"]["MemberCompany"];
-                /** @description Comma-separated tokens, at most 5 (`family[:months][@company]`, `t.exact.` / `t.contains.` title tokens); applied to member headlines only (months and scope are not applied). */
+                /**
+                 * @description Comma-separated tokens, at most 5 (`family[:months][@company]`, `t.exact.` / `t.contains.` title tokens); applied to member headlines only (months and scope are not applied).
+                 * @example engineering,t.contains.platform
+                 */
                 roles?: components["parameters"]["MemberRoles"];
-                /** @description The exact string `true` excludes headlines matching recruiter, talent-acquisition, sourcer, staffing or talent-partner terms; other values behave as false. */
+                /**
+                 * @description The exact string `true` excludes headlines matching recruiter, talent-acquisition, sourcer, staffing or talent-partner terms; other values behave as false.
+                 * @example true
+                 */
                 exclude_recruiters?: components["parameters"]["MemberExcludeRecruiters"];
-                /** @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null). */
+                /**
+                 * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null).
+                 * @example enriched
+                 */
                 depth?: components["parameters"]["MemberDepth"];
-                /** @description ISO-8601 timestamp; rows with first_seen_at at or after it. */
+                /**
+                 * @description ISO-8601 timestamp; rows with first_seen_at at or after it.
+                 * @example 2026-11-01T00:00:00Z
+                 */
                 first_seen_after?: components["parameters"]["MemberFirstSeenAfter"];
             };
             header?: {
@@ -3203,18 +3320,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
-            /** @description Not visible to the organization. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -3225,17 +3331,29 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description ISO-8601 date/time, or digits plus unit m, h, d or w (e.g. 24h). Events satisfy seen_at >= since. No default. For a multi-page pass compute an absolute timestamp once and reuse it.
+                 * @description ISO-8601 date/time, or digits plus unit m, h, d or w (e.g. 24h). ISO-8601 calendar dates in extended (2026-11-18T09:30:00Z) or basic (20261118T093000Z) format, optionally with a time and offset; impossible dates (month 13, 30 February) are rejected. Events satisfy seen_at >= since. No default. For a multi-page pass compute an absolute timestamp once and reuse it.
                  * @example 2026-11-18T00:00:00Z
                  */
                 since?: string;
-                /** @description One event field value. */
+                /**
+                 * @description One event field value.
+                 * @example headline
+                 */
                 type?: components["schemas"]["EventField"];
-                /** @description List UUID or case-insensitive List name; a missing List gives 404. */
+                /**
+                 * @description List UUID or case-insensitive List name; a missing List gives 404.
+                 * @example Platform shortlist
+                 */
                 list?: string;
-                /** @description Opaque value copied from the previous meta.next; pages toward older events; not a polling checkpoint. */
+                /**
+                 * @description Opaque value copied from the previous meta.next; pages toward older events; not a polling checkpoint.
+                 * @example eyJzIjoiMjAyNi0xMS0yMFQwODowMDowMFoiLCJpIjoiMGMyYiJ9
+                 */
                 cursor?: string;
-                /** @description Page size, 1-100, default 25. */
+                /**
+                 * @description Page size, 1-100, default 25.
+                 * @example 25
+                 */
                 limit?: number;
             };
             header?: {
@@ -3408,3 +3526,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -126,8 +126,6 @@ export interface Area {
   handlers: Handlers;
   /** Control endpoints this area serves (any host gets them through the core). */
   control?: ControlRoute[];
-  /** Rewrites a parsed JSON body before the spec validates it (lenient input rules the spec cannot express). */
-  prepareBody?: { [Id in OperationId]?: (body: unknown) => unknown };
   /** Called once when the core is created: set hooks, load state, start timers. */
   setup?(ctx: SandboxContext): void;
   /** Time-driven work (jobs, events): called by the core's timer and by `advance(ms)`. */

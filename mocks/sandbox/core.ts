@@ -168,11 +168,9 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
   const validators = compileRequestValidators(spec);
   const handlers = new Map<string, Handler>();
-  const prepare = new Map<string, (body: unknown) => unknown>();
   const control = new Map<string, ControlRoute>();
   for (const area of areas) {
     for (const [id, h] of Object.entries(area.handlers)) if (h) handlers.set(id, h as Handler);
-    for (const [id, f] of Object.entries(area.prepareBody ?? {})) if (f) prepare.set(id, f);
     for (const route of area.control ?? []) control.set(`${route.method} ${route.path}`, route);
   }
   const routes = spec.operations.map((op) => compileRoute(spec.basePath, op));
@@ -203,14 +201,13 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const v = validators.get(op.operationId)!;
     const handler = handlers.get(op.operationId);
     if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
-    const prepared = prepare.get(op.operationId)?.(body) ?? body;
     const result = await handler(
       {
         operationId: op.operationId as OperationId,
         params: v.params(params) as never,
         query: v.query(rawQuery) as never,
         rawQuery,
-        body: v.body(prepared) as never,
+        body: v.body(body) as never,
         headers: request.headers,
         org: auth.org,
         auth,

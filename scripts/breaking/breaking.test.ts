@@ -66,6 +66,7 @@ const CASES: Record<string, Expectation> = {
   "parameter-location-changed": { breaking: ["parameter-location-changed"], names: "from query to header" },
   "parameter-renamed": { breaking: ["parameter-renamed"], names: 'from "nl" to "q"' },
   "path-parameter-renamed": { breaking: ["parameter-renamed"], names: 'from "slug" to "key"' },
+  "path-parameters-renamed": { breaking: ["parameter-renamed"], names: 'from "membershipId" to "membership_id"' },
   "parameter-serialization-changed": { breaking: ["parameter-serialization-changed"] },
   "request-parameter-removed": { breaking: ["request-parameter-removed"], names: "offset" },
   "request-property-removed": { breaking: ["request-property-removed"], names: "description" },
@@ -214,6 +215,21 @@ describe("detector details", () => {
     const changes = detectChanges(withPath("/a/{x}", "x"), withPath("/a/{y}", "y"));
     expect(ruleSet(changes)).toEqual(["parameter-renamed"]);
     expect(changes[0]?.operation).toBe("GET /a/{y}");
+  });
+
+  it("pairs renamed path parameters by their position in the template, not by elimination", () => {
+    const twoParams = (path: string, names: string[]) => ({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: { [path]: { get: { parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })), responses: { "204": { description: "none" } } } } },
+    });
+    const changes = detectChanges(twoParams("/a/{x}/b/{y}", ["x", "y"]), twoParams("/a/{p}/b/{q}", ["q", "p"]));
+    expect(changes.map((c) => [c.rule, c.message])).toEqual([
+      ["parameter-renamed", 'path parameter renamed from "x" to "p"'],
+      ["parameter-renamed", 'path parameter renamed from "y" to "q"'],
+    ]);
+    // Same names, same positions: nothing to report.
+    expect(detectChanges(twoParams("/a/{x}/b/{y}", ["x", "y"]), twoParams("/a/{x}/b/{y}", ["y", "x"]))).toEqual([]);
   });
 });
 

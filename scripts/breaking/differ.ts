@@ -103,6 +103,14 @@ const paramKey = (p: Obj): string => {
   return `${where}:${where === "header" ? name.toLowerCase() : name}`;
 };
 
+/** Template variables whose name changed at the same position of the path: base name -> head name. */
+function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map<string, string> {
+  const names = (display: string) => [...display.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
+  const base = names(baseDisplay);
+  const head = names(headDisplay);
+  return new Map(base.map((name, i) => [name, head[i]!] as const).filter(([name, renamed]) => renamed !== undefined && renamed !== name));
+}
+
 function operationsOf(doc: Obj): Map<string, OpInfo> {
   const ops = new Map<string, OpInfo>();
   for (const [path, rawItem] of Object.entries(asObj(doc.paths))) {
@@ -213,11 +221,21 @@ class Differ {
   private compareParameters(b: OpInfo, h: OpInfo): void {
     const paramLoc = (p: Obj) => new Loc("").child("parameters", str(p.in) ?? "", str(p.name) ?? "");
     const consumed = new Set<string>();
+    const pathRenames = renamedTemplateVariables(b.display, h.display);
     for (const [key, bp] of b.params) {
       const hp = h.params.get(key);
       if (hp) {
         consumed.add(key);
         this.compareParameter(bp, hp, paramLoc(hp));
+        continue;
+      }
+      // A path parameter keeps its position in the template: the URL on the wire is unchanged, but every
+      // client that names it (typed clients, path templates) breaks.
+      const renamedPath = bp.in === "path" ? h.params.get(`path:${pathRenames.get(str(bp.name) ?? "") ?? ""}`) : undefined;
+      if (renamedPath && !consumed.has(paramKey(renamedPath))) {
+        consumed.add(paramKey(renamedPath));
+        this.add("parameter-renamed", paramLoc(renamedPath), `path parameter renamed from ${show(bp.name)} to ${show(renamedPath.name)}`);
+        this.compareParameter(bp, renamedPath, paramLoc(renamedPath));
         continue;
       }
       const name = (str(bp.name) ?? "").toLowerCase();

@@ -1,8 +1,8 @@
 /**
  * Opens the built reference in Debian's chromium (playwright-core, headless, fresh profile), serves it
  * from 127.0.0.1, records every request (aborting any that leaves the machine), records console errors,
- * expands each tag section and brings each operation into view (Redoc 3 renders operations lazily),
- * and saves a full-page screenshot.
+ * measures the guides (the info description's sections) at given widths, expands each tag section and
+ * brings each operation into view (Redoc 3 renders operations lazily), and saves screenshots.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -34,8 +34,25 @@ export interface RenderedOperation {
   text: string;
 }
 
+/** One guide table or code block wider than its column at one viewport width. */
+export interface GuideOverflow {
+  width: number;
+  /** The guide section and the block, e.g. `/section/getting-started pre` with its sizes. */
+  block: string;
+}
+
+export interface GuideCheck {
+  width: number;
+  /** Tables and code blocks measured in the guides. */
+  blocks: number;
+  overflowing: GuideOverflow[];
+  screenshot: string;
+}
+
 export interface Inspection {
   url: string;
+  /** One entry per `guideWidths` value. */
+  guides: GuideCheck[];
   requests: string[];
   external: string[];
   consoleErrors: string[];
@@ -47,6 +64,10 @@ export interface InspectOptions {
   htmlFile: string;
   sections: Section[];
   screenshot: string;
+  /** Viewport widths at which the guides' tables and code blocks must fit their column. */
+  guideWidths?: number[];
+  /** Screenshot of the guides per width: `{width}` in the name is replaced by the width. */
+  guidesScreenshot?: string;
   /** Per section; the first one also covers hydration. */
   timeoutMs?: number;
 }
@@ -104,6 +125,7 @@ export async function inspectDocs(options: InspectOptions): Promise<Inspection> 
   });
   const result: Inspection = {
     url: `${server.origin}/index.html`,
+    guides: [],
     requests: [],
     external: [],
     consoleErrors: [],
@@ -126,6 +148,11 @@ export async function inspectDocs(options: InspectOptions): Promise<Inspection> 
     });
     page.on("pageerror", (error) => result.consoleErrors.push(`page error: ${error.message}`));
     await page.goto(result.url, { waitUntil: "load" });
+    for (const width of options.guideWidths ?? []) {
+      const shot = (options.guidesScreenshot ?? path.join(os.tmpdir(), "guides-{width}.png")).replace("{width}", String(width));
+      result.guides.push(await checkGuides(page, width, shot, timeout));
+    }
+    if (options.guideWidths?.length) await page.setViewportSize({ width: 1280, height: 900 });
     for (const section of options.sections) result.sections.set(section.heading, await showSection(page, section, timeout));
     const first = options.sections[0];
     if (first) await showSection(page, first, timeout);
@@ -156,6 +183,50 @@ async function fullPageScreenshot(page: Page, file: string): Promise<void> {
 }
 
 const MAX_SCREENSHOT_HEIGHT = 30_000;
+/** Guide sections: Redoc renders each `##` heading of info.description as a section with this id prefix. */
+const GUIDE_SECTIONS = '[data-section-id^="/section/"]';
+
+/**
+ * At one viewport width: every table and code block of the guides must fit its column, i.e. neither scroll
+ * horizontally (scrollWidth > clientWidth) nor stick out of its guide section. Then screenshots the guides.
+ */
+async function checkGuides(page: Page, width: number, screenshot: string, timeout: number): Promise<GuideCheck> {
+  await page.setViewportSize({ width, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
+  await page.waitForTimeout(200);
+  const measured = (await page.evaluate(measureGuides, GUIDE_SECTIONS)) as { blocks: number; overflowing: string[]; bottom: number };
+  const height = Math.min(Math.max(900, Math.ceil(measured.bottom)), MAX_SCREENSHOT_HEIGHT);
+  await page.setViewportSize({ width, height });
+  await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
+  return { width, blocks: measured.blocks, overflowing: measured.overflowing.map((block) => ({ width, block })), screenshot };
+}
+
+/** Runs in the page (plain JavaScript source, see stepTowardsSection). */
+const measureGuides = new Function(
+  "selector",
+  `
+  const sections = [...document.querySelectorAll(selector)];
+  const overflowing = [];
+  let blocks = 0;
+  let bottom = 0;
+  for (const section of sections) {
+    const column = section.getBoundingClientRect();
+    bottom = Math.max(bottom, column.bottom + window.scrollY);
+    for (const block of section.querySelectorAll("table, pre")) {
+      blocks += 1;
+      const box = block.getBoundingClientRect();
+      const scroller = block.tagName === "TABLE" && block.parentElement ? block.parentElement : block;
+      const scrolls = scroller.scrollWidth > scroller.clientWidth + 1 || block.scrollWidth > block.clientWidth + 1;
+      if (scrolls || box.right > column.right + 1) {
+        overflowing.push(section.getAttribute("data-section-id") + " " + block.tagName.toLowerCase() +
+          " (scrollWidth " + scroller.scrollWidth + ", clientWidth " + scroller.clientWidth + ", column " + Math.round(column.width) + ")");
+      }
+    }
+  }
+  return { blocks, overflowing, bottom };
+  `,
+) as (selector: string) => { blocks: number; overflowing: string[]; bottom: number };
 
 /**
  * Expands a tag section and brings each of its operations into view, recording each operation's

@@ -78,7 +78,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
     await redocly(args, scratch);
-    const html = makeOffline(await readFile(rawHtml, "utf8"));
+    const html = withReadableGuides(makeOffline(await readFile(rawHtml, "utf8")));
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;
@@ -94,6 +94,23 @@ export function makeOffline(html: string): string {
   const page = REMOTE_LOGOS.reduce((text, pattern) => text.replace(pattern, LOCAL_LOGO), html);
   // An explicit empty icon keeps browsers from requesting /favicon.ico.
   return /rel=["']?icon/i.test(page) ? page : page.replace(/<head>/i, '<head>\n  <link rel="icon" href="data:," />');
+}
+
+/**
+ * The guides (the sections of info.description) sit in the middle column, about 460 px wide at 1280-1440 px:
+ * their tables and code blocks wrap inside it instead of scrolling or being cut at its edge. Redoc's own
+ * styles are injected at runtime after this one, hence `!important`.
+ */
+export const GUIDE_STYLES = `<style id="readable-guides">
+  [data-section-id^="/section/"] pre { white-space: pre-wrap !important; overflow-wrap: anywhere !important; }
+  [data-section-id^="/section/"] pre code { white-space: inherit !important; }
+  [data-section-id^="/section/"] table { table-layout: fixed !important; width: 100% !important; }
+  [data-section-id^="/section/"] th:first-child { width: 5.5em; overflow-wrap: normal !important; }
+  [data-section-id^="/section/"] th, [data-section-id^="/section/"] td { overflow-wrap: anywhere !important; word-break: normal !important; white-space: normal !important; }
+</style>`;
+
+export function withReadableGuides(html: string): string {
+  return html.includes('id="readable-guides"') ? html : html.replace(/<\/head>/i, `${GUIDE_STYLES}\n</head>`);
 }
 
 /** Static checks on the built page; the browser test is the runtime proof. */

@@ -2,8 +2,9 @@
  * Browser test of the published reference: Debian's chromium (playwright-core, headless, fresh
  * profile) opens dist/docs/index.html served from 127.0.0.1, every tag section is expanded and every
  * operation brought into view; no request may leave the machine, the console must stay free of errors,
- * and a full-page screenshot is saved next to the page. The docs are (re)built first when missing or
- * older than the bundle or the build scripts.
+ * and a full-page screenshot is saved next to the page. At 1280 and 1440 px no guide table or code block
+ * may overflow its column, and a screenshot of the guides is saved per width. The docs are (re)built first
+ * when missing or older than the bundle or the build scripts.
  */
 import { existsSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -17,6 +18,8 @@ import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
 import { prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
 
 const SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "screenshot.png");
+const GUIDE_WIDTHS = [1280, 1440];
+const GUIDES_SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "guides-{width}.png");
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BUILD_INPUTS = [DEFAULT_SPEC, ...["code-samples.ts", "build.ts", "openapi.ts", "prepare-spec.ts", "../../contract-core/redocly.ts"].map((f) => path.join(HERE, f))];
 
@@ -55,6 +58,8 @@ describe("published API reference in Chromium", () => {
     inspection = await inspectDocs({
       htmlFile: DEFAULT_OUT,
       screenshot: SCREENSHOT,
+      guideWidths: GUIDE_WIDTHS,
+      guidesScreenshot: GUIDES_SCREENSHOT,
       sections: [...headings.values()].map((heading) => ({ heading })),
     });
     const { size } = await stat(DEFAULT_OUT);
@@ -104,6 +109,30 @@ describe("published API reference in Chromium", () => {
     expect(png.readUInt32BE(20)).toBeGreaterThan(2000);
   });
 
+  it.each(GUIDE_WIDTHS)("at %i px, no guide table or code block overflows its column", (width) => {
+    const check = inspection.guides.find((g) => g.width === width);
+    // The guides hold the errors table and the getting-started curl block at least.
+    expect(check?.blocks).toBeGreaterThanOrEqual(2);
+    expect(check?.overflowing).toEqual([]);
+  });
+
+  it.each(GUIDE_WIDTHS)("saves a screenshot of the guides at %i px", async (width) => {
+    const png = await readFile(GUIDES_SCREENSHOT.replace("{width}", String(width)));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(png.readUInt32BE(16)).toBe(width);
+  });
+
+  it("shows one base URL, with /v1, in the guides and the servers", () => {
+    const servers = doc.servers as { url: string; variables: Record<string, { default: string }>; description: string }[];
+    const base = servers[0]!.url.replace("{origin}", servers[0]!.variables.origin!.default);
+    expect(base).toBe("https://api.talent-graph.example/v1");
+    const guides = String((doc.info as { description: string }).description);
+    const urls = new Set([...guides.matchAll(/https?:\/\/[^\s`"')]+/g)].map((m) => m[0]));
+    expect([...urls]).toEqual([base]);
+    expect(servers[0]!.description).toContain(base);
+    expect((doc.info as { contact?: { url?: string } }).contact?.url).toBeUndefined();
+  });
+
   it("is one self-contained file", async () => {
     const html = await readFile(DEFAULT_OUT, "utf8");
     expect(() => assertOffline(html)).not.toThrow();
@@ -121,11 +150,16 @@ describe("the browser check catches a leaking page (negative)", () => {
     await writeFile(
       page,
       '<!doctype html><html><head><link rel="icon" href="data:,"></head><body><h1>Leaky</h1>' +
+        '<div data-section-id="/section/wide" style="width:400px"><pre style="overflow:auto">' +
+        "x".repeat(300) +
+        '</pre><table style="width:600px"><tr><td>cut</td></tr></table></div>' +
         '<img src="https://cdn.redoc.ly/redoc/logo-mini.svg"><script>console.error("boom")</script></body></html>',
     );
     inspection = await inspectDocs({
       htmlFile: page,
       screenshot: path.join(dir, "shot.png"),
+      guideWidths: [1280],
+      guidesScreenshot: path.join(dir, "guides-{width}.png"),
       sections: [{ heading: "No such section" }],
       timeoutMs: 1_500,
     });
@@ -141,6 +175,13 @@ describe("the browser check catches a leaking page (negative)", () => {
 
   it("records console errors", () => {
     expect(inspection.consoleErrors).toContain("boom");
+  });
+
+  it("reports a guide code block that scrolls and a table that sticks out of its column", () => {
+    const blocks = inspection.guides[0]?.overflowing.map((o) => o.block) ?? [];
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toMatch(/^\/section\/wide pre \(scrollWidth \d+, clientWidth \d+, column 400\)$/);
+    expect(blocks[1]).toMatch(/^\/section\/wide table /);
   });
 
   it("reports a section that never renders", () => {

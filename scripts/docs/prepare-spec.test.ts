@@ -23,7 +23,7 @@ import {
 import { assertOffline, buildDocs, DEFAULT_SPEC, makeOffline, readBundle } from "./build.js";
 import { fixtureSpec } from "./fixtures/fixture-spec.js";
 import { listOperations, resolvePointer, type JsonObject, type OpenApiDoc, type OperationRef } from "./openapi.js";
-import { flaggedSchemasIn, markFlaggedSchemas, prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
+import { flaggedSchemasIn, LIMIT_NOTICE_TITLE, markFlaggedSchemas, prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
 
 const fixture = (): OpenApiDoc => structuredClone(fixtureSpec) as unknown as OpenApiDoc;
 
@@ -183,6 +183,25 @@ describe("shapes not shown in the reference", () => {
     const copy = structuredClone(schema) as unknown as JsonObject;
     expect(markFlaggedSchemas(copy)).toBe(1);
     expect(copy.example).toEqual({ "x-shape-not-shown": true });
+  });
+
+  it("marks a bound the reference does not give (x-limit-not-in-reference), on the schema and on its parameter", () => {
+    const parameter: JsonObject = {
+      name: "cursor",
+      in: "query",
+      description: "Opaque value.",
+      schema: { type: "string", maxLength: 2048, "x-limit-not-in-reference": ["maxLength"] },
+    };
+    const plain: JsonObject = { name: "q", in: "query", description: "Text.", schema: { type: "string", maxLength: 80 } };
+    expect(markFlaggedSchemas({ parameters: [parameter, plain] })).toBe(1);
+    const notice = new RegExp(`^> \\*\\*${LIMIT_NOTICE_TITLE}\\.\\*\\* The written API reference gives no \`maxLength\` here`);
+    expect(parameter.description).toMatch(notice);
+    expect(parameter.description).toMatch(/\n\nOpaque value\.$/);
+    expect((parameter.schema as JsonObject).description).toMatch(notice);
+    expect(plain.description).toBe("Text.");
+    expect((plain.schema as JsonObject).description).toBeUndefined();
+    // Example data is not a schema, and an empty or malformed flag marks nothing.
+    expect(markFlaggedSchemas({ example: { "x-limit-not-in-reference": ["maxLength"] }, a: { "x-limit-not-in-reference": [] }, b: { "x-limit-not-in-reference": true } })).toBe(0);
   });
 
   it("locates flagged schemas by property path, through $refs and cycles", () => {

@@ -1,7 +1,8 @@
 /**
  * Turns the bundled spec into the copy the docs render: shapes the written reference does not show
- * (`x-shape-not-shown: true`, see spec/EXTENSIONS.md) get a visible notice, and every operation gets
- * generated code samples. The bundle itself is never modified.
+ * (`x-shape-not-shown: true`, see spec/EXTENSIONS.md) and bounds the reference does not give
+ * (`x-limit-not-in-reference`) get a visible notice, and every operation gets generated code samples. The
+ * bundle itself is never modified.
  */
 import { withCodeSamples } from "./code-samples.js";
 import { deref, isObject, listOperations, type Json, type OpenApiDoc } from "./openapi.js";
@@ -11,6 +12,15 @@ export const SHAPE_NOTICE_TITLE = "Shape not shown in the reference";
 export const SHAPE_NOTICE =
   `> **${SHAPE_NOTICE_TITLE}.** The written API reference does not show this shape; do not rely on ` +
   "any key inside it.";
+
+export const LIMIT_FLAG = "x-limit-not-in-reference";
+export const LIMIT_NOTICE_TITLE = "Limit not in the reference";
+const limitNotice = (keywords: string[]) =>
+  `> **${LIMIT_NOTICE_TITLE}.** The written API reference gives no ${keywords.map((k) => `\`${k}\``).join(", ")} here; ` +
+  "this bound is the contract's own (a security lint rule asks for one).";
+/** The keywords a schema marks as its own limits, or none. */
+const ownLimits = (node: Json | undefined): string[] =>
+  isObject(node) && Array.isArray(node[LIMIT_FLAG]) ? node[LIMIT_FLAG].filter((k): k is string => typeof k === "string") : [];
 
 export interface DocsSpec {
   doc: OpenApiDoc;
@@ -47,6 +57,14 @@ export function markFlaggedSchemas(node: Json): number {
       node.description = prefixed(SHAPE_NOTICE, node.description);
       count += 1;
     }
+    const limits = ownLimits(node);
+    if (limits.length > 0) {
+      node.description = prefixed(limitNotice(limits), node.description);
+      count += 1;
+    }
+    // A parameter shows its own description, not its schema's: repeat the limit notice there.
+    const parameterLimits = typeof node.in === "string" ? ownLimits(node.schema) : [];
+    if (parameterLimits.length > 0) node.description = prefixed(limitNotice(parameterLimits), node.description);
   }
   return count;
 }

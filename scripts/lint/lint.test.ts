@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runSpectral } from "./lint.js";
-import { bundleRuleset, rootRuleset } from "./ruleset.js";
+import { bundleRuleset, houseRules, OPERATION_VERBS, RULES_DOC, RULES_DOC_URL, rootRuleset } from "./ruleset.js";
 
 type Doc = Record<string, any>;
 const cleanBundle = (): Doc => JSON.parse(readFileSync(new URL("./fixtures/clean.json", import.meta.url), "utf8"));
@@ -20,7 +20,14 @@ describe("house Spectral rules on the bundle", () => {
   });
 
   it.each<[string, (d: Doc) => void]>([
-    ["tg-operation-id-camel-case", (d) => (d.paths["/lists"].get.operationId = "List_lists")],
+    ["tg-operation-id-camel-case", (d) => (d.paths["/lists"].get.operationId = "list_lists")],
+    ["tg-operation-id-verb", (d) => (d.paths["/lists"].get.operationId = "fetchLists")],
+    ["tg-operation-id-verb", (d) => (d.paths["/lists/{id}"].delete.operationId = "removeList")],
+    ["tg-parameter-example", (d) => delete d.components.parameters.ListIdOrName.example],
+    ["tg-parameter-example", (d) => (d.paths["/lists"].get.parameters = [{ name: "q", in: "query", description: "Filter.", schema: { type: "string" } }])],
+    ["tg-path-parameter-404", (d) => delete d.paths["/lists/{id}"].delete.responses["404"]],
+    ["tg-path-parameter-404", (d) => (d.paths["/lists/{id}"].delete.responses["404"] = structuredClone(d.components.responses.NotFound))],
+    ["tg-shared-error-responses", (d) => (d.paths["/me"] = { get: { ...structuredClone(d.paths["/lists"].get), operationId: "getAccount" } })],
     ["tg-shared-error-responses", (d) => (d.paths["/lists"].post.responses["401"] = structuredClone(d.components.responses.Unauthorized))],
     ["tg-snake-case-properties", (d) => (d.components.schemas.List.properties.createdBy = { type: "string", description: "Creator." })],
     ["tg-property-description", (d) => (d.components.schemas.List.properties.created_by = { type: "string" })],
@@ -29,6 +36,26 @@ describe("house Spectral rules on the bundle", () => {
     const doc = cleanBundle();
     change(doc);
     expect(codes(await runSpectral(bundleRuleset, doc))).toEqual([rule]);
+  });
+
+  it("the verb rule names the allowed verbs of the method", async () => {
+    const doc = cleanBundle();
+    doc.paths["/lists"].post.operationId = "makeList";
+    const ds = await runSpectral(bundleRuleset, doc);
+    expect(codes(ds)).toEqual(["tg-operation-id-verb"]);
+    expect(ds[0]?.message).toBe(`operationId "makeList" must start with a verb allowed for POST: ${OPERATION_VERBS.post!.join(", ")}.`);
+  });
+
+  it("GET /me is the one operation that must not document 402", async () => {
+    const doc = cleanBundle();
+    const get = structuredClone(doc.paths["/lists"].get);
+    delete get.responses["402"];
+    doc.paths["/me"] = { get: { ...get, operationId: "getAccount" } };
+    expect(codes(await runSpectral(bundleRuleset, doc))).toEqual([]);
+    doc.paths["/people"] = { get: { ...structuredClone(get), operationId: "searchPeople" } };
+    const ds = await runSpectral(bundleRuleset, doc);
+    expect(codes(ds)).toEqual(["tg-shared-error-responses"]);
+    expect(ds[0]?.message).toContain("402");
   });
 
   it("a missing shared error response is named", async () => {
@@ -53,5 +80,15 @@ describe("house Spectral rules on the root", () => {
     const text = change(cleanRoot());
     expect(text).not.toBe(cleanRoot());
     expect(codes(await runSpectral(rootRuleset, text, ROOT))).toEqual([rule]);
+  });
+});
+
+describe("the rules document", () => {
+  const rules = { ...houseRules, ...((rootRuleset as { rules: Record<string, { documentationUrl?: string }> }).rules) };
+  const text = readFileSync(RULES_DOC, "utf8");
+
+  it.each(Object.keys(rules))("%s links to its own heading in spec/RULES.md", (name) => {
+    expect(rules[name]!.documentationUrl).toBe(`${RULES_DOC_URL}#${name}`);
+    expect(text).toMatch(new RegExp(`^#+ ${name}$`, "m"));
   });
 });

@@ -1,9 +1,9 @@
 /**
- * npm run lint: Redocly lint on the split spec, then Spectral on the bundle (spectral:oas, OWASP, house
- * rules) and on the root (layout rules). Zero errors and zero warnings, or exit 1.
+ * npm run lint: Redocly lint on the split spec and the Arazzo workflows (spec/workflows), then Spectral on
+ * the bundle (spectral:oas, OWASP, house rules) and on the root (layout rules). Zero errors and zero warnings, or exit 1.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from "@stoplight/spectral-core";
 import parsers from "@stoplight/spectral-parsers";
@@ -32,14 +32,17 @@ function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
 
 export const LINT_COMMAND: CommandSpec = {
   name: "npm run lint",
-  summary: "Lints the spec: Redocly on spec/openapi.yaml, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
+  summary: "Lints the spec: Redocly on spec/openapi.yaml and the Arazzo workflows, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
 };
 
 async function main(): Promise<number> {
   let problems = 0;
   const root = SPEC_ROOT_PATH;
+  const workflows = ["spec/workflows", "spec/workflows/parts"].flatMap((dir) =>
+    readdirSync(join(repoRoot, dir)).filter((f) => f.endsWith(".arazzo.yaml")).map((f) => join(repoRoot, dir, f)),
+  );
   try {
-    const out = execFileSync(join(repoRoot, "node_modules/.bin/redocly"), ["lint", root, "--format", "stylish"], {
+    const out = execFileSync(join(repoRoot, "node_modules/.bin/redocly"), ["lint", root, ...workflows, "--format", "stylish"], {
       env: { ...process.env, ...REDOCLY_ENV },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
@@ -49,7 +52,7 @@ async function main(): Promise<number> {
       console.log(out);
       problems++;
     }
-    console.log(`${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)}`);
+    console.log(`${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)} and ${workflows.length} Arazzo workflow files`);
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     console.log(e.stdout ?? "", e.stderr ?? "");

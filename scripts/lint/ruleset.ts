@@ -23,13 +23,33 @@ const SHARED_ERRORS: Record<string, string> = {
   "5XX": "#/components/responses/ServerError",
 };
 const REQUIRED_STATUSES = ["400", ...Object.keys(SHARED_ERRORS)];
-const OPERATIONS = "$.paths[*][get,put,post,delete,options,head,patch,trace]";
+const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const OPERATIONS = `$.paths[*][${OPERATION_METHODS.join(",")}]`;
+const NOT_FOUND = "#/components/responses/NotFound";
+/** The rules document in this repository; each house rule links to its own heading there. */
+export const RULES_DOC = new URL("../../spec/RULES.md", import.meta.url);
+/**
+ * Where the repository's files are browsed. Spectral accepts only http(s) documentation URLs; the project
+ * has no published repository address yet, so this is a reserved `.example` host to replace when it has.
+ */
+export const REPOSITORY_URL = "https://talent-graph.example/api-contract/blob/main/";
+export const RULES_DOC_URL = new URL("spec/RULES.md", REPOSITORY_URL).href;
+
+/** Adds to each rule its `documentationUrl`: the rule's heading in spec/RULES.md. */
+function documented<T extends object>(rules: Record<string, T>): Record<string, T & { documentationUrl: string }> {
+  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { ...rule, documentationUrl: `${RULES_DOC_URL}#${name}` }]));
+}
+// Reference: "Get account stays available to inspect access.allowed", so GET /me must not document 402.
+const NOT_DOCUMENTED: Record<string, string[]> = { "get /me": ["402"] };
 
 /** Every operation documents the shared error responses, by reference to components/responses. */
-function sharedErrorResponses(responses: unknown) {
+function sharedErrorResponses(responses: unknown, _options: unknown, context: { path: (string | number)[] }) {
   const r = (responses ?? {}) as Record<string, { $ref?: string } | undefined>;
   const problems: { message: string; path?: (string | number)[] }[] = [];
-  for (const status of REQUIRED_STATUSES) {
+  const [, path, method] = context.path;
+  const absent = NOT_DOCUMENTED[`${String(method)} ${String(path)}`] ?? [];
+  for (const status of absent) if (r[status]) problems.push({ message: `This operation must not document ${status}.`, path: [status] });
+  for (const status of REQUIRED_STATUSES.filter((s) => !absent.includes(s))) {
     const resp = r[status];
     if (!resp) {
       problems.push({ message: `Operation must document the ${status} response.` });
@@ -64,7 +84,70 @@ function propertyDescriptions(schema: unknown) {
 
 const SCHEMAS = "$..[?(@ && @.properties)]";
 
-export const houseRules: Record<string, unknown> = {
+/**
+ * Allowed leading verbs of an operationId per method. The verbs are the reference's own operation names
+ * ("get person", "list saved queries", "search people", "save query" as create, "add list members",
+ * "set member status", "send test digest", "update list member"); PUT allows update because the one PUT
+ * is a partial upsert ("omitted fields keep their values").
+ */
+export const OPERATION_VERBS: Record<string, string[]> = {
+  get: ["get", "list", "search", "suggest"],
+  post: ["create", "add", "set", "send", "retry"],
+  put: ["update", "set", "replace"],
+  patch: ["update"],
+  delete: ["delete"],
+};
+
+/** The operationId starts with a verb of OPERATION_VERBS for its method. */
+function operationIdVerb(operationId: unknown, _options: unknown, context: { path: (string | number)[] }) {
+  const method = String(context.path[2]);
+  const verbs = OPERATION_VERBS[method];
+  if (!verbs || typeof operationId !== "string") return [];
+  const verb = /^[a-z]+/.exec(operationId)?.[0] ?? "";
+  if (verbs.includes(verb)) return [];
+  return [{ message: `operationId "${operationId}" must start with a verb allowed for ${method.toUpperCase()}: ${verbs.join(", ")}.` }];
+}
+
+/** A parameter carries `example` or `examples` (code samples and the docs use them). */
+function parameterExample(parameter: unknown) {
+  const p = parameter as { name?: string; example?: unknown; examples?: unknown };
+  if (!p || typeof p !== "object" || p.example !== undefined || p.examples !== undefined) return [];
+  return [{ message: `Parameter "${p.name ?? "?"}" needs an example.` }];
+}
+
+/** Every operation under a path with a template parameter documents 404 through the shared response. */
+function pathParameter404(pathItem: unknown, _options: unknown, context: { path: (string | number)[] }) {
+  if (!String(context.path[1]).includes("{")) return [];
+  const item = (pathItem ?? {}) as Record<string, { responses?: Record<string, { $ref?: string }> } | undefined>;
+  return Object.entries(item)
+    .filter(([method, op]) => OPERATION_METHODS.includes(method) && op)
+    .filter(([, op]) => op!.responses?.["404"]?.$ref !== NOT_FOUND)
+    .map(([method]) => ({ message: `An operation with a path parameter must document 404 as a $ref to ${NOT_FOUND}.`, path: [...context.path, method, "responses"] }));
+}
+
+export const houseRules = documented({
+  "tg-operation-id-verb": {
+    description: "operationId starts with a verb allowed for its method.",
+    message: "{{error}}",
+    severity: ERROR,
+    given: `${OPERATIONS}.operationId`,
+    then: { function: operationIdVerb },
+  },
+  "tg-parameter-example": {
+    description: "Every parameter carries an example.",
+    message: "{{error}}",
+    severity: ERROR,
+    given: [`${OPERATIONS}.parameters[*]`, "$.paths[*].parameters[*]", "$.components.parameters[*]"],
+    then: { function: parameterExample },
+  },
+  "tg-path-parameter-404": {
+    description: "Every operation with a path parameter documents 404 by $ref to the shared NotFound response.",
+    message: "{{error}}",
+    severity: ERROR,
+    resolved: false,
+    given: "$.paths[*]",
+    then: { function: pathParameter404 },
+  },
   "tg-operation-id-camel-case": {
     description: "operationId is camelCase and starts with a lower-case verb-like word.",
     message: "{{error}}",
@@ -73,7 +156,7 @@ export const houseRules: Record<string, unknown> = {
     then: { function: casing, functionOptions: { type: "camel", disallowDigits: true } },
   },
   "tg-shared-error-responses": {
-    description: "Every operation documents 400, 401, 402, 429, 500 and 5XX through the shared responses.",
+    description: "Every operation documents 400, 401, 402 (GET /me excepted), 429, 500 and 5XX through the shared responses.",
     message: "{{error}}",
     severity: ERROR,
     resolved: false,
@@ -94,10 +177,9 @@ export const houseRules: Record<string, unknown> = {
     given: SCHEMAS,
     then: { function: propertyDescriptions },
   },
-  // Valid examples: spectral:oas validates them; here at error severity, so a broken example fails the lint.
-  "oas3-valid-media-example": "error",
-  "oas3-valid-schema-example": "error",
-};
+});
+// Valid examples: spectral:oas validates them; here at error severity, so a broken example fails the lint.
+const exampleRules = { "oas3-valid-media-example": "error", "oas3-valid-schema-example": "error" } as const;
 
 export const bundleRuleset: RulesetDefinition = {
   extends: [
@@ -107,6 +189,7 @@ export const bundleRuleset: RulesetDefinition = {
   formats: [oas3_1],
   rules: {
     ...houseRules,
+    ...exampleRules,
     // Switched-off OWASP rules, each with the reference's words that rule them out:
     // Reference: "arrays may be empty with no item limit" (Target query), and no bound is given for positions, skills or dq_flags.
     "owasp:api4:2023-array-limit": "off",
@@ -122,7 +205,7 @@ export const bundleRuleset: RulesetDefinition = {
 };
 
 export const rootRuleset: RulesetDefinition = {
-  rules: {
+  rules: documented({
     "tg-path-item-ref": {
       description: "Every path item of the root is a $ref to its own file under paths/.",
       message: "Path item must be a $ref to a file under paths/ ({{error}}).",
@@ -155,5 +238,5 @@ export const rootRuleset: RulesetDefinition = {
       given: "$.components[*][*]",
       then: { field: "$ref", function: defined },
     },
-  },
+  }),
 };

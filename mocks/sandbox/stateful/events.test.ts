@@ -157,10 +157,15 @@ describe("GET /events parameters", () => {
     expect((await count("2026-11-21")).meta.since).toBe("2026-11-21T00:00:00.000Z");
     expect((await count("2026-11-21T10:00:00+02:00")).meta.since).toBe("2026-11-21T08:00:00.000Z");
     expect((await count("2026-11-21 09:00")).data).toHaveLength(2);
+    // ISO-8601 basic format and reduced precision, as ISO defines them.
+    expect((await count("20261121T090000Z")).meta.since).toBe("2026-11-21T09:00:00.000Z");
+    expect((await count("20261121T1000+0100")).meta.since).toBe("2026-11-21T09:00:00.000Z");
+    expect((await count("2026-11-21T09")).meta.since).toBe("2026-11-21T09:00:00.000Z");
+    expect((await count("2026-11-21T09:00:00,5-01:30")).meta.since).toBe("2026-11-21T10:30:00.500Z");
   });
 
   it("rejects invalid since, type, cursor and limit values with 400, and empty values", async () => {
-    for (const q of ["since=yesterday", "since=5y", "since=2026-13-45", "since=", "type=salary", "type=", "cursor=", "cursor=bm90LWpzb24", "list=", "limit=0", "limit=101", "limit=x"]) {
+    for (const q of ["since=yesterday", "since=5y", "since=2026-13-45", "since=2026-02-30", "since=2025-02-29", "since=2026-04-31", "since=2026-11-21T24:00Z", "since=20261121T09:00", "since=", "type=salary", "type=", "cursor=", "cursor=bm90LWpzb24", "list=", "limit=0", "limit=101", "limit=x"]) {
       const res = await sb.get(`/events?${q}`, { invalidRequest: true });
       expect(res.status, q).toBe(400);
       expect(res.body.error.type).toBe("invalid_request");

@@ -169,15 +169,19 @@ export function tickEvents(ctx: SandboxContext): void {
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
+/** An ISO-8601 calendar date-time, extended or basic format; the spec's pattern has already rejected impossible dates. */
+const ISO_SINCE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
 /** ISO-8601 date/time (a date-time without offset is UTC), or digits plus m, h, d or w before now. */
 export function parseSince(value: string, now: number): string {
   const rel = /^(\d+)([mhdw])$/.exec(value);
   if (rel) return iso(now - Number(rel[1]) * UNIT_MS[rel[2]!]!);
-  let text = value.trim().replace(" ", "T");
-  if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)) text += "Z";
-  const ms = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(ms)) throw invalidRequest("since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)");
-  return iso(ms);
+  const m = ISO_SINCE.exec(value.trim());
+  if (!m) throw invalidRequest("since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)");
+  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone = "Z"] = m;
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.floor(Number(`0.${frac || "0"}`) * 1000));
+  const offset = zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.replace(":", "").slice(3, 5) || "0")) * 60_000;
+  return iso(ms - offset);
 }
 
 // base64url through btoa/atob (no Buffer), so the cursor works in a browser host too.

@@ -195,7 +195,8 @@ export const listsArea: Area = {
       const description = typeof body.description === "string" && body.description !== "" ? body.description : null;
       const list = newList(ctx, name, description, null, null);
       req.org.get(listsSlice).push(list);
-      return { status: 201, body: { data: listView(list) } };
+      // A new custom List: the spec pins these four fields of the 201 answer.
+      return { status: 201, body: { data: { ...listView(list), is_default: false, default_key: null, source_watch_id: null, member_count: 0 } } };
     },
 
     getList(req, ctx) {

@@ -67,10 +67,16 @@ describe("PUT /signals/preferences", () => {
     expect((await put({ emails: [] })).body.data.emails).toEqual([]);
   });
 
-  it("channel values are trimmed and bounded (64 / 80 characters); blank clears them", async () => {
-    const res = await put({ slack_channel_id: `  C04${"X".repeat(70)}  `, slack_channel_name: ` ${"n".repeat(90)} ` });
+  it("channel values are trimmed; longer than 64 / 80 characters is a 400, not a cut; blank clears them", async () => {
+    const res = await put({ slack_channel_id: `C04${"X".repeat(61)}`, slack_channel_name: "n".repeat(80) });
     expect(res.body.data.slack_channel_id).toBe(`C04${"X".repeat(61)}`);
     expect(res.body.data.slack_channel_name).toBe("n".repeat(80));
+    for (const body of [{ slack_channel_id: `C04${"X".repeat(62)}` }, { slack_channel_name: "n".repeat(81) }]) {
+      const long = await put(body, true);
+      expect(long.status, JSON.stringify(body)).toBe(400);
+      expect(long.body.error.type).toBe("invalid_request");
+    }
+    expect((await sb.get("/signals/preferences")).body.data.slack_channel_id).toBe(`C04${"X".repeat(61)}`);
     const small = await put({ slack_channel_id: " C04TALENT ", slack_channel_name: " talent-signals " });
     expect(small.body.data).toMatchObject({ slack_channel_id: "C04TALENT", slack_channel_name: "talent-signals" });
     expect((await put({ slack_channel_id: "   " })).body.data.slack_channel_id).toBeNull();

@@ -2,15 +2,13 @@
  * Notification preferences (GET/PUT /signals/preferences), the default webhook URL and secret (stored only:
  * never returned, never logged, never called), and POST /signals/test.
  *
- * PUT's leniency the spec's request schema does not encode (spec/DECISIONS.md 23): a non-array `fields`
- * selects the default list, and non-string items are ignored. A preHandler hook applies those two rules
- * before the spec-derived validation, so such a request is answered like the service would.
+ * The spec's request schema accepts PUT's leniency (spec/DECISIONS.md 23): a non-array `fields` selects the
+ * default list, and unknown or non-string items are ignored here.
  */
 import type { components } from "../../../generated/schema.js";
-import type { Area, SandboxContext } from "../context.js";
+import type { Area } from "../context.js";
 import { invalidRequest } from "../errors.js";
 import { defineSlice, type OrgState } from "../state.js";
-import { isRecord } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import type { EventField } from "./records.js";
 
@@ -18,8 +16,6 @@ type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
 
 export const DEFAULT_FIELDS: readonly EventField[] = ["open_to_work", "between_roles", "left_company", "joined_company", "removed_position"];
 export const MAX_EMAILS = 20;
-export const MAX_CHANNEL_ID = 64;
-export const MAX_CHANNEL_NAME = 80;
 
 export interface PreferencesRecord {
   /** null until the first PUT (GET answers the defaults). */
@@ -63,17 +59,10 @@ export function filterEmails(values: unknown[]): string[] {
     .slice(0, MAX_EMAILS);
 }
 
-/** Trimmed and cut to the bound; an empty value clears the channel. */
-function channel(value: string, max: number): string | null {
-  const t = value.trim().slice(0, max).trim();
+/** Trimmed (the spec's maxLength has rejected a longer value); an empty value clears the channel. */
+function channel(value: string): string | null {
+  const t = value.trim();
   return t === "" ? null : t;
-}
-
-/** The two lenient rules of `fields`, applied before validation (see the module comment). */
-export function lenientFields(body: unknown): unknown {
-  if (!isRecord(body) || !("fields" in body)) return body;
-  const fields = body.fields;
-  return { ...body, fields: Array.isArray(fields) ? fields.filter((f) => typeof f === "string") : [...DEFAULT_FIELDS] };
 }
 
 export const preferencesArea: Area = {
@@ -87,12 +76,12 @@ export const preferencesArea: Area = {
       const body = req.body;
       const record = req.org.get(preferencesSlice);
       const next = { ...(record.saved ?? defaults()) };
-      if (Array.isArray(body.fields)) next.fields = filterFields(body.fields);
+      if ("fields" in body) next.fields = Array.isArray(body.fields) ? filterFields(body.fields) : [...DEFAULT_FIELDS];
       if (typeof body.email_enabled === "boolean") next.email_enabled = body.email_enabled;
       if (Array.isArray(body.emails)) next.emails = filterEmails(body.emails);
       if (typeof body.slack_enabled === "boolean") next.slack_enabled = body.slack_enabled;
-      if (typeof body.slack_channel_id === "string") next.slack_channel_id = channel(body.slack_channel_id, MAX_CHANNEL_ID);
-      if (typeof body.slack_channel_name === "string") next.slack_channel_name = channel(body.slack_channel_name, MAX_CHANNEL_NAME);
+      if (typeof body.slack_channel_id === "string") next.slack_channel_id = channel(body.slack_channel_id);
+      if (typeof body.slack_channel_name === "string") next.slack_channel_name = channel(body.slack_channel_name);
       record.saved = next;
       // Webhook settings are written separately: a non-empty value updates, an empty one keeps what is stored.
       const url = typeof body.webhook_url === "string" ? body.webhook_url.trim() : "";
@@ -111,8 +100,7 @@ export const preferencesArea: Area = {
     },
   },
 
-  prepareBody: { updateNotificationPreferences: lenientFields },
-  setup(ctx: SandboxContext) {
+  setup(ctx) {
     ctx.hooks.webhookConfigured = webhookConfigured;
   },
 };

@@ -17,7 +17,7 @@ import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./
 
 export const CERTIFICATION_UNSUPPORTED = "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
 
-export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView {
+export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result_limit: number | null } {
   let watching = 0, proposed = 0, excluded = 0, enriched = 0, current = 0, alum = 0, offGraph = 0;
   for (const m of t.members.values()) {
     if (m.enriched_at !== null) enriched++;

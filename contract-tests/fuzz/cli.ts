@@ -1,0 +1,157 @@
+/**
+ * npm run fuzz -- <base-url> [options]: the spec-driven fuzzer against any deployment, on the project's
+ * command-line convention. Exit 0: every check passed; 1: at least one check failed; 2: usage error.
+ */
+import { writeFileSync } from "node:fs";
+import {
+  DEFAULT_SPEC_PATH,
+  formatUsage,
+  isMain,
+  parseCommandLine,
+  UsageError,
+  usageError,
+  type CommandSpec,
+} from "./contract.js";
+import { KEY_VARIABLE, REVOKED_KEY_VARIABLE } from "./curl.js";
+import { FuzzConfigError, formatReport, runFuzz, type FuzzOptions } from "./runner.js";
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const FUZZ_COMMAND: CommandSpec = {
+  name: "npm run fuzz",
+  summary:
+    "Sends seeded valid and invalid requests for every operation of the spec to a deployment and checks each answer.",
+  positionals: "<base-url>",
+  options: {
+    key: {
+      type: "string",
+      value: "<key>",
+      env: KEY_VARIABLE,
+      default: "test",
+      description: "the API key (the default is the mock's)",
+    },
+    "revoked-key": {
+      type: "string",
+      value: "<key>",
+      env: REVOKED_KEY_VARIABLE,
+      description: "a revoked key, to check that it is refused (default: none)",
+    },
+    seed: {
+      type: "string",
+      value: "<n>",
+      description: "seed of the request sequence (default: random, printed); the same seed repeats the run",
+    },
+    requests: { type: "string", value: "<n>", default: "1000", description: "number of requests" },
+    concurrency: { type: "string", value: "<n>", default: "8", description: "requests in flight" },
+    "time-limit": { type: "string", value: "<seconds>", default: "300", description: "stop sending after this long" },
+    operations: {
+      type: "string",
+      value: "<id,id,...>",
+      description: "only these operation ids (default: every operation)",
+    },
+    report: { type: "string", value: "<file.json>", description: "write the JSON report there" },
+    spec: {
+      type: "string",
+      value: "<file>",
+      description: "the bundled OpenAPI document (default generated/openapi.json)",
+    },
+  },
+  notes: [
+    "<base-url> is the API including its base path, e.g. http://127.0.0.1:4010/v1.",
+    "Checks: not_a_server_error, status_code_conformance, response_schema_conformance, negative_data_rejection, error_shape.",
+    `Each distinct failure is printed with a curl command that reads $${KEY_VARIABLE}; the key is never printed.`,
+    "Exit 0: no failure; 1: a check failed; 2: usage error.",
+  ],
+};
+
+export const USAGE = formatUsage(FUZZ_COMMAND);
+
+export interface CliOptions extends Omit<FuzzOptions, "timeLimitMs"> {
+  timeLimit: number;
+  report?: string;
+}
+
+function integer(flag: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = String(value);
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text) || n < min || n > max)
+    throw usageError(FUZZ_COMMAND, `--${flag} must be an integer from ${min} to ${max}, got ${text}`);
+  return n;
+}
+
+/** The options of a run, or undefined after printing the usage (--help); throws UsageError. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void): CliOptions | undefined {
+  const parsed = parseCommandLine(FUZZ_COMMAND, argv, env, out);
+  if (!parsed) return undefined;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1)
+    throw usageError(
+      FUZZ_COMMAND,
+      positionals.length === 0 ? "no base URL given" : `one base URL expected, got ${positionals.join(" ")}`,
+    );
+  const base = positionals[0]!;
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw usageError(FUZZ_COMMAND, `not a URL: ${base}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw usageError(FUZZ_COMMAND, `the base URL must be http(s), got ${base}`);
+  const options: CliOptions = {
+    baseUrl: base.replace(/\/+$/, ""),
+    key: String(values.key),
+    seed:
+      values.seed === undefined
+        ? Math.floor(Math.random() * 2 ** 31)
+        : integer("seed", values.seed, -(2 ** 31), 2 ** 31 - 1),
+    requests: integer("requests", values.requests, 1),
+    concurrency: integer("concurrency", values.concurrency, 1, 1000),
+    timeLimit: integer("time-limit", values["time-limit"], 1),
+    spec: typeof values.spec === "string" ? values.spec : DEFAULT_SPEC_PATH,
+  };
+  if (typeof values["revoked-key"] === "string" && values["revoked-key"] !== "")
+    options.revokedKey = values["revoked-key"];
+  if (typeof values.report === "string") options.report = values.report;
+  if (typeof values.operations === "string")
+    options.operations = values.operations
+      .split(",")
+      .map((id) => id.trim())
+      .filter(Boolean);
+  return options;
+}
+
+export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let options: CliOptions | undefined;
+  let report;
+  try {
+    options = parseCli(argv, env, io.out);
+    if (!options) return 0;
+    try {
+      report = await runFuzz({ ...options, timeLimitMs: options.timeLimit * 1000 });
+    } catch (error) {
+      if (error instanceof FuzzConfigError) throw usageError(FUZZ_COMMAND, error.message);
+      throw error;
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`${error.message}\n`);
+    return 2;
+  }
+  io.out(formatReport(report));
+  if (options.report) {
+    writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+    io.out(`report written to ${options.report}\n`);
+  }
+  return Object.values(report.checks).some((c) => c.failed > 0) ? 1 : 0;
+}
+
+if (isMain(import.meta.url)) {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  });
+}
