@@ -222,7 +222,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const v = validators.get(op.operationId)!;
     v.params(params);
     v.query(rawQuery);
-    v.body(prepare.get(op.operationId)?.(body) ?? body);
+    v.body(body);
     if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
     const query: Record<string, string | string[]> = {};
     for (const name of new Set(rawQuery.keys())) {
