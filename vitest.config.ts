@@ -1,7 +1,12 @@
 import { defineConfig } from "vitest/config";
 
 /** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
-const SANDBOX_BEHAVIOUR = ["mocks/sandbox/reads.test.ts", "mocks/sandbox/search.test.ts", "mocks/sandbox/generated.test.ts", "mocks/sandbox/stateful/*.test.ts"];
+const SANDBOX_BEHAVIOUR = [
+  "mocks/sandbox/reads.test.ts",
+  "mocks/sandbox/search.test.ts",
+  "mocks/sandbox/generated.test.ts",
+  "mocks/sandbox/stateful/*.test.ts",
+];
 const EXCLUDE = ["node_modules/**", "dist/**"];
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
 

@@ -5,12 +5,16 @@ import { buildClientChecked, OUT_OPTION, printBuild } from "./build.js";
 
 export const BUILD_CLIENT_COMMAND: CommandSpec = {
   name: "npm run build:client",
-  summary: "Compiles the typed client to dist/ (ESM JavaScript and declarations) and checks that the built entry loads.",
+  summary:
+    "Compiles the typed client to dist/ (ESM JavaScript and declarations) and checks that the built entry loads.",
   options: OUT_OPTION,
 };
 
 if (isMain(import.meta.url)) {
   await runCommand(BUILD_CLIENT_COMMAND, async ({ values }) => {
-    printBuild("build:client", await buildClientChecked(typeof values.out === "string" ? path.resolve(values.out) : undefined));
+    printBuild(
+      "build:client",
+      await buildClientChecked(typeof values.out === "string" ? path.resolve(values.out) : undefined),
+    );
   });
 }

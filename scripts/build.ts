@@ -73,12 +73,16 @@ interface EmitOptions {
 
 /** One tsc emit with client/tsconfig.build.json's options, plus the project's .d.ts inputs it uses. */
 function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, required }: EmitOptions): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(CONFIG, { outDir, noCheck: !typeCheck }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(formatDiagnostics([diagnostic]));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    CONFIG,
+    { outDir, noCheck: !typeCheck },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(formatDiagnostics([diagnostic]));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`cannot read ${CONFIG}`);
   if (parsed.errors.length > 0) throw new Error(formatDiagnostics(parsed.errors));
 
@@ -92,7 +96,10 @@ function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, req
     ts.sys.writeFile(fileName, text);
     files.push(path.relative(outDir, fileName));
   });
-  const diagnostics = [...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()), ...result.diagnostics];
+  const diagnostics = [
+    ...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()),
+    ...result.diagnostics,
+  ];
   if (diagnostics.length > 0 || result.emitSkipped) throw new Error(formatDiagnostics(diagnostics));
 
   for (const file of program.getSourceFiles().filter(isProjectDeclaration)) {
@@ -108,12 +115,20 @@ function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, req
 }
 
 export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true }: BuildOptions = {}): BuildResult {
-  const files = emit({ outDir, typeCheck, owns: ["client", "generated", "contract-core"], required: ["client/index.js", "client/index.d.ts"] });
+  const files = emit({
+    outDir,
+    typeCheck,
+    owns: ["client", "generated", "contract-core"],
+    required: ["client/index.js", "client/index.d.ts"],
+  });
   return { outDir, files: files.sort() };
 }
 
 /** The ./msw export: one ESM bundle for browsers and Node, and its declarations. */
-export async function buildMsw({ outDir = path.join(ROOT, "dist"), typeCheck = true }: BuildOptions = {}): Promise<BuildResult> {
+export async function buildMsw({
+  outDir = path.join(ROOT, "dist"),
+  typeCheck = true,
+}: BuildOptions = {}): Promise<BuildResult> {
   const files = emit({
     outDir,
     typeCheck,
@@ -152,11 +167,14 @@ export function printBuild(name: string, { outDir, files }: BuildResult): void {
   for (const file of files) console.log(`  ${file}`);
 }
 
-export const OUT_OPTION = { out: { type: "string", value: "<dir>", description: "output folder (default dist/)" } } as const;
+export const OUT_OPTION = {
+  out: { type: "string", value: "<dir>", description: "output folder (default dist/)" },
+} as const;
 
 export const BUILD_COMMAND: CommandSpec = {
   name: "npm run build",
-  summary: "Builds the package exports into dist/: ./client (ESM and declarations) and ./msw (one ESM bundle and declarations); also run by prepare.",
+  summary:
+    "Builds the package exports into dist/: ./client (ESM and declarations) and ./msw (one ESM bundle and declarations); also run by prepare.",
   options: OUT_OPTION,
 };
 

@@ -14,7 +14,11 @@ import { repoRoot } from "./generate.js";
 
 const MSW_VERSION = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).devDependencies.msw as string;
 const npm = (args: string[], cwd: string) =>
-  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 const CONSUMER_TS = `
 import { createTalentGraphClient } from "talent-graph-api-contract/client";
@@ -64,11 +68,21 @@ describe("the installed package", () => {
   it("ships the built exports, the bundled spec and no sources or tests", () => {
     const files = npm(["pack", "--dry-run", "--json", "--ignore-scripts"], stage);
     const names = (JSON.parse(files) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(names).toEqual(expect.arrayContaining(["package.json", "dist/client/index.js", "dist/client/index.d.ts", "dist/msw/index.js", "dist/mocks/sandbox/hosts/msw.d.ts"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "dist/client/index.js",
+        "dist/client/index.d.ts",
+        "dist/msw/index.js",
+        "dist/mocks/sandbox/hosts/msw.d.ts",
+      ]),
+    );
     expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json")).toEqual([]);
     expect(names.filter((n) => /\.test\.|\.ts$/.test(n) && !n.endsWith(".d.ts"))).toEqual([]);
     // The spec travels inside the bundle: its server URL is the default base URL.
-    expect(readFileSync(path.join(dir, "node_modules/talent-graph-api-contract/dist/msw/index.js"), "utf8")).toContain("{origin}/v1");
+    expect(readFileSync(path.join(dir, "node_modules/talent-graph-api-contract/dist/msw/index.js"), "utf8")).toContain(
+      "{origin}/v1",
+    );
   });
 
   it("type-checks a consumer of ./client and ./msw with tsc (and rejects wrong calls)", () => {
@@ -78,16 +92,25 @@ describe("the installed package", () => {
     // The declarations resolved (an unresolved module would type the calls as any and pass silently).
     const checker = program.getTypeChecker();
     const source = program.getSourceFile(path.join(dir, "consumer.ts"))!;
-    const handlers = source.statements.find((s) => ts.isVariableStatement(s) && s.getText().includes("const sandbox"))! as ts.VariableStatement;
+    const handlers = source.statements.find(
+      (s) => ts.isVariableStatement(s) && s.getText().includes("const sandbox"),
+    )! as ts.VariableStatement;
     const type = checker.typeToString(checker.getTypeAtLocation(handlers.declarationList.declarations[0]!.name));
     expect(type).toBe("SandboxHandlers");
   });
 
   it("runs under msw/node: the typed client reaches the in-process sandbox, the mock answers examples", () => {
-    const js = ts.transpileModule(CONSUMER_TS, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(CONSUMER_TS, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     writeFileSync(path.join(dir, "consumer.mjs"), js);
     const out = execFileSync("node", ["consumer.mjs"], { cwd: dir, encoding: "utf8" });
-    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ status: 200, first: expect.any(String), count: 2, mock: 200 });
+    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({
+      status: 200,
+      first: expect.any(String),
+      count: 2,
+      mock: 200,
+    });
   });
 
   it("keeps ./client free of server code and hides everything not exported", () => {
@@ -97,6 +120,8 @@ describe("the installed package", () => {
       expect(text, file).not.toMatch(/from "(msw|fastify|ajv)|\/mocks\//);
     }
     const hidden = `import("talent-graph-api-contract/dist/mocks/sandbox/hosts/msw.d.ts").catch((e) => console.log(e.code))`;
-    expect(execFileSync("node", ["--input-type=module", "-e", hidden], { cwd: dir, encoding: "utf8" }).trim()).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+    expect(execFileSync("node", ["--input-type=module", "-e", hidden], { cwd: dir, encoding: "utf8" }).trim()).toBe(
+      "ERR_PACKAGE_PATH_NOT_EXPORTED",
+    );
   });
 });

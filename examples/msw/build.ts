@@ -42,5 +42,7 @@ export async function buildExamplePage(dir = DEFAULT_OUT): Promise<ExamplePage> 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const page = await buildExamplePage(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
-  console.log(`example page in ${path.relative(process.cwd(), page.dir)}: app.js ${page.bundleBytes} bytes, ${page.gzipBytes} gzipped`);
+  console.log(
+    `example page in ${path.relative(process.cwd(), page.dir)}: app.js ${page.bundleBytes} bytes, ${page.gzipBytes} gzipped`,
+  );
 }

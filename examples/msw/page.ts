@@ -37,15 +37,26 @@ export interface BrowserSession {
 
 export async function openBrowser(): Promise<BrowserSession> {
   const { context, close } = await launchChromium();
-  const session: BrowserSession = { page: context.pages()[0] ?? (await context.newPage()), requests: [], external: [], api: [], errors: [], close };
+  const session: BrowserSession = {
+    page: context.pages()[0] ?? (await context.newPage()),
+    requests: [],
+    external: [],
+    api: [],
+    errors: [],
+    close,
+  };
   context.on("request", (request) => {
     session.requests.push(request.url());
     if (!isLocal(request.url())) session.external.push(request.url());
   });
   context.on("response", (response) => {
-    if (new URL(response.url()).pathname.startsWith("/v1/")) session.api.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() });
+    if (new URL(response.url()).pathname.startsWith("/v1/"))
+      session.api.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() });
   });
-  await context.route((url) => !isLocal(url.href), (route) => route.abort("blockedbyclient"));
+  await context.route(
+    (url) => !isLocal(url.href),
+    (route) => route.abort("blockedbyclient"),
+  );
   session.page.on("pageerror", (error) => session.errors.push(error.message));
   return session;
 }

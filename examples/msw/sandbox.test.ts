@@ -32,7 +32,9 @@ describe("the sandbox in MSW", () => {
     const dossier = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
     expect(dossier.slug).toBe(slug);
 
-    const created = await client.POST("/targets", { body: { kind: "people", input: "Engineers", app_query: { keywords: "engineer" } } });
+    const created = await client.POST("/targets", {
+      body: { kind: "people", input: "Engineers", app_query: { keywords: "engineer" } },
+    });
     const target = unwrap(created).data;
     expect([created.response.status, target.job.status]).toEqual([202, "pending"]);
 
@@ -40,10 +42,15 @@ describe("the sandbox in MSW", () => {
     const done = unwrap(await client.GET("/targets/{id}", { params: { path: { id: target.id } } })).data;
     expect(done.job.status).toBe("done");
 
-    const proposed = unwrap(await client.GET("/targets/{id}/members", { params: { path: { id: target.id }, query: { status: "proposed" } } })).data;
+    const proposed = unwrap(
+      await client.GET("/targets/{id}/members", { params: { path: { id: target.id }, query: { status: "proposed" } } }),
+    ).data;
     expect(proposed.length).toBeGreaterThan(0);
     const admitted = unwrap(
-      await client.POST("/targets/{id}/members", { params: { path: { id: target.id } }, body: { status: "watching", urls: [proposed[0]!.network_url] } }),
+      await client.POST("/targets/{id}/members", {
+        params: { path: { id: target.id } },
+        body: { status: "watching", urls: [proposed[0]!.network_url] },
+      }),
     ).data;
     expect(admitted.updated).toBe(1);
 

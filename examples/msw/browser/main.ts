@@ -15,7 +15,10 @@ const t0 = performance.now();
 const sandbox = createSandboxHandlers({ baseUrl, persist });
 const worker = setupWorker(...sandbox.handlers);
 await worker.start({ onUnhandledFrame: "bypass", quiet: true, serviceWorker: { url: "./mockServiceWorker.js" } });
-const client = createTalentGraphClient({ baseUrl, apiKey: sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key });
+const client = createTalentGraphClient({
+  baseUrl,
+  apiKey: sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key,
+});
 
 async function showLists(): Promise<void> {
   const lists = unwrap(await client.GET("/lists")).data;
@@ -26,14 +29,16 @@ async function search(keywords: string): Promise<void> {
   const people = unwrap(await client.GET("/people", { params: { query: { keywords, limit: 5 } } })).data;
   $("results").replaceChildren(
     // Rows without a slug (not in the index graph) have no dossier to open.
-    ...people.flatMap(({ slug }) => (slug ? [slug] : [])).map((slug) => {
-      const button = Object.assign(document.createElement("button"), { className: "slug", textContent: slug });
-      button.onclick = async () => {
-        const person = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
-        $("dossier").textContent = person.full_name ?? slug;
-      };
-      return button;
-    }),
+    ...people
+      .flatMap(({ slug }) => (slug ? [slug] : []))
+      .map((slug) => {
+        const button = Object.assign(document.createElement("button"), { className: "slug", textContent: slug });
+        button.onclick = async () => {
+          const person = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
+          $("dossier").textContent = person.full_name ?? slug;
+        };
+        return button;
+      }),
   );
 }
 

@@ -38,7 +38,11 @@ async function throughput(url: string, key: string): Promise<{ rps: number; p99:
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / (DURATION_MS / 1000), p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN, failed };
+  return {
+    rps: latencies.length / (DURATION_MS / 1000),
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
+    failed,
+  };
 }
 
 async function nodeFirstAnswer(): Promise<number> {
@@ -46,7 +50,9 @@ async function nodeFirstAnswer(): Promise<number> {
   const sandbox = createSandboxHandlers({ baseUrl: "http://app.test/v1" });
   const server = setupServer(...sandbox.handlers);
   server.listen({ onUnhandledFrame: "error" });
-  const res = await fetch(`http://app.test/v1${SEARCH}`, { headers: { authorization: `Bearer ${sandbox.keys[0]!.key}` } });
+  const res = await fetch(`http://app.test/v1${SEARCH}`, {
+    headers: { authorization: `Bearer ${sandbox.keys[0]!.key}` },
+  });
   await res.arrayBuffer();
   const ms = performance.now() - t0;
   server.close();
@@ -67,7 +73,9 @@ async function main(): Promise<void> {
     const page = await buildExamplePage(dir);
     rows.bundle_bytes = page.bundleBytes;
     rows.bundle_gzip_bytes = page.gzipBytes;
-    console.log(`example page bundle (app.js, minified): ${(page.bundleBytes / 1024).toFixed(0)} KiB, gzip ${(page.gzipBytes / 1024).toFixed(0)} KiB`);
+    console.log(
+      `example page bundle (app.js, minified): ${(page.bundleBytes / 1024).toFixed(0)} KiB, gzip ${(page.gzipBytes / 1024).toFixed(0)} KiB`,
+    );
     const server = await serveExamplePage(dir);
     const browser = await openBrowser();
     try {
@@ -75,7 +83,9 @@ async function main(): Promise<void> {
       const reloads: number[] = [];
       for (let i = 0; i < 3; i++) reloads.push(await loadExamplePage(browser.page, `${server.origin}/index.html`));
       rows.chromium_first_answer_ms = { first_load: first, reload_median: reloads.sort((a, b) => a - b)[1] };
-      console.log(`createSandboxHandlers() -> first answer, Chromium (${size}): first load ${first} ms (worker registration included), reload median ${reloads[1]} ms`);
+      console.log(
+        `createSandboxHandlers() -> first answer, Chromium (${size}): first load ${first} ms (worker registration included), reload median ${reloads[1]} ms`,
+      );
     } finally {
       await browser.close();
       await server.close();
@@ -89,7 +99,9 @@ async function main(): Promise<void> {
   try {
     const r = await throughput(fastify.baseUrl + SEARCH, fastify.core.keys[0]!.key);
     rows.fastify_search = r;
-    console.log(`same search, Fastify host over HTTP (${IN_FLIGHT} in flight, ${dataset.people} people): ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, ${r.failed} failed`);
+    console.log(
+      `same search, Fastify host over HTTP (${IN_FLIGHT} in flight, ${dataset.people} people): ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, ${r.failed} failed`,
+    );
   } finally {
     await fastify.close();
   }
@@ -99,7 +111,9 @@ async function main(): Promise<void> {
   try {
     const r = await throughput(`http://app.test/v1${SEARCH}`, sandbox.keys[0]!.key);
     rows.msw_search = r;
-    console.log(`same search, MSW host in-process (msw/node, ${IN_FLIGHT} in flight, ${dataset.people} people): ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, ${r.failed} failed`);
+    console.log(
+      `same search, MSW host in-process (msw/node, ${IN_FLIGHT} in flight, ${dataset.people} people): ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, ${r.failed} failed`,
+    );
   } finally {
     server.close();
     sandbox.close();

@@ -13,9 +13,16 @@ import { createMockHandlers, createSandboxHandlers, defaultBaseUrl, localStorage
 type Handlers = { handlers: Parameters<typeof getResponse>[0] };
 
 /** Sends one request through the handlers; validates the exchange when it reached the API (under /v1). */
-async function call(h: Handlers, url: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+async function call(
+  h: Handlers,
+  url: string,
+  init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const method = init.method ?? "GET";
-  const headers: Record<string, string> = { ...init.headers, ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) };
+  const headers: Record<string, string> = {
+    ...init.headers,
+    ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),
+  };
   const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
   if (payload) headers["content-type"] = "application/json";
   const res = await getResponse(h.handlers, new Request(url, { method, headers, body: payload }));
@@ -24,15 +31,24 @@ async function call(h: Handlers, url: string, init: { method?: string; key?: str
   const body = text ? JSON.parse(text) : null;
   const path = new URL(url).pathname.replace(/^.*?(\/v1\/)/, "$1");
   // An unknown path has no operation to validate against; its shape is asserted by the test.
-  if (!path.endsWith("/nowhere")) assertContract(
-    { request: { method, url: path + new URL(url).search, headers, body: init.body }, response: { status: res.status, headers: Object.fromEntries(res.headers), body } },
-    { invalidRequest: res.status >= 400 },
-  );
+  if (!path.endsWith("/nowhere"))
+    assertContract(
+      {
+        request: { method, url: path + new URL(url).search, headers, body: init.body },
+        response: { status: res.status, headers: Object.fromEntries(res.headers), body },
+      },
+      { invalidRequest: res.status >= 400 },
+    );
   return { status: res.status, headers: res.headers, body };
 }
 
 function memoryStorage(): StateStorage & { text: string | null } {
-  const store = { text: null as string | null, location: "memory", read: () => store.text, write: (t: string) => void (store.text = t) };
+  const store = {
+    text: null as string | null,
+    location: "memory",
+    read: () => store.text,
+    write: (t: string) => void (store.text = t),
+  };
   return store;
 }
 
@@ -41,14 +57,20 @@ describe("createSandboxHandlers", () => {
     const sb = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false });
     const key = sb.keys[0]!.key;
     expect(defaultBaseUrl()).toBe("https://api.talent-graph.example/v1");
-    expect((await call(sb, "https://api.talent-graph.example/v1/people/priya-raman", { key }))!.body.data.slug).toBe("priya-raman");
+    expect((await call(sb, "https://api.talent-graph.example/v1/people/priya-raman", { key }))!.body.data.slug).toBe(
+      "priya-raman",
+    );
     expect(await call(sb, "https://elsewhere.example/v1/people/priya-raman", { key })).toBeNull();
     expect(await call(sb, "https://api.talent-graph.example/v2/people", { key })).toBeNull();
     sb.close();
   });
 
   it("mounts at any origin and path; a path alone answers on every origin", async () => {
-    const app = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, baseUrl: "http://localhost:5173/api/v1" });
+    const app = createSandboxHandlers({
+      graph: fixtureGraphInput(),
+      timers: false,
+      baseUrl: "http://localhost:5173/api/v1",
+    });
     const key = app.keys[0]!.key;
     expect((await call(app, "http://localhost:5173/api/v1/people/priya-raman", { key }))!.status).toBe(200);
     expect(await call(app, "http://localhost:5173/v1/people/priya-raman", { key })).toBeNull();
@@ -66,9 +88,21 @@ describe("createSandboxHandlers", () => {
     const base = defaultBaseUrl();
     const noKey = await call(sb, `${base}/people`);
     expect([noKey!.status, noKey!.body.error.type]).toEqual([401, "unauthorized"]);
-    const broken = await call(sb, `${base}/lists`, { method: "POST", key: sb.keys[0]!.key, body: undefined, headers: { "content-type": "application/json" } });
+    const broken = await call(sb, `${base}/lists`, {
+      method: "POST",
+      key: sb.keys[0]!.key,
+      body: undefined,
+      headers: { "content-type": "application/json" },
+    });
     expect(broken!.status).toBe(400);
-    const res = await getResponse(sb.handlers, new Request(`${base}/lists`, { method: "POST", headers: { authorization: `Bearer ${sb.keys[0]!.key}`, "content-type": "application/json" }, body: "{oops" }));
+    const res = await getResponse(
+      sb.handlers,
+      new Request(`${base}/lists`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${sb.keys[0]!.key}`, "content-type": "application/json" },
+        body: "{oops",
+      }),
+    );
     expect(res!.status).toBe(400);
     expect((await res!.json()).error.message).toMatch(/^invalid JSON body/);
     sb.close();
@@ -91,19 +125,28 @@ describe("createSandboxHandlers", () => {
     second.reset();
     expect(storage.text).not.toContain("Kept across reloads");
     const without = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false });
-    expect((await call(without, `${base}/lists`, { key }))!.body.data.map((l: { name: string }) => l.name)).not.toContain("Kept across reloads");
+    expect(
+      (await call(without, `${base}/lists`, { key }))!.body.data.map((l: { name: string }) => l.name),
+    ).not.toContain("Kept across reloads");
     for (const sb of [first, second, without]) sb.close();
   });
 
   it("localStorageState reads and writes one key; outside a browser it says what it needs", () => {
     const map = new Map<string, string>();
-    const fake = { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v) } as Storage;
+    const fake = {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => void map.set(k, v),
+    } as Storage;
     const storage = localStorageState("tg", fake);
     expect(storage.read()).toBeNull();
     storage.write("{}");
     expect([map.get("tg"), storage.location]).toEqual(["{}", "localStorage:tg"]);
-    expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: true })).toThrow(/needs localStorage/);
-    expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: 42 as never })).toThrow(/persist must be/);
+    expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: true })).toThrow(
+      /needs localStorage/,
+    );
+    expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: 42 as never })).toThrow(
+      /persist must be/,
+    );
   });
 });
 

@@ -33,7 +33,8 @@ export interface HandlersOptions {
   spec?: JsonObject;
 }
 
-export interface SandboxHandlersOptions extends HandlersOptions, Omit<CoreOptions, "spec" | "storage" | "examples" | "areas"> {
+export interface SandboxHandlersOptions
+  extends HandlersOptions, Omit<CoreOptions, "spec" | "storage" | "examples" | "areas"> {
   /**
    * Keep the sandbox's state (Lists, saved queries, Targets, preferences) across page reloads:
    * true stores it in localStorage under "talent-graph-sandbox", a string names the key, a StateStorage
@@ -71,7 +72,9 @@ function storageOf(persist: SandboxHandlersOptions["persist"]): StateStorage | n
   if (persist === true) return localStorageState();
   if (typeof persist === "string") return localStorageState(persist);
   if (typeof persist !== "object" || typeof persist.read !== "function" || typeof persist.write !== "function") {
-    throw new TypeError("persist must be true, a localStorage key or a StateStorage ({ location, read(), write(text) })");
+    throw new TypeError(
+      "persist must be true, a localStorage key or a StateStorage ({ location, read(), write(text) })",
+    );
   }
   return persist;
 }
@@ -82,7 +85,11 @@ const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * One MSW handler serving every request under `baseUrl` through `handle`: the mount path is swapped for
  * the spec's base path, so an app can mount the API anywhere.
  */
-export function mswHandler(baseUrl: string, specBasePath: string, handle: (request: CoreRequest) => Promise<CoreResponse>): HttpHandler {
+export function mswHandler(
+  baseUrl: string,
+  specBasePath: string,
+  handle: (request: CoreRequest) => Promise<CoreResponse>,
+): HttpHandler {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   const mount = new URL(baseUrl, "http://any.invalid");
   const prefix = mount.pathname.replace(/\/+$/, "");
@@ -141,6 +148,15 @@ const NO_GRAPH = { today: "2026-01-01", companies: [], people: [], continentOf: 
  */
 export function createMockHandlers(options: HandlersOptions = {}): { handlers: HttpHandler[] } {
   const { baseUrl, spec = bundledSpec as JsonObject } = options;
-  const core = createSandboxCore({ spec, areas: [], graph: NO_GRAPH, rateLimit: false, timers: false, examples: { choose: exampleMatcher(spec) } });
-  return { handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request))] };
+  const core = createSandboxCore({
+    spec,
+    areas: [],
+    graph: NO_GRAPH,
+    rateLimit: false,
+    timers: false,
+    examples: { choose: exampleMatcher(spec) },
+  });
+  return {
+    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request))],
+  };
 }
