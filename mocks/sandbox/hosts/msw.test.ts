@@ -4,7 +4,7 @@
  * stateless example handlers. Every API answer is validated against the spec.
  */
 import { getResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { StateStorage } from "../context.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { assertContract } from "../testing/harness.js";
@@ -129,6 +129,26 @@ describe("createSandboxHandlers", () => {
       (await call(without, `${base}/lists`, { key }))!.body.data.map((l: { name: string }) => l.name),
     ).not.toContain("Kept across reloads");
     for (const sb of [first, second, without]) sb.close();
+  });
+
+  it("in a page, leaving it (pagehide) saves what time moved; close() stops listening", () => {
+    const listeners = new Map<string, () => void>();
+    vi.stubGlobal("addEventListener", (type: string, fn: () => void) => listeners.set(type, fn));
+    vi.stubGlobal("removeEventListener", (type: string) => listeners.delete(type));
+    try {
+      const storage = memoryStorage();
+      const sb = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: storage });
+      expect(storage.text).toBeNull();
+      listeners.get("pagehide")!();
+      expect(JSON.parse(storage.text!).version).toBe(1);
+      sb.close();
+      expect(listeners.has("pagehide")).toBe(false);
+      const memoryOnly = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false });
+      expect(listeners.has("pagehide")).toBe(false);
+      memoryOnly.close();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("localStorageState reads and writes one key; outside a browser it says what it needs", () => {

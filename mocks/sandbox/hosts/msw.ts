@@ -119,6 +119,9 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const storage = storageOf(persist);
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });
   const save = () => void core.handle({ method: "POST", url: "/__sandbox/state/save", headers: {} });
+  // Jobs and events move with time, not only with requests: a page that goes away saves them too.
+  const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
+  page?.addEventListener("pagehide", save);
   const handle = async (request: CoreRequest) => {
     const response = await core.handle(request);
     // A reload never closes the sandbox: persist each accepted change as it happens.
@@ -133,7 +136,10 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
       if (storage) save();
     },
     advance: (ms) => core.advance(ms),
-    close: () => core.close(),
+    close() {
+      page?.removeEventListener("pagehide", save);
+      core.close();
+    },
     core,
   };
 }
