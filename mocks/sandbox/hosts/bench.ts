@@ -1,10 +1,11 @@
 /**
- * MSW host benchmark (standalone; `tsx mocks/sandbox/hosts/bench.ts`, also `npm run bench -- msw`).
+ * MSW host benchmark (`npm run bench -- msw`, also `npx tsx mocks/sandbox/hosts/bench.ts`), on the bench
+ * harness: every figure the median (min-max) of alternating rounds (--rounds / BENCH_ROUNDS, default 3).
  *
- *   - createSandboxHandlers() -> first answer, in Node (setupServer) and in Chromium (the example page,
- *     service worker registration included), with the MSW default dataset;
+ *   - createSandboxHandlers() -> first answer, in Node (setupServer) and in Chromium (the example page: a
+ *     fresh browser, so service worker registration included, then a reload), MSW default dataset;
  *   - size of the example page's browser bundle (minified, and gzipped at level 9);
- *   - the same search, 10 requests in flight for BENCH_DURATION seconds (default 3), through the MSW host
+ *   - the same search, 10 requests in flight for --seconds / BENCH_SECONDS (default 3), through the MSW host
  *     (in-process, msw/node) and through the Fastify host (HTTP on 127.0.0.1), default dataset (5,000 people).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,11 +14,22 @@ import path from "node:path";
 import { setupServer } from "msw/node";
 import { buildExamplePage } from "../../../examples/msw/build.js";
 import { loadExamplePage, openBrowser, serveExamplePage } from "../../../examples/msw/page.js";
+import {
+  alternate,
+  formatSummary,
+  machineLine,
+  numberOption,
+  roundsOption,
+  runBench,
+  summarize,
+} from "../../../scripts/bench/harness.js";
 import { DEFAULT_OPTIONS } from "../options.js";
 import { startSandbox } from "../server.js";
 import { createSandboxHandlers, MSW_DEFAULT_SIZE } from "./msw.js";
 
-const DURATION_MS = Number(process.env.BENCH_DURATION ?? 3) * 1000;
+const argv = process.argv.slice(2);
+const ROUNDS = roundsOption(argv);
+const DURATION_MS = numberOption(argv, "seconds", "BENCH_SECONDS", 3, 1) * 1000;
 const IN_FLIGHT = 10;
 /** The sandbox benchmark's filtered search. */
 const SEARCH = "/people?location=Europe&role_family=engineering&skills=python;go;kubernetes&limit=25";
@@ -62,32 +74,39 @@ async function nodeFirstAnswer(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const rows: Record<string, unknown> = {};
+  console.log(machineLine());
   const size = `${MSW_DEFAULT_SIZE.people} people, ${MSW_DEFAULT_SIZE.companies} companies`;
-
-  rows.node_first_answer_ms = Math.round(await nodeFirstAnswer());
-  console.log(`createSandboxHandlers() -> first answer, Node (msw/node, ${size}): ${rows.node_first_answer_ms} ms`);
-
   const dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-msw-bench-"));
   try {
     const page = await buildExamplePage(dir);
-    rows.bundle_bytes = page.bundleBytes;
-    rows.bundle_gzip_bytes = page.gzipBytes;
     console.log(
       `example page bundle (app.js, minified): ${(page.bundleBytes / 1024).toFixed(0)} KiB, gzip ${(page.gzipBytes / 1024).toFixed(0)} KiB`,
     );
     const server = await serveExamplePage(dir);
-    const browser = await openBrowser();
     try {
-      const first = await loadExamplePage(browser.page, `${server.origin}/index.html`);
-      const reloads: number[] = [];
-      for (let i = 0; i < 3; i++) reloads.push(await loadExamplePage(browser.page, `${server.origin}/index.html`));
-      rows.chromium_first_answer_ms = { first_load: first, reload_median: reloads.sort((a, b) => a - b)[1] };
+      const firstAnswer = await alternate(ROUNDS, {
+        node: async () => ({ ms: await nodeFirstAnswer() }),
+        chromium: async () => {
+          const browser = await openBrowser();
+          try {
+            const first = await loadExamplePage(browser.page, `${server.origin}/index.html`);
+            return { first, reload: await loadExamplePage(browser.page, `${server.origin}/index.html`) };
+          } finally {
+            await browser.close();
+          }
+        },
+      });
+      console.log(`createSandboxHandlers() -> first answer (${size}), ${ROUNDS} rounds:`);
       console.log(
-        `createSandboxHandlers() -> first answer, Chromium (${size}): first load ${first} ms (worker registration included), reload median ${reloads[1]} ms`,
+        `  Node (msw/node):                                  ${formatSummary(summarize(firstAnswer.node.ms), "ms")}`,
+      );
+      console.log(
+        `  Chromium, fresh browser (worker registration):    ${formatSummary(summarize(firstAnswer.chromium.first), "ms")}`,
+      );
+      console.log(
+        `  Chromium, reload (worker already active):         ${formatSummary(summarize(firstAnswer.chromium.reload), "ms")}`,
       );
     } finally {
-      await browser.close();
       await server.close();
     }
   } finally {
@@ -96,32 +115,34 @@ async function main(): Promise<void> {
 
   const dataset = { people: DEFAULT_OPTIONS.people, companies: DEFAULT_OPTIONS.companies };
   const fastify = await startSandbox({ ...dataset, port: 0, rateLimit: false });
+  const sandbox = createSandboxHandlers({ ...dataset, baseUrl: "http://app.test/v1" });
+  const interception = setupServer(...sandbox.handlers);
   try {
-    const r = await throughput(fastify.baseUrl + SEARCH, fastify.core.keys[0]!.key);
-    rows.fastify_search = r;
+    const search = await alternate(ROUNDS, {
+      fastify: () => throughput(fastify.baseUrl + SEARCH, fastify.core.keys[0]!.key),
+      msw: async () => {
+        interception.listen({ onUnhandledFrame: "error" });
+        try {
+          return await throughput(`http://app.test/v1${SEARCH}`, sandbox.keys[0]!.key);
+        } finally {
+          interception.close();
+        }
+      },
+    });
+    const failed = [...search.fastify.failed, ...search.msw.failed].reduce((a, b) => a + b, 0);
     console.log(
-      `same search, Fastify host over HTTP (${IN_FLIGHT} in flight, ${dataset.people} people): ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, ${r.failed} failed`,
+      `same search, ${IN_FLIGHT} in flight, ${DURATION_MS / 1000} s per run, ${dataset.people} people, ${ROUNDS} rounds (${failed} failed answers):`,
+    );
+    console.log(
+      `  Fastify host over HTTP:        ${formatSummary(summarize(search.fastify.rps), "req/s")}, p99 ${formatSummary(summarize(search.fastify.p99), "ms", 1)}`,
+    );
+    console.log(
+      `  MSW host in-process (msw/node): ${formatSummary(summarize(search.msw.rps), "req/s")}, p99 ${formatSummary(summarize(search.msw.p99), "ms", 1)}`,
     );
   } finally {
+    sandbox.close();
     await fastify.close();
   }
-  const sandbox = createSandboxHandlers({ ...dataset, baseUrl: "http://app.test/v1" });
-  const server = setupServer(...sandbox.handlers);
-  server.listen({ onUnhandledFrame: "error" });
-  try {
-    const r = await throughput(`http://app.test/v1${SEARCH}`, sandbox.keys[0]!.key);
-    rows.msw_search = r;
-    console.log(
-      `same search, MSW host in-process (msw/node, ${IN_FLIGHT} in flight, ${dataset.people} people): ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, ${r.failed} failed`,
-    );
-  } finally {
-    server.close();
-    sandbox.close();
-  }
-  console.log(JSON.stringify({ msw_bench: rows }));
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);
