@@ -163,8 +163,8 @@ export async function buildClientChecked(outDir?: string): Promise<BuildResult> 
 }
 
 export function printBuild(name: string, { outDir, files }: BuildResult): void {
+  // One line: `prepare` runs this inside every `npm ci`, where a file list would only bury npm's own output.
   console.log(`${name} wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
-  for (const file of files) console.log(`  ${file}`);
 }
 
 export const OUT_OPTION = {
