@@ -9,7 +9,8 @@
 // document order wins. Prefer code/example/dynamic always win over it. An offset past the examples gets an
 // empty last page (pastLastPage), so paging ends.
 
-import { deref, isObj, type Obj as Json } from "../../contract-core/index.js";
+// pointer.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
+import { deref, isObj, type Obj as Json } from "../../contract-core/pointer.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
