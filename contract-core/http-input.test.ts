@@ -31,15 +31,19 @@ describe("parseQueryInteger", () => {
     (raw) => {
       const result = parseQueryInteger("limit", raw);
       expect(result.ok).toBe(false);
-      if (!result.ok)
-        expect(result.message).toBe(`limit must be an integer in decimal digits, got ${JSON.stringify(raw)}`);
+      if (!result.ok) expect(result.message).toBe("limit must be integer");
     },
   );
 
-  it("refuses digits beyond a safe integer, and never repeats more than 40 characters of the value", () => {
-    const result = parseQueryInteger("offset", "9".repeat(400));
-    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/^offset is out of range/) });
-    if (!result.ok) expect(result.message.length).toBeLessThan(140);
+  it("refuses digits beyond a safe integer, naming the bound and never echoing the value", () => {
+    expect(parseQueryInteger("offset", "9".repeat(400))).toEqual({
+      ok: false,
+      message: "offset must be <= 9007199254740991",
+    });
+    expect(parseQueryInteger("offset", "-9007199254740992")).toEqual({
+      ok: false,
+      message: "offset must be >= -9007199254740991",
+    });
   });
 });
 

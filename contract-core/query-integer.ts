@@ -5,24 +5,20 @@
  */
 
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
-/** How much of a refused value a message repeats (messages never echo input without bound). */
-const SHOWN_CHARACTERS = 40;
 
 export type QueryIntegerResult = { ok: true; value: number } | { ok: false; message: string };
 
-/** `raw` as an integer, or a message naming the parameter: `limit must be an integer in decimal digits, got "1e2"`. */
+/**
+ * `raw` as an integer, or a message naming the parameter in the core's violation words: `limit must be
+ * integer` (what Ajv says of a non-numeric value, so both servers say the same whatever the input), or
+ * `limit must be <= 9007199254740991` for more digits than a safe integer. The value is never echoed.
+ */
 export function parseQueryInteger(name: string, raw: string): QueryIntegerResult {
-  if (DECIMAL_INTEGER.test(raw)) {
-    const value = Number(raw);
-    if (Number.isSafeInteger(value)) return { ok: true, value: value === 0 ? 0 : value };
-    return {
-      ok: false,
-      message: `${name} is out of range (at most ${Number.MAX_SAFE_INTEGER} in absolute value), got ${shown(raw)}`,
-    };
+  if (!DECIMAL_INTEGER.test(raw)) return { ok: false, message: `${name} must be integer` };
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value)) {
+    const bound = raw.startsWith("-") ? `>= ${Number.MIN_SAFE_INTEGER}` : `<= ${Number.MAX_SAFE_INTEGER}`;
+    return { ok: false, message: `${name} must be ${bound}` };
   }
-  return { ok: false, message: `${name} must be an integer in decimal digits, got ${shown(raw)}` };
-}
-
-function shown(raw: string): string {
-  return JSON.stringify(raw.length > SHOWN_CHARACTERS ? `${raw.slice(0, SHOWN_CHARACTERS)}...` : raw);
+  return { ok: true, value: value === 0 ? 0 : value };
 }

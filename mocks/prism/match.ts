@@ -9,7 +9,8 @@
 // document order wins. Prefer code/example/dynamic always win over it. An offset past the examples gets an
 // empty last page (pastLastPage), so paging ends.
 
-import { deref, isObj, type Obj as Json } from "../../contract-core/index.js";
+// pointer.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
+import { deref, isObj, type Obj as Json } from "../../contract-core/pointer.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
@@ -95,7 +96,8 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
  * The answer to an offset no example matches (`?offset=25` on a list whose examples hold one page of 2):
  * an empty last page, `has_more: false`, the example's `total` kept, so a client paging by the limit it asked
  * for stops instead of getting the first page forever. Undefined when the request has no positive offset or
- * the body is not a page (`data` array and `meta` object).
+ * the body is not an offset page (`data` array, `meta` with `has_more`): a `meta.count` alone already tells a
+ * client where the rows end.
  */
 export function pastLastPage(body: unknown, query: Record<string, string | string[]>): Json | undefined {
   const first = (name: string) => {
@@ -104,11 +106,10 @@ export function pastLastPage(body: unknown, query: Record<string, string | strin
   };
   const offset = Number(first("offset"));
   if (!Number.isSafeInteger(offset) || offset <= 0) return undefined;
-  if (!isObj(body) || !Array.isArray(body.data) || !isObj(body.meta)) return undefined;
-  const meta: Json = { ...body.meta };
+  if (!isObj(body) || !Array.isArray(body.data) || !isObj(body.meta) || !("has_more" in body.meta)) return undefined;
+  const meta: Json = { ...body.meta, has_more: false };
   if ("count" in meta) meta.count = 0;
   if ("offset" in meta) meta.offset = offset;
-  if ("has_more" in meta) meta.has_more = false;
   const limit = Number(first("limit"));
   if ("limit" in meta && Number.isSafeInteger(limit)) meta.limit = limit;
   return { ...body, data: [], meta };

@@ -50,7 +50,7 @@ describe("integer query parameters are decimal digits, finite", () => {
     ["/events?limit=1e309", "limit"],
   ])("%s is a 400 naming %s", async (path, name) => {
     const message = failure(await call(mock.baseUrl, { path }), 400, "invalid_request");
-    expect(message).toMatch(new RegExp(`^${name} must be an integer in decimal digits, got `));
+    expect(message).toBe(`${name} must be integer`);
   });
 
   it("a decimal integer still passes, and its range is still checked", async () => {

@@ -8,7 +8,7 @@
  * the area's handler. Control endpoints (/__sandbox/*) are served here too. Every error becomes the
  * reference's error shape; nothing escapes as an exception.
  */
-import { authenticate, KEYS, SEED_ORGS, type SandboxKey } from "./auth.js";
+import { authenticate, KEYS, presentedKey, SEED_ORGS, type SandboxKey } from "./auth.js";
 import type {
   AccountHooks,
   Area,
@@ -26,9 +26,14 @@ import { buildGraph, type Graph } from "./data/graph.js";
 import { searchIndexOf } from "./domain/search-index.js";
 import { echoInput } from "../../contract-core/error-vocabulary.js";
 import { normalizeRequestPath } from "../../contract-core/request-path.js";
-import { ApiError, invalidRequest, notFound, paymentRequired } from "./errors.js";
+import { ApiError, invalidRequest, notFound, paymentRequired, unauthorized } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
-import { parsePrefer, preferenceAppliedHeader, type PreferResult } from "../../contract-core/prefer.js";
+import {
+  parsePrefer,
+  preferenceAppliedHeader,
+  type Preferences,
+  type PreferResult,
+} from "../../contract-core/prefer.js";
 import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
@@ -70,6 +75,12 @@ export interface CoreOptions extends Partial<SandboxOptions> {
   onError?: (message: string, error: unknown) => void;
   /** What the sandbox got past and the user should know (a torn journal record skipped at start). Default: silent. */
   onWarning?: (message: string) => void;
+  /**
+   * Stateless mode: every operation answers with a spec example (the one `choose` names for the request,
+   * else the default 2xx example) instead of its handler, as the static mock does: any presented key is
+   * accepted, requests are still validated and `Prefer` still picks. Pass `areas: []` and a tiny graph with it.
+   */
+  examples?: { choose(method: string, path: string, query: Record<string, string | string[]>): string | undefined };
 }
 
 export interface SandboxCore {
@@ -189,7 +200,16 @@ function decodeSegment(value: string, path: string): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createSandboxCore(input: CoreOptions): SandboxCore {
-  const { spec: doc, areas = allAreas, storage = null, timers = true, onError, onWarning, ...partial } = input;
+  const {
+    spec: doc,
+    areas = allAreas,
+    storage = null,
+    timers = true,
+    onError,
+    onWarning,
+    examples,
+    ...partial
+  } = input;
   const base = resolveOptions(partial);
   let offset = 0;
   const options: SandboxOptions = { ...base, now: () => base.now() + offset };
@@ -254,6 +274,15 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   ): Promise<Answered> {
     // authenticate -> organization access -> validate -> handle, for every operation: a missing key is a 401
     // and a locked organization a 402 whatever the body, its content type or the Prefer header.
+    if (examples) {
+      if (!presentedKey(request.headers)) throw unauthorized();
+      const body = await parseJsonBody(request.method.toUpperCase(), request.headers, request.body);
+      if (!prefer.ok) throw invalidRequest(prefer.message);
+      return {
+        response: answerFromExamples(op, params, rawQuery, body, label, prefer.preferences, examples.choose),
+        org: null,
+      };
+    }
     const auth = authenticate(request.headers, state);
     if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
     const body = await parseJsonBody(request.method.toUpperCase(), request.headers, request.body);
@@ -277,6 +306,33 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       ctx,
     );
     return { response: reply(result as UntypedReply), org: auth.org };
+  }
+
+  function answerFromExamples(
+    op: OperationSpec,
+    params: Record<string, string>,
+    rawQuery: URLSearchParams,
+    body: unknown,
+    label: string,
+    prefs: Preferences,
+    choose: NonNullable<CoreOptions["examples"]>["choose"],
+  ): CoreResponse {
+    const v = validators.get(op.operationId)!;
+    v.params(params);
+    v.query(rawQuery);
+    v.body(body);
+    if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
+    const query: Record<string, string | string[]> = {};
+    for (const name of new Set(rawQuery.keys())) {
+      const values = rawQuery.getAll(name);
+      query[name] = values.length === 1 ? values[0]! : values;
+    }
+    return reply(
+      preferredReply(spec, op, label, {
+        ...prefs,
+        example: choose(op.method, label.slice(label.indexOf(" ") + 1 + spec.basePath.length), query),
+      }),
+    );
   }
 
   async function route(
