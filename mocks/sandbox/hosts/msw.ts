@@ -8,6 +8,7 @@
  *   setupServer(...sandbox.handlers).listen();           // or setupWorker(...sandbox.handlers).start()
  *   sandbox.keys[0].key; sandbox.advance(60_000); sandbox.reset(); sandbox.close();
  */
+import { saveState } from "../stateful/state-snapshot.js";
 import { http, HttpResponse, type HttpHandler } from "msw";
 import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { exampleMatcher } from "../../prism/match.js";
@@ -142,7 +143,10 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const { baseUrl, spec = bundledSpec as JsonObject, persist, ...coreOptions } = options;
   const storage = storageOf(persist);
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });
-  const save = () => void core.handle({ method: "POST", url: "/__sandbox/state/save", headers: {} });
+  // Compaction at once (not through a request), so it is done when reset() or the pagehide listener returns.
+  const save = () => {
+    if (storage) saveState(core.ctx, storage);
+  };
   // Jobs and events move with time, not only with requests: a page that goes away saves them too.
   const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
   page?.addEventListener("pagehide", save);
