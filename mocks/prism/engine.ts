@@ -21,7 +21,7 @@ import {
 } from "./errors.js";
 import { loadSpec } from "../../contract-core/index.js";
 import { exampleMatcher } from "./match.js";
-import type { Preferences } from "../../contract-core/index.js";
+import { requestWording, type Preferences } from "../../contract-core/index.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
 
@@ -86,7 +86,11 @@ function preRouter(operations: Operations): (path: string) => Operations {
     if (!candidates) {
       const parts = path.split("/");
       candidates = templates
-        .filter((t) => t.parts.length === parts.length && t.parts.every((p, i) => (p.includes("{") ? parts[i] !== "" : p === parts[i])))
+        .filter(
+          (t) =>
+            t.parts.length === parts.length &&
+            t.parts.every((p, i) => (p.includes("{") ? parts[i] !== "" : p === parts[i])),
+        )
         .map((t) => t.op);
       if (cache.size >= 1000) cache.clear();
       cache.set(path, candidates);
@@ -179,12 +183,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       };
       const candidates = candidatesFor(request.path);
       if (candidates.length === 0) return noRoute(request.label);
-      const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
+      const stated =
+        preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
       const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
       const { code, dynamic, seed } = preferences;
       const exampleKey = matched ?? preferences.example;
       // Prism's mock config: only the preferences it knows, undefined ones left out.
-      const mock = Object.fromEntries(Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined));
+      const mock = Object.fromEntries(
+        Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined),
+      );
       const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
       if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
@@ -203,12 +210,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
 function unknownPreference(request: EngineRequest, preferences: Preferences, detail: string | undefined): string {
   if (preferences.example !== undefined) {
-    return `${request.label} has no example named "${preferences.example}"${
-      preferences.code !== undefined ? ` for status ${preferences.code}` : ""
-    } (Prefer example=; see mocks/prism/EXAMPLES.md)`;
+    return requestWording.noNamedExample(request.label, preferences.example, preferences.code);
   }
   if (preferences.code !== undefined) {
-    return `${request.label} documents no ${preferences.code} response (Prefer code=${preferences.code})`;
+    return requestWording.noDocumentedResponse(request.label, preferences.code);
   }
   return `the mock cannot answer ${request.label}: ${detail ?? "no matching response"}`;
 }

@@ -10,7 +10,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
-import { DEFAULT_SPEC_PATH, parsePrefer, preferenceAppliedHeader, type PreferenceName } from "../../contract-core/index.js";
+import {
+  DEFAULT_SPEC_PATH,
+  parsePrefer,
+  preferenceAppliedHeader,
+  requestWording,
+  type PreferenceName,
+} from "../../contract-core/index.js";
 
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
@@ -111,7 +117,7 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
   const label = `${method} ${url.pathname}`;
   const body = await readBody(req);
   if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
-    send(res, noRoute(label, ` (paths start with ${BASE_PATH})`));
+    send(res, noRoute(label, BASE_PATH));
     return;
   }
   if (!body.ok) {
@@ -167,7 +173,7 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, message: `invalid JSON body: ${(error as Error).message}` };
+    return { ok: false, message: requestWording.invalidJsonBody((error as Error).message) };
   }
 }
 
