@@ -8,9 +8,7 @@
 // Only the examples of an operation's default (lowest 2xx) response take part; the first match in
 // document order wins. Prefer code/example/dynamic always win over it.
 
-import { deref, isObj, type Obj as Json } from "../../contract-core/index.js";
-
-const METHODS = ["get", "put", "post", "delete", "patch"];
+import { deref, isObj, listOperations, type Obj as Json } from "../../contract-core/index.js";
 
 interface Rule {
   example: string;
@@ -23,7 +21,11 @@ interface Route {
   rules: Rule[];
 }
 
-export type ExampleMatcher = (method: string, path: string, query: Record<string, string | string[]>) => string | undefined;
+export type ExampleMatcher = (
+  method: string,
+  path: string,
+  query: Record<string, string | string[]>,
+) => string | undefined;
 
 function rulesOf(doc: Json, operation: Json): Rule[] {
   const responses = isObj(operation.responses) ? operation.responses : {};
@@ -38,7 +40,10 @@ function rulesOf(doc: Json, operation: Json): Rule[] {
     const example = deref(doc, ref);
     const match = isObj(example) ? example["x-mock-match"] : undefined;
     if (!isObj(match) || !isObj(match.query)) continue;
-    rules.push({ example: name, query: Object.fromEntries(Object.entries(match.query).map(([k, v]) => [k, String(v)])) });
+    rules.push({
+      example: name,
+      query: Object.fromEntries(Object.entries(match.query).map(([k, v]) => [k, String(v)])),
+    });
   }
   return rules;
 }
@@ -46,17 +51,19 @@ function rulesOf(doc: Json, operation: Json): Rule[] {
 /** Builds the matcher from the bundled document. */
 export function exampleMatcher(doc: Json): ExampleMatcher {
   const routes: Route[] = [];
-  for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
-    if (!isObj(item)) continue;
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!isObj(operation)) continue;
-      const rules = rulesOf(doc, operation);
-      if (rules.length === 0) continue;
-      const segments = template.split("/").filter(Boolean);
-      const source = segments.map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
-      routes.push({ method, pattern: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith("{")).length, rules });
-    }
+  for (const { path: template, method, operation } of listOperations(doc)) {
+    const rules = rulesOf(doc, operation);
+    if (rules.length === 0) continue;
+    const segments = template.split("/").filter(Boolean);
+    const source = segments
+      .map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/");
+    routes.push({
+      method,
+      pattern: new RegExp(`^/${source}/?$`),
+      literals: segments.filter((s) => !s.startsWith("{")).length,
+      rules,
+    });
   }
   routes.sort((a, b) => b.literals - a.literals);
   return (method, path, query) => {
