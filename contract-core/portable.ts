@@ -20,6 +20,7 @@ export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords } fr
 export {
   describeViolation,
   describeViolations,
+  mustBeOneOf,
   requestWording,
   violationFromAjv,
   type AjvLikeError,

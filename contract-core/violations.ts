@@ -27,6 +27,9 @@ export function describeViolations(violations: readonly Violation[]): string {
   return unique.length > 0 ? unique.join("; ") : "invalid request";
 }
 
+/** `must be one of: card, full`: the words for a value outside an enum. */
+export const mustBeOneOf = (values: readonly unknown[]): string => `must be one of: ${values.join(", ")}`;
+
 /** The Ajv error fields this wording needs (kept structural so this module does not import Ajv). */
 export interface AjvLikeError {
   keyword: string;
@@ -49,8 +52,7 @@ export function violationFromAjv(location: ViolationLocation, error: AjvLikeErro
   const name = location === "body" ? path : (path.split("/")[0] ?? "");
   if (error.keyword === "additionalProperties")
     return { location, name, message: `must NOT have additional property '${String(p.additionalProperty)}'` };
-  if (error.keyword === "enum")
-    return { location, name, message: `must be one of: ${(p.allowedValues as unknown[]).join(", ")}` };
+  if (error.keyword === "enum") return { location, name, message: mustBeOneOf(p.allowedValues as unknown[]) };
   return { location, name, message: error.message ?? "is invalid" };
 }
 
