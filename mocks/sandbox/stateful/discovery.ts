@@ -159,6 +159,8 @@ export function stripProviderQuery(query: unknown): Record<string, unknown> {
 // ---- matching (the people matcher of domain/search.ts, on discovery's rules) ----
 
 const DISCOVERY_RULES: MatchRules = { keywords: "profile", skills: "exact" };
+/** "Recently changed jobs": a position started or ended within the last 24 months of the graph's today. */
+const RECENT_CHANGE_MONTHS = 24;
 
 /** A people Target's filters as the shared matcher's filters (terms lower-cased; unflagged people only). */
 export function discoveryFilters(f: PeopleFilters): SearchFilters {
@@ -199,9 +201,6 @@ export function discoveryFilters(f: PeopleFilters): SearchFilters {
     ...(employers.length > 0 ? { employers } : {}),
   };
 }
-
-/** "Recently changed jobs": a position started or ended within the last 24 months of the graph's today. */
-const RECENT_CHANGE_MONTHS = 24;
 
 // ---- candidates ----
 
