@@ -1,7 +1,8 @@
 /**
  * The contract core: the one public entry for everything the parts share about the contract (spec loading,
  * pointers, operations, Redocly, Ajv, violation wording, the error vocabulary, the Prefer grammar, the CLI
- * convention; the node-free part is `portable.ts`, re-exported here) and the contract validator: does a recorded HTTP exchange match the Talent Graph API contract?
+ * convention, HTTP limits; the node-free part is `portable.ts`, re-exported here) and the contract validator:
+ * does a recorded HTTP exchange match the Talent Graph API contract?
  *
  *   import { createContractValidator, exchangeFromFetch, formatErrors } from "../contract-core/index.js";
  *   const contract = createContractValidator();            // generated/openapi.json, compiled once per process
@@ -38,6 +39,15 @@ export {
   type RedoclyRun,
 } from "./redocly.js";
 export * from "./cli.js";
+export {
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
+  answerClientError,
+  bodyTooLargeMessage,
+  clientErrorResponse,
+  type ClientError,
+} from "./http-limits.js";
+export { openRaw, parseRawResponse, sendRaw, type RawResponse } from "./raw-http.js";
 export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
 export type { Validator } from "./validator.js";
 

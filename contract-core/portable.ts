@@ -29,3 +29,5 @@ export {
 } from "./violations.js";
 export * from "./error-vocabulary.js";
 export * from "./prefer.js";
+export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
+export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";

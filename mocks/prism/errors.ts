@@ -72,9 +72,18 @@ export function toCoreViolation(v: Violation): CoreViolation {
 }
 
 /**
+ * How many violations a message words: more would not fit the spec's 2,000-character message, and wording
+ * each of 100,000 (one per item of a long invalid array) would block the mock for seconds.
+ */
+const DESCRIBED_VIOLATIONS = 100;
+
+/**
  * One message naming every violated constraint in the core's wording, e.g.
  * `limit must be <= 100; body must have required property 'status'`.
  */
 export function describeViolations(violations: readonly Violation[]): string {
-  return describeCoreViolations(violations.filter(isError).map(toCoreViolation));
+  const errors = violations.filter(isError);
+  const described = describeCoreViolations(errors.slice(0, DESCRIBED_VIOLATIONS).map(toCoreViolation));
+  const more = errors.length - DESCRIBED_VIOLATIONS;
+  return more > 0 ? `${described}; and ${more} more` : described;
 }

@@ -6,9 +6,11 @@
 //   x-mock-match: { query: { cursor: "*" } }       # "*" means present and non-empty
 //
 // Only the examples of an operation's default (lowest 2xx) response take part; the first match in
-// document order wins. Prefer code/example/dynamic always win over it.
+// document order wins. Prefer code/example/dynamic always win over it. An offset past the examples gets an
+// empty last page (pastLastPage), so paging ends.
 
-import { deref, isObj, listOperations, type Obj as Json } from "../../contract-core/index.js";
+// portable.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
+import { deref, isObj, listOperations, type Obj as Json } from "../../contract-core/portable.js";
 
 interface Rule {
   example: string;
@@ -81,4 +83,27 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
     );
     return rule?.example;
   };
+}
+
+/**
+ * The answer to an offset no example matches (`?offset=25` on a list whose examples hold one page of 2):
+ * an empty last page, `has_more: false`, the example's `total` kept, so a client paging by the limit it asked
+ * for stops instead of getting the first page forever. Undefined when the request has no positive offset or
+ * the body is not an offset page (`data` array, `meta` with `has_more`): a `meta.count` alone already tells a
+ * client where the rows end.
+ */
+export function pastLastPage(body: unknown, query: Record<string, string | string[]>): Json | undefined {
+  const first = (name: string) => {
+    const v = query[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const offset = Number(first("offset"));
+  if (!Number.isSafeInteger(offset) || offset <= 0) return undefined;
+  if (!isObj(body) || !Array.isArray(body.data) || !isObj(body.meta) || !("has_more" in body.meta)) return undefined;
+  const meta: Json = { ...body.meta, has_more: false };
+  if ("count" in meta) meta.count = 0;
+  if ("offset" in meta) meta.offset = offset;
+  const limit = Number(first("limit"));
+  if ("limit" in meta && Number.isSafeInteger(limit)) meta.limit = limit;
+  return { ...body, data: [], meta };
 }
