@@ -24,16 +24,16 @@ import { corsHeaders } from "./cors.js";
 import { generatedGraph } from "./data/generate.js";
 import { buildGraph, type Graph } from "./data/graph.js";
 import { searchIndexOf } from "./domain/search-index.js";
-import { echoInput } from "../../contract-core/error-vocabulary.js";
-import { normalizeRequestPath } from "../../contract-core/request-path.js";
 import { ApiError, invalidRequest, notFound, paymentRequired, unauthorized } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import {
+  normalizeRequestPath,
   parsePrefer,
   preferenceAppliedHeader,
+  requestWording,
   type Preferences,
   type PreferResult,
-} from "../../contract-core/prefer.js";
+} from "../../contract-core/portable.js";
 import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
@@ -184,8 +184,7 @@ export async function parseJsonBody(
   try {
     return JSON.parse(body);
   } catch (error) {
-    // The mock's words, so both servers describe a broken body the same way.
-    throw invalidRequest(`invalid JSON body: ${(error as Error).message}`);
+    throw invalidRequest(requestWording.invalidJsonBody((error as Error).message));
   }
 }
 
@@ -356,8 +355,12 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       const params = Object.fromEntries(r.names.map((name, i) => [name, decodeSegment(m[i + 1]!, path)]));
       return answer(r.op, params, query, request, `${method} ${path}`, prefer);
     }
-    const outside = path.startsWith(`${spec.basePath}/`) ? "" : ` (paths start with ${spec.basePath})`;
-    throw notFound(`${method} ${echoInput(path)} is not an operation of this API${outside}`);
+    throw notFound(
+      requestWording.notAnOperation(
+        `${method} ${path}`,
+        path.startsWith(`${spec.basePath}/`) ? undefined : spec.basePath,
+      ),
+    );
   }
 
   async function handle(request: CoreRequest): Promise<CoreResponse> {

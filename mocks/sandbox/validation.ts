@@ -5,9 +5,12 @@
  * is written here; only the rules OpenAPI cannot express live in the domain code.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createSpecCompiler } from "../../contract-core/ajv.js";
-import { parseQueryInteger } from "../../contract-core/query-integer.js";
-import { describeViolation, violationFromAjv } from "../../contract-core/violations.js";
+import {
+  createSpecCompiler,
+  describeViolation,
+  parseQueryInteger,
+  violationFromAjv,
+} from "../../contract-core/portable.js";
 import { invalidRequest } from "./errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
 

@@ -1,5 +1,5 @@
 /** Company lookup, the company orbit and company search. */
-import { echoInput } from "../../../contract-core/error-vocabulary.js";
+import { echoInput } from "../../../contract-core/portable.js";
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { Company, Person } from "../data/resources.js";
 import { notFound } from "../errors.js";

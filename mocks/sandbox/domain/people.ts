@@ -1,5 +1,5 @@
 /** Person lookup, coworkers (overlapping stints at shared companies) and similar people. */
-import { echoInput } from "../../../contract-core/error-vocabulary.js";
+import { echoInput } from "../../../contract-core/portable.js";
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import { searchIndexOf } from "./search-index.js";
 import type { Match } from "../data/resources.js";

@@ -9,6 +9,7 @@
  *   GET  /__sandbox/state            counts per organization
  *   POST /__sandbox/state/save       write the state file now (needs a storage: --state-file)
  */
+import { mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
@@ -51,7 +52,7 @@ function optionalInt(b: Record<string, unknown>, name: string, min: number, max:
 
 function optionalEnum<T extends string>(b: Record<string, unknown>, name: string, values: readonly T[]): T | undefined {
   const v = optionalString(b, name);
-  if (v !== undefined && !values.includes(v as T)) throw invalidRequest(`${name} must be one of: ${values.join(", ")}`);
+  if (v !== undefined && !values.includes(v as T)) throw invalidRequest(`${name} ${mustBeOneOf(values)}`);
   return v as T | undefined;
 }
 

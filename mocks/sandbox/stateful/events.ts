@@ -15,7 +15,7 @@ import type { Area, SandboxContext } from "../context.js";
 import { Prng } from "../data/prng.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../errors.js";
-import { echoInput } from "../../../contract-core/error-vocabulary.js";
+import { echoInput } from "../../../contract-core/portable.js";
 import { defineShared, shared, type OrgState, type SandboxState } from "../state.js";
 import { iso } from "./area-helpers.js";
 import { EMPTY_PROFILE } from "./discovery.js";

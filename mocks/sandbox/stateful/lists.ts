@@ -14,7 +14,7 @@
  * stage?, notes? }; a repeated write of the same person overwrites stage and notes. PATCH
  * /lists/{id}/members/{membershipId} takes { stage?, notes? } (null clears).
  */
-import { echoInput } from "../../../contract-core/error-vocabulary.js";
+import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";

@@ -2,7 +2,7 @@
  * Saved queries: POST /queries (compaction to the allowlist; every call creates a record), GET /queries,
  * GET /queries/{id}.
  */
-import { echoInput } from "../../../contract-core/error-vocabulary.js";
+import { echoInput } from "../../../contract-core/portable.js";
 import type { Area } from "../context.js";
 import { QUERY_KEYS } from "../domain/search.js";
 import { defineSlice } from "../state.js";

@@ -3,7 +3,7 @@
  * always new), GET /targets (reconciles auto-admission, newest first), GET/PATCH/DELETE /targets/{id},
  * POST /targets/{id}/retry. Jobs: jobs.ts; members: members.ts.
  */
-import { echoInput } from "../../../contract-core/error-vocabulary.js";
+import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../context.js";
 import { ApiError, invalidRequest, notFound } from "../errors.js";
 import type { OrgState } from "../state.js";

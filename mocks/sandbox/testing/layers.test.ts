@@ -13,9 +13,10 @@ describe("sandbox layers", () => {
     expect(report.cycles.map((c) => c.join(" -> "))).toEqual([]);
     expect(report.unlayered).toEqual([]);
     expect(report.notBrowserSafe).toEqual([]);
+    expect(report.deepCoreImports).toEqual([]);
   });
 
-  it("fails on the fixture's upward import, cycle and Node import reached from the core", () => {
+  it("fails on the fixture's upward import, cycle, Node import reached from the core and deep contract-core import", () => {
     const report = checkLayers(FIXTURE);
     expect(report.upward).toEqual([
       "core.ts (core) imports node-state-storage.ts (hosts)",
@@ -23,6 +24,7 @@ describe("sandbox layers", () => {
     ]);
     expect(report.cycles).toEqual([["data/graph.ts", "domain/search.ts", "data/graph.ts"]]);
     expect(report.notBrowserSafe).toEqual(["core.ts reaches node:fs through node-state-storage.ts"]);
+    expect(report.deepCoreImports).toEqual(["prefer.ts imports contract-core/prefer.ts"]);
   });
 
   it("reads static, re-export, side-effect and dynamic imports, and skips commented-out ones", () => {
