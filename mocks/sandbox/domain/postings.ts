@@ -49,17 +49,60 @@ export function isEmptySet(set: PeopleSet): boolean {
   return true;
 }
 
-/** The members in ascending order. */
-export function membersOf(set: PeopleSet): number[] {
-  const out: number[] = [];
+/** Number of set bits in one 32-bit word (SWAR popcount: no allocation, no table). */
+function bitCount(word: number): number {
+  word -= (word >>> 1) & 0x55555555;
+  word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+  return (((word + (word >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Number of members, counted word by word (no member list is built). */
+export function countOf(set: PeopleSet): number {
+  let count = 0;
+  for (let w = 0; w < set.length; w++) if (set[w] !== 0) count += bitCount(set[w]!);
+  return count;
+}
+
+/** Calls `visit` on each member in ascending order. */
+export function forEachMember(set: PeopleSet, visit: (idx: number) => void): void {
   for (let w = 0; w < set.length; w++) {
     let word = set[w]!;
     while (word !== 0) {
       const low = word & -word;
-      out.push((w << 5) + 31 - Math.clz32(low));
+      visit((w << 5) + 31 - Math.clz32(low));
       word ^= low;
     }
   }
+}
+
+/** The members at positions [offset, offset + limit) of the ascending order; whole words are skipped by count. */
+export function membersAt(set: PeopleSet, offset: number, limit: number): number[] {
+  const out: number[] = [];
+  let skip = offset;
+  for (let w = 0; w < set.length && out.length < limit; w++) {
+    let word = set[w]!;
+    if (word === 0) continue;
+    if (skip > 0) {
+      const bits = bitCount(word);
+      if (skip >= bits) {
+        skip -= bits;
+        continue;
+      }
+    }
+    while (word !== 0 && out.length < limit) {
+      const low = word & -word;
+      if (skip > 0) skip--;
+      else out.push((w << 5) + 31 - Math.clz32(low));
+      word ^= low;
+    }
+  }
+  return out;
+}
+
+/** The members in ascending order. */
+export function membersOf(set: PeopleSet): number[] {
+  const out: number[] = [];
+  forEachMember(set, (idx) => out.push(idx));
   return out;
 }
 
@@ -101,8 +144,14 @@ export class Postings {
 
   /** People under exactly this key (an empty set when absent); a fresh set the caller may change. */
   get(key: string): PeopleSet {
+    const set = this.peek(key);
+    return set === null ? emptySet(this.size) : this.dense.get(key) === set ? set.slice() : set;
+  }
+
+  /** People under exactly this key, null when absent; may be the kept set of a dense key: read it, never change it. */
+  peek(key: string): PeopleSet | null {
     const list = this.lists.get(key);
-    return list ? this.setOfKey(key, list).slice() : emptySet(this.size);
+    return list ? this.setOfKey(key, list) : null;
   }
 
   /** People under any key accepted by the test (tested once per distinct key). */
@@ -123,7 +172,8 @@ export class Postings {
       if (keys[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++) this.addTo(set, keys[k]!, this.lists.get(keys[k]!)!);
+    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++)
+      this.addTo(set, keys[k]!, this.lists.get(keys[k]!)!);
     return set;
   }
 }

@@ -10,7 +10,17 @@
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { addPeople, emptySet, fullSet, intersectInto, Postings, setOf, subtractInto, unionInto, type PeopleSet } from "./postings.js";
+import {
+  addPeople,
+  emptySet,
+  fullSet,
+  intersectInto,
+  Postings,
+  setOf,
+  subtractInto,
+  unionInto,
+  type PeopleSet,
+} from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
 import { leadingRun, wordRuns } from "../data/text.js";
@@ -98,7 +108,11 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     if (group) group.people.push(idx);
     else locations.set(key, { location: l, people: [idx] });
   }
-  const flagSet = (test: (rec: PersonRecord) => boolean) => setOf(size, people.filter(test).map((rec) => rec.idx));
+  const flagSet = (test: (rec: PersonRecord) => boolean) =>
+    setOf(
+      size,
+      people.filter(test).map((rec) => rec.idx),
+    );
   return {
     ...index,
     unflagged: flagSet(FLAGS.unflagged),
@@ -114,7 +128,11 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
 }
 
 function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
-  const words: WordIndexes = { skill: new Postings(people.length), name: new Postings(people.length), headline: new Postings(people.length) };
+  const words: WordIndexes = {
+    skill: new Postings(people.length),
+    name: new Postings(people.length),
+    headline: new Postings(people.length),
+  };
   for (const rec of people) {
     for (const w of wordRuns(rec.skillText)) words.skill.add(w, rec.idx);
     for (const w of wordRuns(rec.nameLc)) words.name.add(w, rec.idx);
@@ -153,7 +171,10 @@ function combine(size: number, mode: "any" | "all", sets: PeopleSet[]): PeopleSe
 function skillTermSet(index: SearchIndex, term: string): { set: PeopleSet | null; exact: boolean } {
   const words = wordRuns(term);
   if (words.length === 0) return { set: null, exact: false };
-  return { set: words.map((w) => index.words().skill.get(w)).reduce((a, b) => intersectInto(a, b)), exact: words.length === 1 && words[0] === term };
+  return {
+    set: words.map((w) => index.words().skill.get(w)).reduce((a, b) => intersectInto(a, b)),
+    exact: words.length === 1 && words[0] === term,
+  };
 }
 
 /** People with a name or headline word starting with the keyword's leading run (null: no run). */
@@ -167,7 +188,10 @@ function keywordSet(index: SearchIndex, word: string, qIn: SearchFilters["qIn"])
 }
 
 function certificationTermSet(index: SearchIndex, term: string): PeopleSet {
-  return unionInto(index.certificationNames.where((n) => n.includes(term)), index.certificationAuthorities.where((a) => a.includes(term)));
+  return unionInto(
+    index.certificationNames.where((n) => n.includes(term)),
+    index.certificationAuthorities.where((a) => a.includes(term)),
+  );
 }
 
 function locationSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): PeopleSet {
@@ -190,26 +214,54 @@ export interface SearchPlan {
 }
 
 export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
+  // The working set is the only set the plan changes: index-owned sets are read, copied at most once.
   let set: PeopleSet | null = null;
+  /** Narrows to a set this plan owns. */
   const narrow = (s: PeopleSet | null) => {
     if (s !== null) set = set === null ? s : intersectInto(set, s);
+  };
+  /** Narrows to an index-owned set (read only). */
+  const narrowShared = (s: PeopleSet | null) => {
+    if (s !== null) set = set === null ? s.slice() : intersectInto(set, s);
   };
   const drop = (s: PeopleSet) => {
     set = subtractInto(set ?? fullSet(index.size), s);
   };
   /** A boolean filter: true keeps the people in the set, false drops them. */
-  const flag = (s: PeopleSet, wanted: boolean | null) => (wanted === null ? undefined : wanted ? narrow(s.slice()) : drop(s));
-  if (!f.includeFlagged) narrow(index.unflagged.slice());
+  const flag = (s: PeopleSet, wanted: boolean | null) =>
+    wanted === null ? undefined : wanted ? narrowShared(s) : drop(s);
+  if (!f.includeFlagged) narrowShared(index.unflagged);
   flag(index.openToWork, f.openToWork);
   flag(index.betweenRoles, f.betweenRoles);
   flag(index.exploring, f.exploring);
   flag(index.hireable, f.codehostHireable);
   if (f.locations) narrow(locationSet(index, f.locations));
   if (f.excludeLocations) drop(locationSet(index, f.excludeLocations));
-  if (f.languages) narrow(combine(index.size, f.languages.mode, f.languages.terms.map((t) => index.languages.get(t))));
-  if (f.excludeLanguages.length > 0) drop(combine(index.size, "any", f.excludeLanguages.map((t) => index.languages.get(t))));
+  if (f.languages)
+    narrow(
+      combine(
+        index.size,
+        f.languages.mode,
+        f.languages.terms.map((t) => index.languages.get(t)),
+      ),
+    );
+  if (f.excludeLanguages.length > 0)
+    drop(
+      combine(
+        index.size,
+        "any",
+        f.excludeLanguages.map((t) => index.languages.get(t)),
+      ),
+    );
   if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!)));
-  if (f.certifications) narrow(combine(index.size, f.certifications.mode, f.certifications.terms.map((t) => certificationTermSet(index, t))));
+  if (f.certifications)
+    narrow(
+      combine(
+        index.size,
+        f.certifications.mode,
+        f.certifications.terms.map((t) => certificationTermSet(index, t)),
+      ),
+    );
 
   let skills = f.skills;
   if (skills) {
@@ -219,7 +271,13 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
       const open = terms.filter((t) => !t.exact).map((t) => t.term);
       skills = open.length > 0 ? { terms: open, mode: "all" } : null;
     } else if (terms.every((t) => t.set !== null)) {
-      narrow(combine(index.size, "any", terms.map((t) => t.set!)));
+      narrow(
+        combine(
+          index.size,
+          "any",
+          terms.map((t) => t.set!),
+        ),
+      );
       if (terms.every((t) => t.exact)) skills = null;
     }
   }
@@ -227,13 +285,16 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!)));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   const current = f.companyCurrent && f.leftMinMonthsAgo === null;
-  if (current) narrow(f.company === null ? index.employed.slice() : index.currentCompanyTexts.where((t) => t.includes(f.company!)));
-  if (f.roleFamily !== null) narrow(index.families.get(f.roleFamily));
+  if (current) {
+    if (f.company === null) narrowShared(index.employed);
+    else narrow(index.currentCompanyTexts.where((t) => t.includes(f.company!)));
+  }
+  if (f.roleFamily !== null) narrowShared(index.families.peek(f.roleFamily) ?? emptySet(index.size));
   let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
-      narrow(index.families.get(r.family));
+      narrowShared(index.families.peek(r.family) ?? emptySet(index.size));
       if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!)));
       rolesExact &&= r.company === null && months === null;
     } else {
@@ -259,5 +320,9 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     certifications: null,
     skills,
   };
-  return { candidates: set, residual, decided: companyExact && rolesExact && skills === null && f.keywords.length === 0 };
+  return {
+    candidates: set,
+    residual,
+    decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
+  };
 }
