@@ -54,7 +54,7 @@ function startChild(
   children.push(child);
   let out = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not become ready:\n${out}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`child did not become ready:\n${out}`)), 600_000);
     child.stdout!.on("data", (c: Buffer) => {
       out += c.toString();
       const m = ready.exec(out);

@@ -90,6 +90,24 @@ describe("indexed search = exact predicate over every person", () => {
     expect(evaluated).toBeGreaterThan(cases.length * 0.9);
   }, 60_000);
 
+  it("a kept place set is never changed by the searches that narrow it", () => {
+    // include_flagged: the place set is the first set of the plan, the one later filters would narrow in place.
+    const europe = { location: "Europe", include_flagged: true };
+    const narrowed = [
+      { ...europe, languages: "English" },
+      { ...europe, role_family: "design" },
+      { ...europe, exclude_locations: "Germany" },
+    ];
+    const problems = [
+      ...compare(DEFAULT, europe),
+      ...narrowed.flatMap((params) => compare(DEFAULT, params)),
+      ...compare(DEFAULT, europe),
+    ];
+    expect(problems).toEqual([]);
+    const total = (params: Params) => searchPage(DEFAULT, filtersOf(DEFAULT, params)!, 0, 1).total;
+    expect(total(europe)).toBeGreaterThan(total(narrowed[1]!));
+  });
+
   it("on the fixture graph", () => {
     const graph = fixtureGraph();
     const problems = cases.flatMap((params) => compare(graph, params));

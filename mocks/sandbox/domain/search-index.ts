@@ -194,9 +194,26 @@ function certificationTermSet(index: SearchIndex, term: string): PeopleSet {
   );
 }
 
+/** Most distinct place sets kept per index (a continent or country filter repeats across requests). */
+const PLACE_SETS_KEPT = 256;
+const placeSets = new WeakMap<SearchIndex, Map<string, PeopleSet>>();
+
+/**
+ * People whose location the matcher accepts: a shared set (read only), kept per distinct choice of location
+ * groups, so a repeated place filter costs one test per group instead of one bit per person.
+ */
 function locationSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): PeopleSet {
-  const set = emptySet(index.size);
-  for (const group of index.locations) if (matches(group.location)) addPeople(set, group.people);
+  let key = "";
+  for (let g = 0; g < index.locations.length; g++) if (matches(index.locations[g]!.location)) key += `${g},`;
+  let kept = placeSets.get(index);
+  if (!kept) placeSets.set(index, (kept = new Map()));
+  let set = kept.get(key);
+  if (!set) {
+    set = emptySet(index.size);
+    for (const g of key.split(",")) if (g !== "") addPeople(set, index.locations[Number(g)]!.people);
+    if (kept.size >= PLACE_SETS_KEPT) kept.clear();
+    kept.set(key, set);
+  }
   return set;
 }
 
@@ -235,7 +252,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   flag(index.betweenRoles, f.betweenRoles);
   flag(index.exploring, f.exploring);
   flag(index.hireable, f.codehostHireable);
-  if (f.locations) narrow(locationSet(index, f.locations));
+  if (f.locations) narrowShared(locationSet(index, f.locations));
   if (f.excludeLocations) drop(locationSet(index, f.excludeLocations));
   if (f.languages)
     narrow(
