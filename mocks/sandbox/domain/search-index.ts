@@ -158,21 +158,34 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Combines per-term sets: any -> union, all -> intersection. */
+/** Combines per-term sets (read, never changed) into a fresh set: any -> union, all -> intersection. */
 function combine(size: number, mode: "any" | "all", sets: PeopleSet[]): PeopleSet {
-  if (mode === "all") return sets.reduce((a, b) => intersectInto(a, b));
+  if (mode === "all") return sets.slice(1).reduce((a, b) => intersectInto(a, b), sets[0]!.slice());
   return sets.reduce((a, b) => unionInto(a, b), emptySet(size));
 }
 
+/** The set of a key as kept by the postings (read only; an empty set when absent). */
+function peek(postings: Postings, key: string): PeopleSet {
+  return postings.peek(key) ?? emptySet(postings.size);
+}
+
 /**
- * People with a skill text containing every word of the term (null: the term has no word to look up).
- * Exact when the term is a single word (phrase match of a word = a whole word of the text).
+ * People with a skill text containing every word of the term (null: the term has no word to look up; the
+ * set may be the index's own: read only). Exact when the term is a single word (phrase match of a word =
+ * a whole word of the text).
  */
 function skillTermSet(index: SearchIndex, term: string): { set: PeopleSet | null; exact: boolean } {
   const words = wordRuns(term);
   if (words.length === 0) return { set: null, exact: false };
   return {
-    set: words.map((w) => index.words().skill.get(w)).reduce((a, b) => intersectInto(a, b)),
+    set:
+      words.length === 1
+        ? peek(index.words().skill, words[0]!)
+        : combine(
+            index.size,
+            "all",
+            words.map((w) => peek(index.words().skill, w)),
+          ),
     exact: words.length === 1 && words[0] === term,
   };
 }
@@ -259,7 +272,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
       combine(
         index.size,
         f.languages.mode,
-        f.languages.terms.map((t) => index.languages.get(t)),
+        f.languages.terms.map((t) => peek(index.languages, t)),
       ),
     );
   if (f.excludeLanguages.length > 0)
@@ -267,7 +280,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
       combine(
         index.size,
         "any",
-        f.excludeLanguages.map((t) => index.languages.get(t)),
+        f.excludeLanguages.map((t) => peek(index.languages, t)),
       ),
     );
   if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!)));
@@ -284,7 +297,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (skills) {
     const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, t) }));
     if (skills.mode === "all") {
-      terms.forEach((t) => narrow(t.set));
+      terms.forEach((t) => narrowShared(t.set));
       const open = terms.filter((t) => !t.exact).map((t) => t.term);
       skills = open.length > 0 ? { terms: open, mode: "all" } : null;
     } else if (terms.every((t) => t.set !== null)) {
@@ -306,12 +319,12 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     if (f.company === null) narrowShared(index.employed);
     else narrow(index.currentCompanyTexts.where((t) => t.includes(f.company!)));
   }
-  if (f.roleFamily !== null) narrowShared(index.families.peek(f.roleFamily) ?? emptySet(index.size));
+  if (f.roleFamily !== null) narrowShared(peek(index.families, f.roleFamily));
   let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
-      narrowShared(index.families.peek(r.family) ?? emptySet(index.size));
+      narrowShared(peek(index.families, r.family));
       if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!)));
       rolesExact &&= r.company === null && months === null;
     } else {
