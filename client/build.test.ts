@@ -38,7 +38,7 @@ describe("npm run build:client", () => {
     const client = built.createTalentGraphClient({
       baseUrl: "https://api.talent-graph.example/v1",
       apiKey: "k",
-      fetch: async (request: Request) =>
+      fetch: async () =>
         Response.json({ data: { slug: "priya-raman", full_name: "Priya Raman" } }, { headers: { "x-ratelimit-limit": "300" } }),
     });
     const result = await client.GET("/people/{slug}", { params: { path: { slug: "priya-raman" } } });

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { createTalentGraphClient, unwrap, type RateLimit, type TalentGraphEvent, type components } from "./index.js";
+import { createTalentGraphClient, paginatePeople, pollEventsOnce, unwrap, type RateLimit, type TalentGraphEvent, type components } from "./index.js";
 
 const client = createTalentGraphClient({ baseUrl: "https://api.talent-graph.example/v1", apiKey: "k" });
 
@@ -59,18 +59,18 @@ describe("typed calls", () => {
   });
 
   it("types the helpers", async () => {
-    for await (const page of client.paginatePeople({ company: "northwind-labs" })) {
+    for await (const page of paginatePeople(client, { company: "northwind-labs" })) {
       expectTypeOf(page.meta.limit).toEqualTypeOf<number>();
     }
     // @ts-expect-error the people query has no "cursor"
-    void client.paginatePeople({ cursor: "x" });
-    await client.pollEventsOnce({
+    void paginatePeople(client, { cursor: "x" });
+    await pollEventsOnce(client, {
       checkpoint: null,
       onEvents: (events) => {
         expectTypeOf(events).toEqualTypeOf<TalentGraphEvent[]>();
       },
     });
     // @ts-expect-error "promoted" is not an event field
-    void client.pollEventsOnce({ type: "promoted", onEvents: () => undefined });
+    void pollEventsOnce(client, { type: "promoted", onEvents: () => undefined });
   });
 });

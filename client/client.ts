@@ -7,11 +7,9 @@ import createClient, {
 } from "openapi-fetch";
 import { authMiddleware, validateAuthOptions, type AuthMethod } from "./auth.js";
 import { systemClock, type Clock } from "./clock.js";
-import { pollEvents, pollEventsOnce, type PollEventsOnceOptions, type PollEventsOptions, type PollPassResult } from "./events.js";
-import { paginatePeople, paginateTargetMembers, type PageOptions } from "./pagination.js";
 import { readRateLimit, type RateLimit } from "./rate-limit.js";
 import { createTransport, resolveRetryOptions, type FetchLike, type RetryConfig } from "./retry.js";
-import type { PeoplePage, PeopleQuery, TargetMembersPage, TargetMembersQuery, paths } from "./schema.js";
+import type { paths } from "./schema.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -37,6 +35,8 @@ export interface TalentGraphClientOptions {
 }
 
 type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
+// `{} extends Pick<T, K>` holds exactly when K is optional in T (openapi-fetch's own idiom).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKeysOf<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
@@ -54,6 +54,8 @@ export type TypedMethod<M extends HttpMethod> = <
 ) => Promise<WithRateLimit<OperationResult<paths[Path][M], Init>>>;
 
 type OperationResult<Operation, Init> =
+  // `any` as openapi-fetch constrains its own operation type: `unknown` would reject every generated operation.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   Operation extends Record<string | number, any> ? FetchResponse<Operation, Init, `${string}/${string}`> : never;
 
 export interface TalentGraphClient {
@@ -65,18 +67,8 @@ export interface TalentGraphClient {
   /** Adds openapi-fetch middleware; it runs after the client's auth middleware. */
   use(...middleware: Middleware[]): void;
   eject(...middleware: Middleware[]): void;
-  /** Async iterator over GET /people pages; throws a `TalentGraphError` for a failed page. */
-  paginatePeople(query?: PeopleQuery, options?: PageOptions): AsyncGenerator<PeoplePage, void, undefined>;
-  /** Async iterator over GET /targets/{id}/members pages; throws a `TalentGraphError` for a failed page. */
-  paginateTargetMembers(
-    id: string,
-    query?: TargetMembersQuery,
-    options?: PageOptions,
-  ): AsyncGenerator<TargetMembersPage, void, undefined>;
-  /** One pass of the events polling contract; resolves with the new checkpoint. */
-  pollEventsOnce(options: PollEventsOnceOptions): Promise<PollPassResult>;
-  /** Polls every `intervalMs` until `signal` aborts; resolves with the last checkpoint. */
-  pollEvents(options: PollEventsOptions): Promise<string | null>;
+  /** The client's time source; the polling helpers take their pass times and waits from it. */
+  readonly clock: Clock;
 }
 
 function assertBaseUrl(baseUrl: unknown): asserts baseUrl is string {
@@ -108,8 +100,10 @@ function withRateLimit(call: AnyCall): AnyCall {
 
 /**
  * Creates the typed Talent Graph client on openapi-fetch: one auth header, X-Service-Org-Id,
- * a per-attempt timeout, retries for reads, rate-limit info on every result, and helpers for
- * pagination and event polling. Invalid options throw a `TypeError` here, before any request.
+ * a per-attempt timeout, retries for reads and rate-limit info on every result. The pagination and
+ * polling helpers are separate functions that take the client (`paginatePeople(client, ...)`,
+ * `pollEventsOnce(client, ...)`), so an app that does not call them does not bundle them.
+ * Invalid options throw a `TypeError` here, before any request.
  */
 export function createTalentGraphClient(options: TalentGraphClientOptions): TalentGraphClient {
   assertBaseUrl(options.baseUrl);
@@ -136,9 +130,6 @@ export function createTalentGraphClient(options: TalentGraphClientOptions): Tale
     DELETE: withRateLimit(raw.DELETE as AnyCall) as TypedMethod<"delete">,
     use: (...middleware) => raw.use(...middleware),
     eject: (...middleware) => raw.eject(...middleware),
-    paginatePeople: (query, pageOptions) => paginatePeople(raw, query, pageOptions),
-    paginateTargetMembers: (id, query, pageOptions) => paginateTargetMembers(raw, id, query, pageOptions),
-    pollEventsOnce: (pollOptions) => pollEventsOnce(raw, clock, pollOptions),
-    pollEvents: (pollOptions) => pollEvents(raw, clock, pollOptions),
+    clock,
   };
 }

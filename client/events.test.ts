@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SeenIds, isTalentGraphError, type TalentGraphEvent } from "./index.js";
+import { SeenIds, pollEvents, pollEventsOnce, isTalentGraphError, type TalentGraphEvent } from "./index.js";
 import { fakeClock, fakeFetch, json, testClient, type FakeFetch } from "./fixtures/fake.js";
 
 const CHECKPOINT = "2026-03-01T11:00:00.000Z";
@@ -51,7 +51,7 @@ describe("pollEventsOnce", () => {
     const fetch = eventsService([[{ ids: [1, 2], next: "c1" }, { ids: [3], next: "c2" }, { ids: [4] }]]);
     const { client, clock } = testClient(fetch);
     const { batches, onEvents } = consumer();
-    const result = await client.pollEventsOnce({ checkpoint: CHECKPOINT, type: "headline", list: "Leads", limit: 2, onEvents });
+    const result = await pollEventsOnce(client, { checkpoint: CHECKPOINT, type: "headline", list: "Leads", limit: 2, onEvents });
     const since = "2026-03-01T10:55:00.000Z";
     expect(query(fetch, 0)).toEqual({ since, type: "headline", list: "Leads", limit: "2" });
     expect(query(fetch, 1)).toEqual({ since, type: "headline", list: "Leads", limit: "2", cursor: "c1" });
@@ -70,7 +70,7 @@ describe("pollEventsOnce", () => {
     const fetch = eventsService([[{ ids: [1], next: "c1" }, { ids: [2] }]]);
     const clock = fakeClock(Date.parse("2026-03-01T12:00:00.000Z"));
     const { client } = testClient(fetch, { clock });
-    const result = await client.pollEventsOnce({
+    const result = await pollEventsOnce(client, {
       checkpoint: new Date(CHECKPOINT),
       onEvents: () => clock.sleep(90_000), // a slow consumer moves the clock on
     });
@@ -81,8 +81,8 @@ describe("pollEventsOnce", () => {
   it("sends no since without a checkpoint, and honours overlapMs", async () => {
     const fetch = eventsService([[{ ids: [] }], [{ ids: [] }]]);
     const { client } = testClient(fetch);
-    const first = await client.pollEventsOnce({ onEvents: () => undefined });
-    await client.pollEventsOnce({ checkpoint: CHECKPOINT, overlapMs: 0, onEvents: () => undefined });
+    const first = await pollEventsOnce(client, { onEvents: () => undefined });
+    await pollEventsOnce(client, { checkpoint: CHECKPOINT, overlapMs: 0, onEvents: () => undefined });
     expect(first.since).toBeNull();
     expect(query(fetch, 0)).toEqual({});
     expect(query(fetch, 1)).toEqual({ since: CHECKPOINT });
@@ -91,7 +91,7 @@ describe("pollEventsOnce", () => {
   it("de-duplicates by id across pages and never calls the consumer with nothing", async () => {
     const fetch = eventsService([[{ ids: [1, 2], next: "c1" }, { ids: [2, 1], next: "c2" }, { ids: [3, 3] }]]);
     const { batches, onEvents } = consumer();
-    const result = await testClient(fetch).client.pollEventsOnce({ checkpoint: CHECKPOINT, onEvents });
+    const result = await pollEventsOnce(testClient(fetch).client, { checkpoint: CHECKPOINT, onEvents });
     expect(batches).toEqual([[uuid(1), uuid(2)], [uuid(3)]]);
     expect(result).toMatchObject({ pages: 3, delivered: 3, duplicates: 3 });
   });
@@ -104,8 +104,8 @@ describe("pollEventsOnce", () => {
     const { client } = testClient(fetch);
     const seen = new SeenIds();
     const { batches, onEvents } = consumer();
-    const first = await client.pollEventsOnce({ checkpoint: CHECKPOINT, seen, onEvents });
-    const second = await client.pollEventsOnce({ checkpoint: first.checkpoint, seen, onEvents });
+    const first = await pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents });
+    const second = await pollEventsOnce(client, { checkpoint: first.checkpoint, seen, onEvents });
     expect(batches).toEqual([[uuid(1), uuid(2)], [uuid(3)], [uuid(4)], [uuid(5)]]);
     expect(second).toMatchObject({ delivered: 2, duplicates: 2 });
     expect(query(fetch, 2)).toEqual({ since: "2026-03-01T11:55:00.000Z" }); // no cursor: a new pass
@@ -119,10 +119,10 @@ describe("pollEventsOnce", () => {
     const failing = () => {
       throw new Error("database down");
     };
-    await expect(client.pollEventsOnce({ checkpoint: CHECKPOINT, seen, onEvents: failing })).rejects.toThrow("database down");
+    await expect(pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents: failing })).rejects.toThrow("database down");
     expect(seen.size).toBe(0);
     const { batches, onEvents } = consumer();
-    await client.pollEventsOnce({ checkpoint: CHECKPOINT, seen, onEvents });
+    await pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents });
     expect(batches).toEqual([[uuid(1), uuid(2)]]);
   });
 
@@ -134,10 +134,10 @@ describe("pollEventsOnce", () => {
     const { client } = testClient(fetch, { retry: false });
     const seen = new SeenIds();
     const { batches, onEvents } = consumer();
-    await expect(client.pollEventsOnce({ checkpoint: CHECKPOINT, seen, onEvents })).rejects.toSatisfy(
+    await expect(pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents })).rejects.toSatisfy(
       (error) => isTalentGraphError(error) && error.status === 500,
     );
-    const retried = await client.pollEventsOnce({ checkpoint: CHECKPOINT, seen, onEvents });
+    const retried = await pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents });
     expect(batches).toEqual([[uuid(1), uuid(2)], [uuid(3)]]);
     expect(retried.since).toBe("2026-03-01T10:55:00.000Z"); // same checkpoint as the failed pass
   });
@@ -147,7 +147,7 @@ describe("pollEventsOnce", () => {
       json({ data: [event(1)], meta: { count: 1, limit: 25, has_more: true, next: null, since: null } }),
     );
     await expect(
-      testClient(fetch).client.pollEventsOnce({ checkpoint: CHECKPOINT, onEvents: () => undefined }),
+      pollEventsOnce(testClient(fetch).client, { checkpoint: CHECKPOINT, onEvents: () => undefined }),
     ).rejects.toThrow(/has_more=true without a new meta.next/);
   });
 
@@ -157,7 +157,7 @@ describe("pollEventsOnce", () => {
   ])("rejects %s before any request", async (_name, options, message) => {
     const fetch = eventsService([]);
     await expect(
-      testClient(fetch).client.pollEventsOnce({ ...options, onEvents: () => undefined }),
+      pollEventsOnce(testClient(fetch).client, { ...options, onEvents: () => undefined }),
     ).rejects.toThrow(message);
     expect(fetch.calls).toHaveLength(0);
   });
@@ -185,7 +185,7 @@ describe("pollEvents", () => {
     const controller = new AbortController();
     const checkpoints: string[] = [];
     const { batches, onEvents } = consumer();
-    const last = await client.pollEvents({
+    const last = await pollEvents(client, {
       intervalMs: 60_000,
       signal: controller.signal,
       checkpoint: CHECKPOINT,
@@ -209,7 +209,7 @@ describe("pollEvents", () => {
     const controller = new AbortController();
     const errors: unknown[] = [];
     const checkpoints: string[] = [];
-    await client.pollEvents({
+    await pollEvents(client, {
       intervalMs: 1000,
       signal: controller.signal,
       checkpoint: CHECKPOINT,
@@ -231,7 +231,7 @@ describe("pollEvents", () => {
     const { client } = testClient(fetch);
     const controller = new AbortController();
     let calls = 0;
-    const last = await client.pollEvents({
+    const last = await pollEvents(client, {
       intervalMs: 1000,
       signal: controller.signal,
       checkpoint: CHECKPOINT,
@@ -251,13 +251,13 @@ describe("pollEvents", () => {
     const fetch = eventsService([[{ ids: [], status: 404 }]]);
     const { client } = testClient(fetch);
     await expect(
-      client.pollEvents({ intervalMs: 1000, signal: new AbortController().signal, list: "missing", onEvents: () => undefined }),
+      pollEvents(client, { intervalMs: 1000, signal: new AbortController().signal, list: "missing", onEvents: () => undefined }),
     ).rejects.toMatchObject({ status: 404 });
   });
 
   it("does nothing when the signal is already aborted", async () => {
     const fetch = eventsService([]);
-    const last = await testClient(fetch).client.pollEvents({
+    const last = await pollEvents(testClient(fetch).client, {
       intervalMs: 1000,
       signal: AbortSignal.abort(),
       onEvents: () => undefined,

@@ -1,4 +1,4 @@
-import { throwIfAborted, type Clock } from "./clock.js";
+import { systemClock, throwIfAborted, type Clock } from "./clock.js";
 import { unwrap } from "./errors.js";
 import type { GetClient } from "./pagination.js";
 import type { EventsPage, EventsQuery, TalentGraphEvent } from "./schema.js";
@@ -36,6 +36,9 @@ export class SeenIds {
     }
   }
 }
+
+/** What the polling helpers need of a client: its typed GET and, when it has one, its clock. */
+export type PollClient = GetClient & { readonly clock?: Clock };
 
 export interface EventPageInfo {
   /** 1-based page number within the pass. */
@@ -93,11 +96,8 @@ function sinceFor(checkpoint: string | Date | null | undefined, overlapMs: numbe
  * only inside the pass), events de-duplicated by id, and the pass start time returned as the new
  * checkpoint only after every page and the consumer succeeded. Errors reject the promise.
  */
-export async function pollEventsOnce(
-  client: GetClient,
-  clock: Clock,
-  options: PollEventsOnceOptions,
-): Promise<PollPassResult> {
+export async function pollEventsOnce(client: PollClient, options: PollEventsOnceOptions): Promise<PollPassResult> {
+  const clock = client.clock ?? systemClock;
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
   if (!Number.isFinite(overlapMs) || overlapMs < 0) {
     throw new TypeError(`overlapMs must be a non-negative number, got ${overlapMs}`);
@@ -160,7 +160,8 @@ export interface PollEventsOptions extends Omit<PollEventsOnceOptions, "signal">
  * Runs `pollEventsOnce` every `intervalMs` until `signal` aborts, carrying the checkpoint and one
  * bounded `SeenIds` (or the one given) from pass to pass. Resolves with the last checkpoint.
  */
-export async function pollEvents(client: GetClient, clock: Clock, options: PollEventsOptions): Promise<string | null> {
+export async function pollEvents(client: PollClient, options: PollEventsOptions): Promise<string | null> {
+  const clock = client.clock ?? systemClock;
   const { intervalMs, signal, onCheckpoint, onError, ...pass } = options;
   if (!Number.isFinite(intervalMs) || intervalMs < 0) {
     throw new TypeError(`intervalMs must be a non-negative number, got ${intervalMs}`);
@@ -169,7 +170,7 @@ export async function pollEvents(client: GetClient, clock: Clock, options: PollE
   let checkpoint = pass.checkpoint ?? null;
   while (!signal.aborted) {
     try {
-      const result = await pollEventsOnce(client, clock, { ...pass, checkpoint, seen, signal });
+      const result = await pollEventsOnce(client, { ...pass, checkpoint, seen, signal });
       await onCheckpoint?.(result.checkpoint, result);
       checkpoint = result.checkpoint;
     } catch (error) {

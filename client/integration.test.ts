@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../mocks/prism/server.js";
-import { SeenIds, TalentGraphError, createTalentGraphClient, unwrap, type TalentGraphClientOptions } from "./index.js";
+import { SeenIds, TalentGraphError, createTalentGraphClient, paginatePeople, paginateTargetMembers, pollEventsOnce, unwrap, type TalentGraphClientOptions } from "./index.js";
 import { fakeClock } from "./fixtures/fake.js";
 
 let mock: RunningMock | undefined;
@@ -106,7 +106,7 @@ describe("client against the Prism mock", () => {
   it("walks people pages by meta.limit", async () => {
     const { client, urls } = mockClient();
     const pages = [];
-    for await (const page of client.paginatePeople({ company: "northwind-labs" }, { maxPages: 2 })) pages.push(page);
+    for await (const page of paginatePeople(client, { company: "northwind-labs" }, { maxPages: 2 })) pages.push(page);
     expect(pages).toHaveLength(2);
     const step = pages[0]!.meta.limit;
     expect(urls.map((url) => url.searchParams.get("offset"))).toEqual(["0", String(step)]);
@@ -116,7 +116,7 @@ describe("client against the Prism mock", () => {
     const { client, urls } = mockClient();
     const target = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
     const pages = [];
-    for await (const page of client.paginateTargetMembers(target, { limit: 2 })) pages.push(page);
+    for await (const page of paginateTargetMembers(client, target, { limit: 2 })) pages.push(page);
     const count = pages[0]!.meta.count;
     expect(pages).toHaveLength(Math.ceil(count / 2));
     expect(urls[0]?.pathname).toBe(`/v1/targets/${target}/members`);
@@ -127,14 +127,14 @@ describe("client against the Prism mock", () => {
     const seen = new SeenIds();
     const delivered: string[] = [];
     const onEvents = (events: { id: string }[]) => void delivered.push(...events.map((e) => e.id));
-    const first = await client.pollEventsOnce({ checkpoint: "2026-11-18T00:00:00Z", seen, onEvents });
+    const first = await pollEventsOnce(client, { checkpoint: "2026-11-18T00:00:00Z", seen, onEvents });
     expect(first.pages).toBe(2);
     expect(first.delivered).toBeGreaterThan(0);
     expect(new Set(delivered).size).toBe(delivered.length);
     expect(urls.map((url) => url.searchParams.get("since"))).toEqual(["2026-11-17T23:55:00.000Z", "2026-11-17T23:55:00.000Z"]);
     expect(urls[1]?.searchParams.get("cursor")).toEqual(expect.any(String));
 
-    const second = await client.pollEventsOnce({ checkpoint: first.checkpoint, seen, onEvents });
+    const second = await pollEventsOnce(client, { checkpoint: first.checkpoint, seen, onEvents });
     expect(second).toMatchObject({ delivered: 0, duplicates: first.delivered });
     expect(urls[2]?.searchParams.has("cursor")).toBe(false);
   });

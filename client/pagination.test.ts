@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTalentGraphError } from "./index.js";
+import { isTalentGraphError, paginatePeople, paginateTargetMembers } from "./index.js";
 import { ORG_ID, fakeFetch, json, testClient } from "./fixtures/fake.js";
 
 const row = (n: number) => ({ slug: `person-${n}`, full_name: `Person ${n}`, network_url: `https://n.example/${n}` });
@@ -25,7 +25,7 @@ describe("paginatePeople", () => {
   it("advances offset by meta.limit while has_more, keeping the query", async () => {
     const fetch = peopleService(60);
     const { client } = testClient(fetch);
-    const pages = await collect(client.paginatePeople({ nl: "staff engineers in Berlin", limit: 25 }));
+    const pages = await collect(paginatePeople(client, { nl: "staff engineers in Berlin", limit: 25 }));
     expect(pages.map((page) => page.data.length)).toEqual([25, 25, 10]);
     expect(fetch.calls.map((call) => call.url.searchParams.get("offset"))).toEqual(["0", "25", "50"]);
     expect(fetch.calls.every((call) => call.url.searchParams.get("nl") === "staff engineers in Berlin")).toBe(true);
@@ -33,19 +33,19 @@ describe("paginatePeople", () => {
 
   it("stops on a final empty page (has_more is true when a page is full)", async () => {
     const fetch = peopleService(50);
-    const pages = await collect(testClient(fetch).client.paginatePeople({ limit: 25 }));
+    const pages = await collect(paginatePeople(testClient(fetch).client, { limit: 25 }));
     expect(pages.map((page) => page.data.length)).toEqual([25, 25, 0]);
   });
 
   it("steps by the limit the service reports, from the given offset", async () => {
     const fetch = peopleService(100, 20);
-    await collect(testClient(fetch).client.paginatePeople({ offset: 40, limit: 50 }));
+    await collect(paginatePeople(testClient(fetch).client, { offset: 40, limit: 50 }));
     expect(fetch.calls.map((call) => call.url.searchParams.get("offset"))).toEqual(["40", "60", "80", "100"]);
   });
 
   it("honours maxPages", async () => {
     const fetch = peopleService(1000);
-    const pages = await collect(testClient(fetch).client.paginatePeople({}, { maxPages: 2 }));
+    const pages = await collect(paginatePeople(testClient(fetch).client, {}, { maxPages: 2 }));
     expect(pages).toHaveLength(2);
     expect(fetch.calls).toHaveLength(2);
   });
@@ -58,7 +58,7 @@ describe("paginatePeople", () => {
     );
     const seen: number[] = [];
     const walk = async () => {
-      for await (const page of testClient(fetch).client.paginatePeople({ limit: 1 })) seen.push(page.data.length);
+      for await (const page of paginatePeople(testClient(fetch).client, { limit: 1 })) seen.push(page.data.length);
     };
     await expect(walk()).rejects.toSatisfy((error) => isTalentGraphError(error) && error.type === "invalid_request");
     expect(seen).toEqual([1]);
@@ -85,7 +85,7 @@ describe("paginateTargetMembers", () => {
   it("steps offset by limit while below meta.count", async () => {
     const fetch = membersService(120);
     const { client } = testClient(fetch);
-    const pages = await collect(client.paginateTargetMembers(ORG_ID, { status: "watching" }));
+    const pages = await collect(paginateTargetMembers(client, ORG_ID, { status: "watching" }));
     expect(pages.map((page) => page.data.length)).toEqual([50, 50, 20]);
     expect(fetch.calls.map((call) => call.url.pathname)).toEqual(Array(3).fill(`/v1/targets/${ORG_ID}/members`));
     expect(fetch.calls.map((call) => call.url.searchParams.get("offset"))).toEqual(["0", "50", "100"]);
@@ -94,20 +94,20 @@ describe("paginateTargetMembers", () => {
 
   it("uses the limit as the service clamps it (1-500)", async () => {
     const fetch = membersService(1200);
-    await collect(testClient(fetch).client.paginateTargetMembers(ORG_ID, { limit: 2000 }));
+    await collect(paginateTargetMembers(testClient(fetch).client, ORG_ID, { limit: 2000 }));
     expect(fetch.calls.map((call) => call.url.searchParams.get("offset"))).toEqual(["0", "500", "1000"]);
   });
 
   it("fetches one page when everything fits, and one page for an empty Target", async () => {
     const exact = membersService(50);
-    expect(await collect(testClient(exact).client.paginateTargetMembers(ORG_ID))).toHaveLength(1);
+    expect(await collect(paginateTargetMembers(testClient(exact).client, ORG_ID))).toHaveLength(1);
     const empty = membersService(0);
-    expect(await collect(testClient(empty).client.paginateTargetMembers(ORG_ID))).toHaveLength(1);
+    expect(await collect(paginateTargetMembers(testClient(empty).client, ORG_ID))).toHaveLength(1);
   });
 
   it("throws a TalentGraphError when the Target is not found", async () => {
     const fetch = fakeFetch(() => json({ error: { type: "not_found", message: "watch not found" } }, 404));
-    await expect(collect(testClient(fetch).client.paginateTargetMembers(ORG_ID))).rejects.toMatchObject({
+    await expect(collect(paginateTargetMembers(testClient(fetch).client, ORG_ID))).rejects.toMatchObject({
       status: 404,
       type: "not_found",
       message: "watch not found",

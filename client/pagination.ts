@@ -1,9 +1,9 @@
-import type { Client } from "openapi-fetch";
+import type { TalentGraphClient } from "./client.js";
 import { unwrap } from "./errors.js";
-import type { PeoplePage, PeopleQuery, TargetMembersPage, TargetMembersQuery, paths } from "./schema.js";
+import type { PeoplePage, PeopleQuery, TargetMembersPage, TargetMembersQuery } from "./schema.js";
 
 /** What the helpers need of a client: its typed GET. */
-export type GetClient = Pick<Client<paths>, "GET">;
+export type GetClient = Pick<TalentGraphClient, "GET">;
 
 export interface PageOptions {
   /** Aborts the request in flight and ends the walk. */

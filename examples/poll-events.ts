@@ -6,7 +6,7 @@
  *                                      # CHECKPOINT_FILE (default .events-checkpoint)
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { createTalentGraphClient, type TalentGraphEvent } from "../client/index.js";
+import { createTalentGraphClient, pollEvents, type TalentGraphEvent } from "../client/index.js";
 
 const baseUrl = process.env.TALENT_GRAPH_BASE_URL ?? "http://127.0.0.1:4010/v1";
 const client = createTalentGraphClient({ baseUrl, apiKey: process.env.TALENT_GRAPH_API_KEY ?? "mock-key" });
@@ -23,7 +23,7 @@ const stop = new AbortController();
 process.once("SIGINT", () => stop.abort());
 process.once("SIGTERM", () => stop.abort());
 
-const last = await client.pollEvents({
+const last = await pollEvents(client, {
   intervalMs: Number(process.env.POLL_INTERVAL_MS ?? 60_000),
   signal: stop.signal,
   // First run: start one day back. Afterwards: the stored pass start time (minus 5 minutes overlap).

@@ -8,7 +8,7 @@
  * accepts any key). In your application import from "talent-graph-api-contract/client"
  * (after `npm run build:client`); this example imports the source so it runs without a build.
  */
-import { createTalentGraphClient, unwrap } from "../client/index.js";
+import { createTalentGraphClient, pollEventsOnce, unwrap } from "../client/index.js";
 
 const baseUrl = process.env.TALENT_GRAPH_BASE_URL ?? "http://127.0.0.1:4010/v1";
 const apiKey = process.env.TALENT_GRAPH_API_KEY ?? "mock-key";
@@ -32,7 +32,7 @@ const { data: list } = unwrap(await client.POST("/lists", { body: { name: "Berli
 console.log(`list: created "${list.name}" (${list.id})`);
 
 // 4. One pass over the event stream. Store `checkpoint` and pass it to the next pass.
-const pass = await client.pollEventsOnce({
+const pass = await pollEventsOnce(client, {
   checkpoint: new Date(Date.now() - 24 * 60 * 60 * 1000),
   onEvents: (events) => {
     for (const event of events) console.log(`event: ${event.seen_at} ${event.field} ${event.person.name ?? event.person.network_url}`);

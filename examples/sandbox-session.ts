@@ -8,7 +8,7 @@
  *
  * Exits 0 when every step behaved as the reference says, 1 otherwise.
  */
-import { createTalentGraphClient, SeenIds, unwrap, type TalentGraphEvent } from "../client/index.js";
+import { createTalentGraphClient, pollEventsOnce, SeenIds, unwrap, type TalentGraphEvent } from "../client/index.js";
 import { KEYS } from "../mocks/sandbox/auth.js";
 import { startSandbox, type RunningSandbox } from "../mocks/sandbox/server.js";
 
@@ -76,13 +76,13 @@ async function session(baseUrl: string): Promise<void> {
   };
   console.log("poll pass 1 (no checkpoint yet):");
   const got1: string[] = [];
-  const pass1 = await client.pollEventsOnce({ list: targetList.id, limit: 4, seen, onEvents: (events) => void (got1.push(...events.map((e) => e.id)), show(events)) });
+  const pass1 = await pollEventsOnce(client, { list: targetList.id, limit: 4, seen, onEvents: (events) => void (got1.push(...events.map((e) => e.id)), show(events)) });
   console.log(`  pass 1: ${pass1.delivered} events in ${pass1.pages} pages, ${pass1.duplicates} duplicates skipped, checkpoint ${pass1.checkpoint}`);
 
   const second = await control<TalentGraphEvent[]>(origin, "/events/emit", { target_id: target.id, count: 3 });
   console.log("poll pass 2 (from pass 1's checkpoint minus the five-minute overlap):");
   const got2: string[] = [];
-  const pass2 = await client.pollEventsOnce({ list: targetList.id, limit: 4, checkpoint: pass1.checkpoint, seen, onEvents: (events) => void (got2.push(...events.map((e) => e.id)), show(events)) });
+  const pass2 = await pollEventsOnce(client, { list: targetList.id, limit: 4, checkpoint: pass1.checkpoint, seen, onEvents: (events) => void (got2.push(...events.map((e) => e.id)), show(events)) });
   console.log(`  pass 2: ${pass2.delivered} new events in ${pass2.pages} pages, ${pass2.duplicates} re-read and skipped (the overlap), since ${pass2.since}`);
 
   const emitted = [...first, ...second].map((e) => e.id);

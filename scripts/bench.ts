@@ -1,45 +1,157 @@
 /**
- * npm run bench: runs each part's standalone benchmark in turn (one child process each, so one part's heap
- * does not weigh on the next) and prints their figures. `npm run bench -- contract mock` runs a subset.
+ * npm run bench: runs each part's benchmark in turn (one child process each, so one part's heap does not
+ * weigh on the next), then repeats every goal line of issue 17 together. `npm run bench -- <part> [options]`
+ * runs one part and hands it the options; `--help` prints the usage.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
+import { runCommand, usageError, type CliValues, type CommandSpec } from "../contract-core/index.js";
 import { repoRoot } from "./generate.js";
 
-const BENCHES: Record<string, string> = {
-  contract: "contract-tests/bench.ts",
-  mock: "mocks/prism/bench.ts",
-  client: "client/bench.ts",
-  sandbox: "mocks/sandbox/bench.ts",
+interface Part {
+  file: string;
+  /** Goals the part measures, printed as "not measured" when it did not run or failed. */
+  goals: string[];
+  /** Run by a bare `npm run bench` (the suite part needs the machine to itself for several minutes). */
+  byDefault: boolean;
+}
+
+const PARTS: Record<string, Part> = {
+  contract: { file: "contract-tests/bench.ts", goals: [], byDefault: true },
+  mock: { file: "mocks/prism/bench.ts", goals: ["mock >= 3x stock prism mock"], byDefault: true },
+  client: {
+    file: "client/bench.ts",
+    goals: ["an app importing only createTalentGraphClient <= 4,500 B min+gzip"],
+    byDefault: true,
+  },
+  sandbox: {
+    file: "mocks/sandbox/bench.ts",
+    goals: [
+      "sandbox filtered search at 500,000 people >= 0.5x its own at 5,000, p99 <= 50 ms, ready <= 10 s, RSS <= 1.5 GB",
+      "sandbox filtered search >= 0.5x bare at 5,000 people",
+    ],
+    byDefault: true,
+  },
+  suite: {
+    file: "scripts/bench/suite.ts",
+    goals: ["npm run gate <= 45 s wall", "npm test <= 90 s wall"],
+    byDefault: false,
+  },
 };
 
+/** Options handed on to the parts (each part reads the ones it knows, with the same environment fallbacks). */
 export const BENCH_COMMAND: CommandSpec = {
   name: "npm run bench",
-  summary: `Runs the benchmarks (all, or the ones named: ${Object.keys(BENCHES).join(", ")}) and prints their figures for this machine.`,
-  positionals: "[names...]",
+  summary:
+    `Runs the benchmarks (the parts named, or every part but suite) and prints their figures for this machine: ` +
+    `every figure the median of alternating rounds with min and max, and each goal of issue 17 as a line ` +
+    `"goal ...: ratio ... median (min-max) ... met / not met", repeated together at the end. Parts: ${Object.keys(PARTS).join(", ")}.`,
+  positionals: "[parts...]",
+  options: {
+    rounds: {
+      type: "string",
+      value: "<n>",
+      env: "BENCH_ROUNDS",
+      description: "rounds per figure, at least 3 (default 3)",
+    },
+    seconds: {
+      type: "string",
+      value: "<s>",
+      env: "BENCH_SECONDS",
+      description: "seconds per load or throughput run (mock, sandbox: 5; contract: 1)",
+    },
+    connections: {
+      type: "string",
+      value: "<n>",
+      env: "BENCH_CONNECTIONS",
+      description: "autocannon connections (mock, sandbox; default 10)",
+    },
+    sizes: {
+      type: "string",
+      value: "<a,b,...>",
+      env: "BENCH_SIZES",
+      description: "sandbox graph sizes in people (default 5000,50000,500000)",
+    },
+    json: { type: "boolean", description: "client and contract: one JSON object instead of the text" },
+  },
+  notes: [
+    "suite times npm run gate and npm test; it needs the machine to itself, so it runs only when named.",
+    "Examples:",
+    "  npm run bench",
+    "  npm run bench -- client",
+    "  npm run bench -- sandbox --sizes 5000,50000",
+    "  npm run bench -- mock --rounds 5 --seconds 10",
+  ],
 };
 
-await runCommand(BENCH_COMMAND, ({ positionals }) => {
-  const wanted = positionals;
-  const unknown = wanted.filter((w) => !(w in BENCHES));
-  if (unknown.length) {
-    throw usageError(BENCH_COMMAND, `unknown benchmark(s): ${unknown.join(", ")}; choose from ${Object.keys(BENCHES).join(", ")}`);
+/** The parsed options as arguments for the parts (the environment fallbacks reach them through the environment). */
+function forwardedArgs(values: CliValues): string[] {
+  const args: string[] = [];
+  for (const name of ["rounds", "seconds", "connections", "sizes"]) {
+    const value = values[name];
+    if (typeof value === "string") args.push(`--${name}`, value);
   }
+  if (values.json === true) args.push("--json");
+  return args;
+}
+
+/** Runs one part, streaming its output and keeping its goal lines. */
+function runPart(file: string, forwarded: string[]): Promise<{ code: number | null; goals: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), [file, ...forwarded], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+    const goals: string[] = [];
+    let pending = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      const lines = (pending + chunk.toString()).split("\n");
+      pending = lines.pop() ?? "";
+      goals.push(...lines.filter((line) => line.startsWith("goal ")));
+    });
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (pending.startsWith("goal ")) goals.push(pending);
+      resolve({ code, goals });
+    });
+  });
+}
+
+await runCommand(BENCH_COMMAND, async ({ positionals: wanted, values }) => {
+  const unknown = wanted.filter((w) => !(w in PARTS));
+  if (unknown.length) {
+    throw usageError(
+      BENCH_COMMAND,
+      `unknown benchmark part(s): ${unknown.join(", ")}; choose from ${Object.keys(PARTS).join(", ")}`,
+    );
+  }
+  const forwarded = forwardedArgs(values);
+  const selected = Object.entries(PARTS).filter(([name, part]) =>
+    wanted.length ? wanted.includes(name) : part.byDefault,
+  );
+  const goalLines: string[] = [];
   let failed = 0;
-  for (const [name, file] of Object.entries(BENCHES)) {
-    if (wanted.length && !wanted.includes(name)) continue;
-    if (!existsSync(join(repoRoot, file))) {
-      console.log(`\n## ${name}: ${file} not present, skipped`);
+  for (const [name, part] of selected) {
+    if (!existsSync(join(repoRoot, part.file))) {
+      console.log(`\n## ${name}: ${part.file} not present, skipped`);
       continue;
     }
-    console.log(`\n## ${name} (${file})\n`);
-    const run = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), [file], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-    if (run.status !== 0) {
+    console.log(`\n## ${name} (${part.file})\n`);
+    const { code, goals } = await runPart(part.file, forwarded);
+    if (code !== 0) {
       failed++;
-      console.log(`✘ ${name} benchmark exited with ${run.status ?? run.signal}`);
+      console.log(`✘ ${name} benchmark exited with ${code}`);
+      goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured (the ${name} benchmark failed)`));
+    } else goalLines.push(...goals);
+  }
+  if (!wanted.length) {
+    for (const [name, part] of Object.entries(PARTS).filter(([, p]) => !p.byDefault)) {
+      goalLines.push(...part.goals.map((goal) => `goal ${goal}: not measured in this run (npm run bench -- ${name})`));
     }
   }
+  if (goalLines.length) console.log(`\n## Goals of issue 17\n\n${goalLines.join("\n")}`);
   return failed ? 1 : 0;
 });

@@ -1,178 +1,219 @@
 /**
- * Sandbox benchmark (standalone; `tsx mocks/sandbox/bench.ts`, also run by `npm run bench`).
+ * Sandbox benchmark (standalone; `npm run bench -- sandbox [--sizes 5000,50000]` runs it as a child process).
  *
- *   - start-up time and resident memory of `npm run sandbox` with the default dataset (5,000 people);
- *   - requests/s and p99 latency (autocannon, 10 connections, loopback, rate limit off) for a filtered
- *     search and a dossier, against a bare node:http server answering the same bytes in the same run.
+ * Each round starts `npm run sandbox` once per graph size (5,000, 50,000 and 500,000 people by default, in
+ * turn, so sizes alternate from round to round), takes its ready time (spawn to listening) and resident
+ * memory, then measures requests/s and p99 (autocannon, loopback, rate limit off) of a filtered search and
+ * a dossier, alternating with a bare node:http server that sends the sandbox's own status, headers and body
+ * bytes for that size. Prints the goal lines of issue 17 for the sandbox.
  *
- * BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 10) and BENCH_PEOPLE (generated
- * people, default the sandbox's own) tune it.
- * Both servers run as child processes (autocannon runs here), killed with their process groups.
+ *   npx tsx mocks/sandbox/bench.ts [--sizes 5000,50000,500000] [--rounds 3] [--seconds 5] [--connections 10]
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { KEYS } from "./auth.js";
+import {
+  alternate,
+  formatNumber,
+  formatSummary,
+  goalLine,
+  load,
+  machineLine,
+  numberOption,
+  option,
+  ratios,
+  record,
+  roundsOption,
+  rssMb,
+  runBench,
+  startBare,
+  startServer,
+  stop,
+  summarize,
+  table,
+  unmeasuredGoalLine,
+  type Recorded,
+  type Summary,
+} from "../../scripts/bench/harness.js";
 
-interface CannonResult {
-  requests: { average: number };
-  latency: { p99: number; average: number };
-  errors: number;
-  non2xx: number;
-}
-type Cannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Cannon;
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const PEOPLE = process.env.BENCH_PEOPLE ? ["--people", process.env.BENCH_PEOPLE] : [];
-const KEY = KEYS[0]!.key;
+const DEFAULT_SIZES = [5_000, 50_000, 500_000];
+const SMALL = 5_000;
+const LARGE = 500_000;
 const SEARCH = "/people?location=Europe&role_family=engineering&skills=python;go;kubernetes&limit=25";
 const DOSSIER = "/people/priya-raman";
+const TARGETS = { search: SEARCH, dossier: DOSSIER } as const;
+const READY = /ready in (\d+) ms \(graph (\d+) ms: (\d+) people, (\d+) companies\)[\s\S]*Base URL: (\S+)/;
 
-const children: ChildProcess[] = [];
-
-function startChild(
-  args: string[],
-  ready: RegExp,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ child: ChildProcess; match: RegExpExecArray; ms: number; output: () => string }> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not become ready:\n${out}`)), 600_000);
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) (clearTimeout(timer), resolve({ child, match: m, ms: performance.now() - t0, output: () => out }));
-    });
-    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-    child.on("exit", (code) => (clearTimeout(timer), reject(new Error(`child exited with ${code}:\n${out}`))));
-  });
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-function stopAll(): void {
-  for (const c of children)
-    if (c.pid && c.exitCode === null)
-      try {
-        process.kill(-c.pid, "SIGTERM");
-      } catch {
-        /* gone */
-      }
-}
-
-/** A bare node:http server answering fixed bytes per URL (plain JS, no framework, no tsx). */
-const BARE_SERVER = `
-const http = require("node:http");
-const routes = JSON.parse(process.env.BARE_ROUTES);
-for (const r of Object.values(routes)) r.buf = Buffer.from(r.body);
-const server = http.createServer((req, res) => {
-  const r = routes[req.url];
-  if (!r) { res.writeHead(404); return res.end(); }
-  res.writeHead(200, { "content-type": r.type, "content-length": r.buf.length });
-  res.end(r.buf);
-});
-server.listen(0, "127.0.0.1", () => console.log("BARE " + server.address().port));
-`;
-
-async function main(): Promise<void> {
-  const sandbox = await startChild(
-    ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", "--no-rate-limit", ...PEOPLE],
-    /ready in (\d+) ms \(graph (\d+) ms: (\d+) people, (\d+) companies\)[\s\S]*Base URL: (\S+)/,
-  );
-  const [, readyMs, graphMs, people, companies, baseUrl] = sandbox.match as unknown as string[];
-  const rssReady = rssMb(sandbox.child.pid!);
-  const origin = new URL(baseUrl!).origin;
-  const basePath = new URL(baseUrl!).pathname;
-  const headers = { authorization: `Bearer ${KEY}` };
-
-  const routes: Record<string, { type: string; body: string }> = {};
-  for (const path of [SEARCH, DOSSIER]) {
-    const res = await fetch(baseUrl + path, { headers });
-    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-    routes[basePath + path] = { type: res.headers.get("content-type") ?? "application/json", body: await res.text() };
+function sizesOption(argv: readonly string[]): number[] {
+  const raw = option(argv, "sizes", "BENCH_SIZES", DEFAULT_SIZES.join(","));
+  const sizes = raw.split(",").map((s) => Number(s.trim()));
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`--sizes must be a comma-separated list of positive people counts, got ${raw}`);
   }
-  const bare = await startChild(["-e", BARE_SERVER], /BARE (\d+)/, { BARE_ROUTES: JSON.stringify(routes) });
-  const bareOrigin = `http://127.0.0.1:${bare.match[1]}`;
+  return sizes;
+}
 
-  const rows: { target: string; server: string; rps: number; p99: number; bytes: number; errors: number }[] = [];
-  for (const [name, path] of [
-    ["filtered search", SEARCH],
-    ["dossier", DOSSIER],
-  ] as const) {
-    for (const [server, base] of [
-      ["sandbox", origin],
-      ["bare node:http", bareOrigin],
-    ] as const) {
-      const url = base + basePath + path;
-      await autocannon({ url, connections: CONNECTIONS, duration: 1, headers }); // warm-up
-      const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-      rows.push({
-        target: name,
-        server,
-        rps: r.requests.average,
-        p99: r.latency.p99,
-        bytes: routes[basePath + path]!.body.length,
-        errors: r.errors + r.non2xx,
-      });
+runBench(async () => {
+  const argv = process.argv;
+  const sizes = sizesOption(argv);
+  const rounds = roundsOption(argv);
+  const seconds = numberOption(argv, "seconds", "BENCH_SECONDS", 5, 1);
+  const connections = numberOption(argv, "connections", "BENCH_CONNECTIONS", 10, 1);
+  const headers = { authorization: `Bearer ${KEYS[0]!.key}` };
+  const loadOptions = { connections, seconds, headers };
+  console.log(
+    `Sandbox benchmark: sizes ${sizes.map((n) => formatNumber(n)).join(", ")} people; ${rounds} rounds, sizes in turn within ` +
+      `each round, sandbox and bare alternating per target; ${seconds} s per run after a 1 s warm-up, ${connections} ` +
+      `connections, loopback, rate limit off\n${machineLine()}\n`,
+  );
+
+  /** The bytes each size answered in its first round: the bare server sends them in every round. */
+  const recorded = new Map<number, Record<string, Recorded>>();
+  const perSize = (people: number) => async () => {
+    const sandbox = await startServer(
+      process.execPath,
+      ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", "--no-rate-limit", "--people", String(people)],
+      READY,
+    );
+    const pid = sandbox.child.pid!;
+    const rssReady = rssMb(pid);
+    const baseUrl = sandbox.match[5]!;
+    if (!recorded.has(people)) recorded.set(people, await record(baseUrl, Object.values(TARGETS), headers));
+    const bare = await startBare(recorded.get(people)!);
+    const bareBase = bare.origin + new URL(baseUrl).pathname;
+    const figures: Record<string, number> = {
+      readyMs: sandbox.readyMs,
+      inProcessReadyMs: Number(sandbox.match[1]),
+      graphMs: Number(sandbox.match[2]),
+      rssReadyMb: rssReady,
+    };
+    try {
+      for (const [target, path] of Object.entries(TARGETS)) {
+        for (const [server, base] of [
+          ["sandbox", baseUrl],
+          ["bare", bareBase],
+        ] as const) {
+          const r = await load(base + path, loadOptions);
+          figures[`${target}|${server}|rps`] = r.rps;
+          figures[`${target}|${server}|p99`] = r.p99;
+          figures[`${target}|${server}|bad`] = r.bad;
+        }
+      }
+      figures.rssAfterMb = rssMb(pid);
+    } finally {
+      stop(sandbox.child);
+      stop(bare.child);
+    }
+    return figures;
+  };
+  const contenders = Object.fromEntries(sizes.map((n) => [String(n), perSize(n)]));
+  const runs = await alternate(rounds, contenders, (round) => process.stderr.write(`round ${round + 1}/${rounds}\n`));
+  const of = (people: number, key: string): Summary => summarize(runs[String(people)]![key]!);
+
+  console.log(
+    table(
+      ["people", "ready s (spawn)", "graph s", "RSS MB ready", "RSS MB after load"],
+      sizes.map((n) => [
+        formatNumber(n),
+        formatSummary(scale(of(n, "readyMs"), 1 / 1000), "", 1),
+        formatSummary(scale(of(n, "graphMs"), 1 / 1000), "", 1),
+        formatSummary(of(n, "rssReadyMb")),
+        formatSummary(of(n, "rssAfterMb")),
+      ]),
+    ),
+  );
+  console.log();
+  const rows: string[][] = [];
+  for (const n of sizes) {
+    for (const target of Object.keys(TARGETS)) {
+      for (const server of ["sandbox", "bare"]) {
+        const key = `${target}|${server}`;
+        rows.push([
+          formatNumber(n),
+          target,
+          server,
+          formatSummary(of(n, `${key}|rps`)),
+          formatSummary(of(n, `${key}|p99`)),
+          String(of(n, `${key}|bad`).max),
+        ]);
+      }
     }
   }
-  const rssAfter = rssMb(sandbox.child.pid!);
+  console.log(table(["people", "target", "server", "req/s", "p99 ms", "non-2xx/errors"], rows, 3));
+  console.log(`search: GET /v1${SEARCH}\ndossier: GET /v1${DOSSIER}\n`);
 
-  console.log(`Sandbox start-up (${people} people, ${companies} companies)`);
-  console.log(
-    `  process spawn -> listening: ${sandbox.ms.toFixed(0)} ms (tsx load included); in-process build + listen: ${readyMs} ms; graph generation + indexes: ${graphMs} ms`,
-  );
-  console.log(`  resident memory: ${rssReady.toFixed(0)} MB when ready, ${rssAfter.toFixed(0)} MB after the load runs`);
-  console.log(
-    `\nThroughput (autocannon, ${CONNECTIONS} connections, ${DURATION} s per target, loopback, rate limit off)`,
-  );
-  console.log(
-    `  ${"target".padEnd(16)} ${"server".padEnd(15)} ${"req/s".padStart(8)} ${"p99 ms".padStart(7)} ${"bytes".padStart(7)} ${"errors".padStart(6)}`,
-  );
-  for (const r of rows)
+  const has = (n: number) => sizes.includes(n);
+  const rerun = (needed: number[]) =>
+    `needs sizes ${needed.map((n) => formatNumber(n)).join(" and ")}: npm run bench -- sandbox --sizes ${needed.join(",")}`;
+  const searchRps = (n: number) => runs[String(n)]!["search|sandbox|rps"]!;
+  if (has(SMALL)) {
+    const vsBare = summarize(ratios(searchRps(SMALL), runs[String(SMALL)]!["search|bare|rps"]!));
     console.log(
-      `  ${r.target.padEnd(16)} ${r.server.padEnd(15)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p99).padStart(7)} ${String(r.bytes).padStart(7)} ${String(r.errors).padStart(6)}`,
+      goalLine({
+        name: "sandbox filtered search >= 0.5x bare node:http (same bytes) at 5,000 people",
+        ratio: { label: "sandbox / bare", value: vsBare },
+        value: vsBare,
+        compare: ">=",
+        target: 0.5,
+        details: [
+          `sandbox ${formatSummary(of(SMALL, "search|sandbox|rps"), "req/s")}`,
+          `bare ${formatSummary(of(SMALL, "search|bare|rps"), "req/s")}`,
+        ],
+      }),
     );
-  console.log(`  search:  GET ${basePath}${SEARCH}`);
-  console.log(`  dossier: GET ${basePath}${DOSSIER}`);
-  console.log(
-    JSON.stringify({
-      sandbox_bench: {
-        startup_ms: Math.round(sandbox.ms),
-        ready_ms: Number(readyMs),
-        graph_ms: Number(graphMs),
-        rss_ready_mb: Math.round(rssReady),
-        rss_after_mb: Math.round(rssAfter),
-        rows,
+  } else console.log(unmeasuredGoalLine("sandbox filtered search >= 0.5x bare at 5,000 people", rerun([SMALL])));
+  if (has(SMALL) && has(LARGE)) {
+    const scaling = summarize(ratios(searchRps(LARGE), searchRps(SMALL)));
+    console.log(
+      goalLine({
+        name: "sandbox filtered search at 500,000 people >= 0.5x its own at 5,000",
+        ratio: { label: "500k / 5k", value: scaling },
+        value: scaling,
+        compare: ">=",
+        target: 0.5,
+        details: [
+          `500k ${formatSummary(of(LARGE, "search|sandbox|rps"), "req/s")}`,
+          `5k ${formatSummary(of(SMALL, "search|sandbox|rps"), "req/s")}`,
+        ],
+      }),
+    );
+  } else
+    console.log(
+      unmeasuredGoalLine("sandbox filtered search at 500,000 people >= 0.5x its own at 5,000", rerun([SMALL, LARGE])),
+    );
+  if (has(LARGE)) {
+    const large = [
+      {
+        name: `sandbox filtered search p99 <= 50 ms at 500,000 people, ${connections} connections`,
+        value: of(LARGE, "search|sandbox|p99"),
+        unit: "ms",
+        target: 50,
       },
-    }),
-  );
-}
+      {
+        name: "sandbox ready <= 10 s at 500,000 people (spawn to listening)",
+        value: scale(of(LARGE, "readyMs"), 1 / 1000),
+        unit: "s",
+        target: 10,
+        digits: 1,
+      },
+      {
+        name: "sandbox RSS <= 1.5 GB at 500,000 people (after the load runs)",
+        value: scale(of(LARGE, "rssAfterMb"), 1 / 1024),
+        unit: "GB",
+        target: 1.5,
+        digits: 2,
+      },
+    ];
+    for (const goal of large) console.log(goalLine({ ...goal, compare: "<=" }));
+  } else {
+    for (const name of [
+      "sandbox filtered search p99 <= 50 ms at 500,000 people",
+      "sandbox ready <= 10 s at 500,000 people",
+      "sandbox RSS <= 1.5 GB at 500,000 people",
+    ]) {
+      console.log(unmeasuredGoalLine(name, rerun([LARGE])));
+    }
+  }
+});
 
-process.on("exit", stopAll);
-main()
-  .catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exitCode = 1;
-  })
-  .finally(stopAll);
+function scale(summary: Summary, factor: number): Summary {
+  return summarize(summary.values.map((v) => v * factor));
+}

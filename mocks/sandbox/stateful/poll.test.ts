@@ -4,7 +4,7 @@
  * against the spec (a validating fetch).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTalentGraphClient, SeenIds, type FetchLike, type TalentGraphClient } from "../../../client/index.js";
+import { createTalentGraphClient, pollEvents, pollEventsOnce, SeenIds, type FetchLike, type TalentGraphClient } from "../../../client/index.js";
 import { exchangeFromFetch } from "../../../contract-core/index.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { startSandbox, type RunningSandbox } from "../server.js";
@@ -74,7 +74,7 @@ describe("pollEvents against the sandbox while events keep arriving", () => {
     let multiPage = 0;
     let duplicatesSkipped = 0;
     const emitting = emitter(40, emitted, state);
-    const polling = client.pollEvents({
+    const polling = pollEvents(client, {
       ...options,
       intervalMs: 3,
       signal: controller.signal,
@@ -110,10 +110,10 @@ describe("pollEvents against the sandbox while events keep arriving", () => {
 
   it("a second pass from the first pass's checkpoint hands over only the new events", async () => {
     const seen = new SeenIds();
-    const first = await client.pollEventsOnce({ seen, limit: 10, onEvents: () => {} });
+    const first = await pollEventsOnce(client, { seen, limit: 10, onEvents: () => {} });
     const fresh = (await control("/__sandbox/events/emit", { target_id: targetId, count: 4 })) as { id: string }[];
     const got: string[] = [];
-    const second = await client.pollEventsOnce({ checkpoint: first.checkpoint, seen, limit: 2, onEvents: (events) => void got.push(...events.map((e) => e.id)) });
+    const second = await pollEventsOnce(client, { checkpoint: first.checkpoint, seen, limit: 2, onEvents: (events) => void got.push(...events.map((e) => e.id)) });
     expect(got.sort()).toEqual(fresh.map((e) => e.id).sort());
     expect(second.pages).toBeGreaterThan(1);
     expect(second.since).toBe(new Date(Date.parse(first.checkpoint) - 5 * 60_000).toISOString());
