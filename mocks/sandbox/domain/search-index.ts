@@ -88,6 +88,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     languages: postings(),
   };
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
+  const groupOf = new Map<LowerLocation, { location: LowerLocation; people: number[] }>();
   for (const rec of people) {
     const idx = rec.idx;
     for (const s of rec.stints) {
@@ -102,11 +103,16 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       if (c.authority !== null) index.certificationAuthorities.add(c.authority, idx);
     }
     for (const l of rec.languagesLc) index.languages.add(l, idx);
+    // Graph records share one location object per distinct place: its group is found by identity first.
     const l = rec.locationLc;
-    const key = JSON.stringify([l.city, l.region, l.country]);
-    const group = locations.get(key);
-    if (group) group.people.push(idx);
-    else locations.set(key, { location: l, people: [idx] });
+    let group = groupOf.get(l);
+    if (!group) {
+      const key = JSON.stringify([l.city, l.region, l.country]);
+      group = locations.get(key);
+      if (!group) locations.set(key, (group = { location: l, people: [] }));
+      groupOf.set(l, group);
+    }
+    group.people.push(idx);
   }
   const flagSet = (test: (rec: PersonRecord) => boolean) =>
     setOf(
