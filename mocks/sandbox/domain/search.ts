@@ -7,7 +7,7 @@ import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import type { Match, MatchRole } from "../data/resources.js";
 import { invalidRequest } from "../errors.js";
 import { periodStart } from "../data/dates.js";
-import { compilePlaces, type PlaceMatcher } from "./locations.js";
+import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
