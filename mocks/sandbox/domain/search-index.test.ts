@@ -18,6 +18,7 @@ import {
   membersAt,
   membersOf,
   Postings,
+  SetPool,
   setOf,
   subtractInto,
   unionInto,
@@ -151,6 +152,29 @@ describe("people sets and posting lists", () => {
     const visited: number[] = [];
     forEachMember(set, (idx) => visited.push(idx));
     expect(visited).toEqual(members);
+  });
+
+  it("a set pool hands out distinct cleared sets within a plan and reuses them after reset", () => {
+    const pool = new SetPool(70);
+    const a = pool.empty();
+    a[0] = 1;
+    const b = pool.copy(setOf(70, [3, 69]));
+    expect(b).not.toBe(a);
+    expect(membersOf(b)).toEqual([3, 69]);
+    expect(membersOf(pool.full())).toHaveLength(70);
+    pool.reset();
+    const again = pool.empty();
+    expect(again).toBe(a);
+    expect(membersOf(again)).toEqual([]);
+    // A sparse key is built in the pooled set; a dense key's kept set is shared.
+    const p = new Postings(200);
+    for (let i = 0; i < 200; i++) p.add(i % 2 === 0 ? "even" : "odd", i);
+    p.add("rare", 7);
+    const blank = pool.empty();
+    expect(p.peek("rare", () => blank)).toBe(blank);
+    expect(p.peek("even", () => pool.empty())).toBe(p.peek("even"));
+    expect(membersOf(p.where((k) => k === "rare", setOf(200, [1])))).toEqual([1, 7]);
+    expect(membersOf(p.withPrefix("ra", setOf(200, [9])))).toEqual([7, 9]);
   });
 
   it("posting lists: exact key, tested keys, prefixes (dense and sparse lists alike)", () => {

@@ -13,9 +13,9 @@ import type { LowerLocation } from "./locations.js";
 import {
   addPeople,
   emptySet,
-  fullSet,
   intersectInto,
   Postings,
+  SetPool,
   setOf,
   subtractInto,
   unionInto,
@@ -164,15 +164,15 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Combines per-term sets (read, never changed) into a fresh set: any -> union, all -> intersection. */
-function combine(size: number, mode: "any" | "all", sets: PeopleSet[]): PeopleSet {
-  if (mode === "all") return sets.slice(1).reduce((a, b) => intersectInto(a, b), sets[0]!.slice());
-  return sets.reduce((a, b) => unionInto(a, b), emptySet(size));
+/** Combines per-term sets (read, never changed) into a pooled set: any -> union, all -> intersection. */
+function combine(pool: SetPool, mode: "any" | "all", sets: PeopleSet[]): PeopleSet {
+  if (mode === "all") return sets.slice(1).reduce((a, b) => intersectInto(a, b), pool.copy(sets[0]!));
+  return sets.reduce((a, b) => unionInto(a, b), pool.empty());
 }
 
-/** The set of a key as kept by the postings (read only; an empty set when absent). */
-function peek(postings: Postings, key: string): PeopleSet {
-  return postings.peek(key) ?? emptySet(postings.size);
+/** The set of a key (read only: it may be the postings' own; a pooled set when sparse or absent). */
+function peek(pool: SetPool, postings: Postings, key: string): PeopleSet {
+  return postings.peek(key, () => pool.empty()) ?? pool.empty();
 }
 
 /**
@@ -180,38 +180,39 @@ function peek(postings: Postings, key: string): PeopleSet {
  * set may be the index's own: read only). Exact when the term is a single word (phrase match of a word =
  * a whole word of the text).
  */
-function skillTermSet(index: SearchIndex, term: string): { set: PeopleSet | null; exact: boolean } {
+function skillTermSet(index: SearchIndex, pool: SetPool, term: string): { set: PeopleSet | null; exact: boolean } {
   const words = wordRuns(term);
   if (words.length === 0) return { set: null, exact: false };
   return {
     set:
       words.length === 1
-        ? peek(index.words().skill, words[0]!)
+        ? peek(pool, index.words().skill, words[0]!)
         : combine(
-            index.size,
+            pool,
             "all",
-            words.map((w) => peek(index.words().skill, w)),
+            words.map((w) => peek(pool, index.words().skill, w)),
           ),
     exact: words.length === 1 && words[0] === term,
   };
 }
 
 /** People with a name or headline word starting with the keyword's leading run (null: no run). */
-function keywordSet(index: SearchIndex, word: string, qIn: SearchFilters["qIn"]): PeopleSet | null {
+function keywordSet(index: SearchIndex, pool: SetPool, word: string, qIn: SearchFilters["qIn"]): PeopleSet | null {
   const run = leadingRun(word);
   if (run === "") return null;
-  const set = emptySet(index.size);
-  if (qIn !== "headline") unionInto(set, index.words().name.withPrefix(run));
-  if (qIn !== "name") unionInto(set, index.words().headline.withPrefix(run));
+  const set = pool.empty();
+  if (qIn !== "headline") index.words().name.withPrefix(run, set);
+  if (qIn !== "name") index.words().headline.withPrefix(run, set);
   return set;
 }
 
-function certificationTermSet(index: SearchIndex, term: string): PeopleSet {
-  return unionInto(
-    index.certificationNames.where((n) => n.includes(term)),
-    index.certificationAuthorities.where((a) => a.includes(term)),
-  );
+function certificationTermSet(index: SearchIndex, pool: SetPool, term: string): PeopleSet {
+  const set = index.certificationNames.where((n) => n.includes(term), pool.empty());
+  return index.certificationAuthorities.where((a) => a.includes(term), set);
 }
+
+/** Each index's working sets (one plan at a time: a plan is used up before the next one starts). */
+const pools = new WeakMap<SearchIndex, SetPool>();
 
 /** Most distinct place sets kept per index (a continent or country filter repeats across requests). */
 const PLACE_SETS_KEPT = 256;
@@ -250,7 +251,12 @@ export interface SearchPlan {
 }
 
 export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
-  // The working set is the only set the plan changes: index-owned sets are read, copied at most once.
+  // The working set is the only set the plan changes: index-owned sets are read, copied at most once, and
+  // every set the plan makes comes from the index's pool (no allocation per request).
+  let pool = pools.get(index);
+  if (!pool) pools.set(index, (pool = new SetPool(index.size)));
+  pool.reset();
+  const blank = pool.empty.bind(pool);
   let set: PeopleSet | null = null;
   /** Narrows to a set this plan owns. */
   const narrow = (s: PeopleSet | null) => {
@@ -258,10 +264,10 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   };
   /** Narrows to an index-owned set (read only). */
   const narrowShared = (s: PeopleSet | null) => {
-    if (s !== null) set = set === null ? s.slice() : intersectInto(set, s);
+    if (s !== null) set = set === null ? pool.copy(s) : intersectInto(set, s);
   };
   const drop = (s: PeopleSet) => {
-    set = subtractInto(set ?? fullSet(index.size), s);
+    set = subtractInto(set ?? pool.full(), s);
   };
   /** A boolean filter: true keeps the people in the set, false drops them. */
   const flag = (s: PeopleSet, wanted: boolean | null) =>
@@ -276,32 +282,32 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (f.languages)
     narrow(
       combine(
-        index.size,
+        pool,
         f.languages.mode,
-        f.languages.terms.map((t) => peek(index.languages, t)),
+        f.languages.terms.map((t) => peek(pool, index.languages, t)),
       ),
     );
   if (f.excludeLanguages.length > 0)
     drop(
       combine(
-        index.size,
+        pool,
         "any",
-        f.excludeLanguages.map((t) => peek(index.languages, t)),
+        f.excludeLanguages.map((t) => peek(pool, index.languages, t)),
       ),
     );
-  if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!)));
+  if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!), blank()));
   if (f.certifications)
     narrow(
       combine(
-        index.size,
+        pool,
         f.certifications.mode,
-        f.certifications.terms.map((t) => certificationTermSet(index, t)),
+        f.certifications.terms.map((t) => certificationTermSet(index, pool, t)),
       ),
     );
 
   let skills = f.skills;
   if (skills) {
-    const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, t) }));
+    const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, pool, t) }));
     if (skills.mode === "all") {
       terms.forEach((t) => narrowShared(t.set));
       const open = terms.filter((t) => !t.exact).map((t) => t.term);
@@ -309,7 +315,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     } else if (terms.every((t) => t.set !== null)) {
       narrow(
         combine(
-          index.size,
+          pool,
           "any",
           terms.map((t) => t.set!),
         ),
@@ -318,27 +324,27 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     }
   }
 
-  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!)));
+  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!), blank()));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   const current = f.companyCurrent && f.leftMinMonthsAgo === null;
   if (current) {
     if (f.company === null) narrowShared(index.employed);
-    else narrow(index.currentCompanyTexts.where((t) => t.includes(f.company!)));
+    else narrow(index.currentCompanyTexts.where((t) => t.includes(f.company!), blank()));
   }
-  if (f.roleFamily !== null) narrowShared(peek(index.families, f.roleFamily));
+  if (f.roleFamily !== null) narrowShared(peek(pool, index.families, f.roleFamily));
   let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
-      narrowShared(peek(index.families, r.family));
-      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!)));
+      narrowShared(peek(pool, index.families, r.family));
+      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!), blank()));
       rolesExact &&= r.company === null && months === null;
     } else {
-      narrow(index.titles.where(titleMatcher(r)));
+      narrow(index.titles.where(titleMatcher(r), blank()));
       rolesExact &&= months === null;
     }
   }
-  for (const word of f.keywords) narrow(keywordSet(index, word, f.qIn));
+  for (const word of f.keywords) narrow(keywordSet(index, pool, word, f.qIn));
 
   const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
   const residual: SearchFilters = {
