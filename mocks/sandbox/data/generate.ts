@@ -19,6 +19,7 @@ import type {
   Social,
 } from "./resources.js";
 import { Prng } from "./prng.js";
+import { pickName } from "./synthesis.js";
 import {
   CERTIFICATIONS,
   COMPANY_PREFIXES,
@@ -29,7 +30,6 @@ import {
   FAMILIES,
   FAMILY_NAMES,
   FIELDS,
-  NAMES,
   OFF_GRAPH_EMPLOYERS,
   SCHOOLS,
   SIDE_ROLES,
@@ -177,10 +177,8 @@ class PersonGenerator {
     const rng = this.rng;
     const continent = rng.weighted(CONTINENT_WEIGHTS);
     const country = rng.pick(CONTINENTS[continent]!);
-    const pool = NAMES[country.names];
     return {
-      first: rng.pick(pool.first),
-      last: rng.pick(pool.last),
+      ...pickName(rng, country),
       family: rng.weighted(FAMILY_WEIGHTS),
       country,
     };
