@@ -5,7 +5,7 @@
  */
 import { monthToString } from "./dates.js";
 import { companyUrl, profileUrl } from "./urls.js";
-import { buildGraph, type Graph, type GraphInput } from "./graph.js";
+import { buildGraph, Interner, type Graph, type GraphInput } from "./graph.js";
 import { CONTINENT_WEIGHTS, CONTINENTS, continentOf, type CountryInfo } from "./geo.js";
 import type {
   Certification,
@@ -158,6 +158,8 @@ interface PersonPlan {
 
 class PersonGenerator {
   private readonly usedSlugs = new Set<string>();
+  /** Titles, dates and headlines repeat across people: one string each. */
+  private readonly intern = new Interner();
 
   constructor(
     private readonly rng: Prng,
@@ -206,7 +208,7 @@ class PersonGenerator {
     return {
       slug,
       full_name: rng.chance(1) ? null : fullName,
-      headline: this.headline(latest, skills, kind === "between"),
+      headline: this.internOrNull(this.headline(latest, skills, kind === "between")),
       network_url: profileUrl(urlSlug),
       profile_picture_url: rng.chance(80) ? `https://media.network.example.com/p/${urlSlug}.jpg` : null,
       location,
@@ -247,8 +249,9 @@ class PersonGenerator {
       if (rng.chance(10)) family = rng.weighted(FAMILY_WEIGHTS);
       const lastOfEmployed = isLast && !between;
       const company = lastOfEmployed && plan.employer ? plan.employer : rng.chance(6) ? null : rng.pick(this.companies);
-      const title =
-        seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)) + rng.pick(FAMILIES[family]!.titles);
+      const title = this.intern.string(
+        seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)) + rng.pick(FAMILIES[family]!.titles),
+      );
       rows.push(this.position(company, title, family, cursor, lastOfEmployed ? null : end, lastOfEmployed));
       cursor = end + rng.range(0, 4);
     }
@@ -299,12 +302,19 @@ class PersonGenerator {
       company: employer ? employer.name : offGraph,
       company_url: employer ? employer.network_url : null,
       title,
-      started_at: rng.chance(1) ? null : formatDate(start, precision, rng.range(1, 28)),
-      ended_at: end === null || (!employer && rng.chance(20)) ? null : formatDate(end, precision, rng.range(1, 28)),
+      started_at: rng.chance(1) ? null : this.intern.string(formatDate(start, precision, rng.range(1, 28))),
+      ended_at:
+        end === null || (!employer && rng.chance(20))
+          ? null
+          : this.intern.string(formatDate(end, precision, rng.range(1, 28))),
       tenure_months: null,
       is_current: explicitCurrent,
       role_family: family,
     };
+  }
+
+  private internOrNull(text: string | null): string | null {
+    return text === null ? null : this.intern.string(text);
   }
 
   private headline(latest: Position | undefined, skills: string[], between: boolean): string | null {

@@ -18,7 +18,11 @@ export interface LowerLocation {
 }
 
 export function lowerLocation(loc: PersonLocation): LowerLocation {
-  return { city: loc.city?.toLowerCase() ?? null, region: loc.region?.toLowerCase() ?? null, country: loc.country?.toLowerCase() ?? null };
+  return {
+    city: loc.city?.toLowerCase() ?? null,
+    region: loc.region?.toLowerCase() ?? null,
+    country: loc.country?.toLowerCase() ?? null,
+  };
 }
 
 /** A collapsed position with its month interval and resolved company. */
@@ -87,11 +91,37 @@ export interface GraphInput {
   continentOf: (country: string) => string | null;
 }
 
+/**
+ * One string or value object per distinct text: a large graph repeats a few thousand company texts, titles,
+ * skills, languages, schools and places across its people, and each lower-casing or concatenation would
+ * otherwise keep its own copy alive for the life of the process.
+ */
+export class Interner {
+  private readonly strings = new Map<string, string>();
+  private readonly values = new Map<string, unknown>();
+
+  string(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
+  }
+
+  /** The kept value for this key, made once. */
+  value<T>(key: string, make: () => T): T {
+    let known = this.values.get(key) as T | undefined;
+    if (known === undefined) this.values.set(key, (known = make()));
+    return known;
+  }
+}
+
 export function buildGraph(input: GraphInput): Graph {
   const todayMonth = periodStart(input.today);
   if (todayMonth === null) throw new Error(`graph today must be a date, got ${input.today}`);
   const companyByKey = new Map(input.companies.map((c) => [c.key, c]));
-  const companyByUrl = new Map(input.companies.filter((c) => c.network_url).map((c) => [c.network_url!.toLowerCase(), c]));
+  const companyByUrl = new Map(
+    input.companies.filter((c) => c.network_url).map((c) => [c.network_url!.toLowerCase(), c]),
+  );
   const companyByName = new Map(input.companies.map((c) => [c.name.toLowerCase(), c]));
   const resolveCompany = (p: Position): Company | null =>
     (p.company_url ? companyByUrl.get(p.company_url.toLowerCase()) : undefined) ??
@@ -109,10 +139,12 @@ export function buildGraph(input: GraphInput): Graph {
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
   };
 
+  const intern = new Interner();
+  const lower = (text: string) => intern.string(text.toLowerCase());
   input.people.forEach((source, idx) => {
     const person = derivePerson(source, todayMonth);
     const positions = collapsePositions(person.positions, todayMonth);
-    const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth));
+    const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
     const record: PersonRecord = {
       idx,
@@ -120,15 +152,25 @@ export function buildGraph(input: GraphInput): Graph {
       positions,
       stints,
       continent: country ? input.continentOf(country.toLowerCase()) : null,
-      locationLc: lowerLocation(person.location),
+      locationLc: intern.value(
+        JSON.stringify([person.location.city, person.location.region, person.location.country]),
+        () => lowerLocation(person.location),
+      ),
       flagged: person.dq_flags.length > 0,
       nameLc: (person.full_name ?? "").toLowerCase(),
       headlineLc: (person.headline ?? "").toLowerCase(),
-      skillsLc: person.skills.map((s) => s.toLowerCase()),
-      languagesLc: person.languages.map((s) => s.toLowerCase()),
-      skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""].join("\u0001").toLowerCase(),
-      schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [e.school.toLowerCase()] : [])),
-      certificationsLc: person.certifications.map((c) => ({ name: c.name.toLowerCase(), authority: c.authority?.toLowerCase() ?? null })),
+      skillsLc: person.skills.map(lower),
+      languagesLc: person.languages.map(lower),
+      skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
+        .join("\u0001")
+        .toLowerCase(),
+      schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : [])),
+      certificationsLc: person.certifications.map((c) =>
+        intern.value(JSON.stringify([c.name, c.authority]), () => ({
+          name: lower(c.name),
+          authority: c.authority == null ? null : lower(c.authority),
+        })),
+      ),
     };
     graph.people.push(record);
     if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
@@ -189,7 +231,9 @@ export function collapsePositions(rows: Position[], todayMonth: number): Positio
   for (const row of rows) {
     const company = (row.company ?? "").toLowerCase();
     const title = (row.title ?? "").toLowerCase();
-    const same = out.findIndex((p, i) => keys[i]![0] === company && keys[i]![1] === title && overlaps(p, row, todayMonth));
+    const same = out.findIndex(
+      (p, i) => keys[i]![0] === company && keys[i]![1] === title && overlaps(p, row, todayMonth),
+    );
     if (same < 0) {
       out.push(row);
       keys.push([company, title]);
@@ -199,10 +243,15 @@ export function collapsePositions(rows: Position[], todayMonth: number): Positio
     const current = a.is_current === true || row.is_current === true;
     const started = earlier(a.started_at, row.started_at);
     const ended = current ? null : later(a.ended_at, row.ended_at);
-    out[same] = withTenure({ ...a, started_at: started, ended_at: ended, is_current: current, tenure_months: null }, todayMonth);
+    out[same] = withTenure(
+      { ...a, started_at: started, ended_at: ended, is_current: current, tenure_months: null },
+      todayMonth,
+    );
   }
   return out.sort(
-    (a, b) => Number(b.is_current === true) - Number(a.is_current === true) || (periodStart(b.started_at) ?? -1) - (periodStart(a.started_at) ?? -1),
+    (a, b) =>
+      Number(b.is_current === true) - Number(a.is_current === true) ||
+      (periodStart(b.started_at) ?? -1) - (periodStart(a.started_at) ?? -1),
   );
 }
 
@@ -228,10 +277,10 @@ function later(a: string | null, b: string | null): string | null {
   return (periodEnd(a) ?? 0) >= (periodEnd(b) ?? 0) ? a : b;
 }
 
-function toStint(position: Position, company: Company | null, todayMonth: number): Stint {
+function toStint(position: Position, company: Company | null, todayMonth: number, intern: Interner): Stint {
   const current = position.is_current === true;
-  const companyText = `${position.company ?? ""} ${position.company_url ?? ""}`.toLowerCase();
-  const titleLc = position.title?.toLowerCase() ?? "";
+  const companyText = intern.string(`${position.company ?? ""} ${position.company_url ?? ""}`.toLowerCase());
+  const titleLc = intern.string(position.title?.toLowerCase() ?? "");
   const start = periodStart(position.started_at);
   const end = current ? null : periodEnd(position.ended_at);
   return {

@@ -9,7 +9,20 @@ import { generatedGraph } from "../data/generate.js";
 import type { Graph } from "../data/graph.js";
 import { ApiError } from "../errors.js";
 import { mixedParams, singleParams, type Params } from "../testing/golden-queries.js";
-import { emptySet, fullSet, intersectInto, membersOf, Postings, setOf, subtractInto, unionInto } from "./postings.js";
+import {
+  countOf,
+  emptySet,
+  forEachMember,
+  fullSet,
+  intersectInto,
+  membersAt,
+  membersOf,
+  Postings,
+  SetPool,
+  setOf,
+  subtractInto,
+  unionInto,
+} from "./postings.js";
 import { containsPhrase, hasWordPrefix, leadingRun, wordRuns } from "../data/text.js";
 import { similarAmong, similarTo } from "./people.js";
 import { matchPerson, parseSearch, searchPage, searchPeople, type Hit, type SearchFilters } from "./search.js";
@@ -39,11 +52,19 @@ function compare(graph: Graph, params: Params): string[] {
   if (f === null) return [];
   const expected = view(bruteForce(graph, f));
   const problems: string[] = [];
-  if (JSON.stringify(view(searchPeople(graph, f))) !== JSON.stringify(expected)) problems.push(`searchPeople ${JSON.stringify(params)}`);
-  for (const [offset, limit] of [[0, 25], [Number(params.offset ?? 7), Number(params.limit ?? 5)], [expected.length - 3, 10]] as const) {
+  if (JSON.stringify(view(searchPeople(graph, f))) !== JSON.stringify(expected))
+    problems.push(`searchPeople ${JSON.stringify(params)}`);
+  for (const [offset, limit] of [
+    [0, 25],
+    [Number(params.offset ?? 7), Number(params.limit ?? 5)],
+    [expected.length - 3, 10],
+  ] as const) {
     const start = Math.max(0, offset);
     const page = searchPage(graph, f, start, limit);
-    if (page.total !== expected.length || JSON.stringify(view(page.hits)) !== JSON.stringify(expected.slice(start, start + limit))) {
+    if (
+      page.total !== expected.length ||
+      JSON.stringify(view(page.hits)) !== JSON.stringify(expected.slice(start, start + limit))
+    ) {
       problems.push(`searchPage(${start}, ${limit}) ${JSON.stringify(params)}`);
     }
   }
@@ -51,7 +72,13 @@ function compare(graph: Graph, params: Params): string[] {
 }
 
 describe("indexed search = exact predicate over every person", () => {
-  const cases = [...singleParams(), ...mixedParams(300, 7), {}, { include_flagged: true }, { nl: "senior engineers in Berlin or Munich" }];
+  const cases = [
+    ...singleParams(),
+    ...mixedParams(300, 7),
+    {},
+    { include_flagged: true },
+    { nl: "senior engineers in Berlin or Munich" },
+  ];
 
   it("on the default graph (every single filter and 300 fixed-seed mixes)", () => {
     let evaluated = 0;
@@ -63,6 +90,24 @@ describe("indexed search = exact predicate over every person", () => {
     expect(problems.slice(0, 10)).toEqual([]);
     expect(evaluated).toBeGreaterThan(cases.length * 0.9);
   }, 60_000);
+
+  it("a kept place set is never changed by the searches that narrow it", () => {
+    // include_flagged: the place set is the first set of the plan, the one later filters would narrow in place.
+    const europe = { location: "Europe", include_flagged: true };
+    const narrowed = [
+      { ...europe, languages: "English" },
+      { ...europe, role_family: "design" },
+      { ...europe, exclude_locations: "Germany" },
+    ];
+    const problems = [
+      ...compare(DEFAULT, europe),
+      ...narrowed.flatMap((params) => compare(DEFAULT, params)),
+      ...compare(DEFAULT, europe),
+    ];
+    expect(problems).toEqual([]);
+    const total = (params: Params) => searchPage(DEFAULT, filtersOf(DEFAULT, params)!, 0, 1).total;
+    expect(total(europe)).toBeGreaterThan(total(narrowed[1]!));
+  });
 
   it("on the fixture graph", () => {
     const graph = fixtureGraph();
@@ -90,6 +135,48 @@ describe("people sets and posting lists", () => {
     expect(membersOf(emptySet(70))).toEqual([]);
   });
 
+  it("counts and pages a set without listing it: the same members as slicing the full list", () => {
+    const members = [0, 1, 5, 31, 32, 33, 63, 64, 100, 127, 128, 199];
+    const set = setOf(200, members);
+    expect(countOf(set)).toBe(members.length);
+    expect(countOf(fullSet(70))).toBe(70);
+    expect(countOf(emptySet(70))).toBe(0);
+    expect(countOf(setOf(64, [31, 63]))).toBe(2);
+    for (let offset = 0; offset <= members.length + 1; offset++) {
+      for (const limit of [0, 1, 3, 25])
+        expect(membersAt(set, offset, limit)).toEqual(members.slice(offset, offset + limit));
+    }
+    // Off by one in either direction would show here.
+    expect(membersAt(set, 3, 2)).not.toEqual([5, 31]);
+    expect(membersAt(set, 4, -1)).toEqual([]);
+    const visited: number[] = [];
+    forEachMember(set, (idx) => visited.push(idx));
+    expect(visited).toEqual(members);
+  });
+
+  it("a set pool hands out distinct cleared sets within a plan and reuses them after reset", () => {
+    const pool = new SetPool(70);
+    const a = pool.empty();
+    a[0] = 1;
+    const b = pool.copy(setOf(70, [3, 69]));
+    expect(b).not.toBe(a);
+    expect(membersOf(b)).toEqual([3, 69]);
+    expect(membersOf(pool.full())).toHaveLength(70);
+    pool.reset();
+    const again = pool.empty();
+    expect(again).toBe(a);
+    expect(membersOf(again)).toEqual([]);
+    // A sparse key is built in the pooled set; a dense key's kept set is shared.
+    const p = new Postings(200);
+    for (let i = 0; i < 200; i++) p.add(i % 2 === 0 ? "even" : "odd", i);
+    p.add("rare", 7);
+    const blank = pool.empty();
+    expect(p.peek("rare", () => blank)).toBe(blank);
+    expect(p.peek("even", () => pool.empty())).toBe(p.peek("even"));
+    expect(membersOf(p.where((k) => k === "rare", setOf(200, [1])))).toEqual([1, 7]);
+    expect(membersOf(p.withPrefix("ra", setOf(200, [9])))).toEqual([7, 9]);
+  });
+
   it("posting lists: exact key, tested keys, prefixes (dense and sparse lists alike)", () => {
     const p = new Postings(200);
     for (let i = 0; i < 200; i++) p.add(i % 2 === 0 ? "even" : "odd", i);
@@ -105,11 +192,21 @@ describe("people sets and posting lists", () => {
     // A caller changing a returned set does not change the index.
     p.get("even").fill(0);
     expect(membersOf(p.get("even"))).toHaveLength(100);
+    expect(membersOf(p.peek("even")!)).toHaveLength(100);
+    expect(p.peek("missing")).toBeNull();
+    expect(membersOf(p.peek("engine")!)).toEqual([150]);
   });
 });
 
 describe("word runs (the word indexes' tokenizer) agree with the phrase and prefix matchers", () => {
-  const TEXTS = ["node.js c++ são-paulo", "x² ½ ok", "a\u{1D49C}b", "  ", "Sofía García\u0001northwind labs", "c#/f# a/b testing"];
+  const TEXTS = [
+    "node.js c++ são-paulo",
+    "x² ½ ok",
+    "a\u{1D49C}b",
+    "  ",
+    "Sofía García\u0001northwind labs",
+    "c#/f# a/b testing",
+  ];
 
   it("splits on every non letter/digit code unit (astral characters count as non-word, like the matchers)", () => {
     expect(wordRuns("node.js c++ são-paulo")).toEqual(["node", "js", "c", "são", "paulo"]);
@@ -134,8 +231,13 @@ describe("word runs (the word indexes' tokenizer) agree with the phrase and pref
 describe("similar people: the skill index only skips people who cannot score", () => {
   it("equals scoring every person, for 200 people of the default graph and every fixture person", () => {
     const fixture = fixtureGraph();
-    const pairs = [...DEFAULT.people.filter((r) => r.idx % 25 === 0).map((rec) => [DEFAULT, rec] as const), ...fixture.people.map((rec) => [fixture, rec] as const)];
-    const differ = pairs.filter(([graph, rec]) => JSON.stringify(similarTo(graph, rec)) !== JSON.stringify(similarAmong(rec, graph.people)));
+    const pairs = [
+      ...DEFAULT.people.filter((r) => r.idx % 25 === 0).map((rec) => [DEFAULT, rec] as const),
+      ...fixture.people.map((rec) => [fixture, rec] as const),
+    ];
+    const differ = pairs.filter(
+      ([graph, rec]) => JSON.stringify(similarTo(graph, rec)) !== JSON.stringify(similarAmong(rec, graph.people)),
+    );
     expect(differ.map(([, rec]) => rec.person.slug)).toEqual([]);
     expect(pairs.filter(([graph, rec]) => similarTo(graph, rec).length > 0).length).toBeGreaterThan(150);
   });

@@ -10,7 +10,17 @@
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { addPeople, emptySet, fullSet, intersectInto, Postings, setOf, subtractInto, unionInto, type PeopleSet } from "./postings.js";
+import {
+  addPeople,
+  emptySet,
+  intersectInto,
+  Postings,
+  SetPool,
+  setOf,
+  subtractInto,
+  unionInto,
+  type PeopleSet,
+} from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
 import { leadingRun, wordRuns } from "../data/text.js";
@@ -78,6 +88,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     languages: postings(),
   };
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
+  const groupOf = new Map<LowerLocation, { location: LowerLocation; people: number[] }>();
   for (const rec of people) {
     const idx = rec.idx;
     for (const s of rec.stints) {
@@ -92,13 +103,22 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       if (c.authority !== null) index.certificationAuthorities.add(c.authority, idx);
     }
     for (const l of rec.languagesLc) index.languages.add(l, idx);
+    // Graph records share one location object per distinct place: its group is found by identity first.
     const l = rec.locationLc;
-    const key = JSON.stringify([l.city, l.region, l.country]);
-    const group = locations.get(key);
-    if (group) group.people.push(idx);
-    else locations.set(key, { location: l, people: [idx] });
+    let group = groupOf.get(l);
+    if (!group) {
+      const key = JSON.stringify([l.city, l.region, l.country]);
+      group = locations.get(key);
+      if (!group) locations.set(key, (group = { location: l, people: [] }));
+      groupOf.set(l, group);
+    }
+    group.people.push(idx);
   }
-  const flagSet = (test: (rec: PersonRecord) => boolean) => setOf(size, people.filter(test).map((rec) => rec.idx));
+  const flagSet = (test: (rec: PersonRecord) => boolean) =>
+    setOf(
+      size,
+      people.filter(test).map((rec) => rec.idx),
+    );
   return {
     ...index,
     unflagged: flagSet(FLAGS.unflagged),
@@ -114,7 +134,11 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
 }
 
 function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
-  const words: WordIndexes = { skill: new Postings(people.length), name: new Postings(people.length), headline: new Postings(people.length) };
+  const words: WordIndexes = {
+    skill: new Postings(people.length),
+    name: new Postings(people.length),
+    headline: new Postings(people.length),
+  };
   for (const rec of people) {
     for (const w of wordRuns(rec.skillText)) words.skill.add(w, rec.idx);
     for (const w of wordRuns(rec.nameLc)) words.name.add(w, rec.idx);
@@ -140,39 +164,76 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Combines per-term sets: any -> union, all -> intersection. */
-function combine(size: number, mode: "any" | "all", sets: PeopleSet[]): PeopleSet {
-  if (mode === "all") return sets.reduce((a, b) => intersectInto(a, b));
-  return sets.reduce((a, b) => unionInto(a, b), emptySet(size));
+/** Combines per-term sets (read, never changed) into a pooled set: any -> union, all -> intersection. */
+function combine(pool: SetPool, mode: "any" | "all", sets: PeopleSet[]): PeopleSet {
+  if (mode === "all") return sets.slice(1).reduce((a, b) => intersectInto(a, b), pool.copy(sets[0]!));
+  return sets.reduce((a, b) => unionInto(a, b), pool.empty());
+}
+
+/** The set of a key (read only: it may be the postings' own; a pooled set when sparse or absent). */
+function peek(pool: SetPool, postings: Postings, key: string): PeopleSet {
+  return postings.peek(key, () => pool.empty()) ?? pool.empty();
 }
 
 /**
- * People with a skill text containing every word of the term (null: the term has no word to look up).
- * Exact when the term is a single word (phrase match of a word = a whole word of the text).
+ * People with a skill text containing every word of the term (null: the term has no word to look up; the
+ * set may be the index's own: read only). Exact when the term is a single word (phrase match of a word =
+ * a whole word of the text).
  */
-function skillTermSet(index: SearchIndex, term: string): { set: PeopleSet | null; exact: boolean } {
+function skillTermSet(index: SearchIndex, pool: SetPool, term: string): { set: PeopleSet | null; exact: boolean } {
   const words = wordRuns(term);
   if (words.length === 0) return { set: null, exact: false };
-  return { set: words.map((w) => index.words().skill.get(w)).reduce((a, b) => intersectInto(a, b)), exact: words.length === 1 && words[0] === term };
+  return {
+    set:
+      words.length === 1
+        ? peek(pool, index.words().skill, words[0]!)
+        : combine(
+            pool,
+            "all",
+            words.map((w) => peek(pool, index.words().skill, w)),
+          ),
+    exact: words.length === 1 && words[0] === term,
+  };
 }
 
 /** People with a name or headline word starting with the keyword's leading run (null: no run). */
-function keywordSet(index: SearchIndex, word: string, qIn: SearchFilters["qIn"]): PeopleSet | null {
+function keywordSet(index: SearchIndex, pool: SetPool, word: string, qIn: SearchFilters["qIn"]): PeopleSet | null {
   const run = leadingRun(word);
   if (run === "") return null;
-  const set = emptySet(index.size);
-  if (qIn !== "headline") unionInto(set, index.words().name.withPrefix(run));
-  if (qIn !== "name") unionInto(set, index.words().headline.withPrefix(run));
+  const set = pool.empty();
+  if (qIn !== "headline") index.words().name.withPrefix(run, set);
+  if (qIn !== "name") index.words().headline.withPrefix(run, set);
   return set;
 }
 
-function certificationTermSet(index: SearchIndex, term: string): PeopleSet {
-  return unionInto(index.certificationNames.where((n) => n.includes(term)), index.certificationAuthorities.where((a) => a.includes(term)));
+function certificationTermSet(index: SearchIndex, pool: SetPool, term: string): PeopleSet {
+  const set = index.certificationNames.where((n) => n.includes(term), pool.empty());
+  return index.certificationAuthorities.where((a) => a.includes(term), set);
 }
 
+/** Each index's working sets (one plan at a time: a plan is used up before the next one starts). */
+const pools = new WeakMap<SearchIndex, SetPool>();
+
+/** Most distinct place sets kept per index (a continent or country filter repeats across requests). */
+const PLACE_SETS_KEPT = 256;
+const placeSets = new WeakMap<SearchIndex, Map<string, PeopleSet>>();
+
+/**
+ * People whose location the matcher accepts: a shared set (read only), kept per distinct choice of location
+ * groups, so a repeated place filter costs one test per group instead of one bit per person.
+ */
 function locationSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): PeopleSet {
-  const set = emptySet(index.size);
-  for (const group of index.locations) if (matches(group.location)) addPeople(set, group.people);
+  let key = "";
+  for (let g = 0; g < index.locations.length; g++) if (matches(index.locations[g]!.location)) key += `${g},`;
+  let kept = placeSets.get(index);
+  if (!kept) placeSets.set(index, (kept = new Map()));
+  let set = kept.get(key);
+  if (!set) {
+    set = emptySet(index.size);
+    for (const g of key.split(",")) if (g !== "") addPeople(set, index.locations[Number(g)]!.people);
+    if (kept.size >= PLACE_SETS_KEPT) kept.clear();
+    kept.set(key, set);
+  }
   return set;
 }
 
@@ -190,58 +251,100 @@ export interface SearchPlan {
 }
 
 export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
+  // The working set is the only set the plan changes: index-owned sets are read, copied at most once, and
+  // every set the plan makes comes from the index's pool (no allocation per request).
+  let pool = pools.get(index);
+  if (!pool) pools.set(index, (pool = new SetPool(index.size)));
+  pool.reset();
+  const blank = pool.empty.bind(pool);
   let set: PeopleSet | null = null;
+  /** Narrows to a set this plan owns. */
   const narrow = (s: PeopleSet | null) => {
     if (s !== null) set = set === null ? s : intersectInto(set, s);
   };
+  /** Narrows to an index-owned set (read only). */
+  const narrowShared = (s: PeopleSet | null) => {
+    if (s !== null) set = set === null ? pool.copy(s) : intersectInto(set, s);
+  };
   const drop = (s: PeopleSet) => {
-    set = subtractInto(set ?? fullSet(index.size), s);
+    set = subtractInto(set ?? pool.full(), s);
   };
   /** A boolean filter: true keeps the people in the set, false drops them. */
-  const flag = (s: PeopleSet, wanted: boolean | null) => (wanted === null ? undefined : wanted ? narrow(s.slice()) : drop(s));
-  if (!f.includeFlagged) narrow(index.unflagged.slice());
+  const flag = (s: PeopleSet, wanted: boolean | null) =>
+    wanted === null ? undefined : wanted ? narrowShared(s) : drop(s);
+  if (!f.includeFlagged) narrowShared(index.unflagged);
   flag(index.openToWork, f.openToWork);
   flag(index.betweenRoles, f.betweenRoles);
   flag(index.exploring, f.exploring);
   flag(index.hireable, f.codehostHireable);
-  if (f.locations) narrow(locationSet(index, f.locations));
+  if (f.locations) narrowShared(locationSet(index, f.locations));
   if (f.excludeLocations) drop(locationSet(index, f.excludeLocations));
-  if (f.languages) narrow(combine(index.size, f.languages.mode, f.languages.terms.map((t) => index.languages.get(t))));
-  if (f.excludeLanguages.length > 0) drop(combine(index.size, "any", f.excludeLanguages.map((t) => index.languages.get(t))));
-  if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!)));
-  if (f.certifications) narrow(combine(index.size, f.certifications.mode, f.certifications.terms.map((t) => certificationTermSet(index, t))));
+  if (f.languages)
+    narrow(
+      combine(
+        pool,
+        f.languages.mode,
+        f.languages.terms.map((t) => peek(pool, index.languages, t)),
+      ),
+    );
+  if (f.excludeLanguages.length > 0)
+    drop(
+      combine(
+        pool,
+        "any",
+        f.excludeLanguages.map((t) => peek(pool, index.languages, t)),
+      ),
+    );
+  if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!), blank()));
+  if (f.certifications)
+    narrow(
+      combine(
+        pool,
+        f.certifications.mode,
+        f.certifications.terms.map((t) => certificationTermSet(index, pool, t)),
+      ),
+    );
 
   let skills = f.skills;
   if (skills) {
-    const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, t) }));
+    const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, pool, t) }));
     if (skills.mode === "all") {
-      terms.forEach((t) => narrow(t.set));
+      terms.forEach((t) => narrowShared(t.set));
       const open = terms.filter((t) => !t.exact).map((t) => t.term);
       skills = open.length > 0 ? { terms: open, mode: "all" } : null;
     } else if (terms.every((t) => t.set !== null)) {
-      narrow(combine(index.size, "any", terms.map((t) => t.set!)));
+      narrow(
+        combine(
+          pool,
+          "any",
+          terms.map((t) => t.set!),
+        ),
+      );
       if (terms.every((t) => t.exact)) skills = null;
     }
   }
 
-  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!)));
+  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!), blank()));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   const current = f.companyCurrent && f.leftMinMonthsAgo === null;
-  if (current) narrow(f.company === null ? index.employed.slice() : index.currentCompanyTexts.where((t) => t.includes(f.company!)));
-  if (f.roleFamily !== null) narrow(index.families.get(f.roleFamily));
+  if (current) {
+    if (f.company === null) narrowShared(index.employed);
+    else narrow(index.currentCompanyTexts.where((t) => t.includes(f.company!), blank()));
+  }
+  if (f.roleFamily !== null) narrowShared(peek(pool, index.families, f.roleFamily));
   let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
-      narrow(index.families.get(r.family));
-      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!)));
+      narrowShared(peek(pool, index.families, r.family));
+      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!), blank()));
       rolesExact &&= r.company === null && months === null;
     } else {
-      narrow(index.titles.where(titleMatcher(r)));
+      narrow(index.titles.where(titleMatcher(r), blank()));
       rolesExact &&= months === null;
     }
   }
-  for (const word of f.keywords) narrow(keywordSet(index, word, f.qIn));
+  for (const word of f.keywords) narrow(keywordSet(index, pool, word, f.qIn));
 
   const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
   const residual: SearchFilters = {
@@ -259,5 +362,9 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     certifications: null,
     skills,
   };
-  return { candidates: set, residual, decided: companyExact && rolesExact && skills === null && f.keywords.length === 0 };
+  return {
+    candidates: set,
+    residual,
+    decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
+  };
 }

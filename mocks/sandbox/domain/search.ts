@@ -11,12 +11,19 @@ import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
-import { membersOf } from "./postings.js";
+import { countOf, forEachMember, membersAt } from "./postings.js";
 import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
-export { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchRules, type QueryKey, type SearchFilters } from "./search-query.js";
+export {
+  QUERY_KEYS,
+  SEARCH_RULES,
+  type EffectiveQuery,
+  type MatchRules,
+  type QueryKey,
+  type SearchFilters,
+} from "./search-query.js";
 
 export interface ParsedSearch {
   query: EffectiveQuery;
@@ -63,7 +70,8 @@ export function buildFilters(q: EffectiveQuery, includeFlagged: boolean): Search
     ...(str(q.certifications) ? parseCertificationList(str(q.certifications)!) : []),
   ];
   const certDistinct = [...new Map(certTerms.filter(Boolean).map((t) => [t.toLowerCase(), t])).values()];
-  if (certDistinct.length > 10) throw invalidRequest(`certifications accepts at most 10 distinct terms, got ${certDistinct.length}`);
+  if (certDistinct.length > 10)
+    throw invalidRequest(`certifications accepts at most 10 distinct terms, got ${certDistinct.length}`);
   const roles = str(q.roles) ? parseRoleTokens(str(q.roles)!) : [];
   return {
     company: str(q.company)?.toLowerCase() ?? null,
@@ -78,11 +86,21 @@ export function buildFilters(q: EffectiveQuery, includeFlagged: boolean): Search
     qIn: q.q_in === "name" || q.q_in === "headline" ? q.q_in : "people",
     school: str(q.school)?.toLowerCase() ?? null,
     skills: skillTerms.length > 0 ? { terms: skillTerms.map((t) => t.toLowerCase()), mode: mode(q.skill_match) } : null,
-    languages: languageTerms.length > 0 ? { terms: languageTerms.map((t) => t.toLowerCase()), mode: mode(q.language_match) } : null,
+    languages:
+      languageTerms.length > 0
+        ? { terms: languageTerms.map((t) => t.toLowerCase()), mode: mode(q.language_match) }
+        : null,
     excludeLanguages: terms("exclude_languages", q.exclude_languages, null).map((t) => t.toLowerCase()),
-    certifications: certDistinct.length > 0 ? { terms: certDistinct.map((t) => t.toLowerCase()), mode: mode(q.certification_match) } : null,
-    locations: str(q.location) ? compilePlaces(requireTerms("location", parsePlaces("location", str(q.location)!))) : null,
-    excludeLocations: str(q.exclude_locations) ? compilePlaces(requireTerms("exclude_locations", parsePlaces("exclude_locations", str(q.exclude_locations)!))) : null,
+    certifications:
+      certDistinct.length > 0
+        ? { terms: certDistinct.map((t) => t.toLowerCase()), mode: mode(q.certification_match) }
+        : null,
+    locations: str(q.location)
+      ? compilePlaces(requireTerms("location", parsePlaces("location", str(q.location)!)))
+      : null,
+    excludeLocations: str(q.exclude_locations)
+      ? compilePlaces(requireTerms("exclude_locations", parsePlaces("exclude_locations", str(q.exclude_locations)!)))
+      : null,
     openToWork: bool(q.open_to_work),
     betweenRoles: bool(q.between_roles),
     exploring: bool(q.exploring),
@@ -121,7 +139,8 @@ const memos = new WeakMap<object, { key: string; results: Uint8Array }>();
 
 function memoized(owner: object, key: string, id: number, text: string, test: (text: string) => boolean): boolean {
   let memo = memos.get(owner);
-  if (!memo || memo.key !== key || id >= memo.results.length) memos.set(owner, (memo = { key, results: new Uint8Array(textIdCount()) }));
+  if (!memo || memo.key !== key || id >= memo.results.length)
+    memos.set(owner, (memo = { key, results: new Uint8Array(textIdCount()) }));
   if (memo.results[id] === 0) memo.results[id] = test(text) ? 2 : 1;
   return memo.results[id] === 2;
 }
@@ -140,8 +159,17 @@ function activeAt(s: Stint, month: number): boolean {
 }
 
 /** Company constraints; returns the match keys, or null when the person fails them. */
-function companyMatch(rec: PersonRecord, f: SearchFilters, todayMonth: number): Pick<Match, "company" | "company_months"> | null {
-  const anyCompanyRule = f.company !== null || f.minCompanyMonths !== null || f.companyCurrent || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
+function companyMatch(
+  rec: PersonRecord,
+  f: SearchFilters,
+  todayMonth: number,
+): Pick<Match, "company" | "company_months"> | null {
+  const anyCompanyRule =
+    f.company !== null ||
+    f.minCompanyMonths !== null ||
+    f.companyCurrent ||
+    f.leftMinMonthsAgo !== null ||
+    f.activeDuring !== null;
   if (!anyCompanyRule) return NO_MATCH;
   const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => atCompany(f, f.company!, s));
   if (candidates.length === 0) return null;
@@ -179,7 +207,12 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
     const stints = rec.stints.filter((s) => s.familyLc === f.roleFamily && (!scoped || atCompany(f, f.company!, s)));
     const months = sumMonths(stints);
     if (stints.length === 0 || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
-    roles.push({ family: f.roleFamily, months, scope: scoped ? "company" : "anywhere", company: scoped ? stints[0]!.position.company : null });
+    roles.push({
+      family: f.roleFamily,
+      months,
+      scope: scoped ? "company" : "anywhere",
+      company: scoped ? stints[0]!.position.company : null,
+    });
   }
   for (const r of f.roles) {
     let stints: Stint[];
@@ -199,7 +232,23 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
   return roles.length === 0 ? {} : { role_months: roles[0]!.months, roles };
 }
 
-const STOPWORDS = new Set(["a", "an", "and", "at", "for", "from", "in", "of", "on", "or", "the", "to", "with", "who", "people"]);
+const STOPWORDS = new Set([
+  "a",
+  "an",
+  "and",
+  "at",
+  "for",
+  "from",
+  "in",
+  "of",
+  "on",
+  "or",
+  "the",
+  "to",
+  "with",
+  "who",
+  "people",
+]);
 
 /** Keyword tokens for the `profile` keyword rule: stopwords dropped, a plural "s" removed ("engineers" finds "Engineer"). */
 export function profileKeywordTokens(value: string): string[] {
@@ -210,7 +259,15 @@ export function profileKeywordTokens(value: string): string[] {
 
 function profileText(rec: PersonRecord): string {
   const p = rec.person;
-  return [p.full_name, p.headline, ...rec.positions.map((x) => `${x.title ?? ""} ${x.company ?? ""}`), p.location.city, p.location.region, p.location.country, ...p.skills]
+  return [
+    p.full_name,
+    p.headline,
+    ...rec.positions.map((x) => `${x.title ?? ""} ${x.company ?? ""}`),
+    p.location.city,
+    p.location.region,
+    p.location.country,
+    ...p.skills,
+  ]
     .filter(Boolean)
     .join(" | ")
     .toLowerCase();
@@ -259,7 +316,8 @@ function passesFlags(rec: PersonRecord, f: SearchFilters): boolean {
 function passesPlacesAndLanguages(rec: PersonRecord, f: SearchFilters): boolean {
   if (f.locations && !f.locations(rec.locationLc)) return false;
   if (f.excludeLocations && f.excludeLocations(rec.locationLc)) return false;
-  if (f.languages && !matchesMode(f.languages.mode, f.languages.terms, (t) => rec.languagesLc.includes(t))) return false;
+  if (f.languages && !matchesMode(f.languages.mode, f.languages.terms, (t) => rec.languagesLc.includes(t)))
+    return false;
   if (f.excludeLanguages.some((t) => rec.languagesLc.includes(t))) return false;
   return true;
 }
@@ -267,31 +325,50 @@ function passesPlacesAndLanguages(rec: PersonRecord, f: SearchFilters): boolean 
 /** Text checks. */
 function passesText(rec: PersonRecord, f: SearchFilters): boolean {
   if (f.school !== null && !rec.schoolsLc.some((s) => s.includes(f.school!))) return false;
-  if (f.certifications && !matchesMode(f.certifications.mode, f.certifications.terms, (t) => certTermMatches(rec, t))) return false;
+  if (f.certifications && !matchesMode(f.certifications.mode, f.certifications.terms, (t) => certTermMatches(rec, t)))
+    return false;
   const skillRule = (f.rules ?? SEARCH_RULES).skills;
   if (f.skills && !matchesMode(f.skills.mode, f.skills.terms, (t) => skillTermMatches(rec, t, skillRule))) return false;
   return true;
 }
 
-const titleContains = (title: string | null, terms: readonly string[]) => title !== null && terms.some((t) => title.toLowerCase().includes(t));
+const titleContains = (title: string | null, terms: readonly string[]) =>
+  title !== null && terms.some((t) => title.toLowerCase().includes(t));
 
 /** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
 function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
-  if (f.currentTitles?.some((terms) => !rec.positions.some((x) => x.is_current === true && titleContains(x.title, terms)))) return false;
-  if (f.pastTitles && !rec.positions.some((x) => x.is_current !== true && titleContains(x.title, f.pastTitles!))) return false;
-  if (f.anyRoleFamily && !rec.stints.some((s) => s.familyLc !== null && f.anyRoleFamily!.includes(s.familyLc))) return false;
+  if (
+    f.currentTitles?.some((terms) => !rec.positions.some((x) => x.is_current === true && titleContains(x.title, terms)))
+  )
+    return false;
+  if (f.pastTitles && !rec.positions.some((x) => x.is_current !== true && titleContains(x.title, f.pastTitles!)))
+    return false;
+  if (f.anyRoleFamily && !rec.stints.some((s) => s.familyLc !== null && f.anyRoleFamily!.includes(s.familyLc)))
+    return false;
   const within = f.changedWithinMonths;
-  if (within !== undefined && !rec.stints.some((s) => (s.start !== null && todayMonth - s.start <= within) || (s.end !== null && todayMonth - s.end <= within))) {
+  if (
+    within !== undefined &&
+    !rec.stints.some(
+      (s) => (s.start !== null && todayMonth - s.start <= within) || (s.end !== null && todayMonth - s.end <= within),
+    )
+  ) {
     return false;
   }
-  const atEmployer = (s: Stint, ids: string[]) => ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
+  const atEmployer = (s: Stint, ids: string[]) =>
+    ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
   if (f.employers?.some((e) => !rec.stints.some((s) => s.current === e.current && atEmployer(s, e.ids)))) return false;
   return true;
 }
 
 /** The match of one person, or null when a filter rejects them. */
 export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: number): Hit | null {
-  if (!passesFlags(rec, f) || !passesPlacesAndLanguages(rec, f) || !passesText(rec, f) || !passesPositions(rec, f, todayMonth)) return null;
+  if (
+    !passesFlags(rec, f) ||
+    !passesPlacesAndLanguages(rec, f) ||
+    !passesText(rec, f) ||
+    !passesPositions(rec, f, todayMonth)
+  )
+    return null;
   const company = companyMatch(rec, f, todayMonth);
   if (company === null) return null;
   const role = roleMatch(rec, f);
@@ -311,7 +388,7 @@ function planHits(graph: Graph, plan: SearchPlan): Hit[] {
     if (hit) hits.push(hit);
   };
   if (plan.candidates === null) graph.people.forEach(visit);
-  else for (const idx of membersOf(plan.candidates)) visit(graph.people[idx]!);
+  else forEachMember(plan.candidates, (idx) => visit(graph.people[idx]!));
   return hits;
 }
 
@@ -344,11 +421,13 @@ export function searchPage(graph: Graph, f: SearchFilters, offset: number, limit
     const hits = byScore(planHits(graph, plan), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
-  const members = plan.candidates === null ? null : membersOf(plan.candidates);
-  const total = members === null ? graph.people.length : members.length;
+  // Counted and paged on the bitset: no candidate list is built, only the page's rows are visited.
+  const total = plan.candidates === null ? graph.people.length : countOf(plan.candidates);
+  const end = Math.min(total, offset + limit);
+  const rows = plan.candidates === null ? null : membersAt(plan.candidates, offset, end - offset);
   const hits: Hit[] = [];
-  for (let i = offset; i < Math.min(total, offset + limit); i++) {
-    const hit = matchPerson(graph.people[members === null ? i : members[i]!]!, plan.residual, graph.todayMonth);
+  for (let i = offset; i < end; i++) {
+    const hit = matchPerson(graph.people[rows === null ? i : rows[i - offset]!]!, plan.residual, graph.todayMonth);
     if (!hit) throw new Error("search index and predicate disagree");
     hits.push(hit);
   }
