@@ -76,7 +76,7 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
   try {
     spec = loadSpec(specPath);
   } catch (e) {
-    throw new Error(`${(e as Error).message}: run \`npm run generate\` first`);
+    throw new Error(`${(e as Error).message}: run \`npm run generate\` first`, { cause: e });
   }
   const app = Fastify({
     logger: options.logger,

@@ -23,7 +23,10 @@ beforeAll(async () => {
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const m = /Base URL: (\S+)/.exec(stdout);
-      if (m && stdout.includes("tgsb_revoked_")) (clearTimeout(timer), resolve(m[1]!));
+      if (m && stdout.includes("tgsb_revoked_")) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
     });
     child.stderr!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.on("exit", (code) => (clearTimeout(timer), reject(new Error(`sandbox exited with ${code}:\n${stdout}`))));

@@ -14,7 +14,7 @@ await runCommand(SANDBOX_COMMAND, async () => {
   try {
     sandbox = await startSandbox(options);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) throw new Error(describeListenError(e, port, host));
+    if ((e as NodeJS.ErrnoException).code) throw new Error(describeListenError(e, port, host), { cause: e });
     throw e;
   }
   const readyMs = performance.now() - t0;

@@ -74,7 +74,10 @@ function vocab(graph: Graph): Vocab {
     for (const c of countries) {
       places.add(c.name);
       c.languages.forEach((l) => languages.add(l));
-      for (const [city, region] of c.cities) (places.add(city), region && places.add(region));
+      for (const [city, region] of c.cities) {
+        places.add(city);
+        if (region) places.add(region);
+      }
     }
   }
   for (const rec of graph.people) {

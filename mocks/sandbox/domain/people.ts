@@ -128,13 +128,24 @@ export function similarAmong(rec: PersonRecord, candidates: Iterable<PersonRecor
     if (other === rec || other.flagged) continue;
     const reasons: string[] = [];
     let score = 0;
-    if (family !== null && currentFamily(other) === family) ((score += 3), reasons.push(`Same role family: ${family}`));
+    if (family !== null && currentFamily(other) === family) {
+      score += 3;
+      reasons.push(`Same role family: ${family}`);
+    }
     const sharedSkills = other.skillsLc.filter((s) => skills.has(s)).length;
-    if (sharedSkills >= 2) ((score += sharedSkills), reasons.push(`${sharedSkills} shared skills`));
+    if (sharedSkills >= 2) {
+      score += sharedSkills;
+      reasons.push(`${sharedSkills} shared skills`);
+    }
     const sharedCompany = other.stints.find((s) => s.company && companies.has(s.company.key));
-    if (sharedCompany) ((score += 2), reasons.push(`Also worked at ${sharedCompany.company!.name}`));
-    if (country !== null && other.person.location.country === country)
-      ((score += 1), reasons.push(`Same country: ${country}`));
+    if (sharedCompany) {
+      score += 2;
+      reasons.push(`Also worked at ${sharedCompany.company!.name}`);
+    }
+    if (country !== null && other.person.location.country === country) {
+      score += 1;
+      reasons.push(`Same country: ${country}`);
+    }
     if (score >= 7) scored.push({ record: other, score, reasons });
   }
   return scored
