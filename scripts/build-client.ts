@@ -5,13 +5,17 @@
  * of the project that the client uses is copied to the same relative place under <dir>.
  */
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import ts from "typescript";
+import type ts from "typescript";
 import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
+// The compiler is loaded on first build, not on import: `--help` and importers that never build stay fast.
+const require = createRequire(import.meta.url);
+const compiler = (): typeof ts => require("typescript") as typeof ts;
 
 export interface BuildResult {
   outDir: string;
@@ -20,7 +24,7 @@ export interface BuildResult {
 }
 
 function formatDiagnostics(diagnostics: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(diagnostics, {
+  return compiler().formatDiagnostics(diagnostics, {
     getCanonicalFileName: (name) => name,
     getCurrentDirectory: () => ROOT,
     getNewLine: () => "\n",
@@ -43,12 +47,17 @@ export interface BuildOptions {
 }
 
 export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true }: BuildOptions = {}): BuildResult {
-  const parsed = ts.getParsedCommandLineOfConfigFile(CONFIG, { outDir, noCheck: !typeCheck }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(formatDiagnostics([diagnostic]));
+  const ts = compiler();
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    CONFIG,
+    { outDir, noCheck: !typeCheck },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(formatDiagnostics([diagnostic]));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`cannot read ${CONFIG}`);
   if (parsed.errors.length > 0) throw new Error(formatDiagnostics(parsed.errors));
 
@@ -60,7 +69,10 @@ export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true
     ts.sys.writeFile(fileName, text);
     files.push(path.relative(outDir, fileName));
   });
-  const diagnostics = [...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()), ...emit.diagnostics];
+  const diagnostics = [
+    ...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()),
+    ...emit.diagnostics,
+  ];
   if (diagnostics.length > 0 || emit.emitSkipped) throw new Error(formatDiagnostics(diagnostics));
 
   for (const file of program.getSourceFiles().filter(isProjectDeclaration)) {
@@ -77,15 +89,19 @@ export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true
 
 export const BUILD_CLIENT_COMMAND: CommandSpec = {
   name: "npm run build:client",
-  summary: "Compiles the typed client to dist/ (ESM JavaScript and declarations) and checks that the built entry loads.",
+  summary:
+    "Compiles the typed client to dist/ (ESM JavaScript and declarations) and checks that the built entry loads.",
   options: { out: { type: "string", value: "<dir>", description: "output folder (default dist/)" } },
 };
 
 if (isMain(import.meta.url)) {
   await runCommand(BUILD_CLIENT_COMMAND, async ({ values }) => {
-    const { outDir, files } = buildClient({ outDir: typeof values.out === "string" ? path.resolve(values.out) : undefined });
+    const { outDir, files } = buildClient({
+      outDir: typeof values.out === "string" ? path.resolve(values.out) : undefined,
+    });
     const entry = await import(pathToFileURL(path.join(outDir, "client", "index.js")).href);
-    if (typeof entry.createTalentGraphClient !== "function") throw new Error("built entry lacks createTalentGraphClient");
+    if (typeof entry.createTalentGraphClient !== "function")
+      throw new Error("built entry lacks createTalentGraphClient");
     console.log(`build:client wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
     for (const file of files) console.log(`  ${file}`);
   });
