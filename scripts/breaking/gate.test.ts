@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Change } from "./breaking.js";
+import type { StepName } from "./gate.js";
 import {
   applyMarkers,
   changedFiles,
@@ -290,6 +291,26 @@ describe("gate runs only the checks a change can affect", () => {
     const none = await gate();
     expect(none.statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:skip", "tests:skip"]);
     expect(none.result.markdown).toContain("skipped: no file changed since the base");
+  });
+
+  it("tells the tests that the project typecheck covers the type tests, unless typecheck is left out with --only", async () => {
+    const env = [process.execPath, "-e", "console.log('shared=' + process.env.TG_TYPECHECK_SHARED)"];
+    const run = async (only?: StepName[]) => {
+      let log = "";
+      await runGate({
+        cwd: repo.dir,
+        base: "HEAD",
+        all: true,
+        only,
+        optic: false,
+        commands: { ...commands, tests: env },
+        log: (t) => void (log += t),
+      });
+      return log;
+    };
+    expect(await run()).toContain("shared=1");
+    expect(await run(["typecheck", "tests"])).toContain("shared=1");
+    expect(await run(["tests"])).toContain("shared=undefined");
   });
 
   it("lists committed, uncommitted and untracked changes against the base", async () => {

@@ -46,6 +46,12 @@ export const DEFAULT_COMMANDS: Record<CommandStep, string[]> = {
   tests: ["npx", "vitest", "run"],
 };
 
+/**
+ * Set for the tests when this run's typecheck covers the whole project (run, or skipped because no input
+ * changed): vitest.config.ts then leaves out its own tsc pass over the *.test-d.ts files, which tsc checks too.
+ */
+export const TYPECHECK_SHARED_ENV = "TG_TYPECHECK_SHARED";
+
 export interface StepResult {
   name: StepName;
   status: "pass" | "fail" | "skip";
@@ -429,6 +435,7 @@ function commandStep(
   argv: string[],
   cwd: string,
   log: (t: string) => void,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<Omit<StepResult, "ms">> {
   const [cmd = "", ...args] = argv;
   return new Promise((done) => {
@@ -440,7 +447,7 @@ function commandStep(
     };
     const child = spawn(cmd, args, {
       cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.on("data", keep);
@@ -585,7 +592,8 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     } else {
       const argv = [...(options.commands?.[name] ?? DEFAULT_COMMANDS[name])];
       if (name === "tests" && plan.docsSkipped) argv.push("--exclude", DOCS_SUITE.glob);
-      result = await commandStep(name, argv, opts.cwd, hold);
+      const typesCovered = name === "tests" && (!options.only || options.only.includes("typecheck"));
+      result = await commandStep(name, argv, opts.cwd, hold, typesCovered ? { [TYPECHECK_SHARED_ENV]: "1" } : {});
       if (name === "tests" && plan.docsSkipped)
         result = { ...result, note: [result.note, plan.docsSkipped].filter(Boolean).join("; ") };
     }
