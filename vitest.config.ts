@@ -1,17 +1,43 @@
 import { defineConfig } from "vitest/config";
 
+/** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
+const SANDBOX_BEHAVIOUR = [
+  "mocks/sandbox/reads.test.ts",
+  "mocks/sandbox/search.test.ts",
+  "mocks/sandbox/generated.test.ts",
+  "mocks/sandbox/stateful/*.test.ts",
+];
+const EXCLUDE = ["node_modules/**", "dist/**"];
+const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "dist/**"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    typecheck: {
-      // The type tests (*.test-d.ts) are part of the project tsc checks; when the gate or `npm test` runs that
-      // tsc in the same run it sets TG_TYPECHECK_SHARED, and vitest does not type-check them a second time.
-      enabled: process.env.TG_TYPECHECK_SHARED !== "1",
-      include: ["**/*.test-d.ts"],
-      tsconfig: "./tsconfig.json",
-    },
+    projects: [
+      {
+        test: {
+          name: "default",
+          include: ["**/*.test.ts"],
+          exclude: EXCLUDE,
+          ...TIMEOUTS,
+          typecheck: {
+            // The type tests (*.test-d.ts) are part of the project tsc checks; when the gate or `npm test` runs
+            // that tsc in the same run it sets TG_TYPECHECK_SHARED, and vitest does not type-check them again.
+            enabled: process.env.TG_TYPECHECK_SHARED !== "1",
+            include: ["**/*.test-d.ts"],
+            tsconfig: "./tsconfig.json",
+          },
+        },
+      },
+      {
+        test: {
+          name: "sandbox-msw",
+          include: SANDBOX_BEHAVIOUR,
+          // poll.test.ts drives a listening server through the client's poller: Fastify only.
+          exclude: [...EXCLUDE, "mocks/sandbox/stateful/poll.test.ts"],
+          ...TIMEOUTS,
+          env: { SANDBOX_HOST: "msw" },
+        },
+      },
+    ],
   },
 });

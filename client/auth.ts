@@ -28,6 +28,7 @@ export function validateAuthOptions(options: AuthOptions): void {
   if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
     throw new TypeError("apiKey must be a non-empty string");
   }
+  // eslint-disable-next-line no-control-regex -- rejecting control characters is the point of this check
   if (/[\s\u0000-\u001f\u007f]/.test(options.apiKey)) {
     throw new TypeError("apiKey must not contain whitespace or control characters");
   }

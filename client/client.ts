@@ -35,6 +35,8 @@ export interface TalentGraphClientOptions {
 }
 
 type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
+// `{} extends Pick<T, K>` holds exactly when K is optional in T (openapi-fetch's own idiom).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKeysOf<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
@@ -52,6 +54,8 @@ export type TypedMethod<M extends HttpMethod> = <
 ) => Promise<WithRateLimit<OperationResult<paths[Path][M], Init>>>;
 
 type OperationResult<Operation, Init> =
+  // `any` as openapi-fetch constrains its own operation type: `unknown` would reject every generated operation.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   Operation extends Record<string | number, any> ? FetchResponse<Operation, Init, `${string}/${string}`> : never;
 
 export interface TalentGraphClient {

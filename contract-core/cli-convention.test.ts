@@ -12,9 +12,10 @@ import { REPO_ROOT } from "./spec.js";
 const SKIPPED: Record<string, string> = {
   test: "the gate with fixed options (--all --only lint,drift,typecheck,tests); `npm run gate -- --help` covers it",
   typecheck: "plain `tsc --noEmit`; tsc has its own --help",
+  prepare: "npm's install hook: the same file as `npm run build`, whose --help this test checks",
 };
 /** Commands that write files and take --out. */
-const WRITERS = ["generate", "build:client", "docs", "record"];
+const WRITERS = ["generate", "build", "build:client", "docs", "record"];
 /** Other test files write here while this one runs (client build output, docs screenshot and page). */
 const WRITTEN_BY_OTHER_TESTS = [/^dist\/\.test-build-/, /^dist\/docs\//];
 

@@ -13,18 +13,71 @@ import type { ContractValidator } from "./types.js";
 import { DEFAULT_SPEC_PATH, loadSpec, type OpenApiDocument } from "./spec.js";
 import { Validator } from "./validator.js";
 
-export type { ContractError, ContractValidator, Exchange, ExchangeResult, HeaderMap, RecordedRequest, RecordedResponse, RouteMatch } from "./types.js";
+export type {
+  ContractError,
+  ContractValidator,
+  Exchange,
+  ExchangeResult,
+  HeaderMap,
+  RecordedRequest,
+  RecordedResponse,
+  RouteMatch,
+} from "./types.js";
 export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
 export { formatError, formatErrors } from "./format.js";
-export { DEFAULT_SPEC_PATH, REPO_ROOT, SPEC_ROOT_PATH, SpecLoadError, loadSpec, serverBasePath, type OpenApiDocument } from "./spec.js";
-export { deref, escapeToken, followRef, isObj, join as joinPointer, resolvePointer, unescapeToken, type DerefOptions, type Obj } from "./pointer.js";
+export {
+  DEFAULT_SPEC_PATH,
+  REPO_ROOT,
+  SPEC_ROOT_PATH,
+  SpecLoadError,
+  loadSpec,
+  serverBasePath,
+  type OpenApiDocument,
+} from "./spec.js";
+export {
+  deref,
+  escapeToken,
+  followRef,
+  isObj,
+  join as joinPointer,
+  resolvePointer,
+  unescapeToken,
+  type DerefOptions,
+  type Obj,
+} from "./pointer.js";
 export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
-export { BundleError, REDOCLY_ENV, bundleSpec, redocly, redoclyOutput, runRedocly, type RedoclyRun } from "./redocly.js";
+export {
+  BundleError,
+  REDOCLY_ENV,
+  bundleSpec,
+  redocly,
+  redoclyOutput,
+  runRedocly,
+  type RedoclyRun,
+} from "./redocly.js";
 export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords } from "./ajv.js";
-export { describeViolation, describeViolations, violationFromAjv, type AjvLikeError, type Violation, type ViolationLocation } from "./violations.js";
+export {
+  describeViolation,
+  describeViolations,
+  violationFromAjv,
+  type AjvLikeError,
+  type Violation,
+  type ViolationLocation,
+} from "./violations.js";
 export * from "./error-vocabulary.js";
 export * from "./prefer.js";
 export * from "./cli.js";
+export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
+export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
+export {
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
+  answerClientError,
+  bodyTooLargeMessage,
+  clientErrorResponse,
+  type ClientError,
+} from "./http-limits.js";
+export { openRaw, parseRawResponse, sendRaw, type RawResponse } from "./raw-http.js";
 export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
 export type { Validator } from "./validator.js";
 

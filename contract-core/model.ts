@@ -141,7 +141,7 @@ class ModelCompiler {
     try {
       return this.ajv.compile(isObj(schema) ? schema : {});
     } catch (error) {
-      throw new Error(`cannot compile the schema at ${pointer}: ${(error as Error).message}`);
+      throw new Error(`cannot compile the schema at ${pointer}: ${(error as Error).message}`, { cause: error });
     }
   }
 

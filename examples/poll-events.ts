@@ -3,15 +3,20 @@
  * and written only after a pass and its downstream work succeeded; Ctrl-C stops it cleanly.
  *
  *   npx tsx examples/poll-events.ts    # against `npm run mock`; POLL_INTERVAL_MS (default 60000),
- *                                      # CHECKPOINT_FILE (default .events-checkpoint)
+ *                                      # CHECKPOINT_FILE (default <os temp dir>/talent-graph-events-checkpoint;
+ *                                      # point it at durable storage in a real integration)
  */
 import { readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { createTalentGraphClient, pollEvents, type TalentGraphEvent } from "../client/index.js";
 
 const baseUrl = process.env.TALENT_GRAPH_BASE_URL ?? "http://127.0.0.1:4010/v1";
 const client = createTalentGraphClient({ baseUrl, apiKey: process.env.TALENT_GRAPH_API_KEY ?? "mock-key" });
 
-const checkpointFile = process.env.CHECKPOINT_FILE ?? ".events-checkpoint";
+// The temp dir, not the working directory: running the example must not leave files in a checkout.
+const checkpointFile = process.env.CHECKPOINT_FILE ?? path.join(os.tmpdir(), "talent-graph-events-checkpoint");
+console.log(`checkpoint file: ${checkpointFile}`);
 const saved = await readFile(checkpointFile, "utf8").then((text) => text.trim(), () => "");
 
 /** Your downstream write (database, queue, ...). A throw fails the pass; it is retried next time. */

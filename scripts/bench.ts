@@ -38,6 +38,7 @@ const PARTS: Record<string, Part> = {
     ],
     byDefault: true,
   },
+  msw: { file: "mocks/sandbox/hosts/bench.ts", goals: [], byDefault: true },
   suite: {
     file: "scripts/bench/suite.ts",
     goals: ["npm run gate <= 45 s wall", "npm test <= 90 s wall"],

@@ -19,8 +19,10 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
-import { loadSpec } from "../../contract-core/index.js";
-import { exampleMatcher } from "./match.js";
+import { STATUS_CODES } from "node:http";
+import { isFrameworkErrorBody, loadSpec } from "../../contract-core/index.js";
+import { bodyPrecheck, queryIntegerViolations } from "./bounds.js";
+import { exampleMatcher, pastLastPage } from "./match.js";
 import type { Preferences } from "../../contract-core/index.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
@@ -43,10 +45,14 @@ export interface EngineRequest {
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
   body: unknown;
+  /** Size of the body as received, in bytes (0 without a body). */
+  bodyBytes: number;
 }
 
 export interface Engine {
   operationCount: number;
+  /** Every response header the spec declares, lower-case (CORS exposes them to browser apps). */
+  exposedHeaders: readonly string[];
   handle(request: EngineRequest, preferences: Preferences): Promise<MockReply>;
 }
 
@@ -86,7 +92,11 @@ function preRouter(operations: Operations): (path: string) => Operations {
     if (!candidates) {
       const parts = path.split("/");
       candidates = templates
-        .filter((t) => t.parts.length === parts.length && t.parts.every((p, i) => (p.includes("{") ? parts[i] !== "" : p === parts[i])))
+        .filter(
+          (t) =>
+            t.parts.length === parts.length &&
+            t.parts.every((p, i) => (p.includes("{") ? parts[i] !== "" : p === parts[i])),
+        )
         .map((t) => t.op);
       if (cache.size >= 1000) cache.clear();
       cache.set(path, candidates);
@@ -95,9 +105,26 @@ function preRouter(operations: Operations): (path: string) => Operations {
   };
 }
 
+/** The candidate for `method` with the most literal segments: the one Prism's router will pick. */
+function operationFor(candidates: Operations, method: string): Operations[number] | undefined {
+  const literals = (path: string) => path.split("/").filter((p) => p !== "" && !p.includes("{")).length;
+  return candidates
+    .filter((op) => op.method === method.toLowerCase())
+    .sort((a, b) => literals(b.path) - literals(a.path))[0];
+}
+
+function responseHeaderNames(operations: Operations): string[] {
+  const names = operations.flatMap((op) =>
+    op.responses.flatMap((r) => (r.headers ?? []).map((h) => h.name.toLowerCase())),
+  );
+  return [...new Set(names)].sort();
+}
+
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
-  const pickExample = exampleMatcher(loadSpec(options.spec));
+  const doc = loadSpec(options.spec);
+  const pickExample = exampleMatcher(doc);
+  const precheckBody = bodyPrecheck(doc);
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   const candidatesFor = preRouter(operations);
   const proxy = options.mode.kind === "proxy";
@@ -145,8 +172,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   /** A request that breaks the spec: 400 naming every violation (the proxy also reports it). */
-  function rejected(violations: Violation[], request: EngineRequest): MockReply {
-    const message = describeViolations(violations);
+  function rejected(violations: Violation[], request: EngineRequest, described?: string): MockReply {
+    const message = described ?? describeViolations(violations);
     if (proxy) warn(`proxy: request ${request.label} violates the spec: ${message}`);
     return invalidRequest(message);
   }
@@ -170,6 +197,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   return {
     operationCount: operations.length,
+    exposedHeaders: responseHeaderNames(operations),
     async handle(request, preferences) {
       const input: IHttpRequest = {
         method: request.method.toLowerCase() as IHttpRequest["method"],
@@ -179,12 +207,20 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       };
       const candidates = candidatesFor(request.path);
       if (candidates.length === 0) return noRoute(request.label);
-      const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
+      const operation = operationFor(candidates, request.method);
+      const refused =
+        operation &&
+        (queryIntegerViolations(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
+      if (refused) return rejected([], request, refused);
+      const stated =
+        preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
       const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
       const { code, dynamic, seed } = preferences;
       const exampleKey = matched ?? preferences.example;
       // Prism's mock config: only the preferences it knows, undefined ones left out.
-      const mock = Object.fromEntries(Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined));
+      const mock = Object.fromEntries(
+        Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined),
+      );
       const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
       if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
@@ -196,7 +232,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
       }
       if (inputErrors.length > 0) return rejected(inputErrors, request);
-      return checkedOutput(output, validations.output as Violation[], request);
+      const reply = checkedOutput(output, validations.output as Violation[], request);
+      // The proxy passes the upstream's answers through; only the mock's own examples are adjusted.
+      if (proxy || reply.body === undefined) return reply;
+      if (!stated && matched === undefined && request.method.toUpperCase() === "GET" && reply.status === 200) {
+        const page = pastLastPage(reply.body, request.query);
+        if (page !== undefined) return { ...reply, body: page };
+      }
+      return { ...reply, body: matchingStatus(reply.status, reply.body) };
     },
   };
 }
@@ -222,4 +265,13 @@ function toReply(output: IHttpResponse): MockReply {
   const hasBody = output.body !== undefined && output.body !== null && output.statusCode !== 204;
   if (!hasBody) delete headers["content-type"];
   return hasBody ? { status: output.statusCode, headers, body: output.body } : { status: output.statusCode, headers };
+}
+
+/**
+ * A framework-shaped body states its own status: one example can serve a range (the spec's 500 and 5XX share
+ * a 502 example), so the body is made to say the status actually answered.
+ */
+function matchingStatus(status: number, body: unknown): unknown {
+  if (!isFrameworkErrorBody(body) || body.statusCode === status) return body;
+  return { ...body, statusCode: status, error: STATUS_CODES[status] ?? body.error };
 }

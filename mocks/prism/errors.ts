@@ -55,18 +55,34 @@ const PRISM_ENUM = /^must be equal to one of the allowed values:?\s*/;
  */
 export function toCoreViolation(v: Violation): CoreViolation {
   const text = v.message.replace(/^Request /, "");
-  const fix = (message: string) => (PRISM_ENUM.test(message) ? `must be one of: ${message.replace(PRISM_ENUM, "")}` : message);
+  const fix = (message: string) =>
+    PRISM_ENUM.test(message) ? `must be one of: ${message.replace(PRISM_ENUM, "")}` : message;
   const parameter = PARAMETER.exec(text);
-  if (parameter) return { location: parameter[1] as ViolationLocation, name: parameter[2]!, message: fix(parameter[3]!) };
+  if (parameter)
+    return { location: parameter[1] as ViolationLocation, name: parameter[2]!, message: fix(parameter[3]!) };
   const body = BODY.exec(text);
-  if (body) return { location: "body", name: (body[1] ?? body[2] ?? "").replace(/^\//, "").replace(/\./g, "/"), message: fix(body[3]!) };
+  if (body)
+    return {
+      location: "body",
+      name: (body[1] ?? body[2] ?? "").replace(/^\//, "").replace(/\./g, "/"),
+      message: fix(body[3]!),
+    };
   return { location: "body", name: "", message: text.replace(/^body /, "") };
 }
+
+/**
+ * How many violations a message words: more would not fit the spec's 2,000-character message, and wording
+ * each of 100,000 (one per item of a long invalid array) would block the mock for seconds.
+ */
+const DESCRIBED_VIOLATIONS = 100;
 
 /**
  * One message naming every violated constraint in the core's wording, e.g.
  * `limit must be <= 100; body must have required property 'status'`.
  */
 export function describeViolations(violations: readonly Violation[]): string {
-  return describeCoreViolations(violations.filter(isError).map(toCoreViolation));
+  const errors = violations.filter(isError);
+  const described = describeCoreViolations(errors.slice(0, DESCRIBED_VIOLATIONS).map(toCoreViolation));
+  const more = errors.length - DESCRIBED_VIOLATIONS;
+  return more > 0 ? `${described}; and ${more} more` : described;
 }

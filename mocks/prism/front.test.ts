@@ -39,7 +39,11 @@ describe("valid requests", () => {
   });
 
   it("accepts the X-Api-Key alternative", async () => {
-    const result = await call(mock.baseUrl, { path: "/people/priya-raman", auth: false, headers: { "x-api-key": "k" } });
+    const result = await call(mock.baseUrl, {
+      path: "/people/priya-raman",
+      auth: false,
+      headers: { "x-api-key": "k" },
+    });
     expect(result.status).toBe(200);
   });
 
@@ -73,7 +77,12 @@ describe("Prefer", () => {
     [409, "conflict"],
   ])("code=%i answers the documented error shape", async (code, type) => {
     const path = code === 409 ? TARGET : "/people/priya-raman";
-    const result = await documented({ method: code === 409 ? "POST" : "GET", path, body: code === 409 ? { status: "watching" } : undefined, headers: { prefer: `code=${code}` } });
+    const result = await documented({
+      method: code === 409 ? "POST" : "GET",
+      path,
+      body: code === 409 ? { status: "watching" } : undefined,
+      headers: { prefer: `code=${code}` },
+    });
     failure(result, code, type);
   });
 
@@ -86,7 +95,9 @@ describe("Prefer", () => {
 
   it("an undocumented code or unknown example name is a 400 naming it, never Prism's problem+json", async () => {
     expect(await invalid({ path: "/people", headers: { prefer: "code=409" } })).toContain("documents no 409 response");
-    expect(await invalid({ path: "/people", headers: { prefer: "example=nope" } })).toContain('no example named "nope"');
+    expect(await invalid({ path: "/people", headers: { prefer: "example=nope" } })).toContain(
+      'no example named "nope"',
+    );
     expect(await invalid({ path: "/people", headers: { prefer: "code=abc" } })).toContain("3-digit");
     expect(await invalid({ path: "/people", headers: { prefer: "dynamic=maybe" } })).toContain("true or false");
     expect(await invalid({ path: "/people", headers: { prefer: "latency=soon" } })).toMatch(/^Prefer latency /);
@@ -176,24 +187,33 @@ describe("startup", () => {
 });
 
 describe("CORS", () => {
-  it("answers preflights and marks responses like Prism", async () => {
+  it("answers preflights and opens responses to any origin, without credentials (keys travel in headers)", async () => {
     const origin = "http://localhost:5173";
     const pre = await fetch(`${mock.baseUrl}/people`, {
       method: "OPTIONS",
-      headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "authorization,prefer" },
+      headers: {
+        origin,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization,prefer",
+      },
     });
     expect(pre.status).toBe(204);
-    expect(pre.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-headers")).toBe("authorization,prefer");
     const result = await call(mock.baseUrl, { path: "/people", headers: { origin } });
-    expect(result.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(result.headers.get("access-control-allow-origin")).toBe("*");
+    expect(result.headers.get("access-control-allow-credentials")).toBeNull();
   });
 });
 
 describe("MOCK_VALIDATE / validateResponses", () => {
   async function warningsFor(validateResponses: boolean | undefined): Promise<string> {
     const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    const noisy = await startMock({ port: 0, spec: FIXTURE, ...(validateResponses === undefined ? {} : { validateResponses }) });
+    const noisy = await startMock({
+      port: 0,
+      spec: FIXTURE,
+      ...(validateResponses === undefined ? {} : { validateResponses }),
+    });
     try {
       const result = await call(noisy.baseUrl, { path: "/people", headers: { prefer: "example=broken" } });
       expect(result.status).toBe(200);

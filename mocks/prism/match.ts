@@ -6,9 +6,11 @@
 //   x-mock-match: { query: { cursor: "*" } }       # "*" means present and non-empty
 //
 // Only the examples of an operation's default (lowest 2xx) response take part; the first match in
-// document order wins. Prefer code/example/dynamic always win over it.
+// document order wins. Prefer code/example/dynamic always win over it. An offset past the examples gets an
+// empty last page (pastLastPage), so paging ends.
 
-import { deref, isObj, type Obj as Json } from "../../contract-core/index.js";
+// pointer.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
+import { deref, isObj, type Obj as Json } from "../../contract-core/pointer.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
@@ -23,7 +25,11 @@ interface Route {
   rules: Rule[];
 }
 
-export type ExampleMatcher = (method: string, path: string, query: Record<string, string | string[]>) => string | undefined;
+export type ExampleMatcher = (
+  method: string,
+  path: string,
+  query: Record<string, string | string[]>,
+) => string | undefined;
 
 function rulesOf(doc: Json, operation: Json): Rule[] {
   const responses = isObj(operation.responses) ? operation.responses : {};
@@ -38,7 +44,10 @@ function rulesOf(doc: Json, operation: Json): Rule[] {
     const example = deref(doc, ref);
     const match = isObj(example) ? example["x-mock-match"] : undefined;
     if (!isObj(match) || !isObj(match.query)) continue;
-    rules.push({ example: name, query: Object.fromEntries(Object.entries(match.query).map(([k, v]) => [k, String(v)])) });
+    rules.push({
+      example: name,
+      query: Object.fromEntries(Object.entries(match.query).map(([k, v]) => [k, String(v)])),
+    });
   }
   return rules;
 }
@@ -54,8 +63,15 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
       const rules = rulesOf(doc, operation);
       if (rules.length === 0) continue;
       const segments = template.split("/").filter(Boolean);
-      const source = segments.map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
-      routes.push({ method, pattern: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith("{")).length, rules });
+      const source = segments
+        .map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("/");
+      routes.push({
+        method,
+        pattern: new RegExp(`^/${source}/?$`),
+        literals: segments.filter((s) => !s.startsWith("{")).length,
+        rules,
+      });
     }
   }
   routes.sort((a, b) => b.literals - a.literals);
@@ -74,4 +90,27 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
     );
     return rule?.example;
   };
+}
+
+/**
+ * The answer to an offset no example matches (`?offset=25` on a list whose examples hold one page of 2):
+ * an empty last page, `has_more: false`, the example's `total` kept, so a client paging by the limit it asked
+ * for stops instead of getting the first page forever. Undefined when the request has no positive offset or
+ * the body is not an offset page (`data` array, `meta` with `has_more`): a `meta.count` alone already tells a
+ * client where the rows end.
+ */
+export function pastLastPage(body: unknown, query: Record<string, string | string[]>): Json | undefined {
+  const first = (name: string) => {
+    const v = query[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const offset = Number(first("offset"));
+  if (!Number.isSafeInteger(offset) || offset <= 0) return undefined;
+  if (!isObj(body) || !Array.isArray(body.data) || !isObj(body.meta) || !("has_more" in body.meta)) return undefined;
+  const meta: Json = { ...body.meta, has_more: false };
+  if ("count" in meta) meta.count = 0;
+  if ("offset" in meta) meta.offset = offset;
+  const limit = Number(first("limit"));
+  if ("limit" in meta && Number.isSafeInteger(limit)) meta.limit = limit;
+  return { ...body, data: [], meta };
 }

@@ -42,6 +42,12 @@ describe("validating proxy", () => {
     expect(seen).toContain("GET /v1/people?limit=1 auth=yes");
   });
 
+  it("passes an upstream page through unchanged whatever the offset (the mock's empty last page is the mock's alone)", async () => {
+    const result = await call(proxy.baseUrl, { path: "/people?limit=1&offset=25" });
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual(answers["/v1/people"]);
+  });
+
   it("passes a documented upstream error through", async () => {
     const result = await call(proxy.baseUrl, { path: "/people/nobody" });
     expect(failure(result, 404, "not_found")).toBe("person not found");

@@ -10,7 +10,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
-import { DEFAULT_SPEC_PATH, parsePrefer, preferenceAppliedHeader, type PreferenceName } from "../../contract-core/index.js";
+import {
+  DEFAULT_SPEC_PATH,
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
+  answerClientError,
+  bodyTooLargeMessage,
+  normalizeRequestPath,
+  parsePrefer,
+  preferenceAppliedHeader,
+  type PreferenceName,
+} from "../../contract-core/index.js";
 
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
@@ -18,7 +28,6 @@ export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 4010;
 export const BASE_PATH = "/v1";
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -72,12 +81,13 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
   });
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(engine, req, res).catch((error: unknown) => {
       if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
       send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
     });
   });
+  server.on("clientError", answerClientError);
   const host = opts.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -99,7 +109,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
 }
 
 async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  setCorsHeaders(req, res);
+  setCorsHeaders(req, res, engine.exposedHeaders);
   const method = req.method ?? "GET";
   if (method === "OPTIONS" && req.headers.origin && req.headers["access-control-request-method"]) {
     res.setHeader("access-control-allow-methods", req.headers["access-control-request-method"]);
@@ -108,12 +118,19 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
     return;
   }
   const url = new URL(req.url ?? "/", "http://mock.invalid");
-  const label = `${method} ${url.pathname}`;
-  const body = await readBody(req);
-  if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
+  // Routing, validation and messages all use this one normalized path.
+  const normalized = normalizeRequestPath(url.pathname);
+  if (!normalized.ok) {
+    send(res, invalidRequest(normalized.message));
+    return;
+  }
+  const path = normalized.path;
+  const label = `${method} ${path}`;
+  if (path !== BASE_PATH && !path.startsWith(`${BASE_PATH}/`)) {
     send(res, noRoute(label, ` (paths start with ${BASE_PATH})`));
     return;
   }
+  const body = await readBody(req);
   if (!body.ok) {
     send(res, invalidRequest(body.message));
     return;
@@ -128,11 +145,12 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
   const reply = await engine.handle(
     {
       method,
-      path: url.pathname.slice(BASE_PATH.length) || "/",
+      path: path.slice(BASE_PATH.length) || "/",
       label,
       query: queryRecord(url.searchParams),
       headers: headerRecord(req),
       body: body.value,
+      bodyBytes: body.bytes,
     },
     preferences.preferences,
   );
@@ -140,32 +158,62 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
   send(res, applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } });
 }
 
-/** Permissive CORS, as Prism's own server does, so browser apps can call the mock. */
-function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader("access-control-allow-origin", req.headers.origin ?? "*");
+/**
+ * CORS open to any origin, so browser apps can call the mock. Keys travel in headers, not cookies, so
+ * credentials are not allowed; without them `*` is a real wildcard for the origin. Exposed headers are
+ * listed by name (the spec's response headers), which every browser honours, with or without credentials.
+ */
+function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: readonly string[]): void {
+  res.setHeader("access-control-allow-origin", "*");
   res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
-  res.setHeader("access-control-allow-credentials", "true");
-  res.setHeader("access-control-expose-headers", "*");
+  res.setHeader("access-control-expose-headers", [...exposed, "preference-applied"].join(", "));
 }
 
-type BodyResult = { ok: true; value: unknown } | { ok: false; message: string };
+type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; message: string };
 
+/**
+ * The body, read as it streams in and given up at MAX_BODY_BYTES (a declared Content-Length over the
+ * limit is refused before reading anything): nothing larger is buffered, parsed or validated. The rest of
+ * a refused body is left unread and the answer closes the connection (see send).
+ */
 async function readBody(req: IncomingMessage): Promise<BodyResult> {
   if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
-    return { ok: true, value: undefined };
+    return { ok: true, value: undefined, bytes: 0 };
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, message: `request body larger than ${MAX_BODY_BYTES} bytes` };
-    chunks.push(chunk);
-  }
-  if (size === 0) return { ok: true, value: undefined };
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? "")) return { ok: true, value: text };
+  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) return { ok: false, message: bodyTooLargeMessage() };
+  const raw = await new Promise<Buffer | null>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        stop();
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const stop = () => {
+      req.off("data", onData).off("end", onEnd).off("error", onError);
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onError);
+  });
+  if (raw === null) return { ok: false, message: bodyTooLargeMessage() };
+  if (raw.length === 0) return { ok: true, value: undefined, bytes: 0 };
+  const text = raw.toString("utf8");
+  if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? ""))
+    return { ok: true, value: text, bytes: raw.length };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text) as unknown, bytes: raw.length };
   } catch (error) {
     return { ok: false, message: `invalid JSON body: ${(error as Error).message}` };
   }
@@ -201,6 +249,8 @@ function send(res: ServerResponse, reply: MockReply): void {
   const payload =
     reply.body === undefined ? undefined : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  // A body left unread (refused early, or over the limit) is not drained: the connection closes instead.
+  if (!res.req.complete) res.setHeader("connection", "close");
   if (payload !== undefined) res.setHeader("content-length", Buffer.byteLength(payload));
   res.writeHead(reply.status).end(payload);
 }

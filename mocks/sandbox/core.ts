@@ -8,15 +8,15 @@
  * the area's handler. Control endpoints (/__sandbox/*) are served here too. Every error becomes the
  * reference's error shape; nothing escapes as an exception.
  */
-import { authenticate, KEYS, SEED_ORGS, type SandboxKey } from "./auth.js";
+import { authenticate, KEYS, presentedKey, SEED_ORGS, type SandboxKey } from "./auth.js";
 import type { AccountHooks, Area, ControlRoute, Handler, OperationId, RequestHeaders, SandboxContext, StateStorage, UntypedReply } from "./context.js";
 import { corsHeaders } from "./cors.js";
 import { generatedGraph } from "./data/generate.js";
 import { buildGraph, type Graph } from "./data/graph.js";
 import { searchIndexOf } from "./domain/search-index.js";
-import { ApiError, invalidRequest, notFound, paymentRequired } from "./errors.js";
+import { ApiError, invalidRequest, notFound, paymentRequired, unauthorized } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
-import { parsePrefer, preferenceAppliedHeader, type PreferResult } from "../../contract-core/prefer.js";
+import { parsePrefer, preferenceAppliedHeader, type Preferences, type PreferResult } from "../../contract-core/prefer.js";
 import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
@@ -53,6 +53,12 @@ export interface CoreOptions extends Partial<SandboxOptions> {
   timers?: boolean;
   /** Unexpected failures (a handler that threw). Default: silent. */
   onError?: (message: string, error: unknown) => void;
+  /**
+   * Stateless mode: every operation answers with a spec example (the one `choose` names for the request,
+   * else the default 2xx example) instead of its handler, as the static mock does: any presented key is
+   * accepted, requests are still validated and `Prefer` still picks. Pass `areas: []` and a tiny graph with it.
+   */
+  examples?: { choose(method: string, path: string, query: Record<string, string | string[]>): string | undefined };
 }
 
 export interface SandboxCore {
@@ -146,7 +152,7 @@ function decodeSegment(value: string, path: string): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createSandboxCore(input: CoreOptions): SandboxCore {
-  const { spec: doc, areas = allAreas, storage = null, timers = true, onError, ...partial } = input;
+  const { spec: doc, areas = allAreas, storage = null, timers = true, onError, examples, ...partial } = input;
   const base = resolveOptions(partial);
   let offset = 0;
   const options: SandboxOptions = { ...base, now: () => base.now() + offset };
@@ -188,6 +194,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   }
 
   async function answer(op: OperationSpec, params: Record<string, string>, rawQuery: URLSearchParams, request: CoreRequest, body: unknown, label: string, prefer: PreferResult & { ok: true }): Promise<CoreResponse> {
+    if (examples) return answerFromExamples(op, params, rawQuery, request, body, label, prefer.preferences, examples.choose);
     const auth = authenticate(request.headers, state);
     if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
     if (choosesExample(prefer.preferences)) return reply(preferredReply(spec, op, label, prefer.preferences));
@@ -208,6 +215,21 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       ctx,
     );
     return reply(result as UntypedReply);
+  }
+
+  function answerFromExamples(op: OperationSpec, params: Record<string, string>, rawQuery: URLSearchParams, request: CoreRequest, body: unknown, label: string, prefs: Preferences, choose: NonNullable<CoreOptions["examples"]>["choose"]): CoreResponse {
+    if (!presentedKey(request.headers)) throw unauthorized();
+    const v = validators.get(op.operationId)!;
+    v.params(params);
+    v.query(rawQuery);
+    v.body(body);
+    if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
+    const query: Record<string, string | string[]> = {};
+    for (const name of new Set(rawQuery.keys())) {
+      const values = rawQuery.getAll(name);
+      query[name] = values.length === 1 ? values[0]! : values;
+    }
+    return reply(preferredReply(spec, op, label, { ...prefs, example: choose(op.method, label.slice(label.indexOf(" ") + 1 + spec.basePath.length), query) }));
   }
 
   async function route(request: CoreRequest, method: string, path: string, query: URLSearchParams, prefer: PreferResult): Promise<CoreResponse> {

@@ -184,13 +184,19 @@ export function parseSince(value: string, now: number): string {
   return iso(ms - offset);
 }
 
+// base64url through btoa/atob (no Buffer), so the cursor works in a browser host too.
+const toBase64Url = (text: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const fromBase64Url = (b64: string) =>
+  new TextDecoder().decode(Uint8Array.from(atob(b64.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)));
+
 export function encodeCursor(e: { seen_at: string; id: string }): string {
-  return Buffer.from(JSON.stringify({ s: e.seen_at, i: e.id })).toString("base64url");
+  return toBase64Url(JSON.stringify({ s: e.seen_at, i: e.id }));
 }
 
 export function decodeCursor(cursor: string): { seen_at: string; id: string } {
   try {
-    const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { s?: unknown; i?: unknown };
+    const v = JSON.parse(fromBase64Url(cursor)) as { s?: unknown; i?: unknown };
     if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s))) return { seen_at: iso(Date.parse(v.s)), id: v.i };
   } catch {
     // fall through

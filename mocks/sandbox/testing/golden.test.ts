@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goldenAnswer, readGolden, type GoldenEntry } from "./golden.js";
 import { goldenPaths } from "./golden-queries.js";
-import { openSandbox, type TestSandbox } from "./harness.js";
+import { openFastifySandbox as openSandbox, type FastifyTestSandbox as TestSandbox } from "./harness.js";
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 /**
- * The one test helper of the sandbox: an in-process sandbox (the Fastify host, inject, no port)
- * whose every API response is checked against the spec by the contract validator. A contract violation
- * throws, so the test that caused it fails.
+ * The one test helper of the sandbox: an in-process sandbox whose every API response is checked against the
+ * spec by the contract validator. A contract violation throws, so the test that caused it fails. The host
+ * is Fastify (inject, no port) or, with SANDBOX_HOST=msw (the vitest project "sandbox-msw"), the MSW
+ * handlers (msw's getResponse, no interception), so the same behaviour tests run against both hosts.
  *
  *   const sb = await openSandbox({ graph: fixtureGraphInput() });
  *   const res = await sb.get("/people?company=northwind");                 // key "acme" by default
@@ -9,12 +10,15 @@
  *   await sb.close();
  */
 import { appendFileSync } from "node:fs";
+import { getResponse } from "msw";
 import { afterAll, expect } from "vitest";
 import { createContractValidator, formatErrors, type Exchange, type ExchangeResult, type HeaderMap } from "../../../contract-core/index.js";
 import { KEYS } from "../auth.js";
 import type { Area } from "../context.js";
-import type { SandboxOptions } from "../options.js";
+import { resolveOptions, type SandboxOptions } from "../options.js";
+import { createSandboxHandlers, defaultBaseUrl } from "../hosts/msw.js";
 import { buildApp, type BuiltSandbox } from "../server.js";
+import { stateFile } from "../state-file.js";
 
 export type KeyName = "acme" | "globex" | "initech" | "platform" | "revoked";
 
@@ -82,7 +86,13 @@ function keyValue(key: RequestOptions["key"]): string | null {
   return ["acme", "globex", "initech", "platform", "revoked"].includes(name) ? testKey(name as KeyName) : name;
 }
 
-export interface TestSandbox extends BuiltSandbox {
+export type HostName = "fastify" | "msw";
+
+/** The host the behaviour tests run on (SANDBOX_HOST, default fastify). */
+export const HOST: HostName = process.env.SANDBOX_HOST === "msw" ? "msw" : "fastify";
+
+export interface TestSandbox extends Omit<BuiltSandbox, "app"> {
+  host: HostName;
   /** `path` is relative to the base URL (/v1), e.g. "/people?limit=2". */
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
   get<T = any>(path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
@@ -91,8 +101,55 @@ export interface TestSandbox extends BuiltSandbox {
   close(): Promise<void>;
 }
 
-export async function openSandbox(options: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<TestSandbox> {
+/** Fastify-specific tests (inject options such as remoteAddress) get the app as well. */
+export interface FastifyTestSandbox extends TestSandbox, BuiltSandbox {}
+
+interface RawResponse {
+  status: number;
+  headers: HeaderMap;
+  text: string;
+}
+
+type Send = (method: string, url: string, headers: Record<string, string>, payload: string | undefined) => Promise<RawResponse>;
+
+/** An in-process sandbox on the host the run chose (see the file comment). */
+export function openSandbox(options: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<TestSandbox> {
+  return HOST === "msw" ? openMswSandbox(options, areas) : openFastifySandbox(options, areas);
+}
+
+export async function openFastifySandbox(options: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<FastifyTestSandbox> {
   const built = await buildApp({ rateLimit: false, ...options }, areas);
+  const send: Send = async (method, url, headers, payload) => {
+    const res = await built.app.inject({ method: method as "GET", url, headers, ...(payload !== undefined ? { payload } : {}) });
+    return { status: res.statusCode, headers: res.headers as HeaderMap, text: res.body };
+  };
+  return { ...built, ...client(built, "fastify", send), close: () => built.app.close() };
+}
+
+async function openMswSandbox(options: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<TestSandbox> {
+  if (areas) throw new Error("the MSW host serves every area; tests of a partial sandbox run on Fastify");
+  const { stateFile: file, ...rest } = options;
+  // The Fastify host's dataset size, so both hosts answer the same default graph.
+  const { people, companies } = resolveOptions();
+  const sandbox = createSandboxHandlers({ people, companies, rateLimit: false, ...rest, persist: file ? stateFile(file) : false });
+  const origin = new URL(defaultBaseUrl()).origin;
+  const { core } = sandbox;
+  const send: Send = async (method, url, headers, payload) => {
+    const request = new Request(origin + url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+    // API calls go through the MSW handlers; control endpoints (not mounted in MSW) straight to the core.
+    const res = url.startsWith(`${core.ctx.spec.basePath}/`) ? await getResponse(sandbox.handlers, request) : await viaCore(request);
+    if (!res) throw new Error(`no MSW handler answered ${method} ${url}`);
+    return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+  };
+  const viaCore = async (request: Request) => {
+    const answer = await core.handle({ method: request.method, url: new URL(request.url).pathname, headers: Object.fromEntries(request.headers), body: await request.text() });
+    return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
+  };
+  const built = { core, ctx: core.ctx, state: core.ctx.state, graph: core.graph, graphMs: core.graphMs };
+  return { ...built, ...client(built, "msw", send), close: async () => sandbox.close() };
+}
+
+function client(built: Omit<BuiltSandbox, "app">, host: HostName, send: Send): Pick<TestSandbox, "host" | "request" | "get" | "control"> {
   const base = built.ctx.spec.basePath;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -108,28 +165,27 @@ export async function openSandbox(options: Partial<SandboxOptions> = {}, areas?:
       headers["content-type"] ??= "application/json";
     }
     const url = base + path;
-    const res = await built.app.inject({ method: method as "GET", url, headers, ...(payload !== undefined ? { payload } : {}) });
-    const text = res.body;
+    const res = await send(method, url, headers, payload);
     const isJson = /json/i.test(String(res.headers["content-type"] ?? ""));
-    const body = text === "" ? null : isJson ? JSON.parse(text) : text;
+    const body = res.text === "" ? null : isJson ? JSON.parse(res.text) : res.text;
     const requestBody = opts.body === undefined ? undefined : typeof opts.body === "string" ? safeParse(opts.body) : opts.body;
     const exchange: Exchange = {
       request: { method, url, headers, body: requestBody },
-      response: { status: res.statusCode, headers: res.headers as HeaderMap, body },
+      response: { status: res.status, headers: res.headers, body },
     };
     const contract = assertContract(exchange, { invalidRequest: opts.invalidRequest });
-    return { status: res.statusCode, headers: res.headers as HeaderMap, body: body as T, contract };
+    return { status: res.status, headers: res.headers, body: body as T, contract };
   }
 
   return {
-    ...built,
+    host,
     request,
     get: (path, opts) => request("GET", path, opts),
     async control(method, path, body) {
-      const res = await built.app.inject({ method: method as "POST", url: path, ...(body !== undefined ? { payload: body as object } : {}) });
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const res = await send(method, path, payload === undefined ? {} : { "content-type": "application/json" }, payload);
+      return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
     },
-    close: () => built.app.close(),
   };
 }
 

@@ -1,0 +1,193 @@
+/**
+ * `npm run build [-- --out <dir>]` (also `prepare`, so git and tarball installs get it): the package's
+ * exports in <dir> (default dist/); `npm run build:client` (scripts/build-client.ts) builds ./client alone.
+ *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
+ *   ./msw     mocks/sandbox/hosts/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
+ *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
+ * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
+ * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
+ */
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type ts from "typescript";
+import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// The compiler and esbuild load on the first build, not on import: `--help` and importers that never build stay fast.
+const require = createRequire(import.meta.url);
+const compiler = (): typeof ts => require("typescript") as typeof ts;
+const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
+export const MSW_ENTRY = "mocks/sandbox/hosts/msw.ts";
+
+/** How a consumer project type-checks the built declarations (the build and packaging tests use it). */
+// The enum values as numbers (the compiler is not loaded yet); the type checks each against its enum member.
+export const CONSUMER_COMPILER_OPTIONS: ts.CompilerOptions = {
+  module: 199 satisfies ts.ModuleKind.NodeNext,
+  moduleResolution: 99 satisfies ts.ModuleResolutionKind.NodeNext,
+  target: 9 satisfies ts.ScriptTarget.ES2022,
+  lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true, // an unresolved import in the built .d.ts still shows: the calls turn untyped
+  types: [],
+};
+
+export interface BuildResult {
+  outDir: string;
+  /** Files written or copied, relative to outDir. */
+  files: string[];
+}
+
+function formatDiagnostics(diagnostics: readonly ts.Diagnostic[]): string {
+  return compiler().formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (name) => name,
+    getCurrentDirectory: () => ROOT,
+    getNewLine: () => "\n",
+  });
+}
+
+function isProjectDeclaration(file: ts.SourceFile): boolean {
+  const relative = path.relative(ROOT, file.fileName);
+  return file.isDeclarationFile && !relative.startsWith("..") && !relative.split(path.sep).includes("node_modules");
+}
+
+export interface BuildOptions {
+  /** Default dist/. */
+  outDir?: string;
+  /**
+   * Type-check before emitting (default true). Tests turn it off: `npm run typecheck` already checks
+   * these files, and emitting alone is several times faster.
+   */
+  typeCheck?: boolean;
+}
+
+interface EmitOptions {
+  outDir: string;
+  typeCheck: boolean;
+  /** Source files to compile (default: the config's files). */
+  rootNames?: string[];
+  /** Keep only the declarations (the ./msw code is esbuild's bundle). */
+  declarationOnly?: boolean;
+  /** Folders of outDir this build owns (emptied first). */
+  owns: string[];
+  required: string[];
+}
+
+/** One tsc emit with client/tsconfig.build.json's options, plus the project's .d.ts inputs it uses. */
+function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, required }: EmitOptions): string[] {
+  const ts = compiler();
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    CONFIG,
+    { outDir, noCheck: !typeCheck },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(formatDiagnostics([diagnostic]));
+      },
+    },
+  );
+  if (!parsed) throw new Error(`cannot read ${CONFIG}`);
+  if (parsed.errors.length > 0) throw new Error(formatDiagnostics(parsed.errors));
+
+  for (const dir of owns) rmSync(path.join(outDir, dir), { recursive: true, force: true });
+  const program = ts.createProgram({ rootNames: rootNames ?? parsed.fileNames, options: parsed.options });
+  const files: string[] = [];
+  // Filtered here rather than with emitDeclarationOnly, which skips the whole emit once a JSON module is imported.
+  const result = program.emit(undefined, (fileName, text) => {
+    if (declarationOnly && !fileName.endsWith(".d.ts")) return;
+    mkdirSync(path.dirname(fileName), { recursive: true });
+    ts.sys.writeFile(fileName, text);
+    files.push(path.relative(outDir, fileName));
+  });
+  const diagnostics = [
+    ...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()),
+    ...result.diagnostics,
+  ];
+  if (diagnostics.length > 0 || result.emitSkipped) throw new Error(formatDiagnostics(diagnostics));
+
+  for (const file of program.getSourceFiles().filter(isProjectDeclaration)) {
+    const relative = path.relative(ROOT, file.fileName);
+    mkdirSync(path.dirname(path.join(outDir, relative)), { recursive: true });
+    cpSync(file.fileName, path.join(outDir, relative));
+    files.push(relative);
+  }
+  for (const file of required) {
+    if (!existsSync(path.join(outDir, file))) throw new Error(`build did not write ${file}`);
+  }
+  return files;
+}
+
+export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true }: BuildOptions = {}): BuildResult {
+  const files = emit({
+    outDir,
+    typeCheck,
+    owns: ["client", "generated", "contract-core"],
+    required: ["client/index.js", "client/index.d.ts"],
+  });
+  return { outDir, files: files.sort() };
+}
+
+/** The ./msw export: one ESM bundle for browsers and Node, and its declarations. */
+export async function buildMsw({
+  outDir = path.join(ROOT, "dist"),
+  typeCheck = true,
+}: BuildOptions = {}): Promise<BuildResult> {
+  const files = emit({
+    outDir,
+    typeCheck,
+    rootNames: [path.join(ROOT, MSW_ENTRY)],
+    declarationOnly: true,
+    owns: ["msw", "mocks"],
+    required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
+  });
+  const outfile = path.join(outDir, "msw", "index.js");
+  const { build: esbuild } = await import("esbuild");
+  await esbuild({
+    entryPoints: [path.join(ROOT, MSW_ENTRY)],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    target: "es2022",
+    external: ["msw"],
+    legalComments: "linked",
+    logLevel: "warning",
+  });
+  files.push(path.relative(outDir, outfile));
+  return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+}
+
+/** Builds ./client and checks that its entry loads. */
+export async function buildClientChecked(outDir?: string): Promise<BuildResult> {
+  const result = buildClient({ outDir });
+  const entry = await import(pathToFileURL(path.join(result.outDir, "client", "index.js")).href);
+  if (typeof entry.createTalentGraphClient !== "function") throw new Error("built entry lacks createTalentGraphClient");
+  return result;
+}
+
+export function printBuild(name: string, { outDir, files }: BuildResult): void {
+  // One line: `prepare` runs this inside every `npm ci`, where a file list would only bury npm's own output.
+  console.log(`${name} wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
+}
+
+export const OUT_OPTION = {
+  out: { type: "string", value: "<dir>", description: "output folder (default dist/)" },
+} as const;
+
+export const BUILD_COMMAND: CommandSpec = {
+  name: "npm run build",
+  summary:
+    "Builds the package exports into dist/: ./client (ESM and declarations) and ./msw (one ESM bundle and declarations); also run by prepare.",
+  options: OUT_OPTION,
+};
+
+if (isMain(import.meta.url)) {
+  await runCommand(BUILD_COMMAND, async ({ values }) => {
+    const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
+    printBuild("build (./client)", await buildClientChecked(outDir));
+    printBuild("build (./msw)", await buildMsw({ outDir }));
+  });
+}
