@@ -277,7 +277,7 @@ describe("gate runs only the checks a change can affect", () => {
 
   it("a code-only change runs typecheck and the tests without the docs suite, and skips lint, drift and breaking", async () => {
     await repo.edit("tool.ts", "x = 1", "x = 2");
-    const { result, log, statuses } = await gate();
+    const { log, statuses } = await gate();
     await reset();
     expect(statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
     expect(log).toContain("typecheck []");

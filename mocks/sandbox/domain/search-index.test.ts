@@ -41,19 +41,11 @@ function compare(graph: Graph, params: Params): string[] {
   if (f === null) return [];
   const expected = view(bruteForce(graph, f));
   const problems: string[] = [];
-  if (JSON.stringify(view(searchPeople(graph, f))) !== JSON.stringify(expected))
-    problems.push(`searchPeople ${JSON.stringify(params)}`);
-  for (const [offset, limit] of [
-    [0, 25],
-    [Number(params.offset ?? 7), Number(params.limit ?? 5)],
-    [expected.length - 3, 10],
-  ] as const) {
+  if (JSON.stringify(view(searchPeople(graph, f))) !== JSON.stringify(expected)) problems.push(`searchPeople ${JSON.stringify(params)}`);
+  for (const [offset, limit] of [[0, 25], [Number(params.offset ?? 7), Number(params.limit ?? 5)], [expected.length - 3, 10]] as const) {
     const start = Math.max(0, offset);
     const page = searchPage(graph, f, start, limit);
-    if (
-      page.total !== expected.length ||
-      JSON.stringify(view(page.hits)) !== JSON.stringify(expected.slice(start, start + limit))
-    ) {
+    if (page.total !== expected.length || JSON.stringify(view(page.hits)) !== JSON.stringify(expected.slice(start, start + limit))) {
       problems.push(`searchPage(${start}, ${limit}) ${JSON.stringify(params)}`);
     }
   }
@@ -61,13 +53,7 @@ function compare(graph: Graph, params: Params): string[] {
 }
 
 describe("indexed search = exact predicate over every person", () => {
-  const cases = [
-    ...singleParams(),
-    ...mixedParams(300, 7),
-    {},
-    { include_flagged: true },
-    { nl: "senior engineers in Berlin or Munich" },
-  ];
+  const cases = [...singleParams(), ...mixedParams(300, 7), {}, { include_flagged: true }, { nl: "senior engineers in Berlin or Munich" }];
 
   it("on the default graph (every single filter and 300 fixed-seed mixes)", () => {
     let evaluated = 0;
@@ -124,14 +110,7 @@ describe("people sets and posting lists", () => {
 });
 
 describe("word runs (the word indexes' tokenizer) agree with the phrase and prefix matchers", () => {
-  const TEXTS = [
-    "node.js c++ são-paulo",
-    "x² ½ ok",
-    "a\u{1D49C}b",
-    "  ",
-    "Sofía García\u0001northwind labs",
-    "c#/f# a/b testing",
-  ];
+  const TEXTS = ["node.js c++ são-paulo", "x² ½ ok", "a\u{1D49C}b", "  ", "Sofía García\u0001northwind labs", "c#/f# a/b testing"];
 
   it("splits on every non letter/digit code unit (astral characters count as non-word, like the matchers)", () => {
     expect(wordRuns("node.js c++ são-paulo")).toEqual(["node", "js", "c", "são", "paulo"]);
@@ -156,13 +135,8 @@ describe("word runs (the word indexes' tokenizer) agree with the phrase and pref
 describe("similar people: the skill index only skips people who cannot score", () => {
   it("equals scoring every person, for 200 people of the default graph and every fixture person", () => {
     const fixture = FIXTURE;
-    const pairs = [
-      ...DEFAULT.people.filter((r) => r.idx % 25 === 0).map((rec) => [DEFAULT, rec] as const),
-      ...fixture.people.map((rec) => [fixture, rec] as const),
-    ];
-    const differ = pairs.filter(
-      ([graph, rec]) => JSON.stringify(similarTo(graph, rec)) !== JSON.stringify(similarAmong(rec, graph.people)),
-    );
+    const pairs = [...DEFAULT.people.filter((r) => r.idx % 25 === 0).map((rec) => [DEFAULT, rec] as const), ...fixture.people.map((rec) => [fixture, rec] as const)];
+    const differ = pairs.filter(([graph, rec]) => JSON.stringify(similarTo(graph, rec)) !== JSON.stringify(similarAmong(rec, graph.people)));
     expect(differ.map(([, rec]) => rec.person.slug)).toEqual([]);
     expect(pairs.filter(([graph, rec]) => similarTo(graph, rec).length > 0).length).toBeGreaterThan(150);
   });
