@@ -593,7 +593,9 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
       const argv = [...(options.commands?.[name] ?? DEFAULT_COMMANDS[name])];
       if (name === "tests" && plan.docsSkipped) argv.push("--exclude", DOCS_SUITE.glob);
       const typesCovered = name === "tests" && (!options.only || options.only.includes("typecheck"));
-      result = await commandStep(name, argv, opts.cwd, hold, typesCovered ? { [TYPECHECK_SHARED_ENV]: "1" } : {});
+      result = await commandStep(name, argv, opts.cwd, hold, {
+        [TYPECHECK_SHARED_ENV]: typesCovered ? "1" : undefined,
+      });
       if (name === "tests" && plan.docsSkipped)
         result = { ...result, note: [result.note, plan.docsSkipped].filter(Boolean).join("; ") };
     }

@@ -29,8 +29,7 @@ export async function runSpectral(
   source: string | object,
   name = "spec",
 ): Promise<ISpectralDiagnostic[]> {
-  const [{ Document, Spectral }, parsers] = await spectralModules();
-  const { Json, Yaml } = parsers.default;
+  const [{ Document, Spectral }, { Json, Yaml }] = await spectralModules();
   let spectral = compiled.get(ruleset);
   if (!spectral) {
     spectral = new Spectral();
