@@ -29,18 +29,7 @@ function typeCheck(files: string[]): string[] {
     typeRoots: [path.join(ROOT, "node_modules", "@types")],
     paths: { [CLIENT_MODULE]: [CLIENT_ENTRY] },
   });
-  // Diagnostics of the samples only: the client's own sources are checked by `npm run typecheck`, and the
-  // checker still resolves every client type a sample uses.
-  const samples = new Set(files.map((file) => path.resolve(file)));
-  const diagnostics = [
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...program
-      .getSourceFiles()
-      .filter((file) => samples.has(path.resolve(file.fileName)))
-      .flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
-  ];
-  return diagnostics.map((diagnostic) => {
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const where = diagnostic.file ? `${path.basename(diagnostic.file.fileName)}: ` : "";
     return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
   });
