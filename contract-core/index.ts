@@ -1,7 +1,8 @@
 /**
  * The contract core: the one public entry for everything the parts share about the contract (spec loading,
  * pointers, operations, Redocly, Ajv, violation wording, the error vocabulary, the Prefer grammar, the CLI
- * convention) and the contract validator: does a recorded HTTP exchange match the Talent Graph API contract?
+ * convention, HTTP limits; the node-free part is `portable.ts`, re-exported here) and the contract validator:
+ * does a recorded HTTP exchange match the Talent Graph API contract?
  *
  *   import { createContractValidator, exchangeFromFetch, formatErrors } from "../contract-core/index.js";
  *   const contract = createContractValidator();            // generated/openapi.json, compiled once per process
@@ -10,7 +11,8 @@
  */
 import { resolve } from "node:path";
 import type { ContractValidator } from "./types.js";
-import { DEFAULT_SPEC_PATH, loadSpec, type OpenApiDocument } from "./spec.js";
+import { DEFAULT_SPEC_PATH, loadSpec } from "./spec.js";
+import type { OpenApiDocument } from "./servers.js";
 import { Validator } from "./validator.js";
 
 export type {
@@ -25,27 +27,8 @@ export type {
 } from "./types.js";
 export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
 export { formatError, formatErrors } from "./format.js";
-export {
-  DEFAULT_SPEC_PATH,
-  REPO_ROOT,
-  SPEC_ROOT_PATH,
-  SpecLoadError,
-  loadSpec,
-  serverBasePath,
-  type OpenApiDocument,
-} from "./spec.js";
-export {
-  deref,
-  escapeToken,
-  followRef,
-  isObj,
-  join as joinPointer,
-  resolvePointer,
-  unescapeToken,
-  type DerefOptions,
-  type Obj,
-} from "./pointer.js";
-export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
+export * from "./portable.js";
+export { DEFAULT_SPEC_PATH, REPO_ROOT, SPEC_ROOT_PATH, SpecLoadError, loadSpec } from "./spec.js";
 export {
   BundleError,
   REDOCLY_ENV,
@@ -55,20 +38,7 @@ export {
   runRedocly,
   type RedoclyRun,
 } from "./redocly.js";
-export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords } from "./ajv.js";
-export {
-  describeViolation,
-  describeViolations,
-  violationFromAjv,
-  type AjvLikeError,
-  type Violation,
-  type ViolationLocation,
-} from "./violations.js";
-export * from "./error-vocabulary.js";
-export * from "./prefer.js";
 export * from "./cli.js";
-export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
-export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
 export {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,

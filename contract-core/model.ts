@@ -8,7 +8,7 @@ import type { ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { createAjv } from "./ajv.js";
 import { escapeToken, isObj, join, resolvePointer, type Obj } from "./pointer.js";
-import { serverBasePath, type OpenApiDocument } from "./spec.js";
+import { serverBasePath, type OpenApiDocument } from "./servers.js";
 import { HTTP_METHODS } from "./operations.js";
 
 /** Base of the ids under which each component schema is added to Ajv once (shared by every validator). */

@@ -65,12 +65,15 @@ export function followRef(doc: unknown, node: unknown, options: DerefOptions = {
     if (target === undefined && options.strict) throw new Error(`Unresolvable $ref ${next}`);
     ref = next;
     const { $ref: _ref, ...siblings } = current;
-    current = options.mergeSiblings && Object.keys(siblings).length > 0 ? { ...(isObj(target) ? target : {}), ...siblings } : target;
+    current =
+      options.mergeSiblings && Object.keys(siblings).length > 0
+        ? { ...(isObj(target) ? target : {}), ...siblings }
+        : target;
   }
   return ref === undefined ? { node: current } : { node: current, ref };
 }
 
-/** The node a (chain of) local `$ref`(s) points at; see followRef. */
-export function deref(doc: unknown, node: unknown, options: DerefOptions = {}): unknown {
-  return followRef(doc, node, options).node;
+/** The node a (chain of) local `$ref`(s) points at; see followRef. `T` is the caller's view of it (not checked). */
+export function deref<T = unknown>(doc: unknown, node: unknown, options: DerefOptions = {}): T {
+  return followRef(doc, node, options).node as T;
 }

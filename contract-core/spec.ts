@@ -4,8 +4,10 @@ import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { isObj } from "./pointer.js";
 import { bundleSpec } from "./redocly.js";
+import type { OpenApiDocument } from "./servers.js";
 
-export type OpenApiDocument = Record<string, unknown>;
+export type { OpenApiDocument } from "./servers.js";
+export { serverBasePath } from "./servers.js";
 
 /** The repository root (this folder's parent). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -45,7 +47,9 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
     throw new SpecLoadError(`${path} is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`);
   }
   if (!isObj(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3.")) {
-    throw new SpecLoadError(`${path} is not an OpenAPI document (it is not an OpenAPI 3.x document: no "openapi: 3.x" field)`);
+    throw new SpecLoadError(
+      `${path} is not an OpenAPI document (it is not an OpenAPI 3.x document: no "openapi: 3.x" field)`,
+    );
   }
   if (!hasExternalRef(doc)) return doc;
   try {
@@ -53,14 +57,4 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
   } catch (e) {
     throw new SpecLoadError((e as Error).message);
   }
-}
-
-/** The path part of the first server URL with variables at their defaults: `{origin}/v1` -> `/v1`. */
-export function serverBasePath(doc: OpenApiDocument): string {
-  const servers = doc.servers as { url?: string; variables?: Record<string, { default?: string }> }[] | undefined;
-  const server = servers?.[0];
-  if (!server?.url) return "";
-  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? "");
-  const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? new URL(url).pathname : url;
-  return path.replace(/\/+$/, "");
 }

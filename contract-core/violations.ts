@@ -27,6 +27,9 @@ export function describeViolations(violations: readonly Violation[]): string {
   return unique.length > 0 ? unique.join("; ") : "invalid request";
 }
 
+/** `must be one of: card, full`: the words for a value outside an enum. */
+export const mustBeOneOf = (values: readonly unknown[]): string => `must be one of: ${values.join(", ")}`;
+
 /** The Ajv error fields this wording needs (kept structural so this module does not import Ajv). */
 export interface AjvLikeError {
   keyword: string;
@@ -46,8 +49,27 @@ export function violationFromAjv(location: ViolationLocation, error: AjvLikeErro
     const missing = `must have required property '${String(p.missingProperty)}'`;
     return location === "body" ? { location, name: path, message: missing } : { location, name: "", message: missing };
   }
-  const name = location === "body" ? path : path.split("/")[0] ?? "";
-  if (error.keyword === "additionalProperties") return { location, name, message: `must NOT have additional property '${String(p.additionalProperty)}'` };
-  if (error.keyword === "enum") return { location, name, message: `must be one of: ${(p.allowedValues as unknown[]).join(", ")}` };
+  const name = location === "body" ? path : (path.split("/")[0] ?? "");
+  if (error.keyword === "additionalProperties")
+    return { location, name, message: `must NOT have additional property '${String(p.additionalProperty)}'` };
+  if (error.keyword === "enum") return { location, name, message: mustBeOneOf(p.allowedValues as unknown[]) };
   return { location, name, message: error.message ?? "is invalid" };
 }
+
+/**
+ * The sentences both servers answer with when a request cannot reach an operation or a `Prefer` asks for
+ * something the spec does not document; `label` is `GET /v1/people`.
+ */
+export const requestWording = {
+  /** 400 for a body that is not JSON; `detail` is the parser's message. */
+  invalidJsonBody: (detail: string): string => `invalid JSON body: ${detail}`,
+  /** 404 for a method and path that are not an operation; `basePath` adds a hint when the path lies outside it. */
+  notAnOperation: (label: string, basePath?: string): string =>
+    `${label} is not an operation of this API${basePath === undefined ? "" : ` (paths start with ${basePath})`}`,
+  /** 400 for `Prefer: code=<status>` naming a status the operation does not document. */
+  noDocumentedResponse: (label: string, code: number): string =>
+    `${label} documents no ${code} response (Prefer code=${code})`,
+  /** 400 for `Prefer: example=<name>` naming an example the operation (or that status) does not have. */
+  noNamedExample: (label: string, example: string, code?: number): string =>
+    `${label} has no example named "${example}"${code !== undefined ? ` for status ${code}` : ""} (Prefer example=; see mocks/prism/EXAMPLES.md)`,
+} as const;

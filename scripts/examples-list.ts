@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_SPEC_PATH, deref, listOperations, loadSpec } from "../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, deref, listOperations, loadSpec, serverBasePath } from "../contract-core/index.js";
 
 type Json = Record<string, unknown>;
 
@@ -21,12 +21,6 @@ function derefJson(doc: Json, value: unknown): Json {
   const node = deref(doc, value);
   if (node === undefined) throw new Error(`unresolved $ref ${JSON.stringify(value)}`);
   return (node ?? {}) as Json;
-}
-
-function basePath(doc: Json): string {
-  const server = (doc.servers as { url?: string }[] | undefined)?.[0]?.url ?? "";
-  const path = server.replace(/^\{[^}]+\}/, "").replace(/^[a-z]+:\/\/[^/]+/i, "");
-  return path.replace(/\/+$/, "");
 }
 
 export interface Row {
@@ -58,7 +52,13 @@ export function responsesOf(doc: Json, operation: Json): ResponseEntry[] {
         const example = derefJson(doc, exampleRef);
         rows.push({ status, media, name, summary: String(example.summary ?? example.description ?? "") });
       }
-      if (examples.length === 0) rows.push({ status, media, name: null, summary: mediaObject.example === undefined ? "(generated from the schema)" : "" });
+      if (examples.length === 0)
+        rows.push({
+          status,
+          media,
+          name: null,
+          summary: mediaObject.example === undefined ? "(generated from the schema)" : "",
+        });
     }
     return { status, shared, rows };
   });
@@ -66,7 +66,10 @@ export function responsesOf(doc: Json, operation: Json): ResponseEntry[] {
 
 /** The response Prism serves without preferences: the lowest 2xx (compared as strings, like Prism). */
 function defaultStatus(entries: ResponseEntry[]): string | undefined {
-  return entries.map((e) => e.status).filter((s) => /^2(\d\d|XX)$/.test(s)).sort()[0];
+  return entries
+    .map((e) => e.status)
+    .filter((s) => /^2(\d\d|XX)$/.test(s))
+    .sort()[0];
 }
 
 /** A status `Prefer: code=` can ask for: ranges need a concrete code (5XX -> 503). */
@@ -75,11 +78,18 @@ export function concreteStatus(status: string): string {
   return /^\dXX$/.test(status) ? `${status[0]}00` : status;
 }
 
-const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ").trim();
+const cell = (text: string): string =>
+  text
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 
 function preferHeader(row: Row, isDefaultStatus: boolean): string {
   if (row.status === "default") return "any undocumented code";
-  const parts = [...(isDefaultStatus ? [] : [`code=${concreteStatus(row.status)}`]), ...(row.name === null ? [] : [`example=${row.name}`])];
+  const parts = [
+    ...(isDefaultStatus ? [] : [`code=${concreteStatus(row.status)}`]),
+    ...(row.name === null ? [] : [`example=${row.name}`]),
+  ];
   return parts.length > 0 ? `\`Prefer: ${parts.join(", ")}\`` : "(default)";
 }
 
@@ -93,7 +103,7 @@ function tableRow(row: Row, isDefaultStatus: boolean, servedMarker: boolean): st
 }
 
 export function renderExamplesList(doc: Json, specLabel: string): string {
-  const base = basePath(doc);
+  const base = serverBasePath(doc);
   const body: string[] = [];
   /** Shared error responses, keyed by component name, with the statuses they are used for. */
   const shared = new Map<string, Map<string, Row[]>>();
@@ -103,7 +113,11 @@ export function renderExamplesList(doc: Json, specLabel: string): string {
       operations++;
       const entries = responsesOf(doc, operation);
       const served = defaultStatus(entries);
-      body.push(`## ${String(operation.operationId ?? "(no operationId)")}: \`${method.toUpperCase()} ${base}${path}\``, "", ...TABLE_HEAD);
+      body.push(
+        `## ${String(operation.operationId ?? "(no operationId)")}: \`${method.toUpperCase()} ${base}${path}\``,
+        "",
+        ...TABLE_HEAD,
+      );
       let marked = false;
       const sharedStatuses: string[] = [];
       for (const entry of entries) {
@@ -120,11 +134,21 @@ export function renderExamplesList(doc: Json, specLabel: string): string {
           if (isDefault) marked = true;
         }
       }
-      if (sharedStatuses.length > 0) body.push("", `Shared error responses: ${sharedStatuses.join(", ")} (see [Shared error responses](#shared-error-responses)).`);
+      if (sharedStatuses.length > 0)
+        body.push(
+          "",
+          `Shared error responses: ${sharedStatuses.join(", ")} (see [Shared error responses](#shared-error-responses)).`,
+        );
       body.push("");
     }
   }
-  const errors: string[] = ["## Shared error responses", "", "The same examples on every operation that documents the status.", "", ...TABLE_HEAD];
+  const errors: string[] = [
+    "## Shared error responses",
+    "",
+    "The same examples on every operation that documents the status.",
+    "",
+    ...TABLE_HEAD,
+  ];
   const sharedRows = [...shared].flatMap(([name, byStatus]) =>
     [...byStatus.values()].flat().map((row) => ({ ...row, summary: row.summary ? `${name}: ${row.summary}` : name })),
   );

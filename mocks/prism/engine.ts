@@ -20,10 +20,9 @@ import {
   type Violation,
 } from "./errors.js";
 import { STATUS_CODES } from "node:http";
-import { isFrameworkErrorBody, loadSpec } from "../../contract-core/index.js";
+import { isFrameworkErrorBody, loadSpec, requestWording, type Preferences } from "../../contract-core/index.js";
 import { bodyPrecheck, queryIntegerViolations } from "./bounds.js";
 import { exampleMatcher, pastLastPage } from "./match.js";
-import type { Preferences } from "../../contract-core/index.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
 
@@ -246,12 +245,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
 function unknownPreference(request: EngineRequest, preferences: Preferences, detail: string | undefined): string {
   if (preferences.example !== undefined) {
-    return `${request.label} has no example named "${preferences.example}"${
-      preferences.code !== undefined ? ` for status ${preferences.code}` : ""
-    } (Prefer example=; see mocks/prism/EXAMPLES.md)`;
+    return requestWording.noNamedExample(request.label, preferences.example, preferences.code);
   }
   if (preferences.code !== undefined) {
-    return `${request.label} documents no ${preferences.code} response (Prefer code=${preferences.code})`;
+    return requestWording.noDocumentedResponse(request.label, preferences.code);
   }
   return `the mock cannot answer ${request.label}: ${detail ?? "no matching response"}`;
 }

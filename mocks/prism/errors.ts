@@ -4,6 +4,7 @@
 import {
   describeViolations as describeCoreViolations,
   errorBody,
+  requestWording,
   type Violation as CoreViolation,
   type ViolationLocation,
 } from "../../contract-core/index.js";
@@ -31,9 +32,9 @@ export function errorReply(status: number, type: string, message: string): MockR
 
 export const invalidRequest = (message: string): MockReply => errorReply(400, "invalid_request", message);
 
-/** 404 for a method and path that are not an operation of the spec (e.g. `GET /v1/peoples`). */
-export const noRoute = (label: string, hint = ""): MockReply =>
-  errorReply(404, "not_found", `${label} is not an operation of this API${hint}`);
+/** 404 for a method and path that are not an operation of the spec (e.g. `GET /v1/peoples`); `basePath` when outside it. */
+export const noRoute = (label: string, basePath?: string): MockReply =>
+  errorReply(404, "not_found", requestWording.notAnOperation(label, basePath));
 
 /** Prism reports severity as a number (DiagnosticSeverity.Error = 0) or as its name. */
 export function isError(v: Violation): boolean {

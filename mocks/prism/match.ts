@@ -9,10 +9,8 @@
 // document order wins. Prefer code/example/dynamic always win over it. An offset past the examples gets an
 // empty last page (pastLastPage), so paging ends.
 
-// pointer.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
-import { deref, isObj, type Obj as Json } from "../../contract-core/pointer.js";
-
-const METHODS = ["get", "put", "post", "delete", "patch"];
+// portable.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
+import { deref, isObj, listOperations, type Obj as Json } from "../../contract-core/portable.js";
 
 interface Rule {
   example: string;
@@ -55,24 +53,19 @@ function rulesOf(doc: Json, operation: Json): Rule[] {
 /** Builds the matcher from the bundled document. */
 export function exampleMatcher(doc: Json): ExampleMatcher {
   const routes: Route[] = [];
-  for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
-    if (!isObj(item)) continue;
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!isObj(operation)) continue;
-      const rules = rulesOf(doc, operation);
-      if (rules.length === 0) continue;
-      const segments = template.split("/").filter(Boolean);
-      const source = segments
-        .map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-        .join("/");
-      routes.push({
-        method,
-        pattern: new RegExp(`^/${source}/?$`),
-        literals: segments.filter((s) => !s.startsWith("{")).length,
-        rules,
-      });
-    }
+  for (const { path: template, method, operation } of listOperations(doc)) {
+    const rules = rulesOf(doc, operation);
+    if (rules.length === 0) continue;
+    const segments = template.split("/").filter(Boolean);
+    const source = segments
+      .map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/");
+    routes.push({
+      method,
+      pattern: new RegExp(`^/${source}/?$`),
+      literals: segments.filter((s) => !s.startsWith("{")).length,
+      rules,
+    });
   }
   routes.sort((a, b) => b.literals - a.literals);
   return (method, path, query) => {

@@ -19,6 +19,7 @@ import {
   normalizeRequestPath,
   parsePrefer,
   preferenceAppliedHeader,
+  requestWording,
   type PreferenceName,
 } from "../../contract-core/index.js";
 
@@ -127,7 +128,7 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
   const path = normalized.path;
   const label = `${method} ${path}`;
   if (path !== BASE_PATH && !path.startsWith(`${BASE_PATH}/`)) {
-    send(res, noRoute(label, ` (paths start with ${BASE_PATH})`));
+    send(res, noRoute(label, BASE_PATH));
     return;
   }
   const body = await readBody(req);
@@ -215,7 +216,7 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   try {
     return { ok: true, value: JSON.parse(text) as unknown, bytes: raw.length };
   } catch (error) {
-    return { ok: false, message: `invalid JSON body: ${(error as Error).message}` };
+    return { ok: false, message: requestWording.invalidJsonBody((error as Error).message) };
   }
 }
 

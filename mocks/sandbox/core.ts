@@ -16,7 +16,7 @@ import { buildGraph, type Graph } from "./data/graph.js";
 import { searchIndexOf } from "./domain/search-index.js";
 import { ApiError, invalidRequest, notFound, paymentRequired, unauthorized } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
-import { parsePrefer, preferenceAppliedHeader, type Preferences, type PreferResult } from "../../contract-core/prefer.js";
+import { parsePrefer, preferenceAppliedHeader, requestWording, type Preferences, type PreferResult } from "../../contract-core/portable.js";
 import { choosesExample, preferredReply, SANDBOX_PREFERENCES } from "./prefer.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
@@ -136,8 +136,7 @@ export function parseJsonBody(method: string, headers: RequestHeaders, raw: stri
   try {
     return JSON.parse(body);
   } catch (error) {
-    // The mock's words, so both servers describe a broken body the same way.
-    throw invalidRequest(`invalid JSON body: ${(error as Error).message}`);
+    throw invalidRequest(requestWording.invalidJsonBody((error as Error).message));
   }
 }
 
@@ -245,8 +244,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       if (!prefer.ok) throw invalidRequest(prefer.message);
       return answer(r.op, params, query, request, body, `${method} ${path}`, prefer);
     }
-    const outside = path.startsWith(`${spec.basePath}/`) ? "" : ` (paths start with ${spec.basePath})`;
-    throw notFound(`${method} ${path} is not an operation of this API${outside}`);
+    throw notFound(requestWording.notAnOperation(`${method} ${path}`, path.startsWith(`${spec.basePath}/`) ? undefined : spec.basePath));
   }
 
   async function handle(request: CoreRequest): Promise<CoreResponse> {

@@ -2,7 +2,7 @@
  * Errors in the reference's application shape `{ error: { type, message } }`, thrown anywhere in the
  * sandbox and answered by the core. The types, shapes and wording are contract-core's error vocabulary.
  */
-import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from "../../contract-core/error-vocabulary.js";
+import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from "../../contract-core/portable.js";
 
 export { UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType };
 
@@ -27,4 +27,8 @@ export const notFound = (message: string) => new ApiError(404, "not_found", mess
 export const conflict = (message: string) => new ApiError(409, "conflict", message);
 export const unauthorized = () => new ApiError(401, "unauthorized", UNAUTHORIZED_MESSAGE);
 export const paymentRequired = () =>
-  new ApiError(402, "payment_required", "Organization access is locked after its trial; GET /me reports access.allowed");
+  new ApiError(
+    402,
+    "payment_required",
+    "Organization access is locked after its trial; GET /me reports access.allowed",
+  );

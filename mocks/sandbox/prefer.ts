@@ -5,8 +5,12 @@
  * status, else of the default 2xx), `latency=<ms>` delays the answer. `dynamic` and `seed` are not
  * supported here (answers come from the seeded graph): ignored and not listed in Preference-Applied.
  */
-import type { PreferenceName, Preferences } from "../../contract-core/prefer.js";
-import { errorTypeForStatus } from "../../contract-core/error-vocabulary.js";
+import {
+  errorTypeForStatus,
+  requestWording,
+  type PreferenceName,
+  type Preferences,
+} from "../../contract-core/portable.js";
 import type { UntypedReply } from "./context.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "./spec.js";
@@ -28,14 +32,14 @@ function defaultSuccess(op: OperationSpec): number {
 export function preferredReply(spec: SpecIndex, op: OperationSpec, label: string, prefs: Preferences): UntypedReply {
   const code = prefs.code ?? defaultSuccess(op);
   const response = responseFor(op, code);
-  if (!response) throw invalidRequest(`${label} documents no ${code} response (Prefer code=${code})`);
+  if (!response) throw invalidRequest(requestWording.noDocumentedResponse(label, code));
   const headers: Record<string, string> = code === 429 ? { "retry-after": "60" } : {};
   const media = response.content?.["application/json"];
   let body: unknown;
   if (prefs.example !== undefined) {
     const named = media?.examples?.[prefs.example];
     if (named === undefined) {
-      throw invalidRequest(`${label} has no example named "${prefs.example}"${prefs.code !== undefined ? ` for status ${prefs.code}` : ""} (Prefer example=; see mocks/prism/EXAMPLES.md)`);
+      throw invalidRequest(requestWording.noNamedExample(label, prefs.example, prefs.code));
     }
     body = resolveRef<Record<string, unknown>>(spec.doc, named).value;
   } else if (media) body = exampleBody(spec.doc, response);

@@ -3,8 +3,7 @@
  * request body and responses with local $refs to parameters, request bodies, responses and examples
  * resolved. Schemas keep their $refs (validation.ts compiles them against the spec's components).
  */
-import { listOperations } from "../../contract-core/operations.js";
-import { followRef, isObj } from "../../contract-core/pointer.js";
+import { followRef, isObj, listOperations, serverBasePath } from "../../contract-core/portable.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -46,13 +45,6 @@ export function resolveRef<T = unknown>(doc: JsonObject, value: unknown): T {
   return node as T;
 }
 
-function basePathOf(doc: JsonObject): string {
-  const servers = Array.isArray(doc.servers) ? doc.servers : [];
-  const url = isObj(servers[0]) && typeof servers[0].url === "string" ? servers[0].url : "/v1";
-  const m = /^(?:[a-z]+:\/\/[^/]+|\{[^}]+\})?(\/[^?#]*)?$/i.exec(url);
-  return (m?.[1] ?? "").replace(/\/+$/, "");
-}
-
 export function indexSpec(doc: JsonObject): SpecIndex {
   const operations: OperationSpec[] = [];
   for (const { path, method, operation: op, pathItem } of listOperations(doc)) {
@@ -82,7 +74,7 @@ export function indexSpec(doc: JsonObject): SpecIndex {
       responses,
     });
   }
-  return { doc, basePath: basePathOf(doc), operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
+  return { doc, basePath: serverBasePath(doc), operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
 }
 
 /** The documented response for a status: exact code, then its class (4XX/5XX), then default. */

@@ -5,8 +5,7 @@
  * is written here; only the rules OpenAPI cannot express live in the domain code.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createSpecCompiler } from "../../contract-core/ajv.js";
-import { describeViolation, violationFromAjv } from "../../contract-core/violations.js";
+import { createSpecCompiler, describeViolation, violationFromAjv } from "../../contract-core/portable.js";
 import { invalidRequest } from "./errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
 

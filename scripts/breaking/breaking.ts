@@ -15,14 +15,21 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { COMMON_OPTIONS, isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  COMMON_OPTIONS,
+  isMain,
+  parseCommandLine,
+  usageError,
+  UsageError,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
 import { type LoadedSpec, InputError, loadInput } from "./load.js";
 import { mergeOptic, runOptic } from "./optic.js";
 import type { Change } from "./policy.js";
 
-export { escapePointer, operationKey } from "./json.js";
+export { escapeToken, operationKey } from "./json.js";
 export { detectChanges } from "./differ.js";
 export { describeOperation, formatText, markdownTable, policyMarkdown } from "./format.js";
 export { InputError, type LoadedSpec, loadInput } from "./load.js";
@@ -43,7 +50,11 @@ export interface CompareOptions {
   optic?: boolean;
 }
 
-export async function compareSpecFiles(baseFile: string, headFile: string, options: CompareOptions = {}): Promise<Report> {
+export async function compareSpecFiles(
+  baseFile: string,
+  headFile: string,
+  options: CompareOptions = {},
+): Promise<Report> {
   const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
   try {
     // allSettled: a failing input must not let the other one's bundler write into a removed directory
@@ -62,7 +73,14 @@ export async function compareSpecFiles(baseFile: string, headFile: string, optio
         notes.push(`Optic cross-check skipped: ${(e as Error).message.split("\n")[0]}`);
       }
     }
-    return { base, head, changes, breaking: changes.filter((c) => c.breaking), nonBreaking: changes.filter((c) => !c.breaking), notes };
+    return {
+      base,
+      head,
+      changes,
+      breaking: changes.filter((c) => c.breaking),
+      nonBreaking: changes.filter((c) => !c.breaking),
+      notes,
+    };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -72,7 +90,8 @@ export async function compareSpecFiles(baseFile: string, headFile: string, optio
 
 export const BREAKING_COMMAND: CommandSpec = {
   name: "npm run breaking",
-  summary: "Compares two OpenAPI documents (YAML or JSON, split or bundled) and lists breaking changes by the policy; exit 1 when any.",
+  summary:
+    "Compares two OpenAPI documents (YAML or JSON, split or bundled) and lists breaking changes by the policy; exit 1 when any.",
   options: {
     json: COMMON_OPTIONS.json(),
     "no-optic": { type: "boolean", description: "skip the Optic cross-check" },
@@ -85,7 +104,8 @@ export async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(BREAKING_COMMAND, argv);
-    if (parsed && !parsed.values.policy && parsed.positionals.length !== 2) throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
+    if (parsed && !parsed.values.policy && parsed.positionals.length !== 2)
+      throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     console.error(e.message);
@@ -102,7 +122,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const report = await compareSpecFiles(baseFile, headFile, { optic: !flag("no-optic") });
     if (flag("json")) {
-      console.log(JSON.stringify({ breaking: report.breaking, nonBreaking: report.nonBreaking, notes: report.notes }, null, 2));
+      console.log(
+        JSON.stringify({ breaking: report.breaking, nonBreaking: report.nonBreaking, notes: report.notes }, null, 2),
+      );
     } else console.log(formatText(report));
     return report.breaking.length > 0 ? 1 : 0;
   } catch (e) {
@@ -117,4 +139,3 @@ export async function main(argv: string[]): Promise<number> {
 if (isMain(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));
 }
-

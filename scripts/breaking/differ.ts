@@ -2,7 +2,19 @@
  * Our own rules: compares two bundled OpenAPI 3.x documents operation by operation and reports
  * every change with its POLICY rule, location and verdict. Pure and synchronous.
  */
-import { type Obj, METHODS, asObj, deref, isObj, num, operationKey, show, str, strings, escapePointer } from "./json.js";
+import {
+  type Obj,
+  HTTP_METHODS,
+  asObj,
+  deref,
+  isObj,
+  num,
+  operationKey,
+  show,
+  str,
+  strings,
+  escapeToken,
+} from "./json.js";
 import { type Change, type RuleDef, type RuleId, POLICY } from "./policy.js";
 
 // Schema view: allOf merged, single-variant nullable unions unwrapped
@@ -85,9 +97,7 @@ const LOWER_BOUNDS = ["minLength", "minimum", "exclusiveMinimum", "minItems", "m
 /** format changes that accept more values than before. */
 const WIDER_FORMATS = new Set(["int32>int64", "float>double", "int32>double", "float>int64"]);
 
-
 // Operations
-
 
 interface OpInfo {
   key: string;
@@ -108,28 +118,40 @@ function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map
   const names = (display: string) => [...display.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
   const base = names(baseDisplay);
   const head = names(headDisplay);
-  return new Map(base.map((name, i) => [name, head[i]!] as const).filter(([name, renamed]) => renamed !== undefined && renamed !== name));
+  return new Map(
+    base
+      .map((name, i) => [name, head[i]!] as const)
+      .filter(([name, renamed]) => renamed !== undefined && renamed !== name),
+  );
 }
 
 function operationsOf(doc: Obj): Map<string, OpInfo> {
   const ops = new Map<string, OpInfo>();
   for (const [path, rawItem] of Object.entries(asObj(doc.paths))) {
     const item = deref(doc, rawItem).node;
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       if (!isObj(item[method])) continue;
       const op = item[method];
       const params = new Map<string, Obj>();
-      for (const raw of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+      for (const raw of [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(op.parameters) ? op.parameters : []),
+      ]) {
         const p = deref(doc, raw).node;
         params.set(paramKey(p), p);
       }
       const display = `${method.toUpperCase()} ${path}`;
-      ops.set(operationKey(display), { key: operationKey(display), display, operationId: str(op.operationId), op, params });
+      ops.set(operationKey(display), {
+        key: operationKey(display),
+        display,
+        operationId: str(op.operationId),
+        op,
+        params,
+      });
     }
   }
   return ops;
 }
-
 
 // The differ
 
@@ -142,7 +164,7 @@ class Loc {
     readonly comp?: string,
   ) {}
   child(...segs: string[]): Loc {
-    const tail = segs.map((s) => `/${escapePointer(s)}`).join("");
+    const tail = segs.map((s) => `/${escapeToken(s)}`).join("");
     return new Loc(this.ptr + tail, this.comp === undefined ? undefined : this.comp + tail);
   }
   enter(ref: string | undefined): Loc {
@@ -199,16 +221,25 @@ class Differ {
   private compareText(b: Obj, h: Obj, loc: Loc): void {
     for (const key of ["summary", "description"] as const) {
       if (b[key] !== h[key] && (b[key] !== undefined || h[key] !== undefined)) {
-        this.add("description-changed", loc.child(key), `${key} ${b[key] === undefined ? "added" : h[key] === undefined ? "removed" : "changed"}`);
+        this.add(
+          "description-changed",
+          loc.child(key),
+          `${key} ${b[key] === undefined ? "added" : h[key] === undefined ? "removed" : "changed"}`,
+        );
       }
     }
-    if (b.deprecated !== true && h.deprecated === true) this.add("deprecated", loc.child("deprecated"), "marked deprecated");
+    if (b.deprecated !== true && h.deprecated === true)
+      this.add("deprecated", loc.child("deprecated"), "marked deprecated");
   }
 
   private compareOperation(b: OpInfo, h: OpInfo): void {
     const root = new Loc("");
     if (b.operationId !== undefined && b.operationId !== h.operationId) {
-      this.add("operation-id-changed", root.child("operationId"), `operationId changed from ${b.operationId} to ${h.operationId ?? "(none)"}`);
+      this.add(
+        "operation-id-changed",
+        root.child("operationId"),
+        `operationId changed from ${b.operationId} to ${h.operationId ?? "(none)"}`,
+      );
     }
     this.compareText(b.op, h.op, root);
     this.compareParameters(b, h);
@@ -231,18 +262,29 @@ class Differ {
       }
       // A path parameter keeps its position in the template: the URL on the wire is unchanged, but every
       // client that names it (typed clients, path templates) breaks.
-      const renamedPath = bp.in === "path" ? h.params.get(`path:${pathRenames.get(str(bp.name) ?? "") ?? ""}`) : undefined;
+      const renamedPath =
+        bp.in === "path" ? h.params.get(`path:${pathRenames.get(str(bp.name) ?? "") ?? ""}`) : undefined;
       if (renamedPath && !consumed.has(paramKey(renamedPath))) {
         consumed.add(paramKey(renamedPath));
-        this.add("parameter-renamed", paramLoc(renamedPath), `path parameter renamed from ${show(bp.name)} to ${show(renamedPath.name)}`);
+        this.add(
+          "parameter-renamed",
+          paramLoc(renamedPath),
+          `path parameter renamed from ${show(bp.name)} to ${show(renamedPath.name)}`,
+        );
         this.compareParameter(bp, renamedPath, paramLoc(renamedPath));
         continue;
       }
       const name = (str(bp.name) ?? "").toLowerCase();
-      const moved = [...h.params].find(([k, p]) => !b.params.has(k) && !consumed.has(k) && (str(p.name) ?? "").toLowerCase() === name);
+      const moved = [...h.params].find(
+        ([k, p]) => !b.params.has(k) && !consumed.has(k) && (str(p.name) ?? "").toLowerCase() === name,
+      );
       if (moved) {
         consumed.add(moved[0]);
-        this.add("parameter-location-changed", paramLoc(moved[1]), `parameter ${show(bp.name)} moved from ${str(bp.in)} to ${str(moved[1].in)}`);
+        this.add(
+          "parameter-location-changed",
+          paramLoc(moved[1]),
+          `parameter ${show(bp.name)} moved from ${str(bp.in)} to ${str(moved[1].in)}`,
+        );
         this.compareParameter(bp, moved[1], paramLoc(moved[1]));
         continue;
       }
@@ -250,7 +292,11 @@ class Differ {
       const renamedTo = fresh.length === 1 ? fresh[0] : undefined;
       if (renamedTo) {
         consumed.add(renamedTo[0]);
-        this.add("parameter-renamed", paramLoc(renamedTo[1]), `${str(bp.in)} parameter renamed from ${show(bp.name)} to ${show(renamedTo[1].name)}`);
+        this.add(
+          "parameter-renamed",
+          paramLoc(renamedTo[1]),
+          `${str(bp.in)} parameter renamed from ${show(bp.name)} to ${show(renamedTo[1].name)}`,
+        );
         this.compareParameter(bp, renamedTo[1], paramLoc(renamedTo[1]));
         continue;
       }
@@ -258,23 +304,32 @@ class Differ {
     }
     for (const [key, hp] of h.params) {
       if (b.params.has(key) || consumed.has(key)) continue;
-      if (hp.required === true) this.add("request-parameter-required", paramLoc(hp), `new required ${str(hp.in)} parameter ${show(hp.name)}`);
+      if (hp.required === true)
+        this.add("request-parameter-required", paramLoc(hp), `new required ${str(hp.in)} parameter ${show(hp.name)}`);
       else this.add("request-parameter-added", paramLoc(hp), `optional ${str(hp.in)} parameter ${show(hp.name)} added`);
     }
   }
 
   private compareParameter(bp: Obj, hp: Obj, loc: Loc): void {
     const label = `${str(hp.in)} parameter ${show(hp.name)}`;
-    if (bp.required !== true && hp.required === true) this.add("request-parameter-required", loc.child("required"), `${label} is now required`);
-    if (bp.required === true && hp.required !== true) this.add("request-parameter-optional", loc.child("required"), `${label} is now optional`);
+    if (bp.required !== true && hp.required === true)
+      this.add("request-parameter-required", loc.child("required"), `${label} is now required`);
+    if (bp.required === true && hp.required !== true)
+      this.add("request-parameter-optional", loc.child("required"), `${label} is now optional`);
     const style = (p: Obj) => str(p.style) ?? defaultStyle(str(p.in) ?? "");
     const explode = (p: Obj) => (typeof p.explode === "boolean" ? p.explode : style(p) === "form");
     if (bp.in === hp.in && (style(bp) !== style(hp) || explode(bp) !== explode(hp))) {
-      this.add("parameter-serialization-changed", loc.child("style"), `${label} serialization changed from ${style(bp)}/explode=${explode(bp)} to ${style(hp)}/explode=${explode(hp)}`);
+      this.add(
+        "parameter-serialization-changed",
+        loc.child("style"),
+        `${label} serialization changed from ${style(bp)}/explode=${explode(bp)} to ${style(hp)}/explode=${explode(hp)}`,
+      );
     }
     this.compareText(bp, hp, loc);
-    if (bp.schema !== undefined || hp.schema !== undefined) this.compareSchema(bp.schema ?? {}, hp.schema ?? {}, loc.child("schema"), "request");
-    if (isObj(bp.content) || isObj(hp.content)) this.compareContent(asObj(bp.content), asObj(hp.content), loc.child("content"), "request");
+    if (bp.schema !== undefined || hp.schema !== undefined)
+      this.compareSchema(bp.schema ?? {}, hp.schema ?? {}, loc.child("schema"), "request");
+    if (isObj(bp.content) || isObj(hp.content))
+      this.compareContent(asObj(bp.content), asObj(hp.content), loc.child("content"), "request");
   }
 
   // --- request body and responses ------------------------------------------
@@ -292,8 +347,10 @@ class Differ {
       this.add("request-body-removed", loc, "request body removed");
       return;
     }
-    if (b.required !== true && h.required === true) this.add("request-body-required", loc.child("required"), "request body is now required");
-    if (b.required === true && h.required !== true) this.add("request-body-optional", loc.child("required"), "request body is now optional");
+    if (b.required !== true && h.required === true)
+      this.add("request-body-required", loc.child("required"), "request body is now required");
+    if (b.required === true && h.required !== true)
+      this.add("request-body-optional", loc.child("required"), "request body is now optional");
     this.compareText(b, h, loc);
     this.compareContent(asObj(b.content), asObj(h.content), loc.child("content"), "request");
   }
@@ -301,14 +358,19 @@ class Differ {
   private compareContent(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
     for (const [type, media] of Object.entries(b)) {
       if (!(type in h)) {
-        this.add(dir === "request" ? "request-media-type-removed" : "response-media-type-removed", loc.child(type), `${dir} media type ${type} removed`);
+        this.add(
+          dir === "request" ? "request-media-type-removed" : "response-media-type-removed",
+          loc.child(type),
+          `${dir} media type ${type} removed`,
+        );
         continue;
       }
       const bs = asObj(media).schema;
       const hs = asObj(h[type]).schema;
       if (bs !== undefined || hs !== undefined) this.compareSchema(bs ?? {}, hs ?? {}, loc.child(type, "schema"), dir);
     }
-    for (const type of Object.keys(h)) if (!(type in b)) this.add("media-type-added", loc.child(type), `${dir} media type ${type} added`);
+    for (const type of Object.keys(h))
+      if (!(type in b)) this.add("media-type-added", loc.child(type), `${dir} media type ${type} added`);
   }
 
   private compareResponses(b: Obj, h: Obj, loc: Loc): void {
@@ -324,7 +386,8 @@ class Differ {
       this.compareHeaders(asObj(rb.headers), asObj(rh.headers), at.child("headers"));
       this.compareContent(asObj(rb.content), asObj(rh.content), at.child("content"), "response");
     }
-    for (const status of Object.keys(h)) if (!(status in b)) this.add("response-status-added", loc.child(status), `response ${status} added`);
+    for (const status of Object.keys(h))
+      if (!(status in b)) this.add("response-status-added", loc.child(status), `response ${status} added`);
   }
 
   private compareHeaders(b: Obj, h: Obj, loc: Loc): void {
@@ -339,10 +402,16 @@ class Differ {
       }
       const bh = deref(this.base, rawB).node;
       const hd = deref(this.head, found[1]).node;
-      if (bh.required === true && hd.required !== true) this.add("response-header-removed", loc.child(found[0], "required"), `response header ${original} is no longer always sent`);
+      if (bh.required === true && hd.required !== true)
+        this.add(
+          "response-header-removed",
+          loc.child(found[0], "required"),
+          `response header ${original} is no longer always sent`,
+        );
       this.compareSchema(bh.schema ?? {}, hd.schema ?? {}, loc.child(found[0], "schema"), "response");
     }
-    for (const [name, [original]] of hh) if (!hb.has(name)) this.add("response-header-added", loc.child(original), `response header ${original} added`);
+    for (const [name, [original]] of hh)
+      if (!hb.has(name)) this.add("response-header-added", loc.child(original), `response header ${original} added`);
   }
 
   // --- schemas --------------------------------------------------------------
@@ -367,7 +436,8 @@ class Differ {
       this.compareEnum(b.s, h.s, loc, dir);
       this.compareConstraints(b.s, h.s, loc, dir);
       this.compareProperties(b.s, h.s, loc, dir);
-      if (b.s.items !== undefined || h.s.items !== undefined) this.compareSchema(b.s.items ?? {}, h.s.items ?? {}, loc.child("items"), dir);
+      if (b.s.items !== undefined || h.s.items !== undefined)
+        this.compareSchema(b.s.items ?? {}, h.s.items ?? {}, loc.child("items"), dir);
       if (isObj(b.s.additionalProperties) && isObj(h.s.additionalProperties)) {
         this.compareSchema(b.s.additionalProperties, h.s.additionalProperties, loc.child("additionalProperties"), dir);
       }
@@ -400,7 +470,8 @@ class Differ {
       else if (widened) this.add("request-type-widened", loc.child("type"), message);
     } else if (widened) this.add("response-type-changed", loc.child("type"), message);
     else if (narrowed) this.add("response-type-narrowed", loc.child("type"), message);
-    const disjoint = tb !== undefined && th !== undefined && tb.size > 0 && removed.length === tb.size && added.length === th.size;
+    const disjoint =
+      tb !== undefined && th !== undefined && tb.size > 0 && removed.length === tb.size && added.length === th.size;
     return !disjoint;
   }
 
@@ -413,12 +484,23 @@ class Differ {
       const has = (list: unknown[], v: unknown) => list.some((x) => show(x) === show(v));
       const added = eh.filter((v) => !has(eb, v)).map(show);
       const removed = eb.filter((v) => !has(eh, v)).map(show);
-      if (added.length > 0) this.add(dir === "response" ? "response-enum-value-added" : "request-enum-value-added", at, `enum value ${added.join(", ")} added`);
-      if (removed.length > 0) this.add(dir === "response" ? "response-enum-value-removed" : "request-enum-value-removed", at, `enum value ${removed.join(", ")} removed`);
+      if (added.length > 0)
+        this.add(
+          dir === "response" ? "response-enum-value-added" : "request-enum-value-added",
+          at,
+          `enum value ${added.join(", ")} added`,
+        );
+      if (removed.length > 0)
+        this.add(
+          dir === "response" ? "response-enum-value-removed" : "request-enum-value-removed",
+          at,
+          `enum value ${removed.join(", ")} removed`,
+        );
     } else if (eh) {
       if (dir === "response") this.add("response-enum-value-removed", at, `values restricted to enum ${show(eh)}`);
       else this.add("request-constraint-narrowed", at, `values restricted to enum ${show(eh)}`);
-    } else if (dir === "response") this.add("response-enum-value-added", at, `enum ${show(eb)} removed: any value may now be returned`);
+    } else if (dir === "response")
+      this.add("response-enum-value-added", at, `enum ${show(eb)} removed: any value may now be returned`);
     else this.add("request-constraint-widened", at, `enum ${show(eb)} removed`);
   }
 
@@ -428,21 +510,33 @@ class Differ {
   }
 
   private compareConstraints(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
-    for (const [keys, upper] of [[UPPER_BOUNDS, true], [LOWER_BOUNDS, false]] as const) {
+    for (const [keys, upper] of [
+      [UPPER_BOUNDS, true],
+      [LOWER_BOUNDS, false],
+    ] as const) {
       for (const key of keys) {
         const vb = num(b[key]);
         const vh = num(h[key]);
         if (vb === vh) continue;
         const narrowed = vh !== undefined && (vb === undefined || (upper ? vh < vb : vh > vb));
         const message =
-          vb === undefined ? `${key} ${vh} added` : vh === undefined ? `${key} ${vb} removed` : `${key} ${vh < vb ? "lowered" : "raised"} from ${vb} to ${vh}`;
+          vb === undefined
+            ? `${key} ${vh} added`
+            : vh === undefined
+              ? `${key} ${vb} removed`
+              : `${key} ${vh < vb ? "lowered" : "raised"} from ${vb} to ${vh}`;
         this.constraint(dir, narrowed, loc.child(key), message);
       }
     }
     const pb = str(b.pattern);
     const ph = str(h.pattern);
     if (pb !== ph) {
-      const message = pb === undefined ? `pattern ${show(ph)} added` : ph === undefined ? `pattern ${show(pb)} removed` : `pattern changed from ${show(pb)} to ${show(ph)}`;
+      const message =
+        pb === undefined
+          ? `pattern ${show(ph)} added`
+          : ph === undefined
+            ? `pattern ${show(pb)} removed`
+            : `pattern changed from ${show(pb)} to ${show(ph)}`;
       this.constraint(dir, ph !== undefined, loc.child("pattern"), message);
     }
     const fb = str(b.format);
@@ -455,14 +549,26 @@ class Differ {
     const mh = num(h.multipleOf);
     if (mb !== mh) {
       const narrowed = mh !== undefined && (mb === undefined || !Number.isInteger(mh / mb));
-      this.constraint(dir, narrowed, loc.child("multipleOf"), `multipleOf changed from ${mb ?? "(none)"} to ${mh ?? "(none)"}`);
+      this.constraint(
+        dir,
+        narrowed,
+        loc.child("multipleOf"),
+        `multipleOf changed from ${mb ?? "(none)"} to ${mh ?? "(none)"}`,
+      );
     }
     if ((b.uniqueItems === true) !== (h.uniqueItems === true)) {
-      this.constraint(dir, h.uniqueItems === true, loc.child("uniqueItems"), `uniqueItems ${h.uniqueItems === true ? "added" : "removed"}`);
+      this.constraint(
+        dir,
+        h.uniqueItems === true,
+        loc.child("uniqueItems"),
+        `uniqueItems ${h.uniqueItems === true ? "added" : "removed"}`,
+      );
     }
     const closed = (s: Obj) => s.additionalProperties === false || s.unevaluatedProperties === false;
     if (closed(b) !== closed(h)) {
-      const message = closed(h) ? "unknown properties are now rejected (additionalProperties: false)" : "unknown properties are now allowed";
+      const message = closed(h)
+        ? "unknown properties are now rejected (additionalProperties: false)"
+        : "unknown properties are now allowed";
       this.constraint(dir, closed(h), loc.child("additionalProperties"), message);
     }
   }
@@ -483,7 +589,11 @@ class Differ {
       const inH = name in ph;
       if ((inB && skip(pb[name], this.base)) || (inH && skip(ph[name], this.head))) continue;
       if (!inH) {
-        this.add(dir === "response" ? "response-property-removed" : "request-property-removed", at, `${dir} property ${show(name)} removed`);
+        this.add(
+          dir === "response" ? "response-property-removed" : "request-property-removed",
+          at,
+          `${dir} property ${show(name)} removed`,
+        );
       } else if (!inB) {
         if (dir === "response") this.add("response-property-added", at, `response property ${show(name)} added`);
         else if (rh.has(name)) this.add("request-property-required", at, `new required request property ${show(name)}`);
@@ -491,10 +601,14 @@ class Differ {
       } else {
         const nowRequired = !rb.has(name) && rh.has(name);
         const nowOptional = rb.has(name) && !rh.has(name);
-        if (dir === "response" && nowOptional) this.add("response-property-optional", at, `response property ${show(name)} is no longer required`);
-        if (dir === "response" && nowRequired) this.add("response-property-required", at, `response property ${show(name)} is now required`);
-        if (dir === "request" && nowRequired) this.add("request-property-required", at, `request property ${show(name)} is now required`);
-        if (dir === "request" && nowOptional) this.add("request-property-optional", at, `request property ${show(name)} is now optional`);
+        if (dir === "response" && nowOptional)
+          this.add("response-property-optional", at, `response property ${show(name)} is no longer required`);
+        if (dir === "response" && nowRequired)
+          this.add("response-property-required", at, `response property ${show(name)} is now required`);
+        if (dir === "request" && nowRequired)
+          this.add("request-property-required", at, `request property ${show(name)} is now required`);
+        if (dir === "request" && nowOptional)
+          this.add("request-property-optional", at, `request property ${show(name)} is now optional`);
         this.compareSchema(pb[name], ph[name], at, dir);
       }
     }
@@ -525,10 +639,20 @@ class Differ {
     for (const [key, { raw, index }] of kb) {
       const match = kh.get(key);
       if (match) this.compareSchema(raw, match.raw, at(h, match.index), dir);
-      else this.add(dir === "request" ? "request-variant-removed" : "response-variant-removed", at(b, index), `${keyword} variant ${key} removed`);
+      else
+        this.add(
+          dir === "request" ? "request-variant-removed" : "response-variant-removed",
+          at(b, index),
+          `${keyword} variant ${key} removed`,
+        );
     }
     for (const [key, { index }] of kh) {
-      if (!kb.has(key)) this.add(dir === "response" ? "response-variant-added" : "request-variant-added", at(h, index), `${keyword} variant ${key} added`);
+      if (!kb.has(key))
+        this.add(
+          dir === "response" ? "response-variant-added" : "request-variant-added",
+          at(h, index),
+          `${keyword} variant ${key} added`,
+        );
     }
   }
 }
@@ -537,4 +661,3 @@ class Differ {
 export function detectChanges(base: Obj, head: Obj): Change[] {
   return new Differ(base, head).run();
 }
-

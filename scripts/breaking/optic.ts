@@ -2,7 +2,18 @@
 import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { type Obj, METHODS, asObj, deref, escapePointer, getPointer, isObj, operationKey, str, unescapePointer } from "./json.js";
+import {
+  type Obj,
+  HTTP_METHODS,
+  asObj,
+  deref,
+  escapeToken,
+  resolvePointer,
+  isObj,
+  operationKey,
+  str,
+  unescapeToken,
+} from "./json.js";
 import { type Change, OPTIC_RULE } from "./policy.js";
 
 const require = createRequire(import.meta.url);
@@ -18,12 +29,12 @@ export interface OpticHit {
 
 /** Maps an Optic jsonPath (absolute, parameters by index) to our operation key and relative location. */
 export function opticLocation(jsonPath: string, doc: unknown): { operation: string; location: string } {
-  const segs = jsonPath.split("/").slice(1).map(unescapePointer);
+  const segs = jsonPath.split("/").slice(1).map(unescapeToken);
   if (segs[0] !== "paths" || segs.length < 3) return { operation: "", location: jsonPath };
   const [, path = "", method = ""] = segs;
   let rest = segs.slice(3);
   if (rest[0] === "parameters" && /^\d+$/.test(rest[1] ?? "")) {
-    const p = asObj(getPointer(doc, `/paths/${escapePointer(path)}/${method}/parameters/${rest[1]}`));
+    const p = asObj(resolvePointer(doc, `/paths/${escapeToken(path)}/${method}/parameters/${rest[1]}`));
     rest = ["parameters", str(p.in) ?? "", str(p.name) ?? "", ...rest.slice(2)];
   }
   const cleaned: string[] = [];
@@ -31,7 +42,7 @@ export function opticLocation(jsonPath: string, doc: unknown): { operation: stri
     if (rest[i] === "allOf" && /^\d+$/.test(rest[i + 1] ?? "")) i++;
     else cleaned.push(rest[i] ?? "");
   }
-  return { operation: `${method.toUpperCase()} ${path}`, location: cleaned.map((s) => `/${escapePointer(s)}`).join("") };
+  return { operation: `${method.toUpperCase()} ${path}`, location: cleaned.map((s) => `/${escapeToken(s)}`).join("") };
 }
 
 /** Everything an operation depends on: itself, its path item's parameters and every component it reaches. */
@@ -43,13 +54,16 @@ function operationSignature(doc: Obj, path: string, method: string): string {
     if (!isObj(node)) return;
     if (typeof node.$ref === "string" && node.$ref.startsWith("#") && !refs.has(node.$ref)) {
       refs.add(node.$ref);
-      walk(getPointer(doc, node.$ref.slice(1)));
+      walk(resolvePointer(doc, node.$ref.slice(1)));
     }
     Object.values(node).forEach(walk);
   };
   const own = { parameters: item.parameters, op: item[method] };
   walk(own);
-  return [JSON.stringify(own), ...[...refs].sort().map((r) => `${r}=${JSON.stringify(getPointer(doc, r.slice(1)))}`)].join("\n");
+  return [
+    JSON.stringify(own),
+    ...[...refs].sort().map((r) => `${r}=${JSON.stringify(resolvePointer(doc, r.slice(1)))}`),
+  ].join("\n");
 }
 
 /** Operation keys whose content (including referenced components) differs, or that exist on one side only. */
@@ -58,7 +72,9 @@ export function changedOperations(base: Obj, head: Obj): Set<string> {
     const out = new Map<string, string>();
     for (const [path, raw] of Object.entries(asObj(doc.paths))) {
       const item = deref(doc, raw).node;
-      for (const method of METHODS) if (isObj(item[method])) out.set(operationKey(`${method.toUpperCase()} ${path}`), operationSignature(doc, path, method));
+      for (const method of HTTP_METHODS)
+        if (isObj(item[method]))
+          out.set(operationKey(`${method.toUpperCase()} ${path}`), operationSignature(doc, path, method));
     }
     return out;
   };
@@ -72,8 +88,9 @@ function onlyOperations(doc: Obj, keys: Set<string>): Obj {
   const paths: Obj = {};
   for (const [path, raw] of Object.entries(asObj(doc.paths))) {
     const item = { ...deref(doc, raw).node };
-    for (const method of METHODS) if (!keys.has(operationKey(`${method.toUpperCase()} ${path}`))) delete item[method];
-    if (METHODS.some((m) => m in item)) paths[path] = item;
+    for (const method of HTTP_METHODS)
+      if (!keys.has(operationKey(`${method.toUpperCase()} ${path}`))) delete item[method];
+    if (HTTP_METHODS.some((m) => m in item)) paths[path] = item;
   }
   return { ...doc, paths };
 }
@@ -95,7 +112,8 @@ export async function runOptic(baseDoc: Obj, headDoc: Obj, workDir: string): Pro
   const io = require("@useoptic/openapi-io") as typeof import("@useoptic/openapi-io");
   const utils = require("@useoptic/openapi-utilities") as typeof import("@useoptic/openapi-utilities");
   const { RuleRunner } = require("@useoptic/rulesets-base") as typeof import("@useoptic/rulesets-base");
-  const { BreakingChangesRuleset } = require("@useoptic/standard-rulesets") as typeof import("@useoptic/standard-rulesets");
+  const { BreakingChangesRuleset } =
+    require("@useoptic/standard-rulesets") as typeof import("@useoptic/standard-rulesets");
   const load = async (file: string) => {
     const parsed = await io.parseOpenAPIWithSourcemap(resolve(file)); // its sourcemap needs an absolute path
     const version = io.checkOpenAPIVersion(parsed.jsonLike);
@@ -111,11 +129,18 @@ export async function runOptic(baseDoc: Obj, headDoc: Obj, workDir: string): Pro
     .filter((r) => !r.passed && !r.exempted)
     .map((r) => {
       const where = opticLocation(r.location.jsonPath, r.location.spec === "before" ? base.jsonLike : head.jsonLike);
-      return { operationKey: where.operation && operationKey(where.operation), operation: where.operation, location: where.location, rule: r.name, message: r.error ?? r.where };
+      return {
+        operationKey: where.operation && operationKey(where.operation),
+        operation: where.operation,
+        location: where.location,
+        rule: r.name,
+        message: r.error ?? r.where,
+      };
     });
 }
 
-const related = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || a === "" || b === "";
+const related = (a: string, b: string): boolean =>
+  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || a === "" || b === "";
 
 /**
  * Marks our findings that Optic also flagged, and adds Optic findings our rules did not make.
@@ -125,12 +150,17 @@ export function mergeOptic(changes: Change[], hits: OpticHit[]): { changes: Chan
   const merged = changes.map((c) => ({ ...c }));
   const notes: string[] = [];
   for (const hit of hits) {
-    const near = merged.filter((c) => c.rule !== OPTIC_RULE && operationKey(c.operation) === hit.operationKey && related(c.location, hit.location));
+    const near = merged.filter(
+      (c) =>
+        c.rule !== OPTIC_RULE && operationKey(c.operation) === hit.operationKey && related(c.location, hit.location),
+    );
     const breaking = near.filter((c) => c.breaking);
     if (breaking.length > 0) {
       for (const c of breaking) c.optic ??= hit.rule;
     } else if (near.length > 0) {
-      notes.push(`Optic flagged ${hit.operation} ${hit.location} (${hit.rule}: ${hit.message}); our policy rates it non-breaking (${near.map((c) => c.rule).join(", ")}).`);
+      notes.push(
+        `Optic flagged ${hit.operation} ${hit.location} (${hit.rule}: ${hit.message}); our policy rates it non-breaking (${near.map((c) => c.rule).join(", ")}).`,
+      );
     } else {
       merged.push({
         rule: OPTIC_RULE,
@@ -146,4 +176,3 @@ export function mergeOptic(changes: Change[], hits: OpticHit[]): { changes: Chan
   }
   return { changes: merged, notes };
 }
-

@@ -14,8 +14,9 @@
  * - the key always comes from the `TALENT_GRAPH_API_KEY` environment variable, never a literal.
  * A missing example never stops the build: a visible `<name>` placeholder is used and a warning returned.
  */
+import { deref } from "../../contract-core/index.js";
 import {
-  deref,
+  STRICT,
   isObject,
   listOperations,
   operationLabel,
@@ -95,7 +96,8 @@ export function sampleRequest(doc: OpenApiDoc, op: OperationRef, warnings: strin
       pathParams[name] = value ?? `<${name}>`;
     } else if (param.in === "query" && param.required === true) {
       const value = parameterExample(doc, param, true);
-      if (value === undefined) warnings.push(`${operationLabel(op)}: required query parameter "${name}" has no example`);
+      if (value === undefined)
+        warnings.push(`${operationLabel(op)}: required query parameter "${name}" has no example`);
       query[name] = value ?? `<${name}>`;
     } else if (param.in === "query" && optionalQuery < MAX_OPTIONAL_QUERY) {
       const value = parameterExample(doc, param, false);
@@ -121,7 +123,7 @@ function operationParameters(doc: OpenApiDoc, op: OperationRef): JsonObject[] {
   for (const list of [op.pathItem.parameters, op.operation.parameters]) {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
-      const param = deref(doc, raw);
+      const param = deref<Json | undefined>(doc, raw, STRICT);
       if (isObject(param)) byKey.set(`${String(param.in)}:${String(param.name)}`, param);
     }
   }
@@ -132,7 +134,7 @@ function firstExample(doc: OpenApiDoc, holder: JsonObject): Json | undefined {
   if (holder.example !== undefined) return holder.example;
   if (isObject(holder.examples)) {
     for (const raw of Object.values(holder.examples)) {
-      const example = deref(doc, raw);
+      const example = deref<Json | undefined>(doc, raw, STRICT);
       if (isObject(example) && example.value !== undefined) return example.value;
     }
   }
@@ -140,7 +142,7 @@ function firstExample(doc: OpenApiDoc, holder: JsonObject): Json | undefined {
 }
 
 function schemaExample(doc: OpenApiDoc, rawSchema: Json | undefined): Json | undefined {
-  const schema = deref(doc, rawSchema);
+  const schema = deref<Json | undefined>(doc, rawSchema, STRICT);
   if (!isObject(schema)) return undefined;
   if (schema.example !== undefined) return schema.example;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
@@ -154,14 +156,14 @@ function parameterExample(doc: OpenApiDoc, param: JsonObject, useSchema: boolean
 }
 
 function requestBodyExample(doc: OpenApiDoc, op: OperationRef, warnings: string[]): Json | undefined {
-  const body = deref(doc, op.operation.requestBody);
+  const body = deref<Json | undefined>(doc, op.operation.requestBody, STRICT);
   if (!isObject(body) || !isObject(body.content)) return undefined;
   const mediaType = Object.keys(body.content).find((type) => /^application\/(.+\+)?json\b/.test(type));
   if (mediaType === undefined) {
     warnings.push(`${operationLabel(op)}: request body has no JSON media type; samples send none`);
     return undefined;
   }
-  const media = deref(doc, body.content[mediaType]);
+  const media = deref<Json | undefined>(doc, body.content[mediaType], STRICT);
   const example = isObject(media) ? (firstExample(doc, media) ?? schemaExample(doc, media.schema)) : undefined;
   if (example === undefined && body.required === true) {
     warnings.push(`${operationLabel(op)}: required request body has no example; samples send {}`);
@@ -189,12 +191,13 @@ export function serverUrl(doc: OpenApiDoc): string {
 function authHeader(doc: OpenApiDoc, op: OperationRef): AuthHeader | undefined {
   const requirements = op.operation.security ?? doc.security;
   if (!Array.isArray(requirements) || requirements.length === 0) return undefined;
-  const schemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const schemes =
+    isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const key = `$${API_KEY_ENV}`;
   for (const requirement of requirements) {
     if (!isObject(requirement)) continue;
     for (const name of Object.keys(requirement)) {
-      const scheme = deref(doc, schemes[name]);
+      const scheme = deref<Json | undefined>(doc, schemes[name], STRICT);
       if (!isObject(scheme)) continue;
       if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "bearer") {
         return { name: "Authorization", value: `Bearer ${key}` };
@@ -226,7 +229,9 @@ function scalar(value: Json | undefined): Json | undefined {
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 export function curlSample(request: SampleRequest): string {
-  const lines = [`curl -sS${request.method === "get" ? "" : ` -X ${request.method.toUpperCase()}`} ${shellQuote(requestUrl(request))}`];
+  const lines = [
+    `curl -sS${request.method === "get" ? "" : ` -X ${request.method.toUpperCase()}`} ${shellQuote(requestUrl(request))}`,
+  ];
   // Double quotes so the shell expands the variable; the key itself never appears in the sample.
   if (request.auth) lines.push(`-H "${request.auth.name}: ${request.auth.value}"`);
   if (request.body !== undefined) {
@@ -266,8 +271,17 @@ const LINE_WIDTH = 88;
  */
 export function tsLiteral(value: Json, indent = 0, budget = LINE_WIDTH - indent): string {
   const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
-  const nested = (item: Json, prefix: string) => tsLiteral(item, indent + 2, LINE_WIDTH - indent - 2 - prefix.length - 1);
-  if (Array.isArray(value)) return wrap("[", "]", value.map((item) => nested(item, "")), indent, "", budget);
+  const nested = (item: Json, prefix: string) =>
+    tsLiteral(item, indent + 2, LINE_WIDTH - indent - 2 - prefix.length - 1);
+  if (Array.isArray(value))
+    return wrap(
+      "[",
+      "]",
+      value.map((item) => nested(item, "")),
+      indent,
+      "",
+      budget,
+    );
   if (isObject(value)) {
     const entries = Object.entries(value).map(([name, item]) => `${key(name)}: ${nested(item, `${key(name)}: `)}`);
     return wrap("{", "}", entries, indent, " ", budget);

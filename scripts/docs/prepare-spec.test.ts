@@ -22,8 +22,15 @@ import {
 } from "./code-samples.js";
 import { assertOffline, buildDocs, DEFAULT_SPEC, makeOffline, readBundle } from "./build.js";
 import { fixtureSpec } from "./fixtures/fixture-spec.js";
-import { listOperations, resolvePointer, type JsonObject, type OpenApiDoc, type OperationRef } from "./openapi.js";
-import { flaggedSchemasIn, LIMIT_NOTICE_TITLE, markFlaggedSchemas, prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
+import { deref } from "../../contract-core/index.js";
+import { listOperations, STRICT, type JsonObject, type OpenApiDoc, type OperationRef } from "./openapi.js";
+import {
+  flaggedSchemasIn,
+  LIMIT_NOTICE_TITLE,
+  markFlaggedSchemas,
+  prepareDocsSpec,
+  SHAPE_NOTICE_TITLE,
+} from "./prepare-spec.js";
 
 const fixture = (): OpenApiDoc => structuredClone(fixtureSpec) as unknown as OpenApiDoc;
 
@@ -43,7 +50,9 @@ const samplesOf = (op: OperationRef) => op.operation["x-codeSamples"] as unknown
 describe("code samples from examples", () => {
   it("takes path values from the parameter example and URL-encodes them", () => {
     const doc = fixture();
-    expect(requestUrl(requestFor(doc, "getPerson").request)).toBe("https://api.talent-graph.example/v1/people/priya-raman");
+    expect(requestUrl(requestFor(doc, "getPerson").request)).toBe(
+      "https://api.talent-graph.example/v1/people/priya-raman",
+    );
     expect(requestUrl(requestFor(doc, "addListMembers").request)).toBe(
       "https://api.talent-graph.example/v1/lists/Platform%20leads/members",
     );
@@ -54,7 +63,9 @@ describe("code samples from examples", () => {
     // nl (example) and open_to_work (examples map); view has none; limit's example is on the schema only.
     expect(request.query).toEqual({ nl: "staff engineers in Berlin", open_to_work: true });
     expect(Object.keys(request.query)).toHaveLength(MAX_OPTIONAL_QUERY);
-    expect(requestUrl(request)).toBe("https://api.talent-graph.example/v1/people?nl=staff+engineers+in+Berlin&open_to_work=true");
+    expect(requestUrl(request)).toBe(
+      "https://api.talent-graph.example/v1/people?nl=staff+engineers+in+Berlin&open_to_work=true",
+    );
   });
 
   it("uses a required query parameter's schema example, and a visible placeholder plus a warning when there is none", () => {
@@ -82,7 +93,9 @@ describe("code samples from examples", () => {
       name: "Platform leads",
       description: "Berlin shortlist, don't share",
     });
-    expect(requestFor(doc, "addListMembers").request.body).toEqual({ urls: ["https://network.example.com/in/priya-raman"] });
+    expect(requestFor(doc, "addListMembers").request.body).toEqual({
+      urls: ["https://network.example.com/in/priya-raman"],
+    });
     expect(requestFor(doc, "updateTarget").request.body).toEqual({ auto_admit: true });
     expect(requestFor(doc, "getPerson").request.body).toBeUndefined();
   });
@@ -135,13 +148,17 @@ describe("code samples from examples", () => {
 
   it("prints TypeScript literals with quoted non-identifier keys and wraps long values", () => {
     expect(tsLiteral({ "x-y": 1, ok: [true, null], empty: {} })).toBe('{ "x-y": 1, ok: [true, null], empty: {} }');
-    const long = tsLiteral({ urls: ["https://network.example.com/in/priya-raman", "https://network.example.com/in/jonas-weber"] });
+    const long = tsLiteral({
+      urls: ["https://network.example.com/in/priya-raman", "https://network.example.com/in/jonas-weber"],
+    });
     expect(long.split("\n").length).toBeGreaterThan(3);
   });
 
   it("adds samples to a copy and replaces hand-written ones with a warning", () => {
     const doc = fixture();
-    operation(doc, "getAccount").operation["x-codeSamples"] = [{ lang: "curl", source: "curl -H 'X-Api-Key: sk_live_123'" }];
+    operation(doc, "getAccount").operation["x-codeSamples"] = [
+      { lang: "curl", source: "curl -H 'X-Api-Key: sk_live_123'" },
+    ];
     const { doc: copy, warnings } = withCodeSamples(doc);
     expect(warnings).toEqual(["GET /me (getAccount): hand-written x-codeSamples replaced by generated ones"]);
     expect(operation(doc, "getPerson").operation["x-codeSamples"]).toBeUndefined();
@@ -158,10 +175,14 @@ describe("code samples from examples", () => {
     const noDefault = fixture();
     noDefault.servers = [{ url: "{origin}/v1", variables: { origin: { description: "no default" } } }];
     expect(() => serverUrl(noDefault)).toThrow('Server variable "origin" has no default');
-    expect(() => resolvePointer(fixture(), "other.yaml#/components/schemas/Error")).toThrow("Only local $refs");
-    expect(() => resolvePointer(fixture(), "#/components/schemas/Missing")).toThrow("Unresolvable $ref");
+    expect(() => deref(fixture(), { $ref: "other.yaml#/components/schemas/Error" }, STRICT)).toThrow(
+      "Only local $refs",
+    );
+    expect(() => deref(fixture(), { $ref: "#/components/schemas/Missing" }, STRICT)).toThrow("Unresolvable $ref");
     const dangling = fixture();
-    (operation(dangling, "getPerson").operation.parameters as JsonObject[])[0] = { $ref: "#/components/parameters/Nope" };
+    (operation(dangling, "getPerson").operation.parameters as JsonObject[])[0] = {
+      $ref: "#/components/parameters/Nope",
+    };
     expect(() => withCodeSamples(dangling)).toThrow("Unresolvable $ref #/components/parameters/Nope");
   });
 });
@@ -171,7 +192,9 @@ describe("shapes not shown in the reference", () => {
     const doc = fixture();
     expect(markFlaggedSchemas(doc)).toBe(3);
     const schemas = (doc.components as JsonObject).schemas as Record<string, JsonObject>;
-    expect(schemas.Account!.description).toMatch(new RegExp(`^> \\*\\*${SHAPE_NOTICE_TITLE}\\.\\*\\*[^\\n]*\\n\\nAccount access and quota\\.$`));
+    expect(schemas.Account!.description).toMatch(
+      new RegExp(`^> \\*\\*${SHAPE_NOTICE_TITLE}\\.\\*\\*[^\\n]*\\n\\nAccount access and quota\\.$`),
+    );
     expect(schemas.OpenObject!.description).toContain(SHAPE_NOTICE_TITLE);
     expect(schemas.Error!.description).toBeUndefined();
     expect(markFlaggedSchemas({ type: "object", properties: { a: { type: "string" } } })).toBe(0);
@@ -192,24 +215,45 @@ describe("shapes not shown in the reference", () => {
       description: "Opaque value.",
       schema: { type: "string", maxLength: 2048, "x-limit-not-in-reference": ["maxLength"] },
     };
-    const plain: JsonObject = { name: "q", in: "query", description: "Text.", schema: { type: "string", maxLength: 80 } };
+    const plain: JsonObject = {
+      name: "q",
+      in: "query",
+      description: "Text.",
+      schema: { type: "string", maxLength: 80 },
+    };
     expect(markFlaggedSchemas({ parameters: [parameter, plain] })).toBe(1);
-    const notice = new RegExp(`^> \\*\\*${LIMIT_NOTICE_TITLE}\\.\\*\\* The written API reference gives no \`maxLength\` here`);
+    const notice = new RegExp(
+      `^> \\*\\*${LIMIT_NOTICE_TITLE}\\.\\*\\* The written API reference gives no \`maxLength\` here`,
+    );
     expect(parameter.description).toMatch(notice);
     expect(parameter.description).toMatch(/\n\nOpaque value\.$/);
     expect((parameter.schema as JsonObject).description).toMatch(notice);
     expect(plain.description).toBe("Text.");
     expect((plain.schema as JsonObject).description).toBeUndefined();
     // Example data is not a schema, and an empty or malformed flag marks nothing.
-    expect(markFlaggedSchemas({ example: { "x-limit-not-in-reference": ["maxLength"] }, a: { "x-limit-not-in-reference": [] }, b: { "x-limit-not-in-reference": true } })).toBe(0);
+    expect(
+      markFlaggedSchemas({
+        example: { "x-limit-not-in-reference": ["maxLength"] },
+        a: { "x-limit-not-in-reference": [] },
+        b: { "x-limit-not-in-reference": true },
+      }),
+    ).toBe(0);
   });
 
   it("locates flagged schemas by property path, through $refs and cycles", () => {
     const doc = fixture();
     const schemas = (doc.components as JsonObject).schemas as JsonObject;
-    schemas.Node = { type: "object", properties: { next: { $ref: "#/components/schemas/Node" }, meta: { $ref: "#/components/schemas/OpenObject" } } };
+    schemas.Node = {
+      type: "object",
+      properties: { next: { $ref: "#/components/schemas/Node" }, meta: { $ref: "#/components/schemas/OpenObject" } },
+    };
     expect(flaggedSchemasIn(doc, { $ref: "#/components/schemas/Node" })).toEqual(["meta"]);
-    expect(flaggedSchemasIn(doc, { type: "array", items: { properties: { data: { $ref: "#/components/schemas/Account" } } } })).toEqual(["[].data"]);
+    expect(
+      flaggedSchemasIn(doc, {
+        type: "array",
+        items: { properties: { data: { $ref: "#/components/schemas/Account" } } },
+      }),
+    ).toEqual(["[].data"]);
     expect(flaggedSchemasIn(doc, { $ref: "#/components/schemas/Account" })).toEqual([""]);
     expect(flaggedSchemasIn(doc, { $ref: "#/components/schemas/Error" })).toEqual([]);
     // Example values are data, not schemas.
@@ -231,7 +275,10 @@ describe("shapes not shown in the reference", () => {
   it("does not list error responses at operation level (their schemas carry the notice)", () => {
     const doc = fixture();
     const responses = operation(doc, "searchPeople").operation.responses as JsonObject;
-    responses["500"] = { description: "x", content: { "application/json": { schema: { $ref: "#/components/schemas/OpenObject" } } } };
+    responses["500"] = {
+      description: "x",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/OpenObject" } } },
+    };
     expect(prepareDocsSpec(doc).shapeNotShown.has("searchPeople")).toBe(false);
   });
 });
@@ -252,7 +299,11 @@ hydrate(__redoc_definition, __redoc_options, el);</script>${body}</body></html>`
 
   it.each([
     ["a remote script", '<script src="https://cdn.redocly.com/redoc/v3/redoc.standalone.js"></script>', "<script src>"],
-    ["a remote stylesheet", '<link rel="stylesheet" href="https://fonts.example.com/a.css">', "<link> to a remote host"],
+    [
+      "a remote stylesheet",
+      '<link rel="stylesheet" href="https://fonts.example.com/a.css">',
+      "<link> to a remote host",
+    ],
     ["a module preload", '<link rel="modulepreload" href="/redoc.js">', "modulepreload"],
     ["a remote image", '<img src="//cdn.example.com/logo.png">', "<img> from a remote host"],
   ])("rejects %s", (_, tag, message) => {
@@ -261,9 +312,9 @@ hydrate(__redoc_definition, __redoc_options, el);</script>${body}</body></html>`
 
   it("rejects the remote logo, enabled telemetry and a page without the inline bundle", () => {
     expect(() => assertOffline(page(""))).toThrow("the remote Redocly logo");
-    expect(() => assertOffline(makeOffline(page("")).replace('"disableTelemetry":true', '"disableTelemetry":false'))).toThrow(
-      "telemetry enabled",
-    );
+    expect(() =>
+      assertOffline(makeOffline(page("")).replace('"disableTelemetry":true', '"disableTelemetry":false')),
+    ).toThrow("telemetry enabled");
     expect(() => assertOffline("<html><body>nothing</body></html>")).toThrow("no inline Redoc hydration script");
   });
 });
@@ -294,9 +345,9 @@ describe("docs build (fixture bundle)", () => {
   }, 60_000);
 
   it("fails clearly when the bundle is missing or not OpenAPI", async () => {
-    await expect(buildDocs({ specPath: path.join(dir, "missing.json"), outFile: path.join(dir, "x.html") })).rejects.toThrow(
-      "run `npm run generate` first",
-    );
+    await expect(
+      buildDocs({ specPath: path.join(dir, "missing.json"), outFile: path.join(dir, "x.html") }),
+    ).rejects.toThrow("run `npm run generate` first");
     const notOpenApi = path.join(dir, "not-openapi.json");
     await writeFile(notOpenApi, JSON.stringify({ swagger: "2.0" }));
     await expect(readBundle(notOpenApi)).rejects.toThrow("is not an OpenAPI document");
@@ -310,25 +361,28 @@ describe("samples of the real bundle (generated/openapi.json)", () => {
     expect(present, `${DEFAULT_SPEC} is missing: run \`npm run generate\``).toBe(true);
   });
 
-  it.runIf(present)("gives all 29 operations a curl and a typed-client sample built from complete examples", async () => {
-    const { doc, warnings } = prepareDocsSpec(await readBundle(DEFAULT_SPEC));
-    expect(warnings).toEqual([]);
-    const operations = listOperations(doc);
-    expect(operations).toHaveLength(29);
-    const base = serverUrl(doc);
-    for (const op of operations) {
-      const [curl, client] = samplesOf(op);
-      const label = `${op.method.toUpperCase()} ${op.path}`;
-      expect(curl?.lang, label).toBe("curl");
-      expect(curl?.source, label).toMatch(new RegExp(`^curl -sS.* '${base.replace(/\./g, "\\.")}/`));
-      expect(curl?.source, label).toContain(`"Authorization: Bearer $${API_KEY_ENV}"`);
-      const url = /^curl -sS(?: -X \w+)? '([^']+)'/.exec(curl?.source ?? "")?.[1] ?? "";
-      expect(url, label).not.toMatch(/[<>{}]|%3C|%7B/); // no placeholder or path template left
-      expect(client?.label, label).toBe("Typed client");
-      expect(client?.source, label).toContain(`await client.${op.method.toUpperCase()}(${JSON.stringify(op.path)}`);
-      expect(client?.source, label).toContain(`apiKey: process.env.${API_KEY_ENV}!`);
-      const data = /--data '([\s\S]*)'$/.exec(curl?.source ?? "")?.[1];
-      if (data !== undefined) expect(() => JSON.parse(data.replace(/'\\''/g, "'")), label).not.toThrow();
-    }
-  });
+  it.runIf(present)(
+    "gives all 29 operations a curl and a typed-client sample built from complete examples",
+    async () => {
+      const { doc, warnings } = prepareDocsSpec(await readBundle(DEFAULT_SPEC));
+      expect(warnings).toEqual([]);
+      const operations = listOperations(doc);
+      expect(operations).toHaveLength(29);
+      const base = serverUrl(doc);
+      for (const op of operations) {
+        const [curl, client] = samplesOf(op);
+        const label = `${op.method.toUpperCase()} ${op.path}`;
+        expect(curl?.lang, label).toBe("curl");
+        expect(curl?.source, label).toMatch(new RegExp(`^curl -sS.* '${base.replace(/\./g, "\\.")}/`));
+        expect(curl?.source, label).toContain(`"Authorization: Bearer $${API_KEY_ENV}"`);
+        const url = /^curl -sS(?: -X \w+)? '([^']+)'/.exec(curl?.source ?? "")?.[1] ?? "";
+        expect(url, label).not.toMatch(/[<>{}]|%3C|%7B/); // no placeholder or path template left
+        expect(client?.label, label).toBe("Typed client");
+        expect(client?.source, label).toContain(`await client.${op.method.toUpperCase()}(${JSON.stringify(op.path)}`);
+        expect(client?.source, label).toContain(`apiKey: process.env.${API_KEY_ENV}!`);
+        const data = /--data '([\s\S]*)'$/.exec(curl?.source ?? "")?.[1];
+        if (data !== undefined) expect(() => JSON.parse(data.replace(/'\\''/g, "'")), label).not.toThrow();
+      }
+    },
+  );
 });

@@ -5,7 +5,8 @@
  * bundle itself is never modified.
  */
 import { withCodeSamples } from "./code-samples.js";
-import { deref, isObject, listOperations, type Json, type OpenApiDoc } from "./openapi.js";
+import { deref } from "../../contract-core/index.js";
+import { isObject, listOperations, STRICT, type Json, type OpenApiDoc } from "./openapi.js";
 
 export const SHAPE_FLAG = "x-shape-not-shown";
 export const SHAPE_NOTICE_TITLE = "Shape not shown in the reference";
@@ -20,7 +21,9 @@ const limitNotice = (keywords: string[]) =>
   "this bound is the contract's own (a security lint rule asks for one).";
 /** The keywords a schema marks as its own limits, or none. */
 const ownLimits = (node: Json | undefined): string[] =>
-  isObject(node) && Array.isArray(node[LIMIT_FLAG]) ? node[LIMIT_FLAG].filter((k): k is string => typeof k === "string") : [];
+  isObject(node) && Array.isArray(node[LIMIT_FLAG])
+    ? node[LIMIT_FLAG].filter((k): k is string => typeof k === "string")
+    : [];
 
 export interface DocsSpec {
   doc: OpenApiDoc;
@@ -50,7 +53,8 @@ export function markFlaggedSchemas(node: Json): number {
     for (const item of node) count += markFlaggedSchemas(item);
   } else if (isObject(node)) {
     for (const [key, value] of Object.entries(node)) {
-      if (SCHEMA_MAPS.has(key) && isObject(value)) count += Object.values(value).reduce<number>((n, schema) => n + markFlaggedSchemas(schema), 0);
+      if (SCHEMA_MAPS.has(key) && isObject(value))
+        count += Object.values(value).reduce<number>((n, schema) => n + markFlaggedSchemas(schema), 0);
       else if (!SKIPPED_KEYS.has(key)) count += markFlaggedSchemas(value);
     }
     if (node[SHAPE_FLAG] === true) {
@@ -85,22 +89,22 @@ function markOperations(doc: OpenApiDoc): Map<string, string[]> {
       const named = where.filter((location) => location !== "");
       parts.push(named.length === where.length ? `${label} (${named.join(", ")})` : label);
     };
-    const body = deref(doc, op.operation.requestBody);
+    const body = deref<Json | undefined>(doc, op.operation.requestBody, STRICT);
     if (isObject(body)) describe("request body", body.content);
     const responses = isObject(op.operation.responses) ? op.operation.responses : {};
     for (const [status, raw] of Object.entries(responses)) {
-      const response = deref(doc, raw);
+      const response = deref<Json | undefined>(doc, raw, STRICT);
       if (/^2/.test(status) && isObject(response)) describe(`${status} response`, response.content);
     }
     if (parts.length === 0) continue;
-    const key = typeof op.operation.operationId === "string" ? op.operation.operationId : `${op.method.toUpperCase()} ${op.path}`;
+    const key =
+      typeof op.operation.operationId === "string" ? op.operation.operationId : `${op.method.toUpperCase()} ${op.path}`;
     marked.set(key, parts);
     const notice = `> **${SHAPE_NOTICE_TITLE}:** ${parts.join("; ")}. The written API reference does not show these shapes; do not rely on any key inside them.`;
     op.operation.description = prefixed(notice, op.operation.description);
   }
   return marked;
 }
-
 
 /**
  * Where flagged schemas sit below a node: "" for the node's own schema, else a property path such as
@@ -118,7 +122,7 @@ export function flaggedSchemasIn(doc: OpenApiDoc, node: Json | undefined): strin
     if (typeof value.$ref === "string") {
       if (seenRefs.has(value.$ref)) return;
       seenRefs.add(value.$ref);
-      visit(deref(doc, value), where);
+      visit(deref<Json | undefined>(doc, value, STRICT), where);
       return;
     }
     if (value[SHAPE_FLAG] === true) found.add(where);

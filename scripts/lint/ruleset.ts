@@ -11,6 +11,7 @@ import { casing, defined, pattern } from "@stoplight/spectral-functions";
 import owaspModule from "@stoplight/spectral-owasp-ruleset";
 import { oas } from "@stoplight/spectral-rulesets";
 import { oas3_1 } from "@stoplight/spectral-formats";
+import { HTTP_METHODS } from "../../contract-core/portable.js";
 
 const owasp = owaspModule as unknown as RulesetDefinition;
 const ERROR = 0;
@@ -23,8 +24,7 @@ const SHARED_ERRORS: Record<string, string> = {
   "5XX": "#/components/responses/ServerError",
 };
 const REQUIRED_STATUSES = ["400", ...Object.keys(SHARED_ERRORS)];
-const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-const OPERATIONS = `$.paths[*][${OPERATION_METHODS.join(",")}]`;
+const OPERATIONS = `$.paths[*][${HTTP_METHODS.join(",")}]`;
 const NOT_FOUND = "#/components/responses/NotFound";
 /** The rules document in this repository; each house rule links to its own heading there. */
 export const RULES_DOC = new URL("../../spec/RULES.md", import.meta.url);
@@ -37,7 +37,9 @@ export const RULES_DOC_URL = new URL("spec/RULES.md", REPOSITORY_URL).href;
 
 /** Adds to each rule its `documentationUrl`: the rule's heading in spec/RULES.md. */
 function documented<T extends object>(rules: Record<string, T>): Record<string, T & { documentationUrl: string }> {
-  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { ...rule, documentationUrl: `${RULES_DOC_URL}#${name}` }]));
+  return Object.fromEntries(
+    Object.entries(rules).map(([name, rule]) => [name, { ...rule, documentationUrl: `${RULES_DOC_URL}#${name}` }]),
+  );
 }
 // Reference: "Get account stays available to inspect access.allowed", so GET /me must not document 402.
 const NOT_DOCUMENTED: Record<string, string[]> = { "get /me": ["402"] };
@@ -48,7 +50,8 @@ function sharedErrorResponses(responses: unknown, _options: unknown, context: { 
   const problems: { message: string; path?: (string | number)[] }[] = [];
   const [, path, method] = context.path;
   const absent = NOT_DOCUMENTED[`${String(method)} ${String(path)}`] ?? [];
-  for (const status of absent) if (r[status]) problems.push({ message: `This operation must not document ${status}.`, path: [status] });
+  for (const status of absent)
+    if (r[status]) problems.push({ message: `This operation must not document ${status}.`, path: [status] });
   for (const status of REQUIRED_STATUSES.filter((s) => !absent.includes(s))) {
     const resp = r[status];
     if (!resp) {
@@ -56,9 +59,13 @@ function sharedErrorResponses(responses: unknown, _options: unknown, context: { 
       continue;
     }
     const want = SHARED_ERRORS[status];
-    if (want && resp.$ref !== want) problems.push({ message: `The ${status} response must be a $ref to ${want}.`, path: [status] });
+    if (want && resp.$ref !== want)
+      problems.push({ message: `The ${status} response must be a $ref to ${want}.`, path: [status] });
     if (!want && !(resp.$ref ?? "").startsWith("#/components/responses/"))
-      problems.push({ message: `The ${status} response must be a $ref to a shared response under components/responses.`, path: [status] });
+      problems.push({
+        message: `The ${status} response must be a $ref to a shared response under components/responses.`,
+        path: [status],
+      });
   }
   return problems;
 }
@@ -78,7 +85,9 @@ function propertyDescriptions(schema: unknown) {
   const s = schema as { properties?: Record<string, { description?: string } | boolean> };
   if (!s || typeof s !== "object" || !s.properties || typeof s.properties !== "object") return [];
   return Object.entries(s.properties)
-    .filter(([, p]) => typeof p === "object" && p !== null && !(typeof p.description === "string" && p.description.trim()))
+    .filter(
+      ([, p]) => typeof p === "object" && p !== null && !(typeof p.description === "string" && p.description.trim()),
+    )
     .map(([name]) => ({ message: `Property "${name}" needs a description.`, path: ["properties", name] }));
 }
 
@@ -105,7 +114,11 @@ function operationIdVerb(operationId: unknown, _options: unknown, context: { pat
   if (!verbs || typeof operationId !== "string") return [];
   const verb = /^[a-z]+/.exec(operationId)?.[0] ?? "";
   if (verbs.includes(verb)) return [];
-  return [{ message: `operationId "${operationId}" must start with a verb allowed for ${method.toUpperCase()}: ${verbs.join(", ")}.` }];
+  return [
+    {
+      message: `operationId "${operationId}" must start with a verb allowed for ${method.toUpperCase()}: ${verbs.join(", ")}.`,
+    },
+  ];
 }
 
 /** A parameter carries `example` or `examples` (code samples and the docs use them). */
@@ -120,9 +133,12 @@ function pathParameter404(pathItem: unknown, _options: unknown, context: { path:
   if (!String(context.path[1]).includes("{")) return [];
   const item = (pathItem ?? {}) as Record<string, { responses?: Record<string, { $ref?: string }> } | undefined>;
   return Object.entries(item)
-    .filter(([method, op]) => OPERATION_METHODS.includes(method) && op)
+    .filter(([method, op]) => (HTTP_METHODS as readonly string[]).includes(method) && op)
     .filter(([, op]) => op!.responses?.["404"]?.$ref !== NOT_FOUND)
-    .map(([method]) => ({ message: `An operation with a path parameter must document 404 as a $ref to ${NOT_FOUND}.`, path: [...context.path, method, "responses"] }));
+    .map(([method]) => ({
+      message: `An operation with a path parameter must document 404 as a $ref to ${NOT_FOUND}.`,
+      path: [...context.path, method, "responses"],
+    }));
 }
 
 export const houseRules = documented({
@@ -156,7 +172,8 @@ export const houseRules = documented({
     then: { function: casing, functionOptions: { type: "camel", disallowDigits: true } },
   },
   "tg-shared-error-responses": {
-    description: "Every operation documents 400, 401, 402 (GET /me excepted), 429, 500 and 5XX through the shared responses.",
+    description:
+      "Every operation documents 400, 401, 402 (GET /me excepted), 429, 500 and 5XX through the shared responses.",
     message: "{{error}}",
     severity: ERROR,
     resolved: false,
@@ -218,7 +235,8 @@ export const rootRuleset: RulesetDefinition = {
       ],
     },
     "tg-root-only-refs": {
-      description: "The root holds only openapi, info, servers, tags, security, x-tagGroups, paths and component $refs.",
+      description:
+        "The root holds only openapi, info, servers, tags, security, x-tagGroups, paths and component $refs.",
       message: "The root must not define {{property}}.",
       severity: ERROR,
       resolved: false,
@@ -226,7 +244,10 @@ export const rootRuleset: RulesetDefinition = {
       then: {
         function: (root: unknown) =>
           Object.keys((root ?? {}) as object)
-            .filter((k) => !["openapi", "info", "servers", "tags", "security", "x-tagGroups", "paths", "components"].includes(k))
+            .filter(
+              (k) =>
+                !["openapi", "info", "servers", "tags", "security", "x-tagGroups", "paths", "components"].includes(k),
+            )
             .map((k) => ({ message: `The root must not define "${k}".`, path: [k] })),
       },
     },

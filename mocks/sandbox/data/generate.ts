@@ -7,11 +7,33 @@ import { monthToString } from "./dates.js";
 import { companyUrl, profileUrl } from "./urls.js";
 import { buildGraph, type Graph, type GraphInput } from "./graph.js";
 import { CONTINENT_WEIGHTS, CONTINENTS, continentOf, type CountryInfo } from "./geo.js";
-import type { Certification, Codehost, Company, Education, ExploringEvidence, ExploringReason, Person, Position, Social } from "./resources.js";
+import type {
+  Certification,
+  Codehost,
+  Company,
+  Education,
+  ExploringEvidence,
+  ExploringReason,
+  Person,
+  Position,
+  Social,
+} from "./resources.js";
 import { Prng } from "./prng.js";
+import { pickName } from "./synthesis.js";
 import {
-  CERTIFICATIONS, COMPANY_PREFIXES, COMPANY_SUFFIXES, DEGREES, DQ_FLAGS, EXPLORING_CUES, FAMILIES, FAMILY_NAMES, FIELDS, NAMES,
-  OFF_GRAPH_EMPLOYERS, SCHOOLS, SIDE_ROLES, seniorityPrefix,
+  CERTIFICATIONS,
+  COMPANY_PREFIXES,
+  COMPANY_SUFFIXES,
+  DEGREES,
+  DQ_FLAGS,
+  EXPLORING_CUES,
+  FAMILIES,
+  FAMILY_NAMES,
+  FIELDS,
+  OFF_GRAPH_EMPLOYERS,
+  SCHOOLS,
+  SIDE_ROLES,
+  seniorityPrefix,
 } from "./vocab.js";
 
 export const GRAPH_TODAY = "2026-11-01";
@@ -22,17 +44,52 @@ const DAY_MS = 86_400_000;
 const FAMILY_WEIGHTS = FAMILY_NAMES.map((f) => [f, FAMILIES[f]!.weight] as const);
 
 /** Weighted and picked value lists (module constants: no per-call allocation). */
-const EMPLOYMENT = [["employed", 84], ["between", 13], ["none", 3]] as const;
-const LOCATION_SHAPES = [["full", 80], ["country", 12], ["empty", 3], ["city", 5]] as const;
-const OPEN_TO_WORK = [[true, 10], [false, 65], [null, 25]] as const;
-const PRECISIONS = [["month", 60], ["year", 25], ["day", 15]] as const;
-const OFF_GRAPH_CURRENT = [[false, 80], [null, 20]] as const;
-const INTERPRETATION_QUALITY = [["valid", 75], ["none", 20], ["invalid", 5]] as const;
-const HIREABLE = [[true, 30], [false, 20], [null, 50]] as const;
-const EDUCATION_COUNTS = [[0, 15], [1, 55], [2, 25], [3, 5]] as const;
+const EMPLOYMENT = [
+  ["employed", 84],
+  ["between", 13],
+  ["none", 3],
+] as const;
+const LOCATION_SHAPES = [
+  ["full", 80],
+  ["country", 12],
+  ["empty", 3],
+  ["city", 5],
+] as const;
+const OPEN_TO_WORK = [
+  [true, 10],
+  [false, 65],
+  [null, 25],
+] as const;
+const PRECISIONS = [
+  ["month", 60],
+  ["year", 25],
+  ["day", 15],
+] as const;
+const OFF_GRAPH_CURRENT = [
+  [false, 80],
+  [null, 20],
+] as const;
+const INTERPRETATION_QUALITY = [
+  ["valid", 75],
+  ["none", 20],
+  ["invalid", 5],
+] as const;
+const HIREABLE = [
+  [true, 30],
+  [false, 20],
+  [null, 50],
+] as const;
+const EDUCATION_COUNTS = [
+  [0, 15],
+  [1, 55],
+  [2, 25],
+  [3, 5],
+] as const;
 const CONFIDENCES = ["high", "medium"];
 const CODEHOST_SIGNALS = ["name_match", "location_match", "employer_match", "email_match"];
-const CERTIFICATIONS_BY_FAMILY = new Map(FAMILY_NAMES.map((f) => [f, CERTIFICATIONS.filter(([, , families]) => families.includes(f))]));
+const CERTIFICATIONS_BY_FAMILY = new Map(
+  FAMILY_NAMES.map((f) => [f, CERTIFICATIONS.filter(([, , families]) => families.includes(f))]),
+);
 const SECOND_LANGUAGES = ["Spanish", "French", "German", "Mandarin", "Portuguese", "Arabic", "Italian", "Japanese"];
 
 export interface GenerateOptions {
@@ -75,7 +132,12 @@ export function generateCompanies(rng: Prng, count: number): Company[] {
   while (names.size < count) names.add(`${rng.pick(COMPANY_PREFIXES)} ${rng.pick(COMPANY_SUFFIXES)} ${n++}`);
   return [...names].map((name, i) => {
     const key = slugify(name);
-    return { key, name, network_url: i > 0 && rng.chance(3) ? null : companyUrl(key), domain: `${key.replace(/-/g, "")}.example` };
+    return {
+      key,
+      name,
+      network_url: i > 0 && rng.chance(3) ? null : companyUrl(key),
+      domain: `${key.replace(/-/g, "")}.example`,
+    };
   });
 }
 
@@ -113,10 +175,8 @@ class PersonGenerator {
     const rng = this.rng;
     const continent = rng.weighted(CONTINENT_WEIGHTS);
     const country = rng.pick(CONTINENTS[continent]!);
-    const pool = NAMES[country.names];
     return {
-      first: rng.pick(pool.first),
-      last: rng.pick(pool.last),
+      ...pickName(rng, country),
       family: rng.weighted(FAMILY_WEIGHTS),
       country,
     };
@@ -135,10 +195,13 @@ class PersonGenerator {
     const [city, region] = rng.pick(plan.country.cities);
     const locationShape = rng.weighted(LOCATION_SHAPES);
     const location =
-      locationShape === "full" ? { city, region, country: plan.country.name }
-      : locationShape === "country" ? { country: plan.country.name }
-      : locationShape === "city" ? { city, region: null, country: null }
-      : {};
+      locationShape === "full"
+        ? { city, region, country: plan.country.name }
+        : locationShape === "country"
+          ? { country: plan.country.name }
+          : locationShape === "city"
+            ? { city, region: null, country: null }
+            : {};
     const exploring = rng.chance(10) ? this.exploring(latest) : { reasons: [], interpretation: null };
     return {
       slug,
@@ -184,7 +247,8 @@ class PersonGenerator {
       if (rng.chance(10)) family = rng.weighted(FAMILY_WEIGHTS);
       const lastOfEmployed = isLast && !between;
       const company = lastOfEmployed && plan.employer ? plan.employer : rng.chance(6) ? null : rng.pick(this.companies);
-      const title = seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)) + rng.pick(FAMILIES[family]!.titles);
+      const title =
+        seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)) + rng.pick(FAMILIES[family]!.titles);
       rows.push(this.position(company, title, family, cursor, lastOfEmployed ? null : end, lastOfEmployed));
       cursor = end + rng.range(0, 4);
     }
@@ -193,17 +257,37 @@ class PersonGenerator {
       const start = careerStart + rng.range(0, Math.max(1, TODAY_MONTH - careerStart - 2));
       const ongoing = !between && rng.chance(50);
       const end = ongoing ? null : Math.min(TODAY_MONTH - 1, start + rng.range(3, 36));
-      rows.push(this.position(rng.pick(this.companies), rng.pick(SIDE_ROLES), rng.chance(50) ? "leadership" : null, start, end, ongoing));
+      rows.push(
+        this.position(
+          rng.pick(this.companies),
+          rng.pick(SIDE_ROLES),
+          rng.chance(50) ? "leadership" : null,
+          start,
+          end,
+          ongoing,
+        ),
+      );
     }
     // A duplicate source row of the same position (collapsed in the dossier).
     if (rows.length > 0 && rng.chance(5)) {
       const dup = rows[rng.int(rows.length)]!;
-      rows.push({ ...dup, tenure_months: null, started_at: dup.started_at && dup.started_at.length > 4 ? dup.started_at.slice(0, 4) : dup.started_at });
+      rows.push({
+        ...dup,
+        tenure_months: null,
+        started_at: dup.started_at && dup.started_at.length > 4 ? dup.started_at.slice(0, 4) : dup.started_at,
+      });
     }
     return rows;
   }
 
-  private position(company: Company | null, title: string, family: string | null, start: number, end: number | null, current: boolean): Position {
+  private position(
+    company: Company | null,
+    title: string,
+    family: string | null,
+    start: number,
+    end: number | null,
+    current: boolean,
+  ): Position {
     const rng = this.rng;
     const precision = rng.weighted(PRECISIONS);
     const employer = company ?? null;
@@ -226,27 +310,51 @@ class PersonGenerator {
   private headline(latest: Position | undefined, skills: string[], between: boolean): string | null {
     const rng = this.rng;
     if (!latest || rng.chance(4)) return null;
-    if (between) return rng.chance(50) ? `Former ${latest.title} at ${latest.company}` : `${latest.title} | Open to new opportunities`;
+    if (between)
+      return rng.chance(50)
+        ? `Former ${latest.title} at ${latest.company}`
+        : `${latest.title} | Open to new opportunities`;
     if (skills.length >= 2 && rng.chance(25)) return `${latest.title} | ${skills[0]} | ${skills[1]}`;
     return `${latest.title} at ${latest.company}`;
   }
 
-  private exploring(latest: Position | undefined): { reasons: ExploringReason[]; interpretation: Person["exploring_interpretation"] } {
+  private exploring(latest: Position | undefined): {
+    reasons: ExploringReason[];
+    interpretation: Person["exploring_interpretation"];
+  } {
     const rng = this.rng;
     const cues = rng.sample(EXPLORING_CUES, rng.range(1, 3));
     const reasons: ExploringReason[] = cues.map(([field, label, after], i) => ({
       field,
       label,
-      before: field === "headline" ? (latest?.title ? `${latest.title} at ${latest.company}` : null) : field === "about" ? "Building great products with great people" : null,
+      before:
+        field === "headline"
+          ? latest?.title
+            ? `${latest.title} at ${latest.company}`
+            : null
+          : field === "about"
+            ? "Building great products with great people"
+            : null,
       after,
       seen_at: isoDaysAgo(rng.range(2, 200) + i * 3, rng.range(0, 1439)),
     }));
     const quality = rng.weighted(INTERPRETATION_QUALITY);
     if (quality === "none") return { reasons, interpretation: null };
-    const evidence: ExploringEvidence[] = reasons.map((r) => ({ ...r, quote: r.after ?? r.label, side: "after", ...(rng.chance(50) ? { source: "snapshot" as const } : {}) }));
+    const evidence: ExploringEvidence[] = reasons.map((r) => ({
+      ...r,
+      quote: r.after ?? r.label,
+      side: "after",
+      ...(rng.chance(50) ? { source: "snapshot" as const } : {}),
+    }));
     const segments = [
-      { text: "Recent profile edits suggest this person may be reconsidering their current role.", evidence_indices: evidence.map((_, i) => i) },
-      { text: `The strongest signal is the ${evidence[0]!.field.replace("_", " ")} change.`, evidence_indices: [quality === "invalid" ? evidence.length + 2 : 0] },
+      {
+        text: "Recent profile edits suggest this person may be reconsidering their current role.",
+        evidence_indices: evidence.map((_, i) => i),
+      },
+      {
+        text: `The strongest signal is the ${evidence[0]!.field.replace("_", " ")} change.`,
+        evidence_indices: [quality === "invalid" ? evidence.length + 2 : 0],
+      },
     ];
     return { reasons, interpretation: { model: "explore-assessor", version: "2026-10", segments, evidence } };
   }
@@ -321,7 +429,11 @@ class PersonGenerator {
     return rng.sample(pool, rng.range(1, 3)).map(([name, authority]) => ({
       name,
       authority: rng.chance(20) ? null : authority,
-      issued_at: rng.chance(25) ? null : rng.chance(50) ? String(rng.range(2012, 2026)) : monthToString(rng.range(2012 * 12, TODAY_MONTH - 1)),
+      issued_at: rng.chance(25)
+        ? null
+        : rng.chance(50)
+          ? String(rng.range(2012, 2026))
+          : monthToString(rng.range(2012 * 12, TODAY_MONTH - 1)),
     }));
   }
 }

@@ -4,10 +4,34 @@ import type { RoleFilter } from "./roles.js";
 
 /** The saveable filter keys, in echo order (SavedQuery allowlist). */
 export const QUERY_KEYS = [
-  "nl", "company", "min_company_months", "company_active_during", "company_current", "company_left_min_months_ago",
-  "role_family", "min_role_months", "roles", "q_in", "keywords", "school", "skill", "skills", "skill_match",
-  "language", "languages", "language_match", "exclude_languages", "certification", "certifications", "certification_match",
-  "location", "exclude_locations", "open_to_work", "between_roles", "exploring", "codehost_hireable",
+  "nl",
+  "company",
+  "min_company_months",
+  "company_active_during",
+  "company_current",
+  "company_left_min_months_ago",
+  "role_family",
+  "min_role_months",
+  "roles",
+  "q_in",
+  "keywords",
+  "school",
+  "skill",
+  "skills",
+  "skill_match",
+  "language",
+  "languages",
+  "language_match",
+  "exclude_languages",
+  "certification",
+  "certifications",
+  "certification_match",
+  "location",
+  "exclude_locations",
+  "open_to_work",
+  "between_roles",
+  "exploring",
+  "codehost_hireable",
 ] as const;
 
 export type QueryKey = (typeof QUERY_KEYS)[number];
@@ -38,4 +62,33 @@ export interface SearchFilters {
   exploring: boolean | null;
   codehostHireable: boolean | null;
   includeFlagged: boolean;
+  /** How the shared rules read; absent: search's rules (SEARCH_RULES). */
+  rules?: MatchRules;
+  /** Each group: some current position's title contains one of its terms (Target discovery's titles, seniorities). */
+  currentTitles?: string[][];
+  /** Some past position's title contains one of these terms. */
+  pastTitles?: string[];
+  /** Some stint's role family is one of these (lower case); unlike `roleFamily`, no months and no match keys. */
+  anyRoleFamily?: string[];
+  /** A stint started or ended within this many months of the graph's today. */
+  changedWithinMonths?: number;
+  /** A current (`current: true`) or past stint at a company whose key is one of `ids` or whose text contains one. */
+  employers?: { ids: string[]; current: boolean }[];
 }
+
+/**
+ * Where search (GET /people) and Target discovery read the same filter differently, the one people matcher
+ * (`matchPerson`) takes the difference as a rule.
+ */
+export interface MatchRules {
+  /**
+   * `name-headline`: every keyword is a word prefix in the name or headline, scored (name 2, headline 1);
+   * `profile`: every keyword is a word prefix anywhere in the profile text (name, headline, titles, employers,
+   * location, skills), unscored.
+   */
+  keywords: "name-headline" | "profile";
+  /** `phrase`: a term is a phrase in the skills, employers or headline; `exact`: a term equals one skill. */
+  skills: "phrase" | "exact";
+}
+
+export const SEARCH_RULES: MatchRules = { keywords: "name-headline", skills: "phrase" };

@@ -7,16 +7,16 @@ import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import type { Match, MatchRole } from "../data/resources.js";
 import { invalidRequest } from "../errors.js";
 import { periodStart } from "../data/dates.js";
-import { compilePlaces, type PlaceMatcher } from "./locations.js";
+import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { membersOf } from "./postings.js";
 import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
-import { QUERY_KEYS, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
+import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
-export { QUERY_KEYS, type EffectiveQuery, type QueryKey, type SearchFilters } from "./search-query.js";
+export { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchRules, type QueryKey, type SearchFilters } from "./search-query.js";
 
 export interface ParsedSearch {
   query: EffectiveQuery;
@@ -199,8 +199,29 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
   return roles.length === 0 ? {} : { role_months: roles[0]!.months, roles };
 }
 
+const STOPWORDS = new Set(["a", "an", "and", "at", "for", "from", "in", "of", "on", "or", "the", "to", "with", "who", "people"]);
+
+/** Keyword tokens for the `profile` keyword rule: stopwords dropped, a plural "s" removed ("engineers" finds "Engineer"). */
+export function profileKeywordTokens(value: string): string[] {
+  return tokenize(value)
+    .filter((t) => !STOPWORDS.has(t))
+    .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
+}
+
+function profileText(rec: PersonRecord): string {
+  const p = rec.person;
+  return [p.full_name, p.headline, ...rec.positions.map((x) => `${x.title ?? ""} ${x.company ?? ""}`), p.location.city, p.location.region, p.location.country, ...p.skills]
+    .filter(Boolean)
+    .join(" | ")
+    .toLowerCase();
+}
+
 function keywordScore(rec: PersonRecord, f: SearchFilters): number | null {
   if (f.keywords.length === 0) return 0;
+  if ((f.rules ?? SEARCH_RULES).keywords === "profile") {
+    const haystack = profileText(rec);
+    return f.keywords.every((t) => hasWordPrefix(haystack, t)) ? 0 : null;
+  }
   let score = 0;
   for (const word of f.keywords) {
     const inName = f.qIn !== "headline" && hasWordPrefix(rec.nameLc, word);
@@ -215,9 +236,9 @@ function matchesMode(mode: MatchMode, terms: string[], test: (t: string) => bool
   return mode === "all" ? terms.every(test) : terms.some(test);
 }
 
-/** A skill term matches a skill, a current or past employer, or the headline (as whole words). */
-function skillTermMatches(rec: PersonRecord, term: string): boolean {
-  return containsPhrase(rec.skillText, term);
+/** `phrase`: a skill term matches a skill, a current or past employer, or the headline (as whole words); `exact`: a skill. */
+function skillTermMatches(rec: PersonRecord, term: string, rule: "phrase" | "exact"): boolean {
+  return rule === "exact" ? rec.skillsLc.includes(term) : containsPhrase(rec.skillText, term);
 }
 
 function certTermMatches(rec: PersonRecord, term: string): boolean {
@@ -247,13 +268,30 @@ function passesPlacesAndLanguages(rec: PersonRecord, f: SearchFilters): boolean 
 function passesText(rec: PersonRecord, f: SearchFilters): boolean {
   if (f.school !== null && !rec.schoolsLc.some((s) => s.includes(f.school!))) return false;
   if (f.certifications && !matchesMode(f.certifications.mode, f.certifications.terms, (t) => certTermMatches(rec, t))) return false;
-  if (f.skills && !matchesMode(f.skills.mode, f.skills.terms, (t) => skillTermMatches(rec, t))) return false;
+  const skillRule = (f.rules ?? SEARCH_RULES).skills;
+  if (f.skills && !matchesMode(f.skills.mode, f.skills.terms, (t) => skillTermMatches(rec, t, skillRule))) return false;
+  return true;
+}
+
+const titleContains = (title: string | null, terms: readonly string[]) => title !== null && terms.some((t) => title.toLowerCase().includes(t));
+
+/** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
+function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
+  if (f.currentTitles?.some((terms) => !rec.positions.some((x) => x.is_current === true && titleContains(x.title, terms)))) return false;
+  if (f.pastTitles && !rec.positions.some((x) => x.is_current !== true && titleContains(x.title, f.pastTitles!))) return false;
+  if (f.anyRoleFamily && !rec.stints.some((s) => s.familyLc !== null && f.anyRoleFamily!.includes(s.familyLc))) return false;
+  const within = f.changedWithinMonths;
+  if (within !== undefined && !rec.stints.some((s) => (s.start !== null && todayMonth - s.start <= within) || (s.end !== null && todayMonth - s.end <= within))) {
+    return false;
+  }
+  const atEmployer = (s: Stint, ids: string[]) => ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
+  if (f.employers?.some((e) => !rec.stints.some((s) => s.current === e.current && atEmployer(s, e.ids)))) return false;
   return true;
 }
 
 /** The match of one person, or null when a filter rejects them. */
 export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: number): Hit | null {
-  if (!passesFlags(rec, f) || !passesPlacesAndLanguages(rec, f) || !passesText(rec, f)) return null;
+  if (!passesFlags(rec, f) || !passesPlacesAndLanguages(rec, f) || !passesText(rec, f) || !passesPositions(rec, f, todayMonth)) return null;
   const company = companyMatch(rec, f, todayMonth);
   if (company === null) return null;
   const role = roleMatch(rec, f);

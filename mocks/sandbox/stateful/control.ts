@@ -9,6 +9,7 @@
  *   GET  /__sandbox/state            counts per organization
  *   POST /__sandbox/state/save       write the state file now (needs a storage: --state-file)
  */
+import { mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../context.js";
 import { findPerson } from "../domain/people.js";
@@ -44,13 +45,14 @@ function optionalString(b: Record<string, unknown>, name: string): string | unde
 function optionalInt(b: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
   const v = b[name];
   if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw invalidRequest(`${name} must be an integer between ${min} and ${max}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw invalidRequest(`${name} must be an integer between ${min} and ${max}`);
   return v;
 }
 
 function optionalEnum<T extends string>(b: Record<string, unknown>, name: string, values: readonly T[]): T | undefined {
   const v = optionalString(b, name);
-  if (v !== undefined && !values.includes(v as T)) throw invalidRequest(`${name} must be one of: ${values.join(", ")}`);
+  if (v !== undefined && !values.includes(v as T)) throw invalidRequest(`${name} ${mustBeOneOf(values)}`);
   return v as T | undefined;
 }
 
@@ -126,7 +128,12 @@ const controlRoutes: ControlRoute[] = [
       const targetId = optionalString(b, "target_id");
       if (targetId !== undefined) targetById(ctx, targetId);
       const until = optionalEnum(b, "until", ["finished"] as const);
-      const jobs = advanceJobs(ctx, { targetId, steps: optionalInt(b, "steps", 1, 100), untilFinished: until === "finished", outcome: optionalEnum(b, "outcome", OUTCOMES) });
+      const jobs = advanceJobs(ctx, {
+        targetId,
+        steps: optionalInt(b, "steps", 1, 100),
+        untilFinished: until === "finished",
+        outcome: optionalEnum(b, "outcome", OUTCOMES),
+      });
       return { data: jobs };
     },
   },
@@ -196,7 +203,8 @@ export const controlArea: Area = {
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
   },
-  tickEveryMs: (ctx) => (ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null),
+  tickEveryMs: (ctx) =>
+    ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
   close(ctx) {
     if (ctx.storage) saveState(ctx, ctx.storage);
   },

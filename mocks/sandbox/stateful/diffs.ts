@@ -5,11 +5,19 @@
  */
 import type { Graph } from "../data/graph.js";
 import type { Prng } from "../data/prng.js";
-import { EXPLORING_CUES, FAMILIES } from "../data/vocab.js";
+import { synthesizeHeadline, synthesizeProfileText } from "../data/synthesis.js";
 import type { EventField, EventView } from "./records.js";
 
 export const EVENT_FIELDS: readonly EventField[] = [
-  "open_to_work", "between_roles", "exploring", "left_company", "joined_company", "removed_position", "headline", "about", "role_description",
+  "open_to_work",
+  "between_roles",
+  "exploring",
+  "left_company",
+  "joined_company",
+  "removed_position",
+  "headline",
+  "about",
+  "role_description",
 ];
 
 export interface LiveProfile {
@@ -71,18 +79,6 @@ export function liveFromMember(m: MemberLike): LiveProfile {
   };
 }
 
-const ABOUTS = [
-  "Building reliable systems and the teams behind them.",
-  "Curious about data, people and the products in between.",
-  ...EXPLORING_CUES.filter(([field]) => field === "about").map(([, , after]) => after),
-];
-const ROLE_DESCRIPTIONS = [
-  "Own the roadmap and delivery for the core platform.",
-  "Lead a cross-functional team shipping customer-facing features.",
-  ...EXPLORING_CUES.filter(([field]) => field === "role_description").map(([, , after]) => after),
-];
-const HEADLINE_SUFFIXES = ["Open to new opportunities", "Exploring platform roles", "Independent consultant", "Hiring!"];
-
 export type DiffBody = Pick<EventView, "field" | "before" | "after" | "severity" | "label">;
 
 const flag = (v: boolean) => (v ? "true" : "false");
@@ -101,7 +97,13 @@ export function applyDiff(graph: Graph, live: LiveProfile, field: EventField, rn
         between_roles: [`${name} is between roles`, `${name} is no longer between roles`] as const,
         exploring: [`${name} may be exploring new roles`, `${name} is no longer flagged as exploring`] as const,
       }[field];
-      return { field, before: flag(before), after: flag(!before), severity: before ? "quiet" : "hot", label: before ? off : on };
+      return {
+        field,
+        before: flag(before),
+        after: flag(!before),
+        severity: before ? "quiet" : "hot",
+        label: before ? off : on,
+      };
     }
     case "left_company": {
       if (live.current_company === null) return applyDiff(graph, live, "joined_company", rng);
@@ -119,21 +121,20 @@ export function applyDiff(graph: Graph, live: LiveProfile, field: EventField, rn
       return { field, before, after: company, severity: "hot", label: `${name} joined ${company}` };
     }
     case "removed_position": {
-      const removed = live.title ? `${live.title}${live.current_company ? ` at ${live.current_company}` : ""}` : "A position";
+      const removed = live.title
+        ? `${live.title}${live.current_company ? ` at ${live.current_company}` : ""}`
+        : "A position";
       return { field, before: removed, after: null, severity: "quiet", label: `${name} removed a position` };
     }
     case "headline": {
       const before = live.headline;
-      const base = (before ?? live.title ?? rng.pick(Object.values(FAMILIES)).titles[0] ?? "Professional").split(" | ")[0] ?? "Professional";
-      const after = `${base} | ${rng.pick(HEADLINE_SUFFIXES)}`;
-      live.headline = after === before ? base : after;
+      live.headline = synthesizeHeadline(rng, before, live.title);
       return { field, before, after: live.headline, severity: "quiet", label: `${name} changed their headline` };
     }
     case "about":
     case "role_description": {
       const before = live[field];
-      const pool = (field === "about" ? ABOUTS : ROLE_DESCRIPTIONS).filter((s) => s !== before);
-      live[field] = rng.pick(pool);
+      live[field] = synthesizeProfileText(rng, field, before);
       const label = field === "about" ? `${name} updated their about section` : `${name} updated a role description`;
       return { field, before, after: live[field], severity: "quiet", label };
     }

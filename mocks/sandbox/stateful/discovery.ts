@@ -8,13 +8,11 @@
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { Company } from "../data/resources.js";
-import { CONTINENTS } from "../data/geo.js";
 import { Prng } from "../data/prng.js";
-import { FAMILIES, NAMES } from "../data/vocab.js";
+import { ALL_TITLES, familyTitles, synthesizePerson } from "../data/synthesis.js";
 import { slugify } from "../data/generate.js";
-import { matchesAnyPlace } from "../domain/locations.js";
-
-import { hasWordPrefix, tokenize } from "../data/text.js";
+import { compilePlaces } from "../domain/locations.js";
+import { matchPerson, profileKeywordTokens, type MatchRules, type SearchFilters } from "../domain/search.js";
 import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
 import type { MemberProfile } from "./records.js";
 import { unitFrom } from "./area-helpers.js";
@@ -35,7 +33,14 @@ export interface Candidate {
   enrichment: Enrichment;
 }
 
-export const EMPTY_PROFILE: MemberProfile = { full_name: null, headline: null, current_company: null, public_identifier: null, location: null, is_current: null };
+export const EMPTY_PROFILE: MemberProfile = {
+  full_name: null,
+  headline: null,
+  current_company: null,
+  public_identifier: null,
+  location: null,
+  is_current: null,
+};
 
 /** Share of discovered profiles that are not in the index graph (at least one when anything is found). */
 export const OFF_GRAPH_SHARE = 0.2;
@@ -61,9 +66,16 @@ export interface PeopleFilters {
   past_company_ids?: string[];
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s.trim() !== "").map((s) => s.trim()) : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s.trim() !== "").map((s) => s.trim()) : [];
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-const places = (v: unknown): string[] => (typeof v === "string" ? v.split(";").map((s) => s.trim()).filter(Boolean) : []);
+const places = (v: unknown): string[] =>
+  typeof v === "string"
+    ? v
+        .split(";")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 const matchMode = (v: unknown): "any" | "all" | undefined => (v === "any" || v === "all" ? v : undefined);
 
 function unique(values: string[]): string[] {
@@ -79,12 +91,23 @@ function unique(values: string[]): string[] {
  * minMonths and scope are not mapped. The provider `query` keys override the mapped ones (query.keywords
  * overrides the keyword generated from input or app_query). Empty values are left out.
  */
-export function mapPeopleFilters(input: string, app: Record<string, unknown>, query: Record<string, unknown>): PeopleFilters {
-  const roles = Array.isArray(app.roles) ? app.roles.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null) : [];
+export function mapPeopleFilters(
+  input: string,
+  app: Record<string, unknown>,
+  query: Record<string, unknown>,
+): PeopleFilters {
+  const roles = Array.isArray(app.roles)
+    ? app.roles.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
+    : [];
   const mapped: PeopleFilters = {
     keywords: text(app.keywords) ?? input,
     titles: unique(roles.flatMap((r) => [...(text(r.title) ? [text(r.title)!] : []), ...strings(r.titles)])),
-    role_families: unique(roles.map((r) => text(r.family)).filter((f): f is string => f !== undefined).map((f) => f.toLowerCase())),
+    role_families: unique(
+      roles
+        .map((r) => text(r.family))
+        .filter((f): f is string => f !== undefined)
+        .map((f) => f.toLowerCase()),
+    ),
     skills: unique([...(text(app.skill) ? [text(app.skill)!] : []), ...strings(app.skills)]),
     skill_match: matchMode(app.skillMatch),
     languages: unique([...(text(app.language) ? [text(app.language)!] : []), ...strings(app.languages)]),
@@ -94,7 +117,9 @@ export function mapPeopleFilters(input: string, app: Record<string, unknown>, qu
     location_ids: unique(places(app.location)),
     exclude_location_ids: unique(places(app.excludeLocations)),
     recently_changed_jobs:
-      (typeof app.companyLeftMinMonthsAgo === "number" && app.companyLeftMinMonthsAgo > 0) || app.betweenRoles === true ? true : undefined,
+      (typeof app.companyLeftMinMonthsAgo === "number" && app.companyLeftMinMonthsAgo > 0) || app.betweenRoles === true
+        ? true
+        : undefined,
   };
   const provider: PeopleFilters = {
     keywords: text(query.keywords),
@@ -109,80 +134,81 @@ export function mapPeopleFilters(input: string, app: Record<string, unknown>, qu
   };
   const merged: Record<string, unknown> = { ...mapped };
   for (const [k, v] of Object.entries(provider)) if (v !== undefined) merged[k] = v;
-  for (const [k, v] of Object.entries(merged)) if (v === undefined || (Array.isArray(v) && v.length === 0)) delete merged[k];
+  for (const [k, v] of Object.entries(merged))
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) delete merged[k];
   return merged as PeopleFilters;
 }
 
 /** The provider `query` of a people Target with unknown keys stripped. */
 export function stripProviderQuery(query: unknown): Record<string, unknown> {
   if (typeof query !== "object" || query === null) return {};
-  const keys = ["keywords", "titles", "past_titles", "seniorities", "location_ids", "exclude_location_ids", "recently_changed_jobs", "company_ids", "past_company_ids"];
+  const keys = [
+    "keywords",
+    "titles",
+    "past_titles",
+    "seniorities",
+    "location_ids",
+    "exclude_location_ids",
+    "recently_changed_jobs",
+    "company_ids",
+    "past_company_ids",
+  ];
   return Object.fromEntries(Object.entries(query).filter(([k]) => keys.includes(k)));
 }
 
-// ---- matching ----
+// ---- matching (the people matcher of domain/search.ts, on discovery's rules) ----
 
-const STOPWORDS = new Set(["a", "an", "and", "at", "for", "from", "in", "of", "on", "or", "the", "to", "with", "who", "people"]);
+const DISCOVERY_RULES: MatchRules = { keywords: "profile", skills: "exact" };
+/** "Recently changed jobs": a position started or ended within the last 24 months of the graph's today. */
+const RECENT_CHANGE_MONTHS = 24;
 
-/** Keyword tokens: stopwords dropped, a plural "s" removed ("engineers" finds "Engineer"). */
-export function keywordTokens(value: string): string[] {
-  return tokenize(value)
-    .filter((t) => !STOPWORDS.has(t))
-    .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
-}
-
-function profileText(rec: PersonRecord): string {
-  const p = rec.person;
-  return [p.full_name, p.headline, ...rec.positions.map((x) => `${x.title ?? ""} ${x.company ?? ""}`), p.location.city, p.location.region, p.location.country, ...p.skills]
-    .filter(Boolean)
-    .join(" | ")
-    .toLowerCase();
-}
-
-const includesAny = (value: string | null, needles: string[]) => value !== null && needles.some((n) => value.toLowerCase().includes(n.toLowerCase()));
-
-function byMode(mode: "any" | "all" | undefined, terms: string[], test: (t: string) => boolean): boolean {
-  return mode === "all" ? terms.every(test) : terms.some(test);
-}
-
-function companyMatches(rec: PersonRecord, ids: string[], current: boolean): boolean {
-  return rec.stints.some(
-    (s) => s.current === current && ids.some((id) => (s.company?.key ?? "") === id.toLowerCase() || s.companyText.includes(id.toLowerCase())),
-  );
-}
-
-export function matchesPeopleFilters(graph: Graph, rec: PersonRecord, f: PeopleFilters): boolean {
-  const p = rec.person;
-  if (f.keywords) {
-    const haystack = profileText(rec);
-    if (!keywordTokens(f.keywords).every((t) => hasWordPrefix(haystack, t))) return false;
-  }
-  const current = rec.positions.filter((x) => x.is_current === true);
-  const past = rec.positions.filter((x) => x.is_current !== true);
-  if (f.titles && !current.some((x) => includesAny(x.title, f.titles!))) return false;
-  if (f.past_titles && !past.some((x) => includesAny(x.title, f.past_titles!))) return false;
-  if (f.seniorities && !current.some((x) => includesAny(x.title, f.seniorities!))) return false;
-  if (f.role_families && !rec.stints.some((s) => s.family !== null && f.role_families!.includes(s.family.toLowerCase()))) return false;
-  if (f.skills && !byMode(f.skill_match, f.skills, (t) => rec.skillsLc.includes(t.toLowerCase()))) return false;
-  if (f.languages && !byMode(f.language_match, f.languages, (t) => rec.languagesLc.includes(t.toLowerCase()))) return false;
-  if (f.exclude_languages?.some((t) => rec.languagesLc.includes(t.toLowerCase()))) return false;
-  if (f.school && !p.education.some((e) => includesAny(e.school, [f.school!]))) return false;
-  if (f.location_ids && !matchesAnyPlace(p.location, f.location_ids)) return false;
-  if (f.exclude_location_ids && matchesAnyPlace(p.location, f.exclude_location_ids)) return false;
-  if (f.recently_changed_jobs && !recentlyChanged(graph, rec)) return false;
-  if (f.company_ids && !companyMatches(rec, f.company_ids, true)) return false;
-  if (f.past_company_ids && !companyMatches(rec, f.past_company_ids, false)) return false;
-  return true;
-}
-
-/** A position started or ended within the last 24 months of the graph's today. */
-function recentlyChanged(graph: Graph, rec: PersonRecord): boolean {
-  return rec.stints.some((s) => (s.start !== null && graph.todayMonth - s.start <= 24) || (s.end !== null && graph.todayMonth - s.end <= 24));
+/** A people Target's filters as the shared matcher's filters (terms lower-cased; unflagged people only). */
+export function discoveryFilters(f: PeopleFilters): SearchFilters {
+  const lower = (values: string[]) => values.map((v) => v.toLowerCase());
+  const currentTitles = [f.titles, f.seniorities].filter((g): g is string[] => g !== undefined).map(lower);
+  const employers = [
+    ...(f.company_ids ? [{ ids: lower(f.company_ids), current: true }] : []),
+    ...(f.past_company_ids ? [{ ids: lower(f.past_company_ids), current: false }] : []),
+  ];
+  return {
+    company: null,
+    minCompanyMonths: null,
+    companyCurrent: false,
+    leftMinMonthsAgo: null,
+    activeDuring: null,
+    roleFamily: null,
+    minRoleMonths: null,
+    roles: [],
+    keywords: f.keywords ? profileKeywordTokens(f.keywords) : [],
+    qIn: "people",
+    school: f.school ? f.school.toLowerCase() : null,
+    skills: f.skills ? { terms: lower(f.skills), mode: f.skill_match ?? "any" } : null,
+    languages: f.languages ? { terms: lower(f.languages), mode: f.language_match ?? "any" } : null,
+    excludeLanguages: lower(f.exclude_languages ?? []),
+    certifications: null,
+    locations: f.location_ids ? compilePlaces(f.location_ids) : null,
+    excludeLocations: f.exclude_location_ids ? compilePlaces(f.exclude_location_ids) : null,
+    openToWork: null,
+    betweenRoles: null,
+    exploring: null,
+    codehostHireable: null,
+    includeFlagged: false,
+    rules: DISCOVERY_RULES,
+    ...(currentTitles.length > 0 ? { currentTitles } : {}),
+    ...(f.past_titles ? { pastTitles: lower(f.past_titles) } : {}),
+    ...(f.role_families ? { anyRoleFamily: lower(f.role_families) } : {}),
+    ...(f.recently_changed_jobs ? { changedWithinMonths: RECENT_CHANGE_MONTHS } : {}),
+    ...(employers.length > 0 ? { employers } : {}),
+  };
 }
 
 // ---- candidates ----
 
-export function locationText(loc: { city?: string | null; region?: string | null; country?: string | null }): string | null {
+export function locationText(loc: {
+  city?: string | null;
+  region?: string | null;
+  country?: string | null;
+}): string | null {
   const parts: string[] = [];
   for (const part of [loc.city, loc.region, loc.country]) if (part && !parts.includes(part)) parts.push(part);
   return parts.length > 0 ? parts.join(", ") : null;
@@ -199,7 +225,13 @@ function graphCandidate(rec: PersonRecord, isCurrent: boolean | null): Candidate
     location: locationText(p.location),
     is_current: isCurrent,
   };
-  return { key, network_url: `https://${key}`, in_graph: true, stub: profile, enrichment: { profile, slug: p.slug, picture: p.profile_picture_url } };
+  return {
+    key,
+    network_url: `https://${key}`,
+    in_graph: true,
+    stub: profile,
+    enrichment: { profile, slug: p.slug, picture: p.profile_picture_url },
+  };
 }
 
 interface SyntheticSpec {
@@ -209,16 +241,19 @@ interface SyntheticSpec {
 }
 
 /** Profiles outside the index graph, deterministic per Target (a retry finds the same ones again). */
-function offGraphCandidates(graph: Graph, salt: string, count: number, spec: (rng: Prng) => SyntheticSpec): Candidate[] {
+function offGraphCandidates(
+  graph: Graph,
+  salt: string,
+  count: number,
+  spec: (rng: Prng) => SyntheticSpec,
+): Candidate[] {
   const rng = new Prng(Math.floor(unitFrom(salt) * 0x1_0000_0000));
-  const countries = Object.values(CONTINENTS).flat();
   const out: Candidate[] = [];
   for (let i = 0; out.length < count && i < count * 4; i++) {
-    const country = rng.pick(countries);
-    const [city, region] = rng.pick(country.cities);
-    const pool = NAMES[country.names];
-    const name = `${rng.pick(pool.first)} ${rng.pick(pool.last)}`;
-    const slug = `${slugify(name)}-${Math.floor(unitFrom(`${salt}:${i}`) * 0xffffff).toString(16).padStart(6, "0")}`;
+    const { fullName: name, city, region, country } = synthesizePerson(rng);
+    const slug = `${slugify(name)}-${Math.floor(unitFrom(`${salt}:${i}`) * 0xffffff)
+      .toString(16)
+      .padStart(6, "0")}`;
     const key = normalizeProfileUrl(`${NETWORK_ORIGIN}/in/${slug}`)!;
     if (graph.byUrl.has(key) || out.some((c) => c.key === key)) continue;
     const s = spec(rng);
@@ -227,7 +262,7 @@ function offGraphCandidates(graph: Graph, salt: string, count: number, spec: (rn
       headline: s.company ? `${s.title} at ${s.company}` : s.title,
       current_company: s.isCurrent === false ? null : s.company,
       public_identifier: slug,
-      location: locationText({ city, region, country: country.name }),
+      location: locationText({ city, region, country }),
       is_current: s.isCurrent,
     };
     out.push({
@@ -249,20 +284,28 @@ export function companyCandidates(graph: Graph, company: Company, salt: string, 
     if (record.flagged) continue;
     seen.set(record, (seen.get(record) ?? false) || stint.current);
   }
-  const found = [...seen.entries()].sort((a, b) => a[0].idx - b[0].idx).map(([rec, current]) => graphCandidate(rec, current));
-  const titles = Object.values(FAMILIES).flatMap((f) => f.titles);
+  const found = [...seen.entries()]
+    .sort((a, b) => a[0].idx - b[0].idx)
+    .map(([rec, current]) => graphCandidate(rec, current));
   const extra = offGraphCandidates(graph, salt, offGraphCount(found.length), (rng) => {
     const current = rng.chance(60);
-    return { title: rng.pick(titles), company: company.name, isCurrent: current };
+    return { title: rng.pick(ALL_TITLES), company: company.name, isCurrent: current };
   });
   return [...found, ...extra].slice(0, limit);
 }
 
 export function peopleCandidates(graph: Graph, filters: PeopleFilters, salt: string, limit: number): Candidate[] {
-  const found = graph.people.filter((rec) => !rec.flagged && matchesPeopleFilters(graph, rec, filters)).map((rec) => graphCandidate(rec, null));
-  const family = filters.role_families?.find((f) => FAMILIES[f]);
-  const titles = filters.titles ?? (family ? [...FAMILIES[family]!.titles] : [titleCase(filters.keywords ?? "Professional")]);
-  const extra = offGraphCandidates(graph, salt, offGraphCount(found.length), (rng) => ({ title: rng.pick(titles), company: "Stealth Startup", isCurrent: null }));
+  const f = discoveryFilters(filters);
+  const found = graph.people
+    .filter((rec) => matchPerson(rec, f, graph.todayMonth) !== null)
+    .map((rec) => graphCandidate(rec, null));
+  const family = filters.role_families?.map(familyTitles).find((t) => t !== undefined);
+  const titles = filters.titles ?? (family ? [...family] : [titleCase(filters.keywords ?? "Professional")]);
+  const extra = offGraphCandidates(graph, salt, offGraphCount(found.length), (rng) => ({
+    title: rng.pick(titles),
+    company: "Stealth Startup",
+    isCurrent: null,
+  }));
   return [...found, ...extra].slice(0, limit);
 }
 

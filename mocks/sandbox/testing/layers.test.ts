@@ -13,9 +13,10 @@ describe("sandbox layers", () => {
     expect(report.cycles.map((c) => c.join(" -> "))).toEqual([]);
     expect(report.unlayered).toEqual([]);
     expect(report.notBrowserSafe).toEqual([]);
+    expect(report.deepCoreImports).toEqual([]);
   });
 
-  it("fails on the fixture's upward import, cycle and Node import reached from the core", () => {
+  it("fails on the fixture's upward import, cycle, Node import reached from the core and deep contract-core import", () => {
     const report = checkLayers(FIXTURE);
     expect(report.upward).toEqual([
       "core.ts (core) imports state-file.ts (hosts)",
@@ -23,6 +24,7 @@ describe("sandbox layers", () => {
     ]);
     expect(report.cycles).toEqual([["data/graph.ts", "domain/search.ts", "data/graph.ts"]]);
     expect(report.notBrowserSafe).toEqual(["core.ts reaches node:fs through state-file.ts"]);
+    expect(report.deepCoreImports).toEqual(["prefer.ts imports contract-core/prefer.ts"]);
   });
 
   it("reads static, re-export, side-effect and dynamic imports, and skips commented-out ones", () => {
@@ -35,7 +37,9 @@ describe("sandbox layers", () => {
       '// import { f } from "./f.js";',
       '/* import { g } from "./g.js"; */',
     ].join("\n");
-    expect(importsOf(source)).toEqual(["./a.js", "../b.js", "./c.js", "./e.js", "./d.js"].sort((x, y) => source.indexOf(x) - source.indexOf(y)));
+    expect(importsOf(source)).toEqual(
+      ["./a.js", "../b.js", "./c.js", "./e.js", "./d.js"].sort((x, y) => source.indexOf(x) - source.indexOf(y)),
+    );
   });
 
   it("orders the layers from data generation up to the hosts", () => {

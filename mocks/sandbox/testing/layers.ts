@@ -1,7 +1,8 @@
 /**
  * The sandbox's layers and the rule that keeps them: a source file imports only from its own layer or
  * below, no import cycle exists, and nothing at or below the core reaches Node built-ins or Fastify
- * (directly or through what it imports), so the core runs in a browser. Imports are read with a small
+ * (directly or through what it imports), so the core runs in a browser; those layers reach contract-core
+ * through its node-free entry (`contract-core/portable.ts`) only. Imports are read with a small
  * parser (static `import`/`export ... from` and `import("...")`); tests are not layered.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -22,7 +23,8 @@ export const LAYERS: readonly { name: string; match: RegExp }[] = [
 export const BROWSER_SAFE_UP_TO = "core";
 
 const FORBIDDEN_IN_BROWSER = /^(node:|fastify$|fastify\/)/;
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 export interface LayerReport {
   /** "data/graph.ts (data generation) imports domain/search.ts (read-side domain)" */
@@ -33,7 +35,12 @@ export interface LayerReport {
   notBrowserSafe: string[];
   /** Source files outside every layer. */
   unlayered: string[];
+  /** "prefer.ts imports contract-core/prefer.ts": at or below the core, contract-core is reached through its node-free entry only. */
+  deepCoreImports: string[];
 }
+
+/** The one contract-core file the browser-safe layers may import. */
+export const PORTABLE_CORE_ENTRY = "contract-core/portable.ts";
 
 const isTest = (file: string) => /\.test(-d)?\.ts$|(^|\/)test-kit\.ts$|(^|\/)fixtures\//.test(file);
 
@@ -57,7 +64,8 @@ function listSources(dir: string, root: string, out: string[] = []): string[] {
 function resolveImport(fromAbs: string, spec: string): string | null {
   if (!spec.startsWith(".")) return null;
   const base = resolve(dirname(fromAbs), spec);
-  for (const candidate of [base.replace(/\.js$/, ".ts"), `${base}.ts`, join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  for (const candidate of [base.replace(/\.js$/, ".ts"), `${base}.ts`, join(base, "index.ts")])
+    if (existsSync(candidate)) return candidate;
   return null;
 }
 
@@ -69,7 +77,7 @@ export function layerOf(file: string): number {
 export function checkLayers(root: string): LayerReport {
   const rootAbs = resolve(root);
   const files = listSources(rootAbs, rootAbs).filter((f) => !isTest(f));
-  const report: LayerReport = { upward: [], cycles: [], notBrowserSafe: [], unlayered: [] };
+  const report: LayerReport = { upward: [], cycles: [], notBrowserSafe: [], unlayered: [], deepCoreImports: [] };
   const edges = new Map<string, string[]>();
   const browserLimit = LAYERS.findIndex((l) => l.name === BROWSER_SAFE_UP_TO);
 
@@ -99,7 +107,12 @@ export function checkLayers(root: string): LayerReport {
     const inside: string[] = [];
     for (const target of importsOfFile(abs).local) {
       const rel = relative(rootAbs, target);
-      if (rel.startsWith("..")) continue;
+      if (rel.startsWith("..")) {
+        const core = /(?:^|\/)(contract-core\/[^/]+\.ts)$/.exec(target)?.[1];
+        if (layer <= browserLimit && core !== undefined && core !== PORTABLE_CORE_ENTRY)
+          report.deepCoreImports.push(`${file} imports ${core}`);
+        continue;
+      }
       inside.push(rel);
       const to = layerOf(rel);
       if (to > layer) report.upward.push(`${file} (${LAYERS[layer]!.name}) imports ${rel} (${LAYERS[to]!.name})`);
@@ -107,14 +120,20 @@ export function checkLayers(root: string): LayerReport {
     edges.set(file, inside);
     if (layer <= browserLimit) {
       const reached = reachForbidden(abs, importsOfFile);
-      if (reached) report.notBrowserSafe.push(`${file} reaches ${reached.spec}${reached.via.length ? ` through ${reached.via.map((v) => relative(rootAbs, v)).join(" -> ")}` : ""}`);
+      if (reached)
+        report.notBrowserSafe.push(
+          `${file} reaches ${reached.spec}${reached.via.length ? ` through ${reached.via.map((v) => relative(rootAbs, v)).join(" -> ")}` : ""}`,
+        );
     }
   }
   report.cycles = findCycles(edges);
   return report;
 }
 
-function reachForbidden(start: string, importsOfFile: (abs: string) => { local: string[]; external: string[] }): { spec: string; via: string[] } | null {
+function reachForbidden(
+  start: string,
+  importsOfFile: (abs: string) => { local: string[]; external: string[] },
+): { spec: string; via: string[] } | null {
   const seen = new Set<string>([start]);
   const queue: { file: string; via: string[] }[] = [{ file: start, via: [] }];
   while (queue.length > 0) {

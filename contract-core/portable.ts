@@ -1,0 +1,33 @@
+/**
+ * The contract core's node-free entry: what a browser bundle (the sandbox core under MSW) may import. No
+ * `node:` module is reachable from here; file loading, Redocly, the CLI convention and the contract validator
+ * stay in `index.ts`, which re-exports all of this.
+ */
+export { serverBasePath, type OpenApiDocument } from "./servers.js";
+export {
+  deref,
+  escapeToken,
+  followRef,
+  isObj,
+  join as joinPointer,
+  resolvePointer,
+  unescapeToken,
+  type DerefOptions,
+  type Obj,
+} from "./pointer.js";
+export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
+export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords } from "./ajv.js";
+export {
+  describeViolation,
+  describeViolations,
+  mustBeOneOf,
+  requestWording,
+  violationFromAjv,
+  type AjvLikeError,
+  type Violation,
+  type ViolationLocation,
+} from "./violations.js";
+export * from "./error-vocabulary.js";
+export * from "./prefer.js";
+export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
+export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";

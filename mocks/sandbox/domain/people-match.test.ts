@@ -1,0 +1,78 @@
+/**
+ * The one people matcher (matchPerson) under search's rules and under Target discovery's rules and options,
+ * on the hand-made fixture graph: each rule accepts the people it should and rejects the others.
+ */
+import { describe, expect, it } from "vitest";
+import { fixtureGraph } from "../data/fixture.js";
+import { matchPerson, parseSearch, profileKeywordTokens, type MatchRules, type SearchFilters } from "./search.js";
+
+const graph = fixtureGraph();
+const DISCOVERY: MatchRules = { keywords: "profile", skills: "exact" };
+
+/** Slugs of the people the filters accept (search's defaults overridden by `extra`). */
+function matched(extra: Partial<SearchFilters>): string[] {
+  const f: SearchFilters = { ...parseSearch({}, graph).filters, ...extra };
+  return graph.people
+    .filter((rec) => matchPerson(rec, f, graph.todayMonth) !== null)
+    .map((rec) => rec.person.slug ?? rec.person.full_name ?? "");
+}
+
+describe("keyword rules", () => {
+  it("name-headline finds a word of the headline, not of a skill; profile finds both", () => {
+    expect(matched({ keywords: ["kubernetes"] })).toEqual([]);
+    expect(matched({ keywords: ["kubernetes"], rules: DISCOVERY })).toContain("priya-raman");
+    expect(matched({ keywords: ["kubernetes"], rules: DISCOVERY })).not.toContain("jonas-weber");
+    expect(matched({ keywords: ["staff"] })).toContain("priya-raman");
+  });
+
+  it("profile keywords drop stopwords and a plural s", () => {
+    expect(profileKeywordTokens("the Engineers in Berlin")).toEqual(["engineer", "berlin"]);
+    expect(profileKeywordTokens("class of")).toEqual(["class"]);
+    expect(matched({ keywords: profileKeywordTokens("engineers in Berlin"), rules: DISCOVERY })).toEqual([
+      "priya-raman",
+    ]);
+  });
+});
+
+describe("skill rules", () => {
+  it("phrase matches a term in the headline or employers; exact matches only a listed skill", () => {
+    const phrase = matched({ skills: { terms: ["northwind"], mode: "any" } });
+    expect(phrase).toContain("jonas-weber");
+    expect(matched({ skills: { terms: ["northwind"], mode: "any" }, rules: DISCOVERY })).toEqual([]);
+    expect(matched({ skills: { terms: ["go", "terraform"], mode: "all" }, rules: DISCOVERY })).toEqual([
+      "lucas-moreau",
+    ]);
+  });
+});
+
+describe("discovery's options", () => {
+  it("currentTitles: every group needs a current title containing one of its terms", () => {
+    expect(matched({ currentTitles: [["engineer"]] })).toContain("priya-raman");
+    expect(matched({ currentTitles: [["engineer"]] })).not.toContain("lucas-moreau");
+    expect(matched({ currentTitles: [["engineer"], ["staff"]] })).toEqual(["priya-raman"]);
+    expect(matched({ currentTitles: [["engineer"], ["principal"]] })).not.toContain("priya-raman");
+  });
+
+  it("pastTitles looks at positions that are not current", () => {
+    expect(matched({ pastTitles: ["data analyst"] })).toEqual(["mei-chen"]);
+    expect(matched({ pastTitles: ["data scientist"] })).not.toContain("mei-chen");
+  });
+
+  it("anyRoleFamily needs a stint in one of the families", () => {
+    expect(matched({ anyRoleFamily: ["recruiting"] })).toContain("sofia-garcia");
+    expect(matched({ anyRoleFamily: ["recruiting"] })).not.toContain("priya-raman");
+  });
+
+  it("employers: current or past stints at a company key or text fragment", () => {
+    expect(matched({ employers: [{ ids: ["fabrikam"], current: true }] })).toContain("amara-okafor");
+    expect(matched({ employers: [{ ids: ["fabrikam"], current: true }] })).not.toContain("jonas-weber");
+    expect(matched({ employers: [{ ids: ["fabrikam"], current: false }] })).toContain("jonas-weber");
+  });
+
+  it("changedWithinMonths needs a start or end within the window", () => {
+    const recent = matched({ changedWithinMonths: 24 });
+    expect(recent).toContain("lucas-moreau");
+    expect(recent).not.toContain("jonas-weber");
+    expect(matched({ changedWithinMonths: 0 })).not.toContain("lucas-moreau");
+  });
+});
