@@ -10,7 +10,7 @@ import { REPO_ROOT } from "./spec.js";
 
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
-  test: "runs lint, check:generated, typecheck and vitest in turn; vitest has its own --help",
+  test: "the gate with fixed options (--all --only lint,drift,typecheck,tests); `npm run gate -- --help` covers it",
   typecheck: "plain `tsc --noEmit`; tsc has its own --help",
   prepare: "npm's install hook: the same file as `npm run build`, whose --help this test checks",
 };
@@ -19,7 +19,9 @@ const WRITERS = ["generate", "build", "build:client", "docs", "record"];
 /** Other test files write here while this one runs (client build output, docs screenshot and page). */
 const WRITTEN_BY_OTHER_TESTS = [/^dist\/\.test-build-/, /^dist\/docs\//];
 
-const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+).scripts;
 const commands = Object.entries(scripts).filter(([name]) => !(name in SKIPPED));
 const tsx = join(REPO_ROOT, "node_modules", ".bin", "tsx");
 const scratch = mkdtempSync(join(tmpdir(), "cli-convention-"));
@@ -66,8 +68,12 @@ function run(name: string, args: string[]): Promise<Run> {
   const match = /^tsx (\S+)$/.exec(scripts[name] ?? "");
   if (!match) throw new Error(`${name}: "${scripts[name]}" is not "tsx <file>"; list it in SKIPPED with the reason`);
   return new Promise((done) => {
-    const child = execFile(tsx, [match[1]!, ...args], { cwd: REPO_ROOT, timeout: 90_000, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } }, (error, stdout, stderr) =>
-      done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    const child = execFile(
+      tsx,
+      [match[1]!, ...args],
+      { cwd: REPO_ROOT, timeout: 90_000, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
+      (error, stdout, stderr) =>
+        done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
     child.stdin?.end();
   });
@@ -76,7 +82,21 @@ function run(name: string, args: string[]): Promise<Run> {
 describe("every npm script takes --help", () => {
   it("covers every script but the listed ones", () => {
     expect(commands.length).toBeGreaterThanOrEqual(13);
-    for (const name of ["lint", "generate", "check:generated", "contract", "record", "mock", "proxy", "build:client", "docs", "docs:preview", "breaking", "gate", "bench"]) {
+    for (const name of [
+      "lint",
+      "generate",
+      "check:generated",
+      "contract",
+      "record",
+      "mock",
+      "proxy",
+      "build:client",
+      "docs",
+      "docs:preview",
+      "breaking",
+      "gate",
+      "bench",
+    ]) {
       expect(commands.map(([n]) => n)).toContain(name);
     }
   });
@@ -85,10 +105,18 @@ describe("every npm script takes --help", () => {
     const before = listing();
     // --out points into scratch: a command that ignored --help and did its work would create it.
     const out = (name: string) => (WRITERS.includes(name) ? ["--out", join(scratch, name)] : []);
-    const results = await pool(commands, LIMIT, async ([name]) => [name, await run(name, ["--help", ...out(name)])] as const);
+    const results = await pool(
+      commands,
+      LIMIT,
+      async ([name]) => [name, await run(name, ["--help", ...out(name)])] as const,
+    );
     const after = listing();
     for (const [name, result] of results) {
-      expect({ name, code: result.code, stderr: result.stderr.replace(/^npm warn.*\n/gm, "") }).toEqual({ name, code: 0, stderr: "" });
+      expect({ name, code: result.code, stderr: result.stderr.replace(/^npm warn.*\n/gm, "") }).toEqual({
+        name,
+        code: 0,
+        stderr: "",
+      });
       expect(result.stdout, name).toMatch(new RegExp(`^Usage: npm run ${name.replace(/[:]/g, "\\:")}\\b`, "m"));
       expect(result.stdout, name).toMatch(/--help/);
       expect(existsSync(join(scratch, name)), `${name} wrote its --out`).toBe(false);
@@ -99,7 +127,11 @@ describe("every npm script takes --help", () => {
   }, 240_000);
 
   it("rejects an unknown option with exit 2, naming it and pointing to --help", async () => {
-    const results = await pool(commands, LIMIT, async ([name]) => [name, await run(name, ["--no-such-option"])] as const);
+    const results = await pool(
+      commands,
+      LIMIT,
+      async ([name]) => [name, await run(name, ["--no-such-option"])] as const,
+    );
     for (const [name, result] of results) {
       expect({ name, code: result.code }).toEqual({ name, code: 2 });
       expect(result.stderr, name).toContain("--no-such-option");

@@ -6,8 +6,13 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { runCommand, usageError, type CliValues, type CommandSpec } from "../contract-core/index.js";
-import { repoRoot } from "./generate.js";
+import {
+  REPO_ROOT as repoRoot,
+  runCommand,
+  usageError,
+  type CliValues,
+  type CommandSpec,
+} from "../contract-core/index.js";
 
 interface Part {
   file: string;

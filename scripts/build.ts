@@ -7,22 +7,26 @@
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
  */
-import { build as esbuild } from "esbuild";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import ts from "typescript";
+import type ts from "typescript";
 import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// The compiler and esbuild load on the first build, not on import: `--help` and importers that never build stay fast.
+const require = createRequire(import.meta.url);
+const compiler = (): typeof ts => require("typescript") as typeof ts;
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
 export const MSW_ENTRY = "mocks/sandbox/hosts/msw.ts";
 
 /** How a consumer project type-checks the built declarations (the build and packaging tests use it). */
+// The enum values as numbers (the compiler is not loaded yet); the type checks each against its enum member.
 export const CONSUMER_COMPILER_OPTIONS: ts.CompilerOptions = {
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  target: ts.ScriptTarget.ES2022,
+  module: 199 satisfies ts.ModuleKind.NodeNext,
+  moduleResolution: 99 satisfies ts.ModuleResolutionKind.NodeNext,
+  target: 9 satisfies ts.ScriptTarget.ES2022,
   lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
   strict: true,
   noEmit: true,
@@ -37,7 +41,7 @@ export interface BuildResult {
 }
 
 function formatDiagnostics(diagnostics: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(diagnostics, {
+  return compiler().formatDiagnostics(diagnostics, {
     getCanonicalFileName: (name) => name,
     getCurrentDirectory: () => ROOT,
     getNewLine: () => "\n",
@@ -73,6 +77,7 @@ interface EmitOptions {
 
 /** One tsc emit with client/tsconfig.build.json's options, plus the project's .d.ts inputs it uses. */
 function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, required }: EmitOptions): string[] {
+  const ts = compiler();
   const parsed = ts.getParsedCommandLineOfConfigFile(
     CONFIG,
     { outDir, noCheck: !typeCheck },
@@ -138,6 +143,7 @@ export async function buildMsw({
     required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
   });
   const outfile = path.join(outDir, "msw", "index.js");
+  const { build: esbuild } = await import("esbuild");
   await esbuild({
     entryPoints: [path.join(ROOT, MSW_ENTRY)],
     outfile,

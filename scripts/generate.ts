@@ -4,7 +4,6 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import openapiTS, { astToString } from "openapi-typescript";
 import { stringify } from "yaml";
 import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 import { renderPolicyDoc } from "./breaking/format.js";
@@ -34,8 +33,17 @@ export async function generate(outDir?: string): Promise<string[]> {
   const doc = { "x-generated": NOTICE, ...bundled };
   mkdirSync(outDir ?? join(repoRoot, "generated"), { recursive: true });
   writeFileSync(target("openapi.json"), JSON.stringify(doc, null, 2) + "\n");
-  writeFileSync(target("openapi.yaml"), `# ${NOTICE}\n` + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
-  const ast = await openapiTS(bundled as unknown as Parameters<typeof openapiTS>[0], { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true });
+  writeFileSync(
+    target("openapi.yaml"),
+    `# ${NOTICE}\n` + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }),
+  );
+  // openapi-typescript pulls in the TypeScript compiler: loaded only when files are written, not for --help.
+  const { default: openapiTS, astToString } = await import("openapi-typescript");
+  const ast = await openapiTS(bundled as unknown as Parameters<typeof openapiTS>[0], {
+    alphabetize: false,
+    defaultNonNullable: false,
+    emptyObjectsUnknown: true,
+  });
   writeFileSync(target("schema.d.ts"), `/* ${NOTICE} */\n\n` + astToString(ast));
   writeFileSync(target("EXAMPLES.md"), renderExamplesList(doc, "generated/openapi.json"));
   writeFileSync(target("POLICY.md"), renderPolicyDoc());
@@ -44,8 +52,15 @@ export async function generate(outDir?: string): Promise<string[]> {
 
 export const GENERATE_COMMAND: CommandSpec = {
   name: "npm run generate",
-  summary: "Bundles spec/ into generated/openapi.{json,yaml}, writes generated/schema.d.ts and mocks/prism/EXAMPLES.md.",
-  options: { out: { type: "string", value: "<dir>", description: "write every generated file flat into this folder instead (the drift check uses it)" } },
+  summary:
+    "Bundles spec/ into generated/openapi.{json,yaml}, writes generated/schema.d.ts and mocks/prism/EXAMPLES.md.",
+  options: {
+    out: {
+      type: "string",
+      value: "<dir>",
+      description: "write every generated file flat into this folder instead (the drift check uses it)",
+    },
+  },
 };
 
 if (isMain(import.meta.url)) {

@@ -13,7 +13,7 @@ import {
   type CommandSpec,
 } from "./contract.js";
 import { KEY_VARIABLE, REVOKED_KEY_VARIABLE } from "./curl.js";
-import { FuzzConfigError, formatReport, runFuzz, type FuzzOptions } from "./runner.js";
+import type { FuzzOptions } from "./runner.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -127,9 +127,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, out: (text: str
 export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: CliOptions | undefined;
   let report;
+  // The runner brings fast-check and the validator: loaded after the command line is known to ask for a run.
+  let runner: typeof import("./runner.js");
   try {
     options = parseCli(argv, env, io.out);
     if (!options) return 0;
+    runner = await import("./runner.js");
+    const { FuzzConfigError, runFuzz } = runner;
     try {
       report = await runFuzz({ ...options, timeLimitMs: options.timeLimit * 1000 });
     } catch (error) {
@@ -141,7 +145,7 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
     io.err(`${error.message}\n`);
     return 2;
   }
-  io.out(formatReport(report));
+  io.out(runner.formatReport(report));
   if (options.report) {
     writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
     io.out(`report written to ${options.report}\n`);

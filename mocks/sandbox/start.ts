@@ -3,12 +3,13 @@ import { describeListenError, runCommand } from "../../contract-core/index.js";
 import { KEYS, ORGS } from "./auth.js";
 import { parseCli, SANDBOX_COMMAND } from "./cli.js";
 import { resolveOptions } from "./options.js";
-import { startSandbox } from "./server.js";
 
 await runCommand(SANDBOX_COMMAND, async () => {
   const options = parseCli(process.argv.slice(2));
   if (!options) return;
   const { host, port } = resolveOptions(options);
+  // The server (Fastify, the graph) loads only once the command line asks for a start, not for --help.
+  const { startSandbox } = await import("./server.js");
   const t0 = performance.now();
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {

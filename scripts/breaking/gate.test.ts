@@ -7,24 +7,53 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Change } from "./breaking.js";
-import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, parseArgs, parseMarkers, renderSummary, resolveBase, runGate } from "./gate.js";
+import type { StepName } from "./gate.js";
+import {
+  applyMarkers,
+  changedFiles,
+  isMajorBump,
+  markerLine,
+  markerLines,
+  markerMatches,
+  parseArgs,
+  parseMarkers,
+  planSteps,
+  renderSummary,
+  resolveBase,
+  runGate,
+  STEPS,
+} from "./gate.js";
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
 const SPLIT = join(HERE, "fixtures", "ok-split-root-description-changed");
 const PERSON = "spec/base/components/schemas/Person.yaml";
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "gate test", GIT_AUTHOR_EMAIL: "gate@test.invalid", GIT_COMMITTER_NAME: "gate test", GIT_COMMITTER_EMAIL: "gate@test.invalid" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "gate test",
+  GIT_AUTHOR_EMAIL: "gate@test.invalid",
+  GIT_COMMITTER_NAME: "gate test",
+  GIT_COMMITTER_EMAIL: "gate@test.invalid",
+};
 
 /** A throwaway git repository holding a split spec (copied from a fixture) and the marker file. */
-async function makeRepo(): Promise<{ dir: string; git: (...args: string[]) => Promise<string>; edit: (file: string, from: string, to: string) => Promise<void>; commit: (msg: string) => Promise<void> }> {
+async function makeRepo(): Promise<{
+  dir: string;
+  git: (...args: string[]) => Promise<string>;
+  edit: (file: string, from: string, to: string) => Promise<void>;
+  commit: (msg: string) => Promise<void>;
+}> {
   const dir = await mkdtemp(join(tmpdir(), "gate-repo-"));
   const git = async (...args: string[]) => (await run("git", args, { cwd: dir, env: GIT_ENV })).stdout.trim();
   await cp(join(SPLIT, "base.yaml"), join(dir, "spec", "openapi.yaml"));
   await cp(join(SPLIT, "base"), join(dir, "spec", "base"), { recursive: true });
   // The project's marker file without its entries: each test adds the ones it needs.
   const markers = await readFile(join(ROOT, "spec", "BREAKING.md"), "utf8");
-  await writeFile(join(dir, "spec", "BREAKING.md"), `${markers.slice(0, markers.search(/^## Entries$/m))}## Entries\n\n_None._\n`);
+  await writeFile(
+    join(dir, "spec", "BREAKING.md"),
+    `${markers.slice(0, markers.search(/^## Entries$/m))}## Entries\n\n_None._\n`,
+  );
   await git("init", "-q", "-b", "main");
   const edit = async (file: string, from: string, to: string) => {
     const text = await readFile(join(dir, file), "utf8");
@@ -150,11 +179,177 @@ describe("gate in a temporary git repository", () => {
   it("reports a failing command check with the tail of its output, and runs every check", async () => {
     const fail = [process.execPath, "-e", "console.error('lint says no'); process.exit(3)"];
     const pass = [process.execPath, "-e", "process.exit(0)"];
-    const result = await runGate({ cwd: repo.dir, base: "HEAD", optic: false, log: quiet, commands: { lint: fail, drift: pass, typecheck: pass, tests: pass } });
+    const result = await runGate({
+      cwd: repo.dir,
+      base: "HEAD",
+      all: true,
+      optic: false,
+      log: quiet,
+      commands: { lint: fail, drift: pass, typecheck: pass, tests: pass },
+    });
     expect(result.ok).toBe(false);
-    expect(result.steps.map((s) => `${s.name}:${s.status}`)).toEqual(["lint:fail", "drift:pass", "breaking:pass", "typecheck:pass", "tests:pass"]);
+    expect(result.steps.map((s) => `${s.name}:${s.status}`)).toEqual([
+      "lint:fail",
+      "drift:pass",
+      "breaking:pass",
+      "typecheck:pass",
+      "tests:pass",
+    ]);
     expect(result.markdown).toContain("✘ Lint | failed: exit code 3");
     expect(result.markdown).toContain("lint says no");
+  });
+});
+
+describe("gate runs only the checks a change can affect", () => {
+  let repo: Awaited<ReturnType<typeof makeRepo>>;
+  /** Each command check prints its name and the arguments it got, so the log shows what ran and how. */
+  const echo = (name: string) => [
+    process.execPath,
+    "-e",
+    `console.log(${JSON.stringify(name)}, JSON.stringify(process.argv.slice(1)))`,
+    "--",
+  ];
+  const commands = { lint: echo("lint"), drift: echo("drift"), typecheck: echo("typecheck"), tests: echo("tests") };
+  const gate = async (extra: { all?: boolean } = {}) => {
+    let log = "";
+    const result = await runGate({
+      cwd: repo.dir,
+      base: "HEAD",
+      optic: false,
+      commands,
+      log: (t) => void (log += t),
+      ...extra,
+    });
+    return { result, log, statuses: result.steps.map((s) => `${s.name}:${s.status}`) };
+  };
+
+  beforeAll(async () => {
+    repo = await makeRepo();
+    await writeFile(join(repo.dir, "README.md"), "# Readme\n");
+    await writeFile(join(repo.dir, "tool.ts"), "export const x = 1;\n");
+    await repo.commit("initial");
+  });
+  afterAll(async () => {
+    await rm(repo.dir, { recursive: true, force: true });
+  });
+  const reset = async () => {
+    await repo.git("checkout", "--", ".");
+    await repo.git("clean", "-fdq");
+  };
+
+  it("a docs-only change runs the tests alone, without the docs suite, and says why the rest was skipped", async () => {
+    await writeFile(join(repo.dir, "README.md"), "# Readme\n\nMore words.\n");
+    await writeFile(join(repo.dir, "GUIDE.md"), "# New guide\n"); // untracked files count too
+    const { result, log, statuses } = await gate();
+    await reset();
+    expect(result.ok).toBe(true);
+    expect(statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:skip", "tests:pass"]);
+    expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
+    expect(log).not.toMatch(/^(lint|drift|typecheck) /m);
+    expect(result.markdown).toContain(
+      "| – Lint | skipped: none of the 2 changed files is an input (spec/, scripts/lint/, contract-core/, redocly.yaml) | — |",
+    );
+    expect(result.markdown).toContain("| – Breaking changes | skipped: none of the 2 changed files is an input");
+    expect(result.markdown).toContain(
+      "| ✔ Tests | passed: docs suite (scripts/docs/**) not run: no change under spec/",
+    );
+  });
+
+  it("a spec change runs lint, drift, breaking and the whole test suite (docs included)", async () => {
+    await repo.edit(PERSON, "description: Profile headline", "description: Profile headline, reworded");
+    const { result, log, statuses } = await gate();
+    await reset();
+    expect(statuses).toEqual(["lint:pass", "drift:pass", "breaking:pass", "typecheck:skip", "tests:pass"]);
+    expect(result.steps.find((s) => s.name === "breaking")?.note).toContain("0 breaking, 1 non-breaking");
+    expect(log).toContain("tests []");
+    expect(result.markdown).toContain(
+      "| – Typecheck | skipped: none of the 1 changed file is an input (*.ts, *.mts, *.cts, *.tsx, *.json) | — |",
+    );
+  });
+
+  it("a breaking spec change still fails the gate when only the spec changed", async () => {
+    await repo.edit(PERSON, HEADLINE.split("\n").slice(0, 1).join("\n"), "  headline_removed_here:");
+    const { result, statuses } = await gate();
+    await reset();
+    expect(result.ok).toBe(false);
+    expect(statuses).toContain("breaking:fail");
+  });
+
+  it("a code-only change runs typecheck and the tests without the docs suite, and skips lint, drift and breaking", async () => {
+    await repo.edit("tool.ts", "x = 1", "x = 2");
+    const { log, statuses } = await gate();
+    await reset();
+    expect(statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
+    expect(log).toContain("typecheck []");
+    expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
+  });
+
+  it("--all runs every check whole, and a failing check still fails a skippable change", async () => {
+    const all = await gate({ all: true });
+    expect(all.statuses).toEqual(["lint:pass", "drift:pass", "breaking:pass", "typecheck:pass", "tests:pass"]);
+    expect(all.log).toContain("tests []");
+    const none = await gate();
+    expect(none.statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:skip", "tests:skip"]);
+    expect(none.result.markdown).toContain("skipped: no file changed since the base");
+  });
+
+  it("tells the tests that the project typecheck covers the type tests, unless typecheck is left out with --only", async () => {
+    const env = [process.execPath, "-e", "console.log('shared=' + process.env.TG_TYPECHECK_SHARED)"];
+    const run = async (only?: StepName[]) => {
+      let log = "";
+      await runGate({
+        cwd: repo.dir,
+        base: "HEAD",
+        all: true,
+        only,
+        optic: false,
+        commands: { ...commands, tests: env },
+        log: (t) => void (log += t),
+      });
+      return log;
+    };
+    expect(await run()).toContain("shared=1");
+    expect(await run(["typecheck", "tests"])).toContain("shared=1");
+    expect(await run(["tests"])).toContain("shared=undefined");
+  });
+
+  it("lists committed, uncommitted and untracked changes against the base", async () => {
+    await repo.edit("README.md", "# Readme", "# Readme!");
+    await repo.commit("readme");
+    await repo.edit("tool.ts", "x = 1", "x = 3");
+    await writeFile(join(repo.dir, "new.ts"), "export {};\n");
+    expect(await changedFiles(repo.dir, "HEAD~1")).toEqual(["README.md", "new.ts", "tool.ts"]);
+    expect(await changedFiles(repo.dir, "no-such-ref")).toBeUndefined();
+    await reset();
+  });
+});
+
+describe("planSteps", () => {
+  it("runs everything when the changed files are unknown or the toolchain changed", () => {
+    expect(planSteps(undefined)).toEqual({ run: [...STEPS], skipped: {} });
+    expect(planSteps(["package-lock.json", "README.md"]).run).toEqual([...STEPS]);
+    expect(planSteps([".github/workflows/contract-gate.yml"]).run).toEqual([...STEPS]);
+  });
+
+  it("maps each kind of change to the checks it can affect", () => {
+    const plan = (...files: string[]) => {
+      const { run, docsSkipped } = planSteps(files);
+      return { run, docs: docsSkipped === undefined };
+    };
+    expect(plan("docs/guide.md")).toEqual({ run: ["tests"], docs: false });
+    expect(planSteps(["docs/guide.md"]).docsSkipped).toContain("docs suite (scripts/docs/**) not run");
+    expect(plan("spec/base/paths/me.yaml")).toEqual({ run: ["lint", "drift", "breaking", "tests"], docs: true });
+    expect(plan("mocks/sandbox/server.ts")).toEqual({ run: ["typecheck", "tests"], docs: false });
+    expect(plan("client/index.ts")).toEqual({ run: ["typecheck", "tests"], docs: true });
+    expect(plan("scripts/docs/build.ts")).toEqual({ run: ["typecheck", "tests"], docs: true });
+    expect(plan("scripts/lint/ruleset.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: false });
+    expect(plan("scripts/breaking/policy.ts")).toEqual({
+      run: ["drift", "breaking", "typecheck", "tests"],
+      docs: false,
+    });
+    expect(plan("contract-core/spec.ts")).toEqual({ run: [...STEPS], docs: true });
+    expect(plan("generated/schema.d.ts")).toEqual({ run: ["drift", "typecheck", "tests"], docs: true });
+    expect(plan("README.md", "mocks/sandbox/server.ts")).toEqual({ run: ["typecheck", "tests"], docs: false });
   });
 });
 
@@ -165,7 +360,10 @@ describe("gate without history", () => {
       await repo.commit("only commit");
       const result = await runGate({ cwd: repo.dir, only: ["breaking"], optic: false, log: quiet });
       expect(result.ok).toBe(true);
-      expect(result.steps.find((s) => s.name === "breaking")).toMatchObject({ status: "skip", note: expect.stringContaining("no parent commit") });
+      expect(result.steps.find((s) => s.name === "breaking")).toMatchObject({
+        status: "skip",
+        note: expect.stringContaining("no parent commit"),
+      });
     } finally {
       await rm(repo.dir, { recursive: true, force: true });
     }
@@ -193,17 +391,35 @@ describe("markers", () => {
     ...HEADLINE_REMOVED,
     component: "#/components/schemas/Person/properties/headline",
   };
-  const file = (...lines: string[]) => ["# Title", "", "```markdown", "- `a` `b` `/c` ignored example", "```", "", "## Entries", "", ...lines, "", "## Later", "- not an entry"].join("\n");
+  const file = (...lines: string[]) =>
+    [
+      "# Title",
+      "",
+      "```markdown",
+      "- `a` `b` `/c` ignored example",
+      "```",
+      "",
+      "## Entries",
+      "",
+      ...lines,
+      "",
+      "## Later",
+      "- not an entry",
+    ].join("\n");
 
   it("parses entries under ## Entries only, ignoring fenced examples", () => {
     const { entries, errors } = parseMarkers(file("- `response-property-removed` `getPerson` `/x` — reason here"));
     expect(errors).toEqual([]);
-    expect(entries).toEqual([{ line: 9, rule: "response-property-removed", operation: "getPerson", location: "/x", reason: "reason here" }]);
+    expect(entries).toEqual([
+      { line: 9, rule: "response-property-removed", operation: "getPerson", location: "/x", reason: "reason here" },
+    ]);
   });
 
   it("rejects malformed entries and entries without a reason", () => {
     expect(parseMarkers(file("- `response-property-removed` `getPerson`")).errors[0]).toContain("line 9");
-    expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(1);
+    expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(
+      1,
+    );
     expect(parseMarkers(file("- `response-property-removed` `getPerson` `/x`")).errors[0]).toContain("needs a reason");
     expect(parseMarkers(file(markerLine(change))).errors[0]).toContain("replace the placeholder");
   });
@@ -215,10 +431,18 @@ describe("markers", () => {
   });
 
   it("matches on rule + operation (operationId, METHOD /path or *) + exact location or component pointer", () => {
-    const entry = (rule: string, operation: string, location: string) => ({ line: 1, rule, operation, location, reason: "r" });
+    const entry = (rule: string, operation: string, location: string) => ({
+      line: 1,
+      rule,
+      operation,
+      location,
+      reason: "r",
+    });
     expect(markerMatches(entry(change.rule, "getPerson", change.location), change)).toBe(true);
     expect(markerMatches(entry(change.rule, "GET /people/{id}", change.location), change)).toBe(true);
-    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person/properties/headline"), change)).toBe(true);
+    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person/properties/headline"), change)).toBe(
+      true,
+    );
     expect(markerMatches(entry("response-property-optional", "getPerson", change.location), change)).toBe(false);
     expect(markerMatches(entry(change.rule, "listEvents", change.location), change)).toBe(false);
     expect(markerMatches(entry(change.rule, "getPerson", "/responses/200"), change)).toBe(false);
@@ -226,8 +450,18 @@ describe("markers", () => {
   });
 
   it("suggests one `*` component entry for a component change seen in several operations, and each suggestion matches", () => {
-    const elsewhere: Change = { ...change, operation: "GET /companies/{key}", operationId: "getCompanyOrbit", location: "/responses/200/x/properties/headline" };
-    const single: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const elsewhere: Change = {
+      ...change,
+      operation: "GET /companies/{key}",
+      operationId: "getCompanyOrbit",
+      location: "/responses/200/x/properties/headline",
+    };
+    const single: Change = {
+      ...change,
+      rule: "response-status-removed",
+      component: undefined,
+      location: "/responses/404",
+    };
     const lines = markerLines([change, elsewhere, single]);
     expect(lines).toEqual([
       "- `response-property-removed` `*` `#/components/schemas/Person/properties/headline` — <why this is intended, PR link>",
@@ -238,7 +472,12 @@ describe("markers", () => {
   });
 
   it("accepts a change by entry or by a major bump, blocks the rest, and lists unused entries", () => {
-    const other: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const other: Change = {
+      ...change,
+      rule: "response-status-removed",
+      component: undefined,
+      location: "/responses/404",
+    };
     const entry = { line: 3, rule: change.rule, operation: "getPerson", location: change.location, reason: "r" };
     const stale = { ...entry, line: 4, location: "/nowhere" };
     const noBump = applyMarkers([change, other], [entry, stale], false);
@@ -260,8 +499,13 @@ describe("markers", () => {
 });
 
 describe("arguments and summary", () => {
-  it("parses --base, --only and --no-optic, rejecting the rest", () => {
-    expect(parseArgs(["--base", "origin/main", "--only", "breaking,tests", "--no-optic"])).toEqual({ base: "origin/main", only: ["breaking", "tests"], optic: false });
+  it("parses --base, --only, --all and --no-optic, rejecting the rest", () => {
+    expect(parseArgs(["--base", "origin/main", "--only", "breaking,tests", "--no-optic"])).toEqual({
+      base: "origin/main",
+      only: ["breaking", "tests"],
+      optic: false,
+    });
+    expect(parseArgs(["--all"])).toEqual({ all: true });
     expect(parseArgs(["--base=HEAD~2"])).toEqual({ base: "HEAD~2" });
     expect(parseArgs(["--base"])).toContain("needs a git ref");
     expect(parseArgs(["--only", "lint,nope"])).toContain("--only takes");
@@ -290,17 +534,27 @@ describe("workflow", () => {
   it("runs the gate on pull requests with full history, and the suite on every supported major", async () => {
     const wf = parse(await readFile(join(ROOT, ".github", "workflows", "contract-gate.yml"), "utf8")) as {
       on: Record<string, unknown>;
-      jobs: Record<string, { strategy: { matrix: { node: number[] } }; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }>;
+      jobs: Record<
+        string,
+        {
+          strategy: { matrix: { node: number[] } };
+          steps: { uses?: string; with?: Record<string, unknown>; run?: string }[];
+        }
+      >;
     };
     expect(Object.keys(wf.on)).toContain("pull_request");
     const job = Object.values(wf.jobs)[0];
     expect(job?.strategy.matrix.node).toEqual([22, 24, 26]);
     const steps = job?.steps ?? [];
     expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with?.["fetch-depth"]).toBe(0);
-    expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe("${{ matrix.node }}");
+    expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe(
+      "${{ matrix.node }}",
+    );
     const runs = steps.map((s) => s.run ?? "");
     expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
-    expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(runs.indexOf("npm ci"));
+    expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(
+      runs.indexOf("npm ci"),
+    );
     expect(runs.findIndex((r) => r.includes("vitest.mjs run"))).toBeGreaterThan(runs.indexOf("npm ci"));
   });
 });

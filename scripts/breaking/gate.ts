@@ -1,12 +1,17 @@
 /**
  * The pull-request contract gate.
  *
- *   npm run gate -- [--base <git-ref>] [--only lint,drift,breaking,typecheck,tests] [--no-optic]
+ *   npm run gate -- [--base <git-ref>] [--only lint,drift,breaking,typecheck,tests] [--all] [--no-optic]
  *
- * Runs, in order: lint, the drift check, breaking changes of the working tree's spec against the
- * spec at <git-ref>, typecheck, tests. Every check runs even when an earlier one fails; one Markdown
- * summary is printed to stdout at the end (and appended to $GITHUB_STEP_SUMMARY when set). The
- * checks' own output goes to stderr. Exit code 1 when any check failed, 0 otherwise, 2 on bad usage.
+ * Checks: lint, the drift check, breaking changes of the working tree's spec against the spec at
+ * <git-ref>, typecheck, tests. From the files changed since the base (committed, uncommitted and
+ * untracked) it skips a check that no changed file can affect (STEP_INPUTS), and runs the tests
+ * without the docs suite when nothing the published reference is built from changed; the summary
+ * says what was skipped and why. When the changed files are unknown, or with --all, everything runs.
+ * The tests run alongside the other checks, which run one at a time (two lanes on two cores); every
+ * check runs even when another fails. One Markdown summary is printed to stdout at the end (and
+ * appended to $GITHUB_STEP_SUMMARY when set); each check's own output goes to stderr in one piece.
+ * Exit code 1 when any check failed, 0 otherwise, 2 on bad usage.
  *
  * Default base: the merge base with origin/main when that ref exists, else HEAD~1, else the
  * breaking check is skipped with a note. Intended breaking changes pass only through a reviewed
@@ -18,14 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
-import {
-  type Change,
-  type Report,
-  InputError,
-  compareSpecFiles,
-  markdownTable,
-  operationKey,
-} from "./breaking.js";
+import { type Change, type Report, InputError, compareSpecFiles, markdownTable, operationKey } from "./breaking.js";
 
 const run = promisify(execFile);
 
@@ -48,6 +46,12 @@ export const DEFAULT_COMMANDS: Record<CommandStep, string[]> = {
   tests: ["npx", "vitest", "run"],
 };
 
+/**
+ * Set for the tests when this run's typecheck covers the whole project (run, or skipped because no input
+ * changed): vitest.config.ts then leaves out its own tsc pass over the *.test-d.ts files, which tsc checks too.
+ */
+export const TYPECHECK_SHARED_ENV = "TG_TYPECHECK_SHARED";
+
 export interface StepResult {
   name: StepName;
   status: "pass" | "fail" | "skip";
@@ -58,13 +62,105 @@ export interface StepResult {
   output?: string;
 }
 
+/**
+ * What each check reads: `dir/` (everything under it), `*.ext` (any file with that extension), `*` (any
+ * file) or an exact path. A change outside a check's inputs cannot change its verdict, so the check is
+ * skipped. ALWAYS_AFFECTED files (toolchain, configuration, CI) count as inputs of every check.
+ */
+export const STEP_INPUTS: Record<StepName, readonly string[]> = {
+  // Redocly and Spectral on the spec and the workflows, with the house rules and the shared bundler.
+  lint: ["spec/", "scripts/lint/", "contract-core/", "redocly.yaml"],
+  // Everything `npm run generate` reads or writes.
+  drift: [
+    "spec/",
+    "generated/",
+    "scripts/generate.ts",
+    "scripts/check-generated.ts",
+    "scripts/examples-list.ts",
+    "scripts/breaking/",
+    "contract-core/",
+    "mocks/prism/EXAMPLES.md",
+    "redocly.yaml",
+  ],
+  // The spec at the base and at the head, the marker file (under spec/) and the detector itself.
+  breaking: ["spec/", "scripts/breaking/", "contract-core/"],
+  // TypeScript sources and declarations, and JSON modules they may import.
+  typecheck: ["*.ts", "*.mts", "*.cts", "*.tsx", "*.json"],
+  // Tests read code, fixtures, READMEs and the spec: any change can affect them.
+  tests: ["*"],
+};
+
+/** The docs suite (a browser on the built reference) runs only when what the reference is built from changed. */
+export const DOCS_SUITE = {
+  glob: "scripts/docs/**",
+  inputs: ["spec/", "generated/", "scripts/docs/", "client/", "contract-core/", "examples/"] as readonly string[],
+};
+
+export const ALWAYS_AFFECTED: readonly string[] = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "vitest.config.ts",
+  "eslint.config.js",
+  ".github/",
+  ".ci/",
+];
+
+export function matchesInput(file: string, input: string): boolean {
+  if (input === "*") return true;
+  if (input.startsWith("*.")) return file.endsWith(input.slice(1));
+  return input.endsWith("/") ? file.startsWith(input) : file === input;
+}
+
+export interface StepPlan {
+  /** Checks to run, in STEPS order. */
+  run: StepName[];
+  /** Checks skipped, with the reason shown in the summary. */
+  skipped: Partial<Record<StepName, string>>;
+  /** Why the tests run without the docs suite; undefined when they run whole. */
+  docsSkipped?: string;
+}
+
+/**
+ * Which checks `changed` (paths relative to the repository root, `/`-separated) can affect. Without the
+ * list (unknown changes) every check runs whole.
+ */
+export function planSteps(changed: readonly string[] | undefined): StepPlan {
+  const plan: StepPlan = { run: [], skipped: {} };
+  if (changed === undefined || changed.some((f) => ALWAYS_AFFECTED.some((a) => matchesInput(f, a))))
+    return { ...plan, run: [...STEPS] };
+  const count = `${changed.length} changed file${changed.length === 1 ? "" : "s"}`;
+  for (const name of STEPS) {
+    if (changed.some((f) => STEP_INPUTS[name].some((i) => matchesInput(f, i)))) plan.run.push(name);
+    else
+      plan.skipped[name] =
+        changed.length === 0
+          ? "no file changed since the base"
+          : `none of the ${count} is an input (${STEP_INPUTS[name].join(", ")})`;
+  }
+  if (plan.run.includes("tests") && !changed.some((f) => DOCS_SUITE.inputs.some((i) => matchesInput(f, i)))) {
+    plan.docsSkipped = `docs suite (${DOCS_SUITE.glob}) not run: no change under ${DOCS_SUITE.inputs.join(", ")}`;
+  }
+  return plan;
+}
+
+/** Files changed between `base` and the working tree (committed, staged, unstaged, untracked); undefined when git cannot tell. */
+export async function changedFiles(cwd: string, base: string): Promise<string[] | undefined> {
+  const diff = await git(cwd, "diff", "--name-only", "--no-renames", base, "--");
+  const untracked = await git(cwd, "ls-files", "--others", "--exclude-standard");
+  if (diff === undefined || untracked === undefined) return undefined;
+  return [...new Set([...diff.split("\n"), ...untracked.split("\n")].filter(Boolean))].sort();
+}
+
 export interface GateOptions {
   /** Repository root (default: process.cwd()). */
   cwd?: string;
   /** Git ref of the base spec (default: merge base with origin/main, else HEAD~1). */
   base?: string;
-  /** Run only these checks (the others are reported as not run). */
+  /** Run only these checks (the others are reported as not run); they run whole, whatever changed. */
   only?: StepName[];
+  /** Run every check whole, whatever changed. */
+  all?: boolean;
   /** Run Optic as a cross-check in the breaking step (default true). */
   optic?: boolean;
   specRoot?: string;
@@ -115,9 +211,18 @@ export function parseMarkers(text: string): { entries: MarkerEntry[]; errors: st
     if (!inEntries || !/^\s*[-*]\s/.test(line)) return;
     const spans = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
     const last = line.lastIndexOf("`");
-    const reason = line.slice(last + 1).replace(/^[\s—–:-]+/, "").trim();
+    const reason = line
+      .slice(last + 1)
+      .replace(/^[\s—–:-]+/, "")
+      .trim();
     const [rule, operation, location] = spans;
-    if (spans.length !== 3 || !rule || !operation || location === undefined || !(location.startsWith("/") || location.startsWith("#/") || location === "(operation)")) {
+    if (
+      spans.length !== 3 ||
+      !rule ||
+      !operation ||
+      location === undefined ||
+      !(location.startsWith("/") || location.startsWith("#/") || location === "(operation)")
+    ) {
       errors.push(`line ${i + 1}: expected ${ENTRY_FORMAT}`);
     } else if (reason === "" || reason.startsWith(PLACEHOLDER)) {
       errors.push(`line ${i + 1}: the entry needs a reason after the location (replace the placeholder)`);
@@ -131,8 +236,12 @@ export function parseMarkers(text: string): { entries: MarkerEntry[]; errors: st
 /** The precise matching rule: same rule id, same operation, same location (or same component pointer). */
 export function markerMatches(entry: MarkerEntry, change: Change): boolean {
   const operation =
-    entry.operation === "*" || entry.operation === change.operationId || operationKey(entry.operation) === operationKey(change.operation);
-  const location = entry.location.startsWith("#/") ? entry.location === change.component : entry.location === change.location;
+    entry.operation === "*" ||
+    entry.operation === change.operationId ||
+    operationKey(entry.operation) === operationKey(change.operation);
+  const location = entry.location.startsWith("#/")
+    ? entry.location === change.component
+    : entry.location === change.location;
   return entry.rule === change.rule && operation && location;
 }
 
@@ -144,7 +253,9 @@ export function markerLine(change: Change): string {
 /** Ready-to-paste entries: one per change, or one `*` component entry when a component change shows up in several places. */
 export function markerLines(changes: Change[]): string[] {
   const byComponent = new Map<string, Change[]>();
-  for (const c of changes) if (c.component) byComponent.set(`${c.rule} ${c.component}`, [...(byComponent.get(`${c.rule} ${c.component}`) ?? []), c]);
+  for (const c of changes)
+    if (c.component)
+      byComponent.set(`${c.rule} ${c.component}`, [...(byComponent.get(`${c.rule} ${c.component}`) ?? []), c]);
   const lines: string[] = [];
   for (const c of changes) {
     const group = c.component ? (byComponent.get(`${c.rule} ${c.component}`) ?? []) : [];
@@ -155,7 +266,12 @@ export function markerLines(changes: Change[]): string[] {
 }
 
 /** Splits breaking changes into those a marker accepts (a BREAKING.md entry first, else a major bump) and the blocking rest. */
-export function applyMarkers(breaking: Change[], entries: MarkerEntry[], majorBump: boolean, markerFile = "spec/BREAKING.md") {
+export function applyMarkers(
+  breaking: Change[],
+  entries: MarkerEntry[],
+  majorBump: boolean,
+  markerFile = "spec/BREAKING.md",
+) {
   const accepted: { change: Change; by: string }[] = [];
   const blocking: Change[] = [];
   const used = new Set<MarkerEntry>();
@@ -205,7 +321,9 @@ export async function resolveBase(cwd: string, ref?: string): Promise<BaseRef | 
   if ((await git(cwd, "rev-parse", "--is-inside-work-tree")) !== "true") return { skip: "not a git repository" };
   if (ref !== undefined) {
     const sha = await commitOf(cwd, ref);
-    return sha ? { label: ref, sha } : { error: `base ref ${ref} does not resolve to a commit (is the history fetched? use fetch-depth: 0)` };
+    return sha
+      ? { label: ref, sha }
+      : { error: `base ref ${ref} does not resolve to a commit (is the history fetched? use fetch-depth: 0)` };
   }
   if (await commitOf(cwd, "origin/main")) {
     const sha = await git(cwd, "merge-base", "HEAD", "origin/main");
@@ -239,10 +357,17 @@ async function exists(path: string): Promise<boolean> {
 
 type ResolvedOptions = GateOptions & { cwd: string; specRoot: string; markerFile: string };
 
-async function breakingStep(opts: ResolvedOptions): Promise<{ result: Omit<StepResult, "ms">; outcome: BreakingOutcome }> {
+type ResolvedBase = Awaited<ReturnType<typeof resolveBase>>;
+
+async function breakingStep(
+  opts: ResolvedOptions,
+  base: ResolvedBase,
+): Promise<{ result: Omit<StepResult, "ms">; outcome: BreakingOutcome }> {
   const outcome: BreakingOutcome = { blocking: [], accepted: [], notes: [] };
-  const done = (status: StepResult["status"], note: string) => ({ result: { name: "breaking" as const, status, note }, outcome });
-  const base = await resolveBase(opts.cwd, opts.base);
+  const done = (status: StepResult["status"], note: string) => ({
+    result: { name: "breaking" as const, status, note },
+    outcome,
+  });
   if ("skip" in base) return done("skip", base.skip);
   if ("error" in base) return done("fail", base.error);
   outcome.base = base;
@@ -269,19 +394,33 @@ async function breakingStep(opts: ResolvedOptions): Promise<{ result: Omit<StepR
     outcome.notes.push(...report.notes);
 
     const markerPath = join(opts.cwd, opts.markerFile);
-    const markers = (await exists(markerPath)) ? parseMarkers(await readFile(markerPath, "utf8")) : { entries: [], errors: [] };
+    const markers = (await exists(markerPath))
+      ? parseMarkers(await readFile(markerPath, "utf8"))
+      : { entries: [], errors: [] };
     if (markers.errors.length > 0) {
       outcome.notes.push(...markers.errors.map((e) => `${opts.markerFile} ${e}`));
       outcome.blocking = report.breaking;
       return done("fail", `${opts.markerFile} has malformed entries`);
     }
     const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
-    const applied = applyMarkers(report.breaking, markers.entries, isMajorBump(version(report.base.doc), version(report.head.doc)), opts.markerFile);
+    const applied = applyMarkers(
+      report.breaking,
+      markers.entries,
+      isMajorBump(version(report.base.doc), version(report.head.doc)),
+      opts.markerFile,
+    );
     Object.assign(outcome, { blocking: applied.blocking, accepted: applied.accepted });
-    for (const e of applied.unused) outcome.notes.push(`${opts.markerFile} line ${e.line} matches no change in this comparison (remove it once released).`);
+    for (const e of applied.unused)
+      outcome.notes.push(
+        `${opts.markerFile} line ${e.line} matches no change in this comparison (remove it once released).`,
+      );
     const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking vs ${base.label} (${short})`;
-    if (outcome.blocking.length > 0) return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
-    return done("pass", outcome.accepted.length > 0 ? `${counts}; ${outcome.accepted.length} accepted by a reviewed marker` : counts);
+    if (outcome.blocking.length > 0)
+      return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
+    return done(
+      "pass",
+      outcome.accepted.length > 0 ? `${counts}; ${outcome.accepted.length} accepted by a reviewed marker` : counts,
+    );
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -291,7 +430,13 @@ async function breakingStep(opts: ResolvedOptions): Promise<{ result: Omit<StepR
 // Command steps
 // ---------------------------------------------------------------------------
 
-function commandStep(name: CommandStep, argv: string[], cwd: string, log: (t: string) => void): Promise<Omit<StepResult, "ms">> {
+function commandStep(
+  name: CommandStep,
+  argv: string[],
+  cwd: string,
+  log: (t: string) => void,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Omit<StepResult, "ms">> {
   const [cmd = "", ...args] = argv;
   return new Promise((done) => {
     let tail = "";
@@ -300,7 +445,11 @@ function commandStep(name: CommandStep, argv: string[], cwd: string, log: (t: st
       log(text);
       tail = (tail + text).slice(-16_000);
     };
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
     child.on("error", (e) => done({ name, status: "fail", note: `could not start ${cmd}: ${e.message}` }));
@@ -322,10 +471,17 @@ const WORD = { pass: "passed", fail: "failed", skip: "skipped" } as const;
 
 export function renderSummary(steps: StepResult[], breaking: BreakingOutcome | undefined, totalMs: number): string {
   const ok = steps.every((s) => s.status !== "fail");
-  const out: string[] = [`## Contract gate: ${ok ? "✔ passed" : "✘ failed"}`, "", "| Check | Result | Time |", "|---|---|---|"];
+  const out: string[] = [
+    `## Contract gate: ${ok ? "✔ passed" : "✘ failed"}`,
+    "",
+    "| Check | Result | Time |",
+    "|---|---|---|",
+  ];
   for (const s of steps) {
     const note = s.note ? `: ${s.note.replaceAll("|", "\\|").replaceAll("\n", " ")}` : "";
-    out.push(`| ${ICON[s.status]} ${TITLES[s.name]} | ${WORD[s.status]}${note} | ${s.status === "skip" && s.ms === 0 ? "—" : seconds(s.ms)} |`);
+    out.push(
+      `| ${ICON[s.status]} ${TITLES[s.name]} | ${WORD[s.status]}${note} | ${s.status === "skip" && s.ms === 0 ? "—" : seconds(s.ms)} |`,
+    );
   }
   if (breaking?.report) {
     const { blocking, accepted, report } = breaking;
@@ -342,15 +498,39 @@ export function renderSummary(steps: StepResult[], breaking: BreakingOutcome | u
     }
     if (accepted.length > 0) {
       const by = new Map(accepted.map((a) => [a.change, a.by]));
-      out.push("", `### ✔ Accepted breaking changes (${accepted.length})`, "", markdownTable(accepted.map((a) => a.change), (c) => by.get(c) ?? ""));
+      out.push(
+        "",
+        `### ✔ Accepted breaking changes (${accepted.length})`,
+        "",
+        markdownTable(
+          accepted.map((a) => a.change),
+          (c) => by.get(c) ?? "",
+        ),
+      );
     }
     if (report.nonBreaking.length > 0) {
-      out.push("", `<details><summary>Non-breaking changes (${report.nonBreaking.length})</summary>`, "", markdownTable(report.nonBreaking), "", "</details>");
+      out.push(
+        "",
+        `<details><summary>Non-breaking changes (${report.nonBreaking.length})</summary>`,
+        "",
+        markdownTable(report.nonBreaking),
+        "",
+        "</details>",
+      );
     }
   }
   if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
   for (const s of steps.filter((x) => x.status === "fail" && x.output)) {
-    out.push("", `<details><summary>✘ ${TITLES[s.name]}: last lines of output</summary>`, "", "```text", s.output ?? "", "```", "", "</details>");
+    out.push(
+      "",
+      `<details><summary>✘ ${TITLES[s.name]}: last lines of output</summary>`,
+      "",
+      "```text",
+      s.output ?? "",
+      "```",
+      "",
+      "</details>",
+    );
   }
   out.push("", `Total ${seconds(totalMs)} · Node ${process.version}`);
   return out.join("\n");
@@ -359,6 +539,15 @@ export function renderSummary(steps: StepResult[], breaking: BreakingOutcome | u
 // ---------------------------------------------------------------------------
 // Running the gate
 // ---------------------------------------------------------------------------
+
+/** Runs `tasks` at most `limit` at a time, in order; resolves when all are done. */
+async function inLanes(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
+}
 
 export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const opts: ResolvedOptions = {
@@ -370,27 +559,62 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const log = options.log ?? ((t: string) => void process.stderr.write(t));
   const grouped = process.env.GITHUB_ACTIONS === "true";
   const started = performance.now();
-  const steps: StepResult[] = [];
+  const base = await resolveBase(opts.cwd, opts.base);
+  // --only and --all ask for checks by name: those run whole. Otherwise the changed files decide.
+  const explicit = options.all === true || options.only !== undefined;
+  const changed = explicit || !("sha" in base) ? undefined : await changedFiles(opts.cwd, base.sha);
+  const plan: StepPlan = explicit ? { run: [...STEPS], skipped: {} } : planSteps(changed);
+  if (!explicit && changed === undefined)
+    log(
+      `Changed files unknown (${"sha" in base ? "git diff failed" : "skip" in base ? base.skip : base.error}): every check runs.\n`,
+    );
+  else if (changed !== undefined)
+    log(
+      `${changed.length} file(s) changed since ${"sha" in base ? `${base.label} (${base.sha.slice(0, 7)})` : "the base"}.\n`,
+    );
+
+  const results = new Map<StepName, StepResult>();
   let breaking: BreakingOutcome | undefined;
-  for (const name of STEPS) {
-    if (options.only && !options.only.includes(name)) {
-      steps.push({ name, status: "skip", ms: 0, note: "not selected (--only)" });
-      continue;
-    }
+  const step = (name: StepName) => async () => {
     const t0 = performance.now();
-    log(grouped ? `::group::${TITLES[name]}\n` : `\n── ${TITLES[name]} ──\n`);
+    // Each check's output is held and written in one piece, so checks running side by side do not interleave.
+    let output = grouped ? `::group::${TITLES[name]}\n` : `\n── ${TITLES[name]} ──\n`;
+    const hold = (text: string) => void (output += text);
     let result: Omit<StepResult, "ms">;
     if (name === "breaking") {
-      const step = await breakingStep(opts);
-      breaking = step.outcome;
-      result = step.result;
-      if (step.outcome.report) log(`${step.outcome.report.breaking.length} breaking, ${step.outcome.report.nonBreaking.length} non-breaking change(s)\n`);
+      const outcome = await breakingStep(opts, base);
+      breaking = outcome.outcome;
+      result = outcome.result;
+      if (outcome.outcome.report)
+        hold(
+          `${outcome.outcome.report.breaking.length} breaking, ${outcome.outcome.report.nonBreaking.length} non-breaking change(s)\n`,
+        );
     } else {
-      result = await commandStep(name, options.commands?.[name] ?? DEFAULT_COMMANDS[name], opts.cwd, log);
+      const argv = [...(options.commands?.[name] ?? DEFAULT_COMMANDS[name])];
+      if (name === "tests" && plan.docsSkipped) argv.push("--exclude", DOCS_SUITE.glob);
+      const typesCovered = name === "tests" && (!options.only || options.only.includes("typecheck"));
+      result = await commandStep(name, argv, opts.cwd, hold, {
+        [TYPECHECK_SHARED_ENV]: typesCovered ? "1" : undefined,
+      });
+      if (name === "tests" && plan.docsSkipped)
+        result = { ...result, note: [result.note, plan.docsSkipped].filter(Boolean).join("; ") };
     }
-    if (grouped) log("::endgroup::\n");
-    steps.push({ ...result, ms: performance.now() - t0 });
-  }
+    if (grouped) output += "::endgroup::\n";
+    log(output);
+    results.set(name, { ...result, ms: performance.now() - t0 });
+  };
+  const toRun = STEPS.filter((name) => plan.run.includes(name) && (!options.only || options.only.includes(name)));
+  // The tests take longest and are the critical path: they start first, the other checks share the second lane.
+  const order = [...toRun.filter((n) => n === "tests"), ...toRun.filter((n) => n !== "tests")];
+  await inLanes(order.map(step), 2);
+
+  const steps: StepResult[] = STEPS.map((name) => {
+    const done = results.get(name);
+    if (done) return done;
+    if (options.only && !options.only.includes(name))
+      return { name, status: "skip", ms: 0, note: "not selected (--only)" };
+    return { name, status: "skip", ms: 0, note: plan.skipped[name] ?? "not run" };
+  });
   const markdown = renderSummary(steps, breaking, performance.now() - started);
   return { ok: steps.every((s) => s.status !== "fail"), steps, breaking, markdown };
 }
@@ -401,10 +625,20 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
 
 export const GATE_COMMAND: CommandSpec = {
   name: "npm run gate",
-  summary: "The PR gate: lint, drift check, breaking changes against a base, typecheck and tests, with a Markdown summary.",
+  summary:
+    "The PR gate: lint, drift check, breaking changes against a base, typecheck and tests (those the changed files can affect), with a Markdown summary.",
   options: {
-    base: { type: "string", value: "<git ref>", description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)" },
-    only: { type: "string", value: `<${STEPS.join(",")}>`, description: "run only these checks (comma list)" },
+    base: {
+      type: "string",
+      value: "<git ref>",
+      description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)",
+    },
+    only: {
+      type: "string",
+      value: `<${STEPS.join(",")}>`,
+      description: "run only these checks (comma list), whatever changed",
+    },
+    all: { type: "boolean", description: "run every check whole, even those no changed file can affect" },
     "no-optic": { type: "boolean", description: "skip the Optic cross-check in the breaking step" },
   },
 };
@@ -428,9 +662,11 @@ export function parseArgs(argv: string[]): GateOptions | string | undefined {
   if (typeof only === "string") {
     const list = only.split(",").filter(Boolean);
     const bad = list.filter((s) => !(STEPS as readonly string[]).includes(s));
-    if (list.length === 0 || bad.length > 0) return usageError(GATE_COMMAND, `--only takes a comma list of ${STEPS.join(", ")}`).message;
+    if (list.length === 0 || bad.length > 0)
+      return usageError(GATE_COMMAND, `--only takes a comma list of ${STEPS.join(", ")}`).message;
     opts.only = list as StepName[];
   }
+  if (parsed.values.all === true) opts.all = true;
   if (parsed.values["no-optic"] === true) opts.optic = false;
   return opts;
 }

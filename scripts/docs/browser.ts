@@ -70,6 +70,16 @@ export interface InspectOptions {
   guidesScreenshot?: string;
   /** Per section; the first one also covers hydration. */
   timeoutMs?: number;
+  /**
+   * A browser from launchChromium to open the page in (a fresh tab, closed afterwards), so several
+   * inspections share one Chromium; without it, one is launched and closed for this inspection.
+   */
+  browser?: LaunchedChromium;
+}
+
+export interface LaunchedChromium {
+  context: BrowserContext;
+  close: () => Promise<void>;
 }
 
 /** Serves one HTML file at `/` and `/index.html` on 127.0.0.1; anything else is a 404. */
@@ -87,7 +97,7 @@ export function assertChromium(): void {
   }
 }
 
-export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchChromium(): Promise<LaunchedChromium> {
   assertChromium();
   const profile = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-chromium-"));
   try {
@@ -119,10 +129,13 @@ export function isLocal(url: string): boolean {
 export async function inspectDocs(options: InspectOptions): Promise<Inspection> {
   const timeout = options.timeoutMs ?? 20_000;
   const server = await serveFile(options.htmlFile);
-  const browser = await launchChromium().catch(async (error: unknown) => {
-    await server.close();
-    throw error;
-  });
+  const browser =
+    options.browser ??
+    (await launchChromium().catch(async (error: unknown) => {
+      await server.close();
+      throw error;
+    }));
+  let page: Page | undefined;
   const result: Inspection = {
     url: `${server.origin}/index.html`,
     guides: [],
@@ -132,34 +145,41 @@ export async function inspectDocs(options: InspectOptions): Promise<Inspection> 
     sections: new Map(),
   };
   try {
-    const { context } = browser;
-    context.on("request", (request) => {
+    // Listeners and routes belong to this tab, so a shared browser's other inspections do not mix in.
+    page = options.browser
+      ? await browser.context.newPage()
+      : (browser.context.pages()[0] ?? (await browser.context.newPage()));
+    page.on("request", (request) => {
       result.requests.push(request.url());
       if (!isLocal(request.url())) result.external.push(request.url());
     });
     // Non-local requests are aborted so a leak fails the test instead of hanging it.
-    await context.route(
+    await page.route(
       (url) => !isLocal(url.href),
       (route) => route.abort("blockedbyclient"),
     );
-    const page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (message) => {
       if (message.type() === "error") result.consoleErrors.push(message.text());
     });
     page.on("pageerror", (error) => result.consoleErrors.push(`page error: ${error.message}`));
     await page.goto(result.url, { waitUntil: "load" });
     for (const width of options.guideWidths ?? []) {
-      const shot = (options.guidesScreenshot ?? path.join(os.tmpdir(), "guides-{width}.png")).replace("{width}", String(width));
+      const shot = (options.guidesScreenshot ?? path.join(os.tmpdir(), "guides-{width}.png")).replace(
+        "{width}",
+        String(width),
+      );
       result.guides.push(await checkGuides(page, width, shot, timeout));
     }
     if (options.guideWidths?.length) await page.setViewportSize({ width: 1280, height: 900 });
-    for (const section of options.sections) result.sections.set(section.heading, await showSection(page, section, timeout));
+    for (const section of options.sections)
+      result.sections.set(section.heading, await showSection(page, section, timeout));
     const first = options.sections[0];
     if (first) await showSection(page, first, timeout);
     await fullPageScreenshot(page, options.screenshot);
     return result;
   } finally {
-    await browser.close();
+    if (options.browser) await page?.close().catch(() => undefined);
+    else await browser.close();
     await server.close();
   }
 }
@@ -195,11 +215,20 @@ async function checkGuides(page: Page, width: number, screenshot: string, timeou
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
   await page.waitForTimeout(200);
-  const measured = (await page.evaluate(measureGuides, GUIDE_SECTIONS)) as { blocks: number; overflowing: string[]; bottom: number };
+  const measured = (await page.evaluate(measureGuides, GUIDE_SECTIONS)) as {
+    blocks: number;
+    overflowing: string[];
+    bottom: number;
+  };
   const height = Math.min(Math.max(900, Math.ceil(measured.bottom)), MAX_SCREENSHOT_HEIGHT);
   await page.setViewportSize({ width, height });
   await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
-  return { width, blocks: measured.blocks, overflowing: measured.overflowing.map((block) => ({ width, block })), screenshot };
+  return {
+    width,
+    blocks: measured.blocks,
+    overflowing: measured.overflowing.map((block) => ({ width, block })),
+    screenshot,
+  };
 }
 
 /** Runs in the page (plain JavaScript source, see stepTowardsSection). */

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertChromium, inspectDocs, type Inspection } from "./browser.js";
+import { assertChromium, inspectDocs, launchChromium, type Inspection, type LaunchedChromium } from "./browser.js";
 import { assertOffline, buildDocs, DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "./build.js";
 import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
 import { prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
@@ -21,7 +21,12 @@ const SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "screenshot.png");
 const GUIDE_WIDTHS = [1280, 1440];
 const GUIDES_SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "guides-{width}.png");
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const BUILD_INPUTS = [DEFAULT_SPEC, ...["code-samples.ts", "build.ts", "openapi.ts", "prepare-spec.ts", "../../contract-core/redocly.ts"].map((f) => path.join(HERE, f))];
+const BUILD_INPUTS = [
+  DEFAULT_SPEC,
+  ...["code-samples.ts", "build.ts", "openapi.ts", "prepare-spec.ts", "../../contract-core/redocly.ts"].map((f) =>
+    path.join(HERE, f),
+  ),
+];
 
 async function ensureBuilt(): Promise<"built" | "up to date"> {
   const newestInput = Math.max(...BUILD_INPUTS.map((file) => statSync(file).mtimeMs));
@@ -38,9 +43,22 @@ function tagHeadings(doc: OpenApiDoc): Map<string, string> {
     return typeof tag?.["x-displayName"] === "string" ? tag["x-displayName"] : name;
   };
   const groups = Array.isArray(doc["x-tagGroups"]) ? doc["x-tagGroups"].filter(isObject) : [];
-  const names = groups.length > 0 ? groups.flatMap((group) => (Array.isArray(group.tags) ? group.tags.map(String) : [])) : tags.map((t) => String(t.name));
+  const names =
+    groups.length > 0
+      ? groups.flatMap((group) => (Array.isArray(group.tags) ? group.tags.map(String) : []))
+      : tags.map((t) => String(t.name));
   return new Map(names.map((name) => [name, heading(name)]));
 }
+
+// One Chromium for the whole file: each inspection opens its own tab in it.
+let browser: LaunchedChromium;
+beforeAll(async () => {
+  assertChromium();
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe("published API reference in Chromium", () => {
   let doc: OpenApiDoc;
@@ -61,6 +79,7 @@ describe("published API reference in Chromium", () => {
       guideWidths: GUIDE_WIDTHS,
       guidesScreenshot: GUIDES_SCREENSHOT,
       sections: [...headings.values()].map((heading) => ({ heading })),
+      browser,
     });
     const { size } = await stat(DEFAULT_OUT);
     console.log(
@@ -75,7 +94,9 @@ describe("published API reference in Chromium", () => {
     for (const [tag, heading] of headings) {
       const rendered = inspection.sections.get(heading);
       expect(rendered, `section "${heading}" never rendered its operations`).toBeTruthy();
-      const expected = operations.filter((op) => (op.operation.tags as unknown[])[0] === tag).map((op) => String(op.operation.summary));
+      const expected = operations
+        .filter((op) => (op.operation.tags as unknown[])[0] === tag)
+        .map((op) => String(op.operation.summary));
       expect(rendered?.map((op) => op.heading).sort(), heading).toEqual(expected.sort());
     }
     const shown = [...inspection.sections.values()].flatMap((ops) => ops ?? []).map((op) => op.heading);
@@ -83,12 +104,16 @@ describe("published API reference in Chromium", () => {
   });
 
   it("marks each operation with a shape the reference does not show, visibly", () => {
-    const rendered = new Map([...inspection.sections.values()].flatMap((ops) => ops ?? []).map((op) => [op.heading, op.text]));
+    const rendered = new Map(
+      [...inspection.sections.values()].flatMap((ops) => ops ?? []).map((op) => [op.heading, op.text]),
+    );
     expect(shapeNotShown.size).toBeGreaterThan(0);
     for (const op of listOperations(doc)) {
       const id = String(op.operation.operationId);
       if (!shapeNotShown.has(id)) continue;
-      expect(rendered.get(String(op.operation.summary)), id).toContain(`${SHAPE_NOTICE_TITLE}: ${shapeNotShown.get(id)?.join("; ")}`);
+      expect(rendered.get(String(op.operation.summary)), id).toContain(
+        `${SHAPE_NOTICE_TITLE}: ${shapeNotShown.get(id)?.join("; ")}`,
+      );
     }
   });
 
@@ -123,7 +148,11 @@ describe("published API reference in Chromium", () => {
   });
 
   it("shows one base URL, with /v1, in the guides and the servers", () => {
-    const servers = doc.servers as { url: string; variables: Record<string, { default: string }>; description: string }[];
+    const servers = doc.servers as {
+      url: string;
+      variables: Record<string, { default: string }>;
+      description: string;
+    }[];
     const base = servers[0]!.url.replace("{origin}", servers[0]!.variables.origin!.default);
     expect(base).toBe("https://api.talent-graph.example/v1");
     const guides = String((doc.info as { description: string }).description);
@@ -162,6 +191,7 @@ describe("the browser check catches a leaking page (negative)", () => {
       guidesScreenshot: path.join(dir, "guides-{width}.png"),
       sections: [{ heading: "No such section" }],
       timeoutMs: 1_500,
+      browser,
     });
   }, 60_000);
 

@@ -5,19 +5,41 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from "@stoplight/spectral-core";
-import parsers from "@stoplight/spectral-parsers";
-import { REDOCLY_ENV, REPO_ROOT as repoRoot, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
-import { bundleRuleset, rootRuleset } from "./ruleset.js";
+import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
+import {
+  REDOCLY_ENV,
+  REPO_ROOT as repoRoot,
+  SPEC_ROOT_PATH,
+  bundleSpec,
+  isMain,
+  runCommand,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 
-const { Json, Yaml } = parsers;
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
 
+// Spectral and the rulesets load only when a lint runs (--help stays instant), and each ruleset is
+// compiled once per process: setRuleset is the costly part, and a Spectral instance can run it many times.
+const spectralModules = () => Promise.all([import("@stoplight/spectral-core"), import("@stoplight/spectral-parsers")]);
+const compiled = new WeakMap<RulesetDefinition, Spectral>();
+
 /** Runs a ruleset on a document (JSON object or YAML text); returns every diagnostic. */
-export async function runSpectral(ruleset: RulesetDefinition, source: string | object, name = "spec"): Promise<ISpectralDiagnostic[]> {
-  const spectral = new Spectral();
-  spectral.setRuleset(ruleset);
-  const doc = typeof source === "string" ? new Document(source, Yaml, name) : new Document(JSON.stringify(source, null, 2), Json, name);
+export async function runSpectral(
+  ruleset: RulesetDefinition,
+  source: string | object,
+  name = "spec",
+): Promise<ISpectralDiagnostic[]> {
+  const [{ Document, Spectral }, { Json, Yaml }] = await spectralModules();
+  let spectral = compiled.get(ruleset);
+  if (!spectral) {
+    spectral = new Spectral();
+    spectral.setRuleset(ruleset);
+    compiled.set(ruleset, spectral);
+  }
+  const doc =
+    typeof source === "string"
+      ? new Document(source, Yaml, name)
+      : new Document(JSON.stringify(source, null, 2), Json, name);
   return spectral.run(doc);
 }
 
@@ -26,33 +48,45 @@ function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
   for (const d of diagnostics) {
     console.log(`  ${SEVERITY[d.severity]} ${d.code} ${d.path.join(".")}: ${d.message}`);
   }
-  console.log(`${counted.length ? "✘" : "✔"} ${label}: ${diagnostics.filter((d) => d.severity === 0).length} errors, ${diagnostics.filter((d) => d.severity === 1).length} warnings`);
+  console.log(
+    `${counted.length ? "✘" : "✔"} ${label}: ${diagnostics.filter((d) => d.severity === 0).length} errors, ${diagnostics.filter((d) => d.severity === 1).length} warnings`,
+  );
   return counted.length;
 }
 
 export const LINT_COMMAND: CommandSpec = {
   name: "npm run lint",
-  summary: "Lints the spec: Redocly on spec/openapi.yaml and the Arazzo workflows, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
+  summary:
+    "Lints the spec: Redocly on spec/openapi.yaml and the Arazzo workflows, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
 };
 
 async function main(): Promise<number> {
+  const { bundleRuleset, rootRuleset } = await import("./ruleset.js");
   let problems = 0;
   const root = SPEC_ROOT_PATH;
   const workflows = ["spec/workflows", "spec/workflows/parts"].flatMap((dir) =>
-    readdirSync(join(repoRoot, dir)).filter((f) => f.endsWith(".arazzo.yaml")).map((f) => join(repoRoot, dir, f)),
+    readdirSync(join(repoRoot, dir))
+      .filter((f) => f.endsWith(".arazzo.yaml"))
+      .map((f) => join(repoRoot, dir, f)),
   );
   try {
-    const out = execFileSync(join(repoRoot, "node_modules/.bin/redocly"), ["lint", root, ...workflows, "--format", "stylish"], {
-      env: { ...process.env, ...REDOCLY_ENV },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const out = execFileSync(
+      join(repoRoot, "node_modules/.bin/redocly"),
+      ["lint", root, ...workflows, "--format", "stylish"],
+      {
+        env: { ...process.env, ...REDOCLY_ENV },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const warnings = /(\d+) warnings?/.exec(out);
     if (warnings && Number(warnings[1]) > 0) {
       console.log(out);
       problems++;
     }
-    console.log(`${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)} and ${workflows.length} Arazzo workflow files`);
+    console.log(
+      `${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)} and ${workflows.length} Arazzo workflow files`,
+    );
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     console.log(e.stdout ?? "", e.stderr ?? "");
@@ -60,7 +94,10 @@ async function main(): Promise<number> {
     problems++;
   }
   problems += report("spectral (root layout)", await runSpectral(rootRuleset, readFileSync(root, "utf8"), root));
-  problems += report("spectral (bundle: spectral:oas + OWASP + house rules)", await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"));
+  problems += report(
+    "spectral (bundle: spectral:oas + OWASP + house rules)",
+    await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
+  );
   return problems ? 1 : 0;
 }
 

@@ -27,7 +27,9 @@ import { containsPhrase, hasWordPrefix, leadingRun, wordRuns } from "../data/tex
 import { similarAmong, similarTo } from "./people.js";
 import { matchPerson, parseSearch, searchPage, searchPeople, type Hit, type SearchFilters } from "./search.js";
 
+// Each graph is built once per file and only read by the tests.
 const DEFAULT = generatedGraph({ people: 5000, companies: 320, seed: 20261122 });
+const FIXTURE = fixtureGraph();
 
 /** The reference: the exact predicate on every person, graph order, then keyword score. */
 function bruteForce(graph: Graph, f: SearchFilters): Hit[] {
@@ -110,8 +112,7 @@ describe("indexed search = exact predicate over every person", () => {
   });
 
   it("on the fixture graph", () => {
-    const graph = fixtureGraph();
-    const problems = cases.flatMap((params) => compare(graph, params));
+    const problems = cases.flatMap((params) => compare(FIXTURE, params));
     expect(problems.slice(0, 10)).toEqual([]);
   });
 
@@ -230,7 +231,7 @@ describe("word runs (the word indexes' tokenizer) agree with the phrase and pref
 
 describe("similar people: the skill index only skips people who cannot score", () => {
   it("equals scoring every person, for 200 people of the default graph and every fixture person", () => {
-    const fixture = fixtureGraph();
+    const fixture = FIXTURE;
     const pairs = [
       ...DEFAULT.people.filter((r) => r.idx % 25 === 0).map((rec) => [DEFAULT, rec] as const),
       ...fixture.people.map((rec) => [fixture, rec] as const),
