@@ -1,6 +1,7 @@
 /**
  * npm run lint: Redocly lint on the split spec and the Arazzo workflows (spec/workflows), then Spectral on
- * the bundle (spectral:oas, OWASP, house rules) and on the root (layout rules). Zero errors and zero warnings, or exit 1.
+ * the bundle (spectral:oas, OWASP, house rules) and on the root (layout rules), then the code: Prettier's check
+ * and typescript-eslint. Zero errors and zero warnings, or exit 1.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -57,8 +58,26 @@ function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
 export const LINT_COMMAND: CommandSpec = {
   name: "npm run lint",
   summary:
-    "Lints the spec: Redocly on spec/openapi.yaml and the Arazzo workflows, then Spectral (spectral:oas, OWASP, house rules) on the bundle and the root; zero warnings or exit 1.",
+    "Lints the spec (Redocly on spec/openapi.yaml and the Arazzo workflows, Spectral with spectral:oas, OWASP and the house rules on the bundle and the root) and the code (Prettier check, typescript-eslint); zero warnings or exit 1.",
 };
+
+/** Runs one of the project's own code linters; prints its findings only when it has some. */
+function runCodeLinter(label: string, bin: string, args: string[]): number {
+  try {
+    execFileSync(join(repoRoot, "node_modules/.bin", bin), args, {
+      cwd: repoRoot,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    console.log(`✔ ${label}`);
+    return 0;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    console.log(`${e.stdout ?? ""}${e.stderr ?? ""}`.trim());
+    console.log(`✘ ${label}`);
+    return 1;
+  }
+}
 
 async function main(): Promise<number> {
   const { bundleRuleset, rootRuleset } = await import("./ruleset.js");
@@ -98,6 +117,13 @@ async function main(): Promise<number> {
     "spectral (bundle: spectral:oas + OWASP + house rules)",
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
+  problems += runCodeLinter("prettier --check (code, spec YAML, docs)", "prettier", [
+    "--check",
+    "--log-level",
+    "warn",
+    ".",
+  ]);
+  problems += runCodeLinter("eslint (typescript-eslint, zero warnings)", "eslint", ["--max-warnings", "0", "."]);
   return problems ? 1 : 0;
 }
 
