@@ -30,7 +30,10 @@ describe("npm run build:client", () => {
       baseUrl: "https://api.talent-graph.example/v1",
       apiKey: "k",
       fetch: async () =>
-        Response.json({ data: { slug: "priya-raman", full_name: "Priya Raman" } }, { headers: { "x-ratelimit-limit": "300" } }),
+        Response.json(
+          { data: { slug: "priya-raman", full_name: "Priya Raman" } },
+          { headers: { "x-ratelimit-limit": "300" } },
+        ),
     });
     const result = await client.GET("/people/{slug}", { params: { path: { slug: "priya-raman" } } });
     expect(result.data.data.full_name).toBe("Priya Raman");
@@ -51,7 +54,9 @@ describe("npm run build:client", () => {
       ].join("\n"),
     );
     const program = ts.createProgram([consumer], compilerOptions);
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(diagnostics).toEqual([]);
   });
 

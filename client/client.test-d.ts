@@ -1,11 +1,21 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { createTalentGraphClient, paginatePeople, pollEventsOnce, unwrap, type RateLimit, type TalentGraphEvent, type components } from "./index.js";
+import {
+  createTalentGraphClient,
+  paginatePeople,
+  pollEventsOnce,
+  unwrap,
+  type RateLimit,
+  type TalentGraphEvent,
+  type components,
+} from "./index.js";
 
 const client = createTalentGraphClient({ baseUrl: "https://api.talent-graph.example/v1", apiKey: "k" });
 
 describe("typed calls", () => {
   it("types path parameters, query, body and responses from the spec", async () => {
-    const { data, error, rateLimit } = await client.GET("/people/{slug}", { params: { path: { slug: "priya-raman" } } });
+    const { data, error, rateLimit } = await client.GET("/people/{slug}", {
+      params: { path: { slug: "priya-raman" } },
+    });
     expectTypeOf(rateLimit).toEqualTypeOf<RateLimit>();
     if (data) expectTypeOf(data.data.full_name).toEqualTypeOf<string | null | undefined>();
     expectTypeOf(error).not.toBeAny();

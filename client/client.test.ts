@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createTalentGraphClient } from "./index.js";
 import { API_KEY, BASE_URL, ORG_ID, fakeFetch, json, sequence, testClient } from "./fixtures/fake.js";
 
-const person = { data: { slug: "priya-raman", full_name: "Priya Raman", network_url: "https://network.example/in/priya-raman" } };
+const person = {
+  data: { slug: "priya-raman", full_name: "Priya Raman", network_url: "https://network.example/in/priya-raman" },
+};
 const ok = () => json(person);
 
 describe("createTalentGraphClient: requests", () => {
@@ -34,7 +36,10 @@ describe("createTalentGraphClient: authentication", () => {
   it("sends Authorization: Bearer by default and never X-Api-Key", async () => {
     const fetch = sequence(ok);
     const { client } = testClient(fetch);
-    await client.GET("/people/{slug}", { params: { path: { slug: "priya-raman" } }, headers: { "X-Api-Key": "other" } });
+    await client.GET("/people/{slug}", {
+      params: { path: { slug: "priya-raman" } },
+      headers: { "X-Api-Key": "other" },
+    });
     expect(fetch.calls[0]?.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
     expect(fetch.calls[0]?.headers.has("x-api-key")).toBe(false);
   });

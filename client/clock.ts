@@ -24,10 +24,13 @@ export const systemClock: Clock = {
         clearTimeout(timer);
         reject(abortReason(signal!));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       signal?.addEventListener("abort", onAbort, { once: true });
     });
   },

@@ -6,7 +6,9 @@ const rate = { "x-ratelimit-limit": "300", "x-ratelimit-remaining": "0", "x-rate
 
 describe("TalentGraphError", () => {
   it("takes type and message from an application error", () => {
-    const body = { error: { type: "certification_target_unsupported", message: "certification filters are not supported" } };
+    const body = {
+      error: { type: "certification_target_unsupported", message: "certification filters are not supported" },
+    };
     const error = new TalentGraphError(json(body, 400, rate), body);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({
@@ -23,7 +25,11 @@ describe("TalentGraphError", () => {
   it("derives the type of a 429 from the framework shape and keeps Retry-After", () => {
     const body = { statusCode: 429, error: "Too Many Requests", message: "Rate limit exceeded, retry in 1 minute" };
     const error = new TalentGraphError(json(body, 429, { ...rate, "retry-after": "60" }), body);
-    expect(error).toMatchObject({ status: 429, type: "too_many_requests", message: "Rate limit exceeded, retry in 1 minute" });
+    expect(error).toMatchObject({
+      status: 429,
+      type: "too_many_requests",
+      message: "Rate limit exceeded, retry in 1 minute",
+    });
     expect(error.rateLimit.retryAfter).toBe(60);
   });
 

@@ -13,7 +13,11 @@ function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
 
 /** "Too Many Requests" -> "too_many_requests". */
 function snakeCase(text: string): string {
-  return text.trim().toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
 }
 
 function describe(status: number, statusText: string, body: unknown): { type: string; message: string } {

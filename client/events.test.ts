@@ -51,7 +51,13 @@ describe("pollEventsOnce", () => {
     const fetch = eventsService([[{ ids: [1, 2], next: "c1" }, { ids: [3], next: "c2" }, { ids: [4] }]]);
     const { client, clock } = testClient(fetch);
     const { batches, onEvents } = consumer();
-    const result = await pollEventsOnce(client, { checkpoint: CHECKPOINT, type: "headline", list: "Leads", limit: 2, onEvents });
+    const result = await pollEventsOnce(client, {
+      checkpoint: CHECKPOINT,
+      type: "headline",
+      list: "Leads",
+      limit: 2,
+      onEvents,
+    });
     const since = "2026-03-01T10:55:00.000Z";
     expect(query(fetch, 0)).toEqual({ since, type: "headline", list: "Leads", limit: "2" });
     expect(query(fetch, 1)).toEqual({ since, type: "headline", list: "Leads", limit: "2", cursor: "c1" });
@@ -119,7 +125,9 @@ describe("pollEventsOnce", () => {
     const failing = () => {
       throw new Error("database down");
     };
-    await expect(pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents: failing })).rejects.toThrow("database down");
+    await expect(pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents: failing })).rejects.toThrow(
+      "database down",
+    );
     expect(seen.size).toBe(0);
     const { batches, onEvents } = consumer();
     await pollEventsOnce(client, { checkpoint: CHECKPOINT, seen, onEvents });
@@ -128,7 +136,10 @@ describe("pollEventsOnce", () => {
 
   it("fails the pass when a later page fails; delivered pages are not delivered twice", async () => {
     const fetch = eventsService([
-      [{ ids: [1, 2], next: "c1" }, { ids: [], status: 500 }],
+      [
+        { ids: [1, 2], next: "c1" },
+        { ids: [], status: 500 },
+      ],
       [{ ids: [1, 2], next: "c1" }, { ids: [3] }],
     ]);
     const { client } = testClient(fetch, { retry: false });
@@ -156,9 +167,9 @@ describe("pollEventsOnce", () => {
     ["a negative overlap", { checkpoint: CHECKPOINT, overlapMs: -1 }, /overlapMs must be a non-negative number/],
   ])("rejects %s before any request", async (_name, options, message) => {
     const fetch = eventsService([]);
-    await expect(
-      pollEventsOnce(testClient(fetch).client, { ...options, onEvents: () => undefined }),
-    ).rejects.toThrow(message);
+    await expect(pollEventsOnce(testClient(fetch).client, { ...options, onEvents: () => undefined })).rejects.toThrow(
+      message,
+    );
     expect(fetch.calls).toHaveLength(0);
   });
 });
@@ -251,7 +262,12 @@ describe("pollEvents", () => {
     const fetch = eventsService([[{ ids: [], status: 404 }]]);
     const { client } = testClient(fetch);
     await expect(
-      pollEvents(client, { intervalMs: 1000, signal: new AbortController().signal, list: "missing", onEvents: () => undefined }),
+      pollEvents(client, {
+        intervalMs: 1000,
+        signal: new AbortController().signal,
+        list: "missing",
+        onEvents: () => undefined,
+      }),
     ).rejects.toMatchObject({ status: 404 });
   });
 

@@ -6,7 +6,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../mocks/prism/server.js";
-import { SeenIds, TalentGraphError, createTalentGraphClient, paginatePeople, paginateTargetMembers, pollEventsOnce, unwrap, type TalentGraphClientOptions } from "./index.js";
+import {
+  SeenIds,
+  TalentGraphError,
+  createTalentGraphClient,
+  paginatePeople,
+  paginateTargetMembers,
+  pollEventsOnce,
+  unwrap,
+  type TalentGraphClientOptions,
+} from "./index.js";
 import { fakeClock } from "./fixtures/fake.js";
 
 let mock: RunningMock | undefined;
@@ -131,7 +140,10 @@ describe("client against the Prism mock", () => {
     expect(first.pages).toBe(2);
     expect(first.delivered).toBeGreaterThan(0);
     expect(new Set(delivered).size).toBe(delivered.length);
-    expect(urls.map((url) => url.searchParams.get("since"))).toEqual(["2026-11-17T23:55:00.000Z", "2026-11-17T23:55:00.000Z"]);
+    expect(urls.map((url) => url.searchParams.get("since"))).toEqual([
+      "2026-11-17T23:55:00.000Z",
+      "2026-11-17T23:55:00.000Z",
+    ]);
     expect(urls[1]?.searchParams.get("cursor")).toEqual(expect.any(String));
 
     const second = await pollEventsOnce(client, { checkpoint: first.checkpoint, seen, onEvents });
@@ -141,7 +153,10 @@ describe("client against the Prism mock", () => {
 });
 
 /** Runs a script with tsx in its own process group; the group is killed if it outlives the test. */
-async function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runScript(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: root,

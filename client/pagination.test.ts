@@ -11,7 +11,11 @@ function peopleService(total: number, serverLimit?: number) {
     const limit = serverLimit ?? Number(url.searchParams.get("limit") ?? 25);
     const offset = Number(url.searchParams.get("offset") ?? 0);
     const data = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => row(offset + i));
-    return json({ data, query: {}, meta: { count: data.length, limit, offset, has_more: data.length === limit, total } });
+    return json({
+      data,
+      query: {},
+      meta: { count: data.length, limit, offset, has_more: data.length === limit, total },
+    });
   });
 }
 

@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY, backoffDelay, isRetryableStatus } from "./index.js";
 import { ORG_ID, json, networkError, sequence, testClient } from "./fixtures/fake.js";
 
-const person = () => json({ data: { slug: "priya-raman", full_name: "Priya Raman", network_url: "https://n.example/p" } });
-const status = (code: number, headers: Record<string, string> = {}) => () =>
-  json({ error: { type: "x", message: `status ${code}` } }, code, headers);
+const person = () =>
+  json({ data: { slug: "priya-raman", full_name: "Priya Raman", network_url: "https://n.example/p" } });
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  () =>
+    json({ error: { type: "x", message: `status ${code}` } }, code, headers);
 const tooMany = (retryAfter?: string) => () =>
   json(
     { statusCode: 429, error: "Too Many Requests", message: "Rate limit exceeded" },

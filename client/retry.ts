@@ -29,7 +29,8 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
 export type RetryConfig = false | Partial<RetryOptions>;
 
 export function resolveRetryOptions(config: RetryConfig | undefined): RetryOptions {
-  const options: RetryOptions = config === false ? { ...DEFAULT_RETRY, maxRetries: 0 } : { ...DEFAULT_RETRY, ...config };
+  const options: RetryOptions =
+    config === false ? { ...DEFAULT_RETRY, maxRetries: 0 } : { ...DEFAULT_RETRY, ...config };
   for (const [name, value] of Object.entries(options)) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
       throw new TypeError(`retry.${name} must be a non-negative finite number, got ${String(value)}`);

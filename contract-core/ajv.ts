@@ -47,7 +47,10 @@ const LOCAL_COMPONENT_REF = /"\$ref":"#\/components\/schemas\//g;
  * compiler for any schema of the document whose component `$ref`s point there. Compiled functions are
  * cached per schema text.
  */
-export function createSpecCompiler(doc: unknown, options: Options = {}): { ajv: Ajv2020; compile(schema: unknown): ValidateFunction } {
+export function createSpecCompiler(
+  doc: unknown,
+  options: Options = {},
+): { ajv: Ajv2020; compile(schema: unknown): ValidateFunction } {
   const ajv = createAjv(doc, options);
   const rewrite = (node: unknown, base: string) =>
     JSON.parse(JSON.stringify(node ?? {}).replace(LOCAL_COMPONENT_REF, `"$ref":"${base}#/$defs/`)) as object;

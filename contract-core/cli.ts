@@ -51,10 +51,33 @@ export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", descriptio
 
 /** Shared option definitions, so every command spells them the same. */
 export const COMMON_OPTIONS = {
-  port: (defaultPort: string, what = "listen on"): OptionSpec => ({ type: "string", value: "<port>", env: "PORT", default: defaultPort, description: `port to ${what} (0 = any free port)` }),
-  host: (defaultHost = "127.0.0.1"): OptionSpec => ({ type: "string", value: "<host>", env: "HOST", default: defaultHost, description: "interface to bind" }),
-  spec: (defaultPath: string): OptionSpec => ({ type: "string", value: "<file>", env: "SPEC", default: defaultPath, description: "OpenAPI document (JSON or YAML, split or bundled)" }),
-  out: (defaultPath: string, what = "output file"): OptionSpec => ({ type: "string", value: "<path>", default: defaultPath, description: what }),
+  port: (defaultPort: string, what = "listen on"): OptionSpec => ({
+    type: "string",
+    value: "<port>",
+    env: "PORT",
+    default: defaultPort,
+    description: `port to ${what} (0 = any free port)`,
+  }),
+  host: (defaultHost = "127.0.0.1"): OptionSpec => ({
+    type: "string",
+    value: "<host>",
+    env: "HOST",
+    default: defaultHost,
+    description: "interface to bind",
+  }),
+  spec: (defaultPath: string): OptionSpec => ({
+    type: "string",
+    value: "<file>",
+    env: "SPEC",
+    default: defaultPath,
+    description: "OpenAPI document (JSON or YAML, split or bundled)",
+  }),
+  out: (defaultPath: string, what = "output file"): OptionSpec => ({
+    type: "string",
+    value: "<path>",
+    default: defaultPath,
+    description: what,
+  }),
   json: (): OptionSpec => ({ type: "boolean", description: "print machine-readable JSON" }),
 };
 
@@ -62,7 +85,10 @@ export function formatUsage(spec: CommandSpec): string {
   const options = { ...spec.options, help: HELP_OPTION };
   const rows = Object.entries(options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.type === "string" ? ` ${o.value ?? "<value>"}` : ""}`;
-    const extras = [o.env ? `env ${o.env}` : "", o.default !== undefined && o.default !== "" ? `default ${String(o.default)}` : ""].filter(Boolean);
+    const extras = [
+      o.env ? `env ${o.env}` : "",
+      o.default !== undefined && o.default !== "" ? `default ${String(o.default)}` : "",
+    ].filter(Boolean);
     return [flag, `${o.description}${extras.length ? ` (${extras.join(", ")})` : ""}`] as const;
   });
   const width = Math.max(...rows.map(([flag]) => flag.length));
@@ -90,9 +116,14 @@ ${usageLine(spec)}`);
 }
 
 /** Turns parseArgs' error into one that names the argument and says what to do. */
-function describeParseError(spec: CommandSpec, options: Record<string, OptionSpec>, error: Error & { code?: string }): string {
+function describeParseError(
+  spec: CommandSpec,
+  options: Record<string, OptionSpec>,
+  error: Error & { code?: string },
+): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1];
-  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown argument ${option ?? ""}: not an option of this command`;
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    return `unknown argument ${option ?? ""}: not an option of this command`;
   if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
     const arg = /'([^']*)'/.exec(error.message)?.[1] ?? "";
     return `unexpected argument "${arg}": this command takes no positional arguments`;
@@ -119,7 +150,10 @@ export function parseCommandLine(
 ): ParsedCommandLine | undefined {
   const options = { ...spec.options, help: HELP_OPTION };
   const config = Object.fromEntries(
-    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+    Object.entries(options).map(([name, o]) => [
+      name,
+      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
+    ]),
   );
   if (argv.includes("--help") || argv.includes("-h")) {
     out(formatUsage(spec));
@@ -127,7 +161,12 @@ export function parseCommandLine(
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options: config, allowPositionals: spec.positionals !== undefined, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: config,
+      allowPositionals: spec.positionals !== undefined,
+      strict: true,
+    });
   } catch (e) {
     throw usageError(spec, describeParseError(spec, options, e as Error & { code?: string }));
   }
@@ -135,7 +174,8 @@ export function parseCommandLine(
   for (const [name, o] of Object.entries(options)) {
     if (values[name] !== undefined) continue;
     const fromEnv = o.env ? env[o.env] : undefined;
-    if (fromEnv !== undefined && fromEnv !== "") values[name] = o.type === "boolean" ? !/^(0|false|no)$/i.test(fromEnv) : fromEnv;
+    if (fromEnv !== undefined && fromEnv !== "")
+      values[name] = o.type === "boolean" ? !/^(0|false|no)$/i.test(fromEnv) : fromEnv;
     else if (o.default !== undefined) values[name] = o.default;
   }
   return { values, positionals: parsed.positionals };
@@ -146,19 +186,30 @@ export function portValue(spec: CommandSpec, value: unknown, flag = "port"): num
   const text = String(value ?? "");
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
     const env = spec.options?.[flag]?.env;
-    throw usageError(spec, `${env ?? `--${flag}`} must be an integer 0-65535, got "${text}" (set it with --${flag} <n>${env ? ` or ${env}=<n>` : ""}; 0 picks a free port)`);
+    throw usageError(
+      spec,
+      `${env ?? `--${flag}`} must be an integer 0-65535, got "${text}" (set it with --${flag} <n>${env ? ` or ${env}=<n>` : ""}; 0 picks a free port)`,
+    );
   }
   return Number(text);
 }
 
 /** The message for a failed listen: a busy port names the port and how to choose another. */
-export function describeListenError(error: unknown, port: number, host: string, flag = "--port", envName = "PORT"): string {
+export function describeListenError(
+  error: unknown,
+  port: number,
+  host: string,
+  flag = "--port",
+  envName = "PORT",
+): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "EADDRINUSE") {
     return `port ${port} on ${host} is already in use: stop the process using it, or choose another port with ${flag} <n> (or ${envName}=<n>); ${flag} 0 picks any free port`;
   }
-  if (code === "EACCES") return `no permission to listen on port ${port} on ${host}: choose a port above 1023 with ${flag} <n> (or ${envName}=<n>)`;
-  if (code === "EADDRNOTAVAIL") return `cannot listen on ${host}: no such local address; choose another with --host <host> (or HOST=<host>)`;
+  if (code === "EACCES")
+    return `no permission to listen on port ${port} on ${host}: choose a port above 1023 with ${flag} <n> (or ${envName}=<n>)`;
+  if (code === "EADDRNOTAVAIL")
+    return `cannot listen on ${host}: no such local address; choose another with --host <host> (or HOST=<host>)`;
   return `cannot listen on ${host}:${port}: ${(error as Error | undefined)?.message ?? String(error)}`;
 }
 

@@ -40,7 +40,11 @@ export function describe(error: ErrorObject): string {
 /** The property a `required` / `additionalProperties` / `unevaluatedProperties` / `propertyNames` error is about. */
 function propertyOf(error: ErrorObject): string | undefined {
   const p = error.params as Record<string, unknown>;
-  const name = p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty ?? (error.keyword === "propertyNames" ? p.propertyName : undefined);
+  const name =
+    p.missingProperty ??
+    p.additionalProperty ??
+    p.unevaluatedProperty ??
+    (error.keyword === "propertyNames" ? p.propertyName : undefined);
   return name === undefined ? undefined : String(name);
 }
 
@@ -59,13 +63,20 @@ export function fromAjv(
   const list = errors ?? [];
   const typeErrors = new Set(list.filter((e) => e.keyword === "type").map((e) => e.instancePath));
   const kept = list.filter(
-    (e) => !(e.keyword === "format" && typeErrors.has(e.instancePath)) && !(e.keyword !== "propertyNames" && e.propertyName !== undefined),
+    (e) =>
+      !(e.keyword === "format" && typeErrors.has(e.instancePath)) &&
+      !(e.keyword !== "propertyNames" && e.propertyName !== undefined),
   );
   const seen = new Set<string>();
   return kept.flatMap((error) => {
     const property = propertyOf(error);
     const suffix = property === undefined ? "" : `/${escapeToken(property)}`;
-    const converted: ContractError = { side, pointer: `${base}${error.instancePath}${suffix}`, schemaPath: locate(error), message: describe(error) };
+    const converted: ContractError = {
+      side,
+      pointer: `${base}${error.instancePath}${suffix}`,
+      schemaPath: locate(error),
+      message: describe(error),
+    };
     // The same finding from two schemas (e.g. a rule repeated through allOf) is reported once.
     const key = `${converted.pointer}\u0000${converted.message}`;
     if (seen.has(key)) return [];

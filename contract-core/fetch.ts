@@ -32,7 +32,9 @@ export function headersToRecord(headers: HeadersInit | HeaderMap | undefined): H
     return out;
   }
   const entries = Array.isArray(headers) ? headers : Object.entries(headers);
-  return Object.fromEntries(entries.map(([name, value]) => [String(name).toLowerCase(), value as string | string[] | undefined]));
+  return Object.fromEntries(
+    entries.map(([name, value]) => [String(name).toLowerCase(), value as string | string[] | undefined]),
+  );
 }
 
 /** Reads the response body once; the parsed body is returned in `exchange.response.body`. */
@@ -40,7 +42,16 @@ export async function exchangeFromFetch(req: FetchRequestInfo, res: Response): P
   const text = await res.text();
   const requestBody = typeof req.body === "string" ? parseBodyText(req.body) : (req.body ?? null);
   return {
-    request: { method: (req.method ?? "GET").toUpperCase(), url: String(req.url), headers: headersToRecord(req.headers), body: requestBody },
-    response: { status: res.status, headers: headersToRecord(res.headers), body: parseBodyText(text, res.headers.get("content-type")) },
+    request: {
+      method: (req.method ?? "GET").toUpperCase(),
+      url: String(req.url),
+      headers: headersToRecord(req.headers),
+      body: requestBody,
+    },
+    response: {
+      status: res.status,
+      headers: headersToRecord(res.headers),
+      body: parseBodyText(text, res.headers.get("content-type")),
+    },
   };
 }

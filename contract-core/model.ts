@@ -108,7 +108,8 @@ class ModelCompiler {
     this.componentSchemas = objectAt(this.clone.components, "schemas");
     this.securitySchemes = objectAt(this.clone.components, "securitySchemes");
     // One Ajv entry per component: a ref to a whole registered schema is compiled once and shared.
-    for (const [name, schema] of Object.entries(this.componentSchemas)) this.ajv.addSchema(schema as Obj, `${SCHEMA_BASE}${escapeToken(name)}`);
+    for (const [name, schema] of Object.entries(this.componentSchemas))
+      this.ajv.addSchema(schema as Obj, `${SCHEMA_BASE}${escapeToken(name)}`);
   }
 
   /** Follows local `$ref`s of non-schema objects (responses, parameters, headers, request bodies). */
@@ -129,7 +130,9 @@ class ModelCompiler {
   readonly resolveSchema = (schema: Obj): Obj => {
     let current = schema;
     for (let hops = 0; typeof current.$ref === "string" && hops < 20; hops++) {
-      const [name = "", fragment = ""] = current.$ref.startsWith(SCHEMA_BASE) ? current.$ref.slice(SCHEMA_BASE.length).split("#") : [];
+      const [name = "", fragment = ""] = current.$ref.startsWith(SCHEMA_BASE)
+        ? current.$ref.slice(SCHEMA_BASE.length).split("#")
+        : [];
       const target = name ? resolvePointer(this.componentSchemas, `#/${name}${fragment}`) : undefined;
       if (!isObj(target)) break;
       current = target;
@@ -165,7 +168,11 @@ class ModelCompiler {
     return Object.entries(isObj(content) ? content : {}).map(([type, media]) => {
       const at = join(pointer, "content", type);
       const schema = isObj(media) ? media.schema : undefined;
-      return { type: type.toLowerCase(), pointer: at, validate: schema === undefined ? null : this.compile(schema, join(at, "schema")) };
+      return {
+        type: type.toLowerCase(),
+        pointer: at,
+        validate: schema === undefined ? null : this.compile(schema, join(at, "schema")),
+      };
     });
   }
 
@@ -179,9 +186,21 @@ class ModelCompiler {
       .map(([name, rawHeader]) => {
         const header = this.deref(rawHeader, join(at, "headers", name));
         const schema = isObj(header.node.schema) ? header.node.schema : {};
-        return { name, key: name.toLowerCase(), pointer: header.pointer, required: header.node.required === true, schema, style: "simple", explode: false };
+        return {
+          name,
+          key: name.toLowerCase(),
+          pointer: header.pointer,
+          required: header.node.required === true,
+          schema,
+          style: "simple",
+          explode: false,
+        };
       });
-    const model = { pointer: at, media: this.mediaModels(response.content, at), headers: this.paramSet(headers, join(at, "headers")) };
+    const model = {
+      pointer: at,
+      media: this.mediaModels(response.content, at),
+      headers: this.paramSet(headers, join(at, "headers")),
+    };
     this.sharedResponses.set(response, model);
     return model;
   }
@@ -191,15 +210,26 @@ class ModelCompiler {
     if (scheme.type === "apiKey") {
       const where = scheme.in === "query" || scheme.in === "cookie" ? scheme.in : "header";
       const name = String(scheme.name);
-      return { in: where, name: where === "header" ? name.toLowerCase() : name, label: where === "header" ? `${name}: <key>` : `${where} ${name}` };
+      return {
+        in: where,
+        name: where === "header" ? name.toLowerCase() : name,
+        label: where === "header" ? `${name}: <key>` : `${where} ${name}`,
+      };
     }
     // http (bearer, basic, ...); oauth2 / openIdConnect send a bearer token in practice.
     const kind = scheme.type === "http" ? String(scheme.scheme ?? "bearer").toLowerCase() : "bearer";
-    return { in: "header", name: "authorization", label: `Authorization: ${kind[0]!.toUpperCase()}${kind.slice(1)} <key>`, scheme: kind };
+    return {
+      in: "header",
+      name: "authorization",
+      label: `Authorization: ${kind[0]!.toUpperCase()}${kind.slice(1)} <key>`,
+      scheme: kind,
+    };
   }
 
   private credentials(requirements: unknown): Credential[][] {
-    return (Array.isArray(requirements) ? requirements : []).map((requirement) => Object.keys(isObj(requirement) ? requirement : {}).map((name) => this.credential(name)));
+    return (Array.isArray(requirements) ? requirements : []).map((requirement) =>
+      Object.keys(isObj(requirement) ? requirement : {}).map((name) => this.credential(name)),
+    );
   }
 
   /** Path-item and operation parameters; the operation's win on the same name and location. */
@@ -212,9 +242,14 @@ class ModelCompiler {
         const name = String(param.name);
         const key = where === "header" ? name.toLowerCase() : name;
         if (where === "header" && IGNORED_HEADER_PARAMS.has(key)) return;
-        const style = typeof param.style === "string" ? param.style : where === "query" || where === "cookie" ? "form" : "simple";
+        const style =
+          typeof param.style === "string" ? param.style : where === "query" || where === "cookie" ? "form" : "simple";
         byKey.set(`${where}:${key}`, {
-          in: where, name, key, pointer: at, style,
+          in: where,
+          name,
+          key,
+          pointer: at,
+          style,
           required: param.required === true || where === "path",
           schema: isObj(param.schema) ? param.schema : {},
           explode: typeof param.explode === "boolean" ? param.explode : style === "form",
@@ -224,18 +259,36 @@ class ModelCompiler {
     return byKey;
   }
 
-  private operation(pathTemplate: string, item: { node: Obj; pointer: string }, method: string, operation: Obj): OperationModel {
+  private operation(
+    pathTemplate: string,
+    item: { node: Obj; pointer: string },
+    method: string,
+    operation: Obj,
+  ): OperationModel {
     const opPointer = join(item.pointer, method);
-    const params = [...this.parameters([[item.node.parameters, item.pointer], [operation.parameters, opPointer]]).values()];
-    const paramsIn = (where: string) => this.paramSet(params.filter((p) => p.in === where), join(opPointer, "parameters"));
+    const params = [
+      ...this.parameters([
+        [item.node.parameters, item.pointer],
+        [operation.parameters, opPointer],
+      ]).values(),
+    ];
+    const paramsIn = (where: string) =>
+      this.paramSet(
+        params.filter((p) => p.in === where),
+        join(opPointer, "parameters"),
+      );
     const responses = new Map<string, ResponseModel>();
     for (const [key, raw] of Object.entries(isObj(operation.responses) ? operation.responses : {})) {
       responses.set(key.toUpperCase(), { key, ...this.responseModel(raw, join(opPointer, "responses", key)) });
     }
-    const body = operation.requestBody === undefined ? undefined : this.deref(operation.requestBody, join(opPointer, "requestBody"));
+    const body =
+      operation.requestBody === undefined
+        ? undefined
+        : this.deref(operation.requestBody, join(opPointer, "requestBody"));
     const ownSecurity = operation.security !== undefined;
     return {
-      operationId: typeof operation.operationId === "string" ? operation.operationId : `${method.toUpperCase()} ${pathTemplate}`,
+      operationId:
+        typeof operation.operationId === "string" ? operation.operationId : `${method.toUpperCase()} ${pathTemplate}`,
       method: method.toUpperCase(),
       pathTemplate,
       pointer: opPointer,
@@ -244,7 +297,13 @@ class ModelCompiler {
       header: paramsIn("header"),
       security: this.credentials(ownSecurity ? operation.security : this.clone.security),
       securityPointer: ownSecurity ? join(opPointer, "security") : "#/security",
-      requestBody: body ? { required: body.node.required === true, pointer: body.pointer, media: this.mediaModels(body.node.content, body.pointer) } : null,
+      requestBody: body
+        ? {
+            required: body.node.required === true,
+            pointer: body.pointer,
+            media: this.mediaModels(body.node.content, body.pointer),
+          }
+        : null,
       responses,
     };
   }
@@ -252,12 +311,19 @@ class ModelCompiler {
   operations(): OperationModel[] {
     return Object.entries(isObj(this.clone.paths) ? this.clone.paths : {}).flatMap(([pathTemplate, rawItem]) => {
       const item = this.deref(rawItem, join("#/paths", pathTemplate));
-      return HTTP_METHODS.filter((m) => isObj(item.node[m])).map((m) => this.operation(pathTemplate, item, m, item.node[m] as Obj));
+      return HTTP_METHODS.filter((m) => isObj(item.node[m])).map((m) =>
+        this.operation(pathTemplate, item, m, item.node[m] as Obj),
+      );
     });
   }
 }
 
 export function compileModel(doc: OpenApiDocument): ContractModel {
   const compiler = new ModelCompiler(doc);
-  return { basePath: serverBasePath(doc), operations: compiler.operations(), locations: compiler.locations, resolveSchema: compiler.resolveSchema };
+  return {
+    basePath: serverBasePath(doc),
+    operations: compiler.operations(),
+    locations: compiler.locations,
+    resolveSchema: compiler.resolveSchema,
+  };
 }

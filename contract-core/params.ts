@@ -28,7 +28,9 @@ function coerceParam(values: string[], param: ParamSpec, model: ContractModel): 
     return raw.map((v) => coerceScalar(v, items, model));
   }
   // A repeated scalar parameter is kept as an array so the type check reports it.
-  return values.length === 1 ? coerceScalar(values[0]!, param.schema, model) : values.map((v) => coerceScalar(v, param.schema, model));
+  return values.length === 1
+    ? coerceScalar(values[0]!, param.schema, model)
+    : values.map((v) => coerceScalar(v, param.schema, model));
 }
 
 /** Builds the object validated by a ParamSet: only documented names, coerced values. */

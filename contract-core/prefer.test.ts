@@ -16,13 +16,26 @@ describe("Prefer grammar", () => {
 
   it("names are case-insensitive and the first occurrence wins", () => {
     expect([...preferencePairs("Code=201, code=404")]).toEqual([["code", "201"]]);
-    expect([...preferencePairs(["respond-async", "wait=10"])]).toEqual([["respond-async", ""], ["wait", "10"]]);
+    expect([...preferencePairs(["respond-async", "wait=10"])]).toEqual([
+      ["respond-async", ""],
+      ["wait", "10"],
+    ]);
   });
 
   it("ignores unsupported preferences and does not list them as applied", () => {
-    expect(parsePrefer("return=minimal, respond-async")).toEqual({ ok: true, preferences: {}, applied: [], ignored: ["return", "respond-async"] });
+    expect(parsePrefer("return=minimal, respond-async")).toEqual({
+      ok: true,
+      preferences: {},
+      applied: [],
+      ignored: ["return", "respond-async"],
+    });
     const sandboxLike = parsePrefer("code=404, dynamic=true, latency=5", ["code", "example", "latency"]);
-    expect(sandboxLike).toEqual({ ok: true, preferences: { code: 404, latencyMs: 5 }, applied: ["code=404", "latency=5"], ignored: ["dynamic"] });
+    expect(sandboxLike).toEqual({
+      ok: true,
+      preferences: { code: 404, latencyMs: 5 },
+      applied: ["code=404", "latency=5"],
+      ignored: ["dynamic"],
+    });
     // An unsupported preference is ignored even when its value would be invalid.
     expect(parsePrefer("dynamic=yes", ["code"]).ok).toBe(true);
   });

@@ -26,7 +26,12 @@ export interface Preferences {
 export const MAX_PREFER_LATENCY_MS = 60_000;
 
 export type PreferResult =
-  | { ok: true; preferences: Preferences; /** `name=value` pairs to echo in Preference-Applied. */ applied: string[]; ignored: string[] }
+  | {
+      ok: true;
+      preferences: Preferences;
+      /** `name=value` pairs to echo in Preference-Applied. */ applied: string[];
+      ignored: string[];
+    }
   | { ok: false; name: PreferenceName; message: string };
 
 /** The raw `name -> value` pairs of a Prefer header (first occurrence wins; a bare token has value ""). */
@@ -36,7 +41,13 @@ export function preferencePairs(header: string | readonly string[] | undefined):
   for (const token of text.split(/[,;]/)) {
     const eq = token.indexOf("=");
     const name = (eq < 0 ? token : token.slice(0, eq)).trim().toLowerCase();
-    const value = eq < 0 ? "" : token.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    const value =
+      eq < 0
+        ? ""
+        : token
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, "$1");
     if (name && !pairs.has(name)) pairs.set(name, value);
   }
   return pairs;
@@ -48,20 +59,32 @@ const QUERY_PREFIX = "__";
 function parseValue(name: PreferenceName, value: string): { value: unknown } | { message: string } {
   switch (name) {
     case "code":
-      return /^[1-5]\d\d$/.test(value) ? { value: Number(value) } : { message: `Prefer code must be a 3-digit HTTP status (100-599), got "${value}"` };
+      return /^[1-5]\d\d$/.test(value)
+        ? { value: Number(value) }
+        : { message: `Prefer code must be a 3-digit HTTP status (100-599), got "${value}"` };
     case "dynamic":
-      return value === "true" || value === "false" ? { value: value === "true" } : { message: `Prefer dynamic must be true or false, got "${value}"` };
+      return value === "true" || value === "false"
+        ? { value: value === "true" }
+        : { message: `Prefer dynamic must be true or false, got "${value}"` };
     case "latency":
       return /^\d{1,9}$/.test(value)
         ? { value: Math.min(MAX_PREFER_LATENCY_MS, Number(value)) }
-        : { message: `Prefer latency must be a whole number of milliseconds (at most ${MAX_PREFER_LATENCY_MS}), got "${value}"` };
+        : {
+            message: `Prefer latency must be a whole number of milliseconds (at most ${MAX_PREFER_LATENCY_MS}), got "${value}"`,
+          };
     case "example":
     case "seed":
       return value !== "" ? { value } : { message: `Prefer ${name} needs a value, e.g. ${name}=full` };
   }
 }
 
-const FIELD: Record<PreferenceName, keyof Preferences> = { code: "code", example: "example", dynamic: "dynamic", seed: "seed", latency: "latencyMs" };
+const FIELD: Record<PreferenceName, keyof Preferences> = {
+  code: "code",
+  example: "example",
+  dynamic: "dynamic",
+  seed: "seed",
+  latency: "latencyMs",
+};
 
 /**
  * Parses the Prefer header (or, when it is absent or blank, the `__<name>` query parameters) against the

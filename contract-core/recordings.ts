@@ -6,7 +6,10 @@ import { parseBodyText } from "./fetch.js";
 import { isObj, type Obj } from "./pointer.js";
 
 export class RecordingError extends Error {
-  constructor(readonly file: string, reason: string) {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
     super(`${file}: ${reason}`);
     this.name = "RecordingError";
   }
@@ -47,12 +50,23 @@ function checkHeaders(value: unknown, file: string, where: string): HeaderMap | 
 
 function fromRecording(doc: Obj, file: string): Exchange {
   const { request, response } = doc;
-  if (!isObj(request) || !isObj(response)) throw new RecordingError(file, 'not a recording: expected "request" and "response" objects, or a HAR "log"');
-  if (typeof request.method !== "string" || typeof request.url !== "string") throw new RecordingError(file, "request.method and request.url must be strings");
+  if (!isObj(request) || !isObj(response))
+    throw new RecordingError(file, 'not a recording: expected "request" and "response" objects, or a HAR "log"');
+  if (typeof request.method !== "string" || typeof request.url !== "string")
+    throw new RecordingError(file, "request.method and request.url must be strings");
   if (!Number.isInteger(response.status)) throw new RecordingError(file, "response.status must be an integer");
   return {
-    request: { method: request.method, url: request.url, headers: checkHeaders(request.headers, file, "request"), body: request.body ?? null },
-    response: { status: response.status as number, headers: checkHeaders(response.headers, file, "response"), body: response.body ?? null },
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: checkHeaders(request.headers, file, "request"),
+      body: request.body ?? null,
+    },
+    response: {
+      status: response.status as number,
+      headers: checkHeaders(response.headers, file, "response"),
+      body: response.body ?? null,
+    },
   };
 }
 
@@ -73,7 +87,8 @@ function fromHar(log: Obj, file: string, basePath: string): LoadedExchange[] {
   if (!Array.isArray(log.entries)) throw new RecordingError(file, "HAR log.entries must be an array");
   const out: LoadedExchange[] = [];
   log.entries.forEach((entry: unknown, index) => {
-    if (!isObj(entry) || !isObj(entry.request) || !isObj(entry.response)) throw new RecordingError(file, `HAR entry ${index} has no request/response`);
+    if (!isObj(entry) || !isObj(entry.request) || !isObj(entry.response))
+      throw new RecordingError(file, `HAR entry ${index} has no request/response`);
     const { request, response } = entry;
     let url: URL;
     try {
@@ -85,7 +100,12 @@ function fromHar(log: Obj, file: string, basePath: string): LoadedExchange[] {
     if (response.status === 0) return; // blocked or failed in the browser: no server answer
     const post = isObj(request.postData) ? request.postData : undefined;
     const content = isObj(response.content) ? response.content : {};
-    const text = typeof content.text === "string" ? (content.encoding === "base64" ? Buffer.from(content.text, "base64").toString("utf8") : content.text) : "";
+    const text =
+      typeof content.text === "string"
+        ? content.encoding === "base64"
+          ? Buffer.from(content.text, "base64").toString("utf8")
+          : content.text
+        : "";
     out.push({
       file,
       entry: index,
@@ -96,7 +116,11 @@ function fromHar(log: Obj, file: string, basePath: string): LoadedExchange[] {
           headers: harHeaders(request.headers),
           body: post && typeof post.text === "string" ? parseBodyText(post.text, String(post.mimeType ?? "")) : null,
         },
-        response: { status: Number(response.status), headers: harHeaders(response.headers), body: parseBodyText(text, String(content.mimeType ?? "")) },
+        response: {
+          status: Number(response.status),
+          headers: harHeaders(response.headers),
+          body: parseBodyText(text, String(content.mimeType ?? "")),
+        },
       },
     });
   });
@@ -122,7 +146,10 @@ export function loadRecordings(paths: string[], basePath: string): LoadedExchang
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
-      throw new RecordingError(file, `cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new RecordingError(
+        file,
+        `cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     return parseRecordingText(text, file, basePath);
   });

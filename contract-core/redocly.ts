@@ -11,7 +11,12 @@ import path from "node:path";
 const require = createRequire(import.meta.url);
 const CLI = path.join(path.dirname(require.resolve("@redocly/cli/package.json")), "bin", "cli.js");
 
-export const REDOCLY_ENV = { REDOCLY_TELEMETRY: "off", NO_COLOR: "1", FORCE_COLOR: "0", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
+export const REDOCLY_ENV = {
+  REDOCLY_TELEMETRY: "off",
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+};
 
 export interface RedoclyRun {
   code: number;
@@ -29,7 +34,11 @@ export function redoclyOutput(output: string): string {
 
 export function runRedocly(args: string[], cwd: string): Promise<RedoclyRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...REDOCLY_ENV }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, ...REDOCLY_ENV },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -60,7 +69,10 @@ export function bundleSpec(root: string): Record<string, unknown> {
       encoding: "utf8",
     });
     if (run.status !== 0) {
-      const detail = redoclyOutput(`${run.stdout ?? ""}${run.stderr ?? ""}${run.error ? run.error.message : ""}`).split("\n").slice(0, 20).join("\n");
+      const detail = redoclyOutput(`${run.stdout ?? ""}${run.stderr ?? ""}${run.error ? run.error.message : ""}`)
+        .split("\n")
+        .slice(0, 20)
+        .join("\n");
       throw new BundleError(`cannot bundle ${root}:\n${detail}`);
     }
     return JSON.parse(readFileSync(out, "utf8")) as Record<string, unknown>;

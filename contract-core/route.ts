@@ -13,8 +13,7 @@ interface Template {
 }
 
 export type RouteOutcome =
-  | { ok: true; operation: OperationModel; params: Record<string, string> }
-  | { ok: false; message: string };
+  { ok: true; operation: OperationModel; params: Record<string, string> } | { ok: false; message: string };
 
 export interface ParsedUrl {
   path: string;
@@ -54,7 +53,10 @@ function bySpecificity(a: Template, b: Template): number {
 export class Router {
   private readonly templates: Template[] = [];
 
-  constructor(readonly basePath: string, operations: OperationModel[]) {
+  constructor(
+    readonly basePath: string,
+    operations: OperationModel[],
+  ) {
     const byTemplate = new Map<string, Template>();
     for (const operation of operations) {
       let template = byTemplate.get(operation.pathTemplate);
@@ -81,18 +83,23 @@ export class Router {
   find(method: string, url: string): RouteOutcome {
     const { path } = parseUrl(url);
     const local = this.stripBase(path);
-    if (local === null) return { ok: false, message: `path ${path} is not under the server base path ${this.basePath}` };
+    if (local === null)
+      return { ok: false, message: `path ${path} is not under the server base path ${this.basePath}` };
     const parts = splitPath(local);
     const candidates = this.templates
       .filter((t) => t.segments.length === parts.length)
       .filter((t) => t.segments.every((s, i) => ("literal" in s ? s.literal === parts[i] : parts[i] !== "")))
       .sort(bySpecificity);
-    if (candidates.length === 0) return { ok: false, message: `no path template matches ${local} (${method.toUpperCase()} ${path})` };
+    if (candidates.length === 0)
+      return { ok: false, message: `no path template matches ${local} (${method.toUpperCase()} ${path})` };
     const upper = method.toUpperCase();
     const template = candidates.find((t) => t.byMethod.has(upper));
     if (!template) {
       const first = candidates[0]!;
-      return { ok: false, message: `${first.template} has no ${upper} operation (documented: ${[...first.byMethod.keys()].join(", ")})` };
+      return {
+        ok: false,
+        message: `${first.template} has no ${upper} operation (documented: ${[...first.byMethod.keys()].join(", ")})`,
+      };
     }
     const params: Record<string, string> = {};
     template.segments.forEach((s, i) => {

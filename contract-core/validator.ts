@@ -33,7 +33,9 @@ function mediaTypeOf(headers: HeaderMap | undefined): string | null {
 function findMedia(media: MediaModel[], type: string): MediaModel | undefined {
   const [major] = type.split("/");
   return (
-    media.find((m) => m.type === type) ?? media.find((m) => m.type === `${major}/*`) ?? media.find((m) => m.type === "*/*")
+    media.find((m) => m.type === type) ??
+    media.find((m) => m.type === `${major}/*`) ??
+    media.find((m) => m.type === "*/*")
   );
 }
 
@@ -60,7 +62,9 @@ export class Validator implements ContractValidator {
 
   matchRoute(method: string, url: string): RouteMatch | null {
     const route = this.router.find(method, url);
-    return route.ok ? { operationId: route.operation.operationId, pathTemplate: route.operation.pathTemplate, params: route.params } : null;
+    return route.ok
+      ? { operationId: route.operation.operationId, pathTemplate: route.operation.pathTemplate, params: route.params }
+      : null;
   }
 
   validate(exchange: Exchange): ExchangeResult {
@@ -91,7 +95,10 @@ export class Validator implements ContractValidator {
     const values = coerceParams(set, lookup, this.model);
     if (set.validate(values)) return [];
     const locate = (error: ErrorObject): string => {
-      const missing = error.keyword === "required" ? set.params.find((p) => p.key === (error.params as { missingProperty: string }).missingProperty) : undefined;
+      const missing =
+        error.keyword === "required"
+          ? set.params.find((p) => p.key === (error.params as { missingProperty: string }).missingProperty)
+          : undefined;
       return missing ? join(missing.pointer, "required") : this.locate(error);
     };
     return fromAjv(set.validate.errors, side, base, locate);
@@ -103,32 +110,65 @@ export class Validator implements ContractValidator {
   }
 
   /** Content type and body against the documented media types (shared by both sides). */
-  private checkContent(media: MediaModel[], headers: HeaderMap | undefined, body: unknown, side: Side, pointer: string, what: string): ContractError[] {
+  private checkContent(
+    media: MediaModel[],
+    headers: HeaderMap | undefined,
+    body: unknown,
+    side: Side,
+    pointer: string,
+    what: string,
+  ): ContractError[] {
     const documented = media.map((m) => m.type).join(", ");
     const type = mediaTypeOf(headers);
     if (!type) {
-      return [{ side, pointer: "/headers/content-type", schemaPath: join(pointer, "content"), message: `${what} has a body but no content-type header (documented: ${documented})` }];
+      return [
+        {
+          side,
+          pointer: "/headers/content-type",
+          schemaPath: join(pointer, "content"),
+          message: `${what} has a body but no content-type header (documented: ${documented})`,
+        },
+      ];
     }
     const match = findMedia(media, type);
     if (!match) {
-      return [{ side, pointer: "/headers/content-type", schemaPath: join(pointer, "content"), message: `content type ${type} is not documented for ${what} (documented: ${documented})` }];
+      return [
+        {
+          side,
+          pointer: "/headers/content-type",
+          schemaPath: join(pointer, "content"),
+          message: `content type ${type} is not documented for ${what} (documented: ${documented})`,
+        },
+      ];
     }
     return this.checkBody(match, body, side);
   }
 
-  private checkCredentials(op: OperationModel, headers: HeaderMap | undefined, query: URLSearchParams): ContractError[] {
+  private checkCredentials(
+    op: OperationModel,
+    headers: HeaderMap | undefined,
+    query: URLSearchParams,
+  ): ContractError[] {
     if (op.security.length === 0) return [];
     const present = (c: Credential): boolean => {
       if (c.in === "query") return query.has(c.name);
-      if (c.in === "cookie") return headerValues(headers, "cookie").some((v) => v.split(/;\s*/).some((kv) => kv.startsWith(`${c.name}=`)));
+      if (c.in === "cookie")
+        return headerValues(headers, "cookie").some((v) => v.split(/;\s*/).some((kv) => kv.startsWith(`${c.name}=`)));
       const value = headerValues(headers, c.name)[0]?.trim() ?? "";
-      return c.scheme ? value.toLowerCase().startsWith(`${c.scheme} `) && value.length > c.scheme.length + 1 : value !== "";
+      return c.scheme
+        ? value.toLowerCase().startsWith(`${c.scheme} `) && value.length > c.scheme.length + 1
+        : value !== "";
     };
     if (op.security.some((alternative) => alternative.every(present))) return [];
-    const expected = op.security
-      .map((alt) => alt.map((c) => c.label).join(" + ") || "none")
-      .join(" or ");
-    return [{ side: "request", pointer: "/headers/authorization", schemaPath: op.securityPointer, message: `no credentials: send ${expected}` }];
+    const expected = op.security.map((alt) => alt.map((c) => c.label).join(" + ") || "none").join(" or ");
+    return [
+      {
+        side: "request",
+        pointer: "/headers/authorization",
+        schemaPath: op.securityPointer,
+        message: `no credentials: send ${expected}`,
+      },
+    ];
   }
 
   private checkRequest(op: OperationModel, pathParams: Record<string, string>, { request }: Exchange): ContractError[] {
@@ -141,11 +181,32 @@ export class Validator implements ContractValidator {
     ];
     const body = op.requestBody;
     if (!body) {
-      if (hasBody(request.body)) errors.push({ side: "request", pointer: "/body", schemaPath: op.pointer, message: `${op.operationId} documents no request body, but one was sent` });
+      if (hasBody(request.body))
+        errors.push({
+          side: "request",
+          pointer: "/body",
+          schemaPath: op.pointer,
+          message: `${op.operationId} documents no request body, but one was sent`,
+        });
     } else if (!hasBody(request.body)) {
-      if (body.required) errors.push({ side: "request", pointer: "/body", schemaPath: join(body.pointer, "required"), message: `${op.operationId} requires a request body` });
+      if (body.required)
+        errors.push({
+          side: "request",
+          pointer: "/body",
+          schemaPath: join(body.pointer, "required"),
+          message: `${op.operationId} requires a request body`,
+        });
     } else {
-      errors.push(...this.checkContent(body.media, request.headers, request.body, "request", body.pointer, `the ${op.operationId} request`));
+      errors.push(
+        ...this.checkContent(
+          body.media,
+          request.headers,
+          request.body,
+          "request",
+          body.pointer,
+          `the ${op.operationId} request`,
+        ),
+      );
     }
     return errors;
   }
@@ -155,18 +216,40 @@ export class Validator implements ContractValidator {
     const documented = op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("DEFAULT");
     if (!documented) {
       const list = [...op.responses.values()].map((r) => r.key).join(", ");
-      return [{ side: "response", pointer: "/status", schemaPath: join(op.pointer, "responses"), message: `status ${status} is not documented for ${op.operationId} (documented: ${list})` }];
+      return [
+        {
+          side: "response",
+          pointer: "/status",
+          schemaPath: join(op.pointer, "responses"),
+          message: `status ${status} is not documented for ${op.operationId} (documented: ${list})`,
+        },
+      ];
     }
     const what = `${op.operationId} ${documented.key}`;
     const errors: ContractError[] = [];
     if (documented.media.length === 0) {
-      if (hasBody(response.body)) errors.push({ side: "response", pointer: "/body", schemaPath: documented.pointer, message: `${what} is documented without content, but the response has a body` });
+      if (hasBody(response.body))
+        errors.push({
+          side: "response",
+          pointer: "/body",
+          schemaPath: documented.pointer,
+          message: `${what} is documented without content, but the response has a body`,
+        });
     } else if (!hasBody(response.body)) {
-      errors.push({ side: "response", pointer: "/body", schemaPath: join(documented.pointer, "content"), message: `${what} documents ${documented.media.map((m) => m.type).join(", ")} content, but the response has no body` });
+      errors.push({
+        side: "response",
+        pointer: "/body",
+        schemaPath: join(documented.pointer, "content"),
+        message: `${what} documents ${documented.media.map((m) => m.type).join(", ")} content, but the response has no body`,
+      });
     } else {
-      errors.push(...this.checkContent(documented.media, response.headers, response.body, "response", documented.pointer, what));
+      errors.push(
+        ...this.checkContent(documented.media, response.headers, response.body, "response", documented.pointer, what),
+      );
     }
-    errors.push(...this.checkParams(documented.headers, "response", "/headers", (key) => headerValues(response.headers, key)));
+    errors.push(
+      ...this.checkParams(documented.headers, "response", "/headers", (key) => headerValues(response.headers, key)),
+    );
     return errors;
   }
 }

@@ -1,7 +1,15 @@
 // Violation wording, the error vocabulary, pointer resolution and operation iteration, with the inputs they must reject.
 import { describe, expect, it } from "vitest";
 import { describeViolation, describeViolations, violationFromAjv } from "./violations.js";
-import { ERROR_TYPES, TYPE_BY_STATUS, errorBody, errorTypeForStatus, isErrorBody, isFrameworkErrorBody, MAX_ERROR_MESSAGE } from "./error-vocabulary.js";
+import {
+  ERROR_TYPES,
+  TYPE_BY_STATUS,
+  errorBody,
+  errorTypeForStatus,
+  isErrorBody,
+  isFrameworkErrorBody,
+  MAX_ERROR_MESSAGE,
+} from "./error-vocabulary.js";
 import { deref, followRef, resolvePointer } from "./pointer.js";
 import { HTTP_METHODS, listOperations } from "./operations.js";
 import { loadSpec, SpecLoadError, DEFAULT_SPEC_PATH } from "./spec.js";
@@ -11,9 +19,15 @@ import { join } from "node:path";
 
 describe("violation wording", () => {
   it("names the parameter, not its location", () => {
-    expect(describeViolation({ location: "query", name: "limit", message: "must be <= 100" })).toBe("limit must be <= 100");
-    expect(describeViolation({ location: "body", name: "", message: "must have required property 'status'" })).toBe("body must have required property 'status'");
-    expect(describeViolation({ location: "body", name: "name", message: "must NOT have fewer than 1 characters" })).toBe("body/name must NOT have fewer than 1 characters");
+    expect(describeViolation({ location: "query", name: "limit", message: "must be <= 100" })).toBe(
+      "limit must be <= 100",
+    );
+    expect(describeViolation({ location: "body", name: "", message: "must have required property 'status'" })).toBe(
+      "body must have required property 'status'",
+    );
+    expect(
+      describeViolation({ location: "body", name: "name", message: "must NOT have fewer than 1 characters" }),
+    ).toBe("body/name must NOT have fewer than 1 characters");
     expect(describeViolations([])).toBe("invalid request");
     const twice = { location: "query", name: "limit", message: "must be <= 100" } as const;
     expect(describeViolations([twice, twice])).toBe("limit must be <= 100");
@@ -34,14 +48,22 @@ describe("violation wording", () => {
 
 describe("error vocabulary", () => {
   it("maps each status to the reference's type and no other", () => {
-    expect(TYPE_BY_STATUS).toEqual({ 400: "invalid_request", 401: "unauthorized", 402: "payment_required", 404: "not_found", 409: "conflict" });
+    expect(TYPE_BY_STATUS).toEqual({
+      400: "invalid_request",
+      401: "unauthorized",
+      402: "payment_required",
+      404: "not_found",
+      409: "conflict",
+    });
     expect(errorTypeForStatus(429)).toBeUndefined();
     expect(errorTypeForStatus(500)).toBeUndefined();
     for (const type of Object.values(TYPE_BY_STATUS)) expect(ERROR_TYPES).toContain(type);
   });
 
   it("builds and recognizes both shapes, truncating long messages", () => {
-    expect(errorBody("not_found", "no such person")).toEqual({ error: { type: "not_found", message: "no such person" } });
+    expect(errorBody("not_found", "no such person")).toEqual({
+      error: { type: "not_found", message: "no such person" },
+    });
     expect(errorBody("invalid_request", "x".repeat(5000)).error.message).toHaveLength(MAX_ERROR_MESSAGE);
     expect(isErrorBody({ error: { type: "conflict", message: "m" } }, "conflict")).toBe(true);
     expect(isErrorBody({ error: { type: "conflict", message: "m" } }, "not_found")).toBe(false);
@@ -54,7 +76,15 @@ describe("error vocabulary", () => {
 });
 
 describe("pointers and $refs", () => {
-  const doc = { a: { "b/c": [1, { d: 2 }] }, r1: { $ref: "#/r2" }, r2: { $ref: "#/a" }, loop: { $ref: "#/loop" }, ext: { $ref: "other.yaml#/x" }, sib: { $ref: "#/t", description: "own" }, t: { type: "string", description: "target" } };
+  const doc = {
+    a: { "b/c": [1, { d: 2 }] },
+    r1: { $ref: "#/r2" },
+    r2: { $ref: "#/a" },
+    loop: { $ref: "#/loop" },
+    ext: { $ref: "other.yaml#/x" },
+    sib: { $ref: "#/t", description: "own" },
+    t: { type: "string", description: "target" },
+  };
   it("resolves pointers with escapes and arrays; undefined when absent", () => {
     expect(resolvePointer(doc, "#/a/b~1c/1/d")).toBe(2);
     expect(resolvePointer(doc, "/a/b~1c/0")).toBe(1);
@@ -83,7 +113,9 @@ describe("operations and spec loading", () => {
     const ops = listOperations(loadSpec(DEFAULT_SPEC_PATH));
     expect(ops).toHaveLength(29);
     expect(new Set(ops.map((o) => o.operation.operationId)).size).toBe(29);
-    expect(listOperations({ paths: { "/x": { trace: { operationId: "t" }, parameters: [] } } }).map((o) => o.method)).toEqual(["trace"]);
+    expect(
+      listOperations({ paths: { "/x": { trace: { operationId: "t" }, parameters: [] } } }).map((o) => o.method),
+    ).toEqual(["trace"]);
     expect(listOperations({})).toEqual([]);
   });
 

@@ -4,8 +4,22 @@
  * Exit 0: every exchange valid; 1: at least one invalid; 2: unreadable input or usage error.
  */
 import { pathToFileURL } from "node:url";
-import { checkRecorded, formatError, formatErrors, getValidator, loadRecordings, type LoadedExchange } from "../contract-core/index.js";
-import { COMMON_OPTIONS, parseCommandLine, usageError, UsageError, type CommandSpec, type Validator } from "../contract-core/index.js";
+import {
+  checkRecorded,
+  formatError,
+  formatErrors,
+  getValidator,
+  loadRecordings,
+  type LoadedExchange,
+} from "../contract-core/index.js";
+import {
+  COMMON_OPTIONS,
+  parseCommandLine,
+  usageError,
+  UsageError,
+  type CommandSpec,
+  type Validator,
+} from "../contract-core/index.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -14,7 +28,8 @@ export interface CliIo {
 
 export const CONTRACT_COMMAND: CommandSpec = {
   name: "npm run contract",
-  summary: "Replays recorded exchanges (HAR, JSON recordings, or folders of them) against the contract; exit 1 when one breaks it.",
+  summary:
+    "Replays recorded exchanges (HAR, JSON recordings, or folders of them) against the contract; exit 1 when one breaks it.",
   options: {
     json: COMMON_OPTIONS.json(),
     spec: { ...COMMON_OPTIONS.spec("generated/openapi.json"), default: undefined },
@@ -33,9 +48,14 @@ function parseArgs(argv: string[], out: (text: string) => void): Options | strin
   try {
     const parsed = parseCommandLine(CONTRACT_COMMAND, argv, process.env, out);
     if (!parsed) return undefined;
-    if (parsed.positionals.length === 0) return usageError(CONTRACT_COMMAND, "no recordings given: name at least one file or folder").message;
+    if (parsed.positionals.length === 0)
+      return usageError(CONTRACT_COMMAND, "no recordings given: name at least one file or folder").message;
     const spec = parsed.values.spec;
-    return { paths: parsed.positionals, json: parsed.values.json === true, ...(typeof spec === "string" ? { spec } : {}) };
+    return {
+      paths: parsed.positionals,
+      json: parsed.values.json === true,
+      ...(typeof spec === "string" ? { spec } : {}),
+    };
   } catch (e) {
     if (e instanceof UsageError) return e.message;
     throw e;

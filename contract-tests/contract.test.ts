@@ -8,7 +8,9 @@ const contract = getValidator();
 const VALID_DIR = "contract-tests/recordings";
 const INVALID_DIR = "contract-tests/recordings-invalid";
 type Expected = Record<string, { side: string; pointer: string; message: string }>;
-const expected = JSON.parse(readFileSync("contract-tests/fixtures/recordings-invalid.expected.json", "utf8")) as Expected;
+const expected = JSON.parse(
+  readFileSync("contract-tests/fixtures/recordings-invalid.expected.json", "utf8"),
+) as Expected;
 
 const valid = loadRecordings([VALID_DIR], contract.basePath);
 const invalid = loadRecordings([INVALID_DIR], contract.basePath);
@@ -28,7 +30,9 @@ describe("recordings/ (every one matches the contract)", () => {
       const key = [status, `${status[0]}XX`, "DEFAULT"].find((k) => operation?.responses.has(k));
       if (operation && key) covered.add(`${operation.operationId} ${key}`);
     }
-    const missing = contract.operations.flatMap((op) => [...op.responses.keys()].map((key) => `${op.operationId} ${key}`)).filter((k) => !covered.has(k));
+    const missing = contract.operations
+      .flatMap((op) => [...op.responses.keys()].map((key) => `${op.operationId} ${key}`))
+      .filter((k) => !covered.has(k));
     expect(contract.operations).toHaveLength(29);
     expect(missing).toEqual([]);
   });
@@ -50,13 +54,24 @@ describe("recordings-invalid/ (each breaks exactly one rule)", () => {
 describe("route matching on the real spec", () => {
   it("decodes a URL-encoded profile URL used as slug", () => {
     const profile = "https://network.example.com/in/priya-raman";
-    expect(contract.matchRoute("GET", `/v1/people/${encodeURIComponent(profile)}`)).toEqual({ operationId: "getPerson", pathTemplate: "/people/{slug}", params: { slug: profile } });
-    expect(contract.matchRoute("GET", `https://api.talent-graph.example/v1/people/${encodeURIComponent(profile)}/similar`)?.operationId).toBe("listSimilarPeople");
+    expect(contract.matchRoute("GET", `/v1/people/${encodeURIComponent(profile)}`)).toEqual({
+      operationId: "getPerson",
+      pathTemplate: "/people/{slug}",
+      params: { slug: profile },
+    });
+    expect(
+      contract.matchRoute("GET", `https://api.talent-graph.example/v1/people/${encodeURIComponent(profile)}/similar`)
+        ?.operationId,
+    ).toBe("listSimilarPeople");
   });
   it("keeps sub-resources apart from their parent template", () => {
-    expect(contract.matchRoute("GET", "/v1/people/priya-raman/coworkers")?.pathTemplate).toBe("/people/{slug}/coworkers");
+    expect(contract.matchRoute("GET", "/v1/people/priya-raman/coworkers")?.pathTemplate).toBe(
+      "/people/{slug}/coworkers",
+    );
     expect(contract.matchRoute("GET", "/v1/people/priya-raman")?.pathTemplate).toBe("/people/{slug}");
-    expect(contract.matchRoute("POST", "/v1/targets/3c9e2b7a-1f4d-4a6e-8b2c-5d7f9e1a3b5c/retry")?.operationId).toBe("retryTarget");
+    expect(contract.matchRoute("POST", "/v1/targets/3c9e2b7a-1f4d-4a6e-8b2c-5d7f9e1a3b5c/retry")?.operationId).toBe(
+      "retryTarget",
+    );
     expect(contract.matchRoute("POST", "/v1/targets")?.operationId).toBe("createTarget");
     expect(contract.matchRoute("PUT", "/v1/signals/preferences")?.operationId).toBe("updateNotificationPreferences");
   });
@@ -69,7 +84,11 @@ describe("route matching on the real spec", () => {
 });
 
 describe("npm run contract (exit codes)", () => {
-  const run = (...args: string[]) => spawnSync("npm", ["run", "-s", "contract", "--", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const run = (...args: string[]) =>
+    spawnSync("npm", ["run", "-s", "contract", "--", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
 
   it("exits 0 on recordings/", () => {
     const { status, stdout } = run(VALID_DIR);

@@ -13,10 +13,21 @@ import { pathToFileURL } from "node:url";
 import type { Exchange } from "../contract-core/index.js";
 import type { RequestSpec } from "./record.js";
 import { deref, isObj, type Obj } from "../contract-core/index.js";
-import { DEFAULT_SPEC_PATH, listOperations, loadSpec, serverBasePath, type OpenApiDocument } from "../contract-core/index.js";
+import {
+  DEFAULT_SPEC_PATH,
+  listOperations,
+  loadSpec,
+  serverBasePath,
+  type OpenApiDocument,
+} from "../contract-core/index.js";
 
 /** A code inside a documented range that is not itself documented exactly (5XX -> 503). */
-const RANGE_CODES: Record<string, number[]> = { "2": [200, 201, 202], "3": [301, 302], "4": [422, 418], "5": [503, 502, 504] };
+const RANGE_CODES: Record<string, number[]> = {
+  "2": [200, 201, 202],
+  "3": [301, 302],
+  "4": [422, 418],
+  "5": [503, 502, 504],
+};
 
 export interface GeneratedRecording {
   path: string;
@@ -32,7 +43,8 @@ function derefObj(doc: OpenApiDocument, node: unknown): Obj {
 
 /** Named examples of a media type or parameter (`examples` map or single `example`). */
 function examplesOf(doc: OpenApiDocument, holder: Obj): [string, unknown][] {
-  if (isObj(holder.examples)) return Object.entries(holder.examples).map(([name, ex]) => [name, derefObj(doc, ex).value]);
+  if (isObj(holder.examples))
+    return Object.entries(holder.examples).map(([name, ex]) => [name, derefObj(doc, ex).value]);
   if (holder.example !== undefined) return [["example", holder.example]];
   const schema = derefObj(doc, holder.schema);
   return schema.example !== undefined ? [["example", schema.example]] : [];
@@ -52,10 +64,14 @@ function scalar(value: unknown): string {
 function queryFromBody(body: unknown, names: Set<string>): URLSearchParams {
   const query = new URLSearchParams();
   if (!isObj(body)) return query;
-  const sources = [isObj(body.query) ? body.query : {}, isObj(body.meta) ? { limit: body.meta.limit, offset: body.meta.offset, since: body.meta.since } : {}];
+  const sources = [
+    isObj(body.query) ? body.query : {},
+    isObj(body.meta) ? { limit: body.meta.limit, offset: body.meta.offset, since: body.meta.since } : {},
+  ];
   for (const source of sources) {
     for (const [name, value] of Object.entries(source)) {
-      if (names.has(name) && value !== null && value !== undefined && typeof value !== "object") query.set(name, scalar(value));
+      if (names.has(name) && value !== null && value !== undefined && typeof value !== "object")
+        query.set(name, scalar(value));
     }
   }
   return query;
@@ -97,10 +113,15 @@ interface Pair {
 /** Each response example gets the request body example it shares most values with; every body example not
  * chosen that way is replayed once against the success example it fits best. */
 function pairExamples(plans: Plan[], bodyExamples: [string, unknown][]): Pair[] {
-  const pairs: Pair[] = plans.flatMap((plan) => plan.examples.map(([name, value]) => ({ plan, name, value, body: bestMatch(value, bodyExamples) })));
+  const pairs: Pair[] = plans.flatMap((plan) =>
+    plan.examples.map(([name, value]) => ({ plan, name, value, body: bestMatch(value, bodyExamples) })),
+  );
   const successes = pairs.filter((p) => p.plan.status < 300);
   for (const body of bodyExamples.filter((b) => !pairs.some((p) => p.body === b))) {
-    const host = bestMatch(body[1], successes.map((p) => [p.name, p.value]));
+    const host = bestMatch(
+      body[1],
+      successes.map((p) => [p.name, p.value]),
+    );
     const pair = successes.find((p) => p.name === host?.[0] && p.value === host[1]);
     if (pair) pairs.push({ ...pair, name: `${pair.name}+${body[0]}`, body });
   }
@@ -116,8 +137,18 @@ function responseHeaders(doc: OpenApiDocument, { response, media }: Plan): Recor
   return headers;
 }
 
-function operationRecordings(doc: OpenApiDocument, basePath: string, template: string, item: Obj, method: string, op: Obj): GeneratedRecording[] {
-  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) => derefObj(doc, p));
+function operationRecordings(
+  doc: OpenApiDocument,
+  basePath: string,
+  template: string,
+  item: Obj,
+  method: string,
+  op: Obj,
+): GeneratedRecording[] {
+  const params = [
+    ...(Array.isArray(item.parameters) ? item.parameters : []),
+    ...(Array.isArray(op.parameters) ? op.parameters : []),
+  ].map((p) => derefObj(doc, p));
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const param = params.find((p) => p.in === "path" && p.name === name);
     return encodeURIComponent(scalar(param ? (examplesOf(doc, param)[0]?.[1] ?? name) : name));
@@ -142,7 +173,12 @@ function operationRecordings(doc: OpenApiDocument, basePath: string, template: s
       path: join(String(op.operationId), `${plan.status}-${name}.json`),
       example: name.split("+")[0]!,
       exchange: {
-        request: { method: method.toUpperCase(), url: `${basePath}${path}${query ? `?${query}` : ""}`, headers, body: body ? body[1] : null },
+        request: {
+          method: method.toUpperCase(),
+          url: `${basePath}${path}${query ? `?${query}` : ""}`,
+          headers,
+          body: body ? body[1] : null,
+        },
         response: { status: plan.status, headers: responseHeaders(doc, plan), body: value },
       },
     };
@@ -151,13 +187,17 @@ function operationRecordings(doc: OpenApiDocument, basePath: string, template: s
 
 export function generateRecordings(doc: OpenApiDocument): GeneratedRecording[] {
   const basePath = serverBasePath(doc);
-  return listOperations(doc).flatMap(({ path, method, operation, pathItem }) => operationRecordings(doc, basePath, path, pathItem, method, operation));
+  return listOperations(doc).flatMap(({ path, method, operation, pathItem }) =>
+    operationRecordings(doc, basePath, path, pathItem, method, operation),
+  );
 }
 
 /** The same exchanges as requests for the recorder, asking the mock for each status and example. */
 export function mockRequests(recordings: GeneratedRecording[], basePath: string): RequestSpec[] {
   return recordings.map(({ path, example, exchange: { request, response } }) => {
-    const headers: Record<string, string> = { prefer: `code=${response.status}${example === "no-content" ? "" : `, example=${example}`}` };
+    const headers: Record<string, string> = {
+      prefer: `code=${response.status}${example === "no-content" ? "" : `, example=${example}`}`,
+    };
     const contentType = request.headers?.["content-type"];
     if (typeof contentType === "string") headers["content-type"] = contentType;
     return {

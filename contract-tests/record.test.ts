@@ -23,8 +23,15 @@ beforeAll(async () => {
     void readBody(req).then((body) => {
       if (req.method === "DELETE") return void res.writeHead(204).end();
       // Echoes the request, credentials included, to prove the recorder scrubs them.
-      res.writeHead(req.url?.includes("missing") ? 404 : 200, { "content-type": "application/json", "x-ratelimit-limit": "300" });
-      res.end(JSON.stringify({ data: { url: req.url, headers: req.headers, body: body ? (JSON.parse(body) as unknown) : null } }));
+      res.writeHead(req.url?.includes("missing") ? 404 : 200, {
+        "content-type": "application/json",
+        "x-ratelimit-limit": "300",
+      });
+      res.end(
+        JSON.stringify({
+          data: { url: req.url, headers: req.headers, body: body ? (JSON.parse(body) as unknown) : null },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,7 +54,11 @@ async function record(args: string[], requests: unknown) {
   return { code, out, err };
 }
 
-const readJson = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, name), "utf8")) as { request: Record<string, unknown>; response: Record<string, unknown> };
+const readJson = (dir: string, name: string) =>
+  JSON.parse(readFileSync(join(dir, name), "utf8")) as {
+    request: Record<string, unknown>;
+    response: Record<string, unknown>;
+  };
 
 describe("recorder", () => {
   it("writes one recording per request in the recording format, credentials redacted", async () => {
@@ -58,38 +69,69 @@ describe("recorder", () => {
       { name: "anonymous", method: "GET", url: "/missing", auth: false },
       { name: "gone", method: "DELETE", url: "/lists/1" },
     ];
-    const { code, out: log, err } = await record(["--base-url", `${baseUrl}/`, "--api-key-env", ENV, "--out", out], requests);
+    const {
+      code,
+      out: log,
+      err,
+    } = await record(["--base-url", `${baseUrl}/`, "--api-key-env", ENV, "--out", out], requests);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["POST-v1-echo-200.json", "anonymous.json", "echo-search.json", "gone.json"]);
+    expect(readdirSync(out).sort()).toEqual([
+      "POST-v1-echo-200.json",
+      "anonymous.json",
+      "echo-search.json",
+      "gone.json",
+    ]);
 
     const search = readJson(out, "echo-search.json");
-    expect(search.request).toEqual({ method: "GET", url: "/v1/echo?limit=2", headers: { accept: "application/json", authorization: "Bearer [redacted]" }, body: null });
+    expect(search.request).toEqual({
+      method: "GET",
+      url: "/v1/echo?limit=2",
+      headers: { accept: "application/json", authorization: "Bearer [redacted]" },
+      body: null,
+    });
     expect(search.response.status).toBe(200);
     expect(search.response.headers).toMatchObject({ "content-type": "application/json", "x-ratelimit-limit": "300" });
     expect(search.response.headers).not.toHaveProperty("date");
     expect(JSON.stringify(search.response.body)).toContain("[redacted]"); // the echoed key was scrubbed
 
-    expect(readJson(out, "POST-v1-echo-200.json").request).toMatchObject({ body: { name: "Shortlist" }, headers: { "content-type": "application/json" } });
+    expect(readJson(out, "POST-v1-echo-200.json").request).toMatchObject({
+      body: { name: "Shortlist" },
+      headers: { "content-type": "application/json" },
+    });
     expect(readJson(out, "anonymous.json").request.headers).not.toHaveProperty("authorization");
     expect(readJson(out, "anonymous.json").response.status).toBe(404);
     expect(readJson(out, "gone.json").response).toEqual({ status: 204, headers: {}, body: null });
 
-    const everything = readdirSync(out).map((f) => readFileSync(join(out, f), "utf8")).join("\n") + log;
+    const everything =
+      readdirSync(out)
+        .map((f) => readFileSync(join(out, f), "utf8"))
+        .join("\n") + log;
     expect(everything).not.toContain(KEY);
     expect(log).toContain("GET /echo?limit=2 -> 200");
   });
   it("can send the key as X-Api-Key", async () => {
     const out = join(tmp, "apikey");
-    const { code } = await record(["--base-url", baseUrl, "--api-key-env", ENV, "--auth", "x-api-key", "--out", out], [{ name: "k", method: "GET", url: "/echo" }]);
+    const { code } = await record(
+      ["--base-url", baseUrl, "--api-key-env", ENV, "--auth", "x-api-key", "--out", out],
+      [{ name: "k", method: "GET", url: "/echo" }],
+    );
     expect(code).toBe(0);
     const recorded = readJson(out, "k.json");
     expect(recorded.request.headers).toMatchObject({ "x-api-key": "[redacted]" });
-    expect((recorded.response.body as { data: { headers: Record<string, string> } }).data.headers["x-api-key"]).toBe("[redacted]");
+    expect((recorded.response.body as { data: { headers: Record<string, string> } }).data.headers["x-api-key"]).toBe(
+      "[redacted]",
+    );
   });
   it("numbers files that would collide", async () => {
     const out = join(tmp, "dupes");
-    await record(["--base-url", baseUrl, "--out", out], [{ name: "same", method: "GET", url: "/echo" }, { name: "same", method: "GET", url: "/echo" }]);
+    await record(
+      ["--base-url", baseUrl, "--out", out],
+      [
+        { name: "same", method: "GET", url: "/echo" },
+        { name: "same", method: "GET", url: "/echo" },
+      ],
+    );
     expect(readdirSync(out).sort()).toEqual(["same-2.json", "same.json"]);
   });
   it("exits 1 when the server cannot be reached, without leaking the key", async () => {
@@ -97,15 +139,22 @@ describe("recorder", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const { code, err } = await record(["--base-url", `http://127.0.0.1:${port}/v1`, "--api-key-env", ENV, "--out", join(tmp, "down")], [{ method: "GET", url: "/people" }]);
+    const { code, err } = await record(
+      ["--base-url", `http://127.0.0.1:${port}/v1`, "--api-key-env", ENV, "--out", join(tmp, "down")],
+      [{ method: "GET", url: "/people" }],
+    );
     expect(code).toBe(1);
     expect(err).toMatch(/✘ GET \/people: /);
     expect(err).not.toContain(KEY);
   });
   it("exits 2 on bad arguments, a missing key variable or an unreadable requests file", async () => {
     expect((await record([], [])).code).toBe(2);
-    expect((await record(["--base-url", baseUrl, "--auth", "basic"], [])).err).toMatch("--auth must be bearer or x-api-key");
-    expect((await record(["--base-url", baseUrl, "--timeout-ms", "soon"], [])).err).toMatch("--timeout-ms must be a positive integer");
+    expect((await record(["--base-url", baseUrl, "--auth", "basic"], [])).err).toMatch(
+      "--auth must be bearer or x-api-key",
+    );
+    expect((await record(["--base-url", baseUrl, "--timeout-ms", "soon"], [])).err).toMatch(
+      "--timeout-ms must be a positive integer",
+    );
     const missingEnv = await record(["--base-url", baseUrl, "--api-key-env", "CONTRACT_RECORD_UNSET_VAR"], []);
     expect(missingEnv).toMatchObject({ code: 2, err: "environment variable CONTRACT_RECORD_UNSET_VAR is not set\n" });
     const notArray = await record(["--base-url", baseUrl], { method: "GET" });

@@ -10,7 +10,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CliIo } from "./cli.js";
 import { getValidator, type Exchange } from "../contract-core/index.js";
-import { COMMON_OPTIONS, exchangeFromFetch, parseCommandLine, usageError, UsageError, type CommandSpec } from "../contract-core/index.js";
+import {
+  COMMON_OPTIONS,
+  exchangeFromFetch,
+  parseCommandLine,
+  usageError,
+  UsageError,
+  type CommandSpec,
+} from "../contract-core/index.js";
 
 export interface RequestSpec {
   name?: string;
@@ -38,10 +45,19 @@ const DROPPED_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-e
 
 export const RECORD_COMMAND: CommandSpec = {
   name: "npm run record",
-  summary: "Sends each request of <requests-file> to a server and writes one JSON recording per exchange (credentials redacted).",
+  summary:
+    "Sends each request of <requests-file> to a server and writes one JSON recording per exchange (credentials redacted).",
   options: {
-    "base-url": { type: "string", value: "<url>", description: "server to record from, e.g. http://127.0.0.1:4010/v1 (required)" },
-    "api-key-env": { type: "string", value: "<NAME>", description: "environment variable holding the API key (the key itself is never printed)" },
+    "base-url": {
+      type: "string",
+      value: "<url>",
+      description: "server to record from, e.g. http://127.0.0.1:4010/v1 (required)",
+    },
+    "api-key-env": {
+      type: "string",
+      value: "<NAME>",
+      description: "environment variable holding the API key (the key itself is never printed)",
+    },
     auth: { type: "string", value: "<bearer|x-api-key>", default: "bearer", description: "how the key is sent" },
     out: COMMON_OPTIONS.out("contract-tests/recordings/recorded", "folder for the recordings"),
     "timeout-ms": { type: "string", value: "<ms>", default: "10000", description: "per-request timeout" },
@@ -81,17 +97,21 @@ function readRequests(file: string): RequestSpec[] {
   const doc: unknown = JSON.parse(readFileSync(file, "utf8"));
   if (!Array.isArray(doc)) throw new Error("expected a JSON array of requests");
   doc.forEach((r: Partial<RequestSpec>, i) => {
-    if (typeof r?.method !== "string" || typeof r.url !== "string") throw new Error(`request ${i} needs string "method" and "url"`);
+    if (typeof r?.method !== "string" || typeof r.url !== "string")
+      throw new Error(`request ${i} needs string "method" and "url"`);
   });
   return doc as RequestSpec[];
 }
 
 /** Redacts credential headers, keeping the auth scheme (`Bearer [redacted]`). */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[] | undefined> {
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => {
       if (!SECRET_HEADERS.has(name.toLowerCase())) return [name, value];
-      const scheme = name.toLowerCase() === "authorization" && typeof value === "string" ? /^(\S+)\s/.exec(value)?.[1] : undefined;
+      const scheme =
+        name.toLowerCase() === "authorization" && typeof value === "string" ? /^(\S+)\s/.exec(value)?.[1] : undefined;
       return [name, scheme ? `${scheme} ${REDACTED}` : REDACTED];
     }),
   );
@@ -119,7 +139,10 @@ function fileNameFor(exchange: Exchange, spec: RequestSpec, taken: Set<string>):
     }
     stem = `${operationId ?? `${spec.method}-${new URL(exchange.request.url, "http://x").pathname}`}-${exchange.response.status}`;
   }
-  stem = stem.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/-{2,}/g, "-").replace(/^-+|-+$/g, "");
+  stem = stem
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^-+|-+$/g, "");
   let name = `${stem}.json`;
   for (let n = 2; taken.has(name); n++) name = `${stem}-${n}.json`;
   taken.add(name);
@@ -160,7 +183,12 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
     const label = `${spec.method.toUpperCase()} ${spec.url}`;
     let exchange: Exchange;
     try {
-      const res = await fetch(url, { method: spec.method.toUpperCase(), headers, body, signal: AbortSignal.timeout(options.timeoutMs) });
+      const res = await fetch(url, {
+        method: spec.method.toUpperCase(),
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
       exchange = await exchangeFromFetch({ method: spec.method, url, headers, body }, res);
     } catch (error) {
       failures++;
@@ -168,7 +196,11 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
       continue;
     }
     const { pathname, search } = new URL(url);
-    exchange.request = { ...exchange.request, url: `${pathname}${search}`, headers: redactHeaders(exchange.request.headers ?? {}) };
+    exchange.request = {
+      ...exchange.request,
+      url: `${pathname}${search}`,
+      headers: redactHeaders(exchange.request.headers ?? {}),
+    };
     const kept = Object.entries(exchange.response.headers ?? {}).filter(([name]) => !DROPPED_HEADERS.has(name));
     exchange.response = { ...exchange.response, headers: redactHeaders(Object.fromEntries(kept)) };
     const file = join(options.out, fileNameFor(exchange, spec, taken));

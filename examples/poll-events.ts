@@ -17,7 +17,10 @@ const client = createTalentGraphClient({ baseUrl, apiKey: process.env.TALENT_GRA
 // The temp dir, not the working directory: running the example must not leave files in a checkout.
 const checkpointFile = process.env.CHECKPOINT_FILE ?? path.join(os.tmpdir(), "talent-graph-events-checkpoint");
 console.log(`checkpoint file: ${checkpointFile}`);
-const saved = await readFile(checkpointFile, "utf8").then((text) => text.trim(), () => "");
+const saved = await readFile(checkpointFile, "utf8").then(
+  (text) => text.trim(),
+  () => "",
+);
 
 /** Your downstream write (database, queue, ...). A throw fails the pass; it is retried next time. */
 async function handle(events: TalentGraphEvent[]): Promise<void> {

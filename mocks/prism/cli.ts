@@ -15,12 +15,17 @@ const SERVER_OPTIONS = {
   port: COMMON_OPTIONS.port(String(DEFAULT_PORT)),
   host: COMMON_OPTIONS.host(DEFAULT_HOST),
   spec: { ...COMMON_OPTIONS.spec("generated/openapi.json"), default: undefined },
-  validate: { type: "boolean", env: "MOCK_VALIDATE", description: "warn when an answer breaks the spec (for people editing examples)" },
+  validate: {
+    type: "boolean",
+    env: "MOCK_VALIDATE",
+    description: "warn when an answer breaks the spec (for people editing examples)",
+  },
 } satisfies CommandSpec["options"];
 
 export const MOCK_COMMAND: CommandSpec = {
   name: "npm run mock",
-  summary: "Serves the static mock of generated/openapi.json under /v1 (Prism behind a front with the reference's error shapes).",
+  summary:
+    "Serves the static mock of generated/openapi.json under /v1 (Prism behind a front with the reference's error shapes).",
   options: SERVER_OPTIONS,
   notes: ["Prefer (code, example, dynamic, seed, latency) picks the answer: see mocks/prism/README.md."],
 };
@@ -43,7 +48,11 @@ function optionsFrom(command: CommandSpec, { values }: ParsedCommandLine): MockO
 }
 
 /** The mock's options from flags and the environment (PORT, HOST, SPEC, MOCK_VALIDATE=1). */
-export function cliOptions(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = [], command = MOCK_COMMAND): MockOptions {
+export function cliOptions(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = [],
+  command = MOCK_COMMAND,
+): MockOptions {
   const parsed = parseCommandLine(command, argv, env) ?? { values: {}, positionals: [] };
   try {
     return optionsFrom(command, parsed);
@@ -82,7 +91,9 @@ export async function runServerCommand(
       process.exit(2);
     }
     const code = (error as NodeJS.ErrnoException).code;
-    const message = code ? describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST) : (error as Error).message;
+    const message = code
+      ? describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)
+      : (error as Error).message;
     process.stderr.write(`${command.name}: ${message ?? String(error)}\n`);
     process.exit(1);
   }

@@ -2,7 +2,14 @@
 // valid request with a documented, schema-valid response (checked by the contract validator), and the
 // error cases answer in the reference's shapes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractValidator, DEFAULT_SPEC_PATH, deref as coreDeref, formatErrors, listOperations, loadSpec } from "../../contract-core/index.js";
+import {
+  createContractValidator,
+  DEFAULT_SPEC_PATH,
+  deref as coreDeref,
+  formatErrors,
+  listOperations,
+  loadSpec,
+} from "../../contract-core/index.js";
 import { concreteStatus, responsesOf } from "../../scripts/examples-list.js";
 import { startMock, type RunningMock } from "./server.js";
 import { call, failure, type CallOptions } from "./testing.js";
@@ -31,27 +38,35 @@ interface Operation {
 }
 
 /** A valid request for each operation, built from the spec's own examples (path params, required query, body). */
-const operations: Operation[] = listOperations(spec).map(({ path: template, method: m, operation: op, pathItem: item }) => {
-  const params = [...(((item as Json).parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map(deref);
-  let path = template;
-  const query = new URLSearchParams();
-  for (const p of params) {
-    if (p.in === "path") path = path.replace(`{${String(p.name)}}`, encodeURIComponent(String(exampleOf(p))));
-    if (p.in === "query" && p.required) query.set(String(p.name), String(exampleOf(p)));
-  }
-  const body = op.requestBody ? exampleOf(deref((deref(op.requestBody).content as Json)["application/json"])) : undefined;
-  const qs = query.toString();
-  const prefers = responsesOf(spec, op).flatMap((entry) =>
-    entry.rows.map((row) => [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", ")),
-  );
-  return {
-    id: String(op.operationId),
-    method: m.toUpperCase(),
-    template,
-    request: { method: m.toUpperCase(), path: qs ? `${path}?${qs}` : path, body },
-    prefers,
-  };
-});
+const operations: Operation[] = listOperations(spec).map(
+  ({ path: template, method: m, operation: op, pathItem: item }) => {
+    const params = [...(((item as Json).parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map(
+      deref,
+    );
+    let path = template;
+    const query = new URLSearchParams();
+    for (const p of params) {
+      if (p.in === "path") path = path.replace(`{${String(p.name)}}`, encodeURIComponent(String(exampleOf(p))));
+      if (p.in === "query" && p.required) query.set(String(p.name), String(exampleOf(p)));
+    }
+    const body = op.requestBody
+      ? exampleOf(deref((deref(op.requestBody).content as Json)["application/json"]))
+      : undefined;
+    const qs = query.toString();
+    const prefers = responsesOf(spec, op).flatMap((entry) =>
+      entry.rows.map((row) =>
+        [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", "),
+      ),
+    );
+    return {
+      id: String(op.operationId),
+      method: m.toUpperCase(),
+      template,
+      request: { method: m.toUpperCase(), path: qs ? `${path}?${qs}` : path, body },
+      prefers,
+    };
+  },
+);
 const byId = (id: string): Operation => {
   const op = operations.find((o) => o.id === id);
   if (!op) throw new Error(`no operation ${id} in the spec`);
@@ -120,9 +135,13 @@ describe("error cases answer the reference's shapes", () => {
   });
 
   it("POST /targets/{id}/members without status", async () => {
-    expect(await invalid({ method: "POST", path: members, body: { apply: "selected", urls: ["https://network.example.com/in/priya-raman"] } })).toBe(
-      "body must have required property 'status'",
-    );
+    expect(
+      await invalid({
+        method: "POST",
+        path: members,
+        body: { apply: "selected", urls: ["https://network.example.com/in/priya-raman"] },
+      }),
+    ).toBe("body must have required property 'status'");
   });
 
   it("missing credentials: 401 unauthorized", async () => {

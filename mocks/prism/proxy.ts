@@ -7,7 +7,8 @@ import { startProxy } from "./server.js";
 await runServerCommand(
   PROXY_COMMAND,
   async (options, [upstream, ...extra]) => {
-    if (!upstream || extra.length > 0) throw usageError(PROXY_COMMAND, "give exactly one upstream base URL, e.g. https://api.talent-graph.example/v1");
+    if (!upstream || extra.length > 0)
+      throw usageError(PROXY_COMMAND, "give exactly one upstream base URL, e.g. https://api.talent-graph.example/v1");
     return startProxy({ ...options, upstream });
   },
   (baseUrl, [upstream]) =>

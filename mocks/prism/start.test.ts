@@ -46,7 +46,9 @@ afterAll(() => {
 describe("npm run mock", () => {
   it("prints one ready line with the base URL and a working curl, and stops on SIGINT", async () => {
     const { child, line } = await launch("mocks/prism/start.ts");
-    const url = /curl -H 'Authorization: Bearer test' '(http:\/\/127\.0\.0\.1:\d+\/v1\/people\?limit=2)'/.exec(line)?.[1];
+    const url = /curl -H 'Authorization: Bearer test' '(http:\/\/127\.0\.0\.1:\d+\/v1\/people\?limit=2)'/.exec(
+      line,
+    )?.[1];
     expect(url, line).toBeDefined();
     expect(line).toContain(url!.replace("/people?limit=2", ""));
     const res = await fetch(url!, { headers: { authorization: "Bearer test" } });

@@ -2,4 +2,8 @@
 import { curlLine, MOCK_COMMAND, runServerCommand } from "./cli.js";
 import { startMock } from "./server.js";
 
-await runServerCommand(MOCK_COMMAND, startMock, (baseUrl) => `Mock ready on ${baseUrl} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2")}`);
+await runServerCommand(
+  MOCK_COMMAND,
+  startMock,
+  (baseUrl) => `Mock ready on ${baseUrl} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2")}`,
+);

@@ -45,6 +45,7 @@ export function errorMessage(body: unknown, type: string): string {
 
 /** Asserts the status and the `{ error: { type, message } }` body; returns the message. */
 export function failure(result: CallResult, status: number, type: string): string {
-  if (result.status !== status) throw new Error(`expected status ${status}, got ${result.status}: ${JSON.stringify(result.body)}`);
+  if (result.status !== status)
+    throw new Error(`expected status ${status}, got ${result.status}: ${JSON.stringify(result.body)}`);
   return errorMessage(result.body, type);
 }

@@ -15,9 +15,13 @@ describe("violation messages", () => {
 
   it("words enums, path parameters and body properties as the sandbox does", () => {
     const words = (message: string) => describeViolations([{ message, severity: 0 }]);
-    expect(words("Request query parameter view must be equal to one of the allowed values: full, compact")).toBe("view must be one of: full, compact");
+    expect(words("Request query parameter view must be equal to one of the allowed values: full, compact")).toBe(
+      "view must be one of: full, compact",
+    );
     expect(words('Request path parameter id must match format "uuid"')).toBe('id must match format "uuid"');
-    expect(words("Request body/name must NOT have fewer than 1 characters")).toBe("body/name must NOT have fewer than 1 characters");
+    expect(words("Request body/name must NOT have fewer than 1 characters")).toBe(
+      "body/name must NOT have fewer than 1 characters",
+    );
     expect(words("Request query parameter limit must be <= 100")).not.toContain("query parameter");
   });
 

@@ -16,13 +16,18 @@ test("OperationId is every operation of the spec", () => {
 test("inputs are the operation's own types", () => {
   expectTypeOf<PathParams<"getTarget">>().toEqualTypeOf<{ id: string }>();
   expectTypeOf<QueryParams<"searchPeople">["limit"]>().toEqualTypeOf<number | undefined>();
-  expectTypeOf<RequestBody<"createList">>().toEqualTypeOf<operations["createList"]["requestBody"]["content"]["application/json"]>();
+  expectTypeOf<RequestBody<"createList">>().toEqualTypeOf<
+    operations["createList"]["requestBody"]["content"]["application/json"]
+  >();
   expectTypeOf<RequestBody<"searchPeople">>().toEqualTypeOf<undefined>();
 });
 
 test("a handler answers only what the spec allows", () => {
   const ok: Handlers = {
-    createList: (req) => ({ status: 201, body: { data: { id: req.body.name, name: req.body.name } as ResponseBody<"createList", 201>["data"] } }),
+    createList: (req) => ({
+      status: 201,
+      body: { data: { id: req.body.name, name: req.body.name } as ResponseBody<"createList", 201>["data"] },
+    }),
     deleteList: () => ({ status: 204 }),
     getTarget: (req) => {
       expectTypeOf(req.params.id).toEqualTypeOf<string>();
@@ -34,7 +39,10 @@ test("a handler answers only what the spec allows", () => {
     body: { account: { id: "x" } },
   });
   // @ts-expect-error createList documents 201, not 200
-  const wrongStatus: Handler<"createList"> = () => ({ status: 200, body: { data: {} as ResponseBody<"createList", 201>["data"] } });
+  const wrongStatus: Handler<"createList"> = () => ({
+    status: 200,
+    body: { data: {} as ResponseBody<"createList", 201>["data"] },
+  });
   const wrongParam: Handler<"getTarget"> = (req) => {
     // @ts-expect-error getTarget has no path parameter `slug`
     void req.params.slug;

@@ -45,7 +45,11 @@ function asError(body: unknown): { type?: unknown; message?: unknown } {
 describe("the mock and the sandbox describe invalid requests in the same words", () => {
   it.each(CASES)("%s", async (_kind, request) => {
     // Each server's own valid key: the mock takes any Bearer token, the sandbox its test keys.
-    const withKey = (key: string): CallOptions => ({ ...request, headers: { ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }), ...request.headers }, auth: false });
+    const withKey = (key: string): CallOptions => ({
+      ...request,
+      headers: { ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }), ...request.headers },
+      auth: false,
+    });
     const fromMock = await call(mock.baseUrl, withKey("test"));
     const fromSandbox = await call(sandbox.baseUrl, withKey(KEYS[0]!.key));
     expect(fromSandbox.status, "status").toBe(fromMock.status);

@@ -32,8 +32,15 @@ describe("must show", () => {
     // A company small enough for the orbit's 40 + 40 rows, named by a fragment of its name.
     const company = sb.graph.companies.find((c) => {
       const stints = sb.graph.stintsByCompany.get(c.key)!;
-      const matchingNames = sb.graph.companies.filter((o) => o.name.toLowerCase().includes(c.name.toLowerCase().slice(0, -2)));
-      return matchingNames.length === 1 && stints.length > 10 && stints.filter((s) => s.stint.current).length <= 40 && stints.filter((s) => !s.stint.current).length <= 40;
+      const matchingNames = sb.graph.companies.filter((o) =>
+        o.name.toLowerCase().includes(c.name.toLowerCase().slice(0, -2)),
+      );
+      return (
+        matchingNames.length === 1 &&
+        stints.length > 10 &&
+        stints.filter((s) => s.stint.current).length <= 40 &&
+        stints.filter((s) => !s.stint.current).length <= 40
+      );
     })!;
     expect(company).toBeDefined();
     const fragment = company.name.toLowerCase().slice(0, -2);
@@ -46,7 +53,9 @@ describe("must show", () => {
       const dossier = await sb.get(`/people/${row.slug ? row.slug : encodeURIComponent(row.network_url)}`);
       expect(dossier.status).toBe(200);
       expect(dossier.body.data.network_url).toBe(row.network_url);
-      const matching = dossier.body.data.positions.filter((p: { company: string | null; company_url: string | null }) => `${p.company} ${p.company_url}`.toLowerCase().includes(fragment));
+      const matching = dossier.body.data.positions.filter((p: { company: string | null; company_url: string | null }) =>
+        `${p.company} ${p.company_url}`.toLowerCase().includes(fragment),
+      );
       expect(matching.length, row.network_url).toBeGreaterThan(0);
       expect(orbitUrls.has(row.network_url), row.network_url).toBe(true);
     }
@@ -54,7 +63,14 @@ describe("must show", () => {
   });
 
   it("every slug from assorted search rows resolves in GET /people/{slug}", async () => {
-    const searches = ["nl=engineers%20in%20Europe", "location=Asia&open_to_work=true", "skills=python;sql&skill_match=all", "exploring=true", "roles=data:36", "keywords=senior&view=compact"];
+    const searches = [
+      "nl=engineers%20in%20Europe",
+      "location=Asia&open_to_work=true",
+      "skills=python;sql&skill_match=all",
+      "exploring=true",
+      "roles=data:36",
+      "keywords=senior&view=compact",
+    ];
     for (const s of searches) {
       const res = await sb.get(`/people?${s}&limit=20`);
       expect(res.body.data.length, s).toBeGreaterThan(0);

@@ -34,6 +34,13 @@ export function createRateLimiter(opts: RateLimitOptions, now: () => number = Da
     };
     if (w.count <= opts.max) return { headers };
     headers["retry-after"] = String(resetSeconds);
-    return { headers, rejected: { statusCode: 429, error: "Too Many Requests", message: `Rate limit exceeded, retry in ${resetSeconds} seconds` } };
+    return {
+      headers,
+      rejected: {
+        statusCode: 429,
+        error: "Too Many Requests",
+        message: `Rate limit exceeded, retry in ${resetSeconds} seconds`,
+      },
+    };
   };
 }

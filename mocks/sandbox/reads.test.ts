@@ -12,7 +12,8 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const slugs = (rows: { slug: string | null; full_name: string | null }[]) => rows.map((r) => r.slug ?? `(${r.full_name})`);
+const slugs = (rows: { slug: string | null; full_name: string | null }[]) =>
+  rows.map((r) => r.slug ?? `(${r.full_name})`);
 
 describe("GET /people/{slug}", () => {
   it("returns the full dossier: all positions, education, skills, languages, certifications, match {}", async () => {
@@ -34,12 +35,19 @@ describe("GET /people/{slug}", () => {
     expect(p.skills).toEqual(["Go", "Kubernetes", "PostgreSQL"]);
     expect(p.certifications).toHaveLength(1);
     expect(p.match).toEqual({});
-    expect(p).toMatchObject({ is_exploring: true, exploring_since: "2026-10-12", is_between_roles: false, between_roles_since: null });
+    expect(p).toMatchObject({
+      is_exploring: true,
+      exploring_since: "2026-10-12",
+      is_between_roles: false,
+      between_roles_since: null,
+    });
   });
 
   it("collapses overlapping duplicate source rows", async () => {
     const res = await sb.get("/people/olivia-smith");
-    expect(res.body.data.positions.map((x: { company: string; started_at: string }) => [x.company, x.started_at])).toEqual([
+    expect(
+      res.body.data.positions.map((x: { company: string; started_at: string }) => [x.company, x.started_at]),
+    ).toEqual([
       ["Freelance", "2021-01"],
       ["Northwind Labs", "2016-01"],
     ]);
@@ -69,11 +77,35 @@ describe("GET /people/{slug}", () => {
   it("include=coworkers adds coworkers (overlap keys) and stints; include=similar adds similar; unknown values ignored", async () => {
     const res = await sb.get("/people/priya-raman?include=coworkers,similar,bogus");
     expect(Object.keys(res.body).sort()).toEqual(["coworkers", "data", "similar", "stints"]);
-    expect(slugs(res.body.coworkers)).toEqual(["jonas-weber", "kwame-mensah", "amara-okafor", "mei-chen", "lucas-moreau", "(Ana Silva)"]);
-    expect(res.body.coworkers[0].match).toEqual({ overlap_company: "Northwind Labs", overlap_months: 69, overlap_from: "2021-03", overlap_to: null, title_during: "Engineering Manager" });
-    expect(res.body.coworkers[2].match).toEqual({ overlap_company: "Northwind Labs", overlap_months: 34, overlap_from: "2021-03", overlap_to: "2023-12", title_during: "Product Manager" });
+    expect(slugs(res.body.coworkers)).toEqual([
+      "jonas-weber",
+      "kwame-mensah",
+      "amara-okafor",
+      "mei-chen",
+      "lucas-moreau",
+      "(Ana Silva)",
+    ]);
+    expect(res.body.coworkers[0].match).toEqual({
+      overlap_company: "Northwind Labs",
+      overlap_months: 69,
+      overlap_from: "2021-03",
+      overlap_to: null,
+      title_during: "Engineering Manager",
+    });
+    expect(res.body.coworkers[2].match).toEqual({
+      overlap_company: "Northwind Labs",
+      overlap_months: 34,
+      overlap_from: "2021-03",
+      overlap_to: "2023-12",
+      title_during: "Product Manager",
+    });
     expect(res.body.coworkers[0].positions.length).toBeLessThanOrEqual(2);
-    expect(res.body.stints[0]).toMatchObject({ company: "Northwind Labs", from: "2021-03", to: null, is_current: true });
+    expect(res.body.stints[0]).toMatchObject({
+      company: "Northwind Labs",
+      from: "2021-03",
+      to: null,
+      is_current: true,
+    });
     expect(Array.isArray(res.body.similar)).toBe(true);
     const plain = await sb.get("/people/priya-raman?include=bogus");
     expect(Object.keys(plain.body)).toEqual(["data"]);
@@ -89,7 +121,8 @@ describe("GET /people/{slug}", () => {
   it("GET /people/{slug}/similar returns score and reasons, possibly empty", async () => {
     const res = await sb.get("/people/lucas-moreau/similar");
     expect(Object.keys(res.body)).toEqual(["data"]);
-    for (const row of res.body.data) expect(row.match).toEqual({ score: expect.any(Number), reasons: expect.any(Array) });
+    for (const row of res.body.data)
+      expect(row.match).toEqual({ score: expect.any(Number), reasons: expect.any(Array) });
     expect(slugs(res.body.data)).toContain("priya-raman"); // engineering, Go + Kubernetes, Contoso Robotics
     const empty = await sb.get("/people/ryan-kelly/similar");
     expect(empty.body.data).toEqual([]);
@@ -117,7 +150,11 @@ describe("GET /companies/{key}", () => {
     }
   });
 
-  it.each([["exact name", "northwind%20labs"], ["URL fragment", encodeURIComponent("company/northwind")], ["key", "northwind-labs"]])("resolves by %s", async (_n, key) => {
+  it.each([
+    ["exact name", "northwind%20labs"],
+    ["URL fragment", encodeURIComponent("company/northwind")],
+    ["key", "northwind-labs"],
+  ])("resolves by %s", async (_n, key) => {
     expect((await sb.get(`/companies/${key}`)).body.data.company.key).toBe("northwind-labs");
   });
 
@@ -139,16 +176,32 @@ describe("GET /companies, GET /suggest, GET /me", () => {
     const all = await sb.get("/companies");
     expect(all.body.data).toHaveLength(4);
     const some = await sb.get("/companies?q=contoso");
-    expect(some.body.data).toEqual([{ key: "contoso-robotics", name: "Contoso Robotics", network_url: "https://network.example.com/company/contoso-robotics", current_count: 3, alum_count: 2 }]);
+    expect(some.body.data).toEqual([
+      {
+        key: "contoso-robotics",
+        name: "Contoso Robotics",
+        network_url: "https://network.example.com/company/contoso-robotics",
+        current_count: 3,
+        alum_count: 2,
+      },
+    ]);
   });
 
   it("certification suggestions: title, normalized key, count of visible unflagged holders, optional authority", async () => {
     const res = await sb.get("/suggest?q=kubernetes");
     expect(res.body.data).toEqual([
-      { type: "certification", title: "Certified Kubernetes Administrator", key: "certified kubernetes administrator", count: 1, authority: "Cloud Native Computing Foundation" },
+      {
+        type: "certification",
+        title: "Certified Kubernetes Administrator",
+        key: "certified kubernetes administrator",
+        count: 1,
+        authority: "Cloud Native Computing Foundation",
+      },
     ]);
     const noAuthority = await sb.get("/suggest?q=scrum");
-    expect(noAuthority.body.data).toEqual([{ type: "certification", title: "Certified Scrum Product Owner", key: "certified scrum product owner", count: 1 }]);
+    expect(noAuthority.body.data).toEqual([
+      { type: "certification", title: "Certified Scrum Product Owner", key: "certified scrum product owner", count: 1 },
+    ]);
     const companies = await sb.get("/suggest?q=fabrik");
     expect(companies.body.data).toEqual([{ type: "company", title: "Fabrikam", key: "fabrikam", count: 3 }]);
   });
@@ -158,10 +211,16 @@ describe("GET /companies, GET /suggest, GET /me", () => {
     expect(acme.body.data).toEqual({
       access: { allowed: true },
       webhook: { configured: false },
-      quota: { watch_slots: { used: 0, included: 1000, max: 1000, remaining: 1000 }, daily_uniques: { limit: null, remaining: null, enforced: false } },
+      quota: {
+        watch_slots: { used: 0, included: 1000, max: 1000, remaining: 1000 },
+        daily_uniques: { limit: null, remaining: null, enforced: false },
+      },
     });
     const globex = await sb.get("/me", { key: "globex" });
-    expect(globex.body.data.quota).toEqual({ watch_slots: { used: 0, included: 0, max: 250, remaining: 250 }, daily_uniques: { limit: 100, remaining: null, enforced: false } });
+    expect(globex.body.data.quota).toEqual({
+      watch_slots: { used: 0, included: 0, max: 250, remaining: 250 },
+      daily_uniques: { limit: 100, remaining: null, enforced: false },
+    });
   });
 
   it("GET /me quota counts distinct watching URLs not already in the graph (hooks from the stateful side)", async () => {
@@ -169,7 +228,12 @@ describe("GET /companies, GET /suggest, GET /me", () => {
     try {
       hooked.ctx.hooks.watchingUrls = (org) =>
         org.id === ORGS.globex.id
-          ? ["https://network.example.com/in/outside-1", "https://www.network.example.com/in/outside-1/", "https://network.example.com/in/outside-2", "https://network.example.com/in/priya-raman"]
+          ? [
+              "https://network.example.com/in/outside-1",
+              "https://www.network.example.com/in/outside-1/",
+              "https://network.example.com/in/outside-2",
+              "https://network.example.com/in/priya-raman",
+            ]
           : [];
       hooked.ctx.hooks.webhookConfigured = (org) => org.id === ORGS.globex.id;
       const res = await hooked.get("/me", { key: "globex" });

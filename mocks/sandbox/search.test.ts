@@ -15,33 +15,114 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const id = (row: { slug: string | null; full_name?: string | null; name?: string | null }) => row.slug ?? `(${row.full_name ?? row.name})`;
+const id = (row: { slug: string | null; full_name?: string | null; name?: string | null }) =>
+  row.slug ?? `(${row.full_name ?? row.name})`;
 
-const ALL = ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "lucas-moreau", "sofia-garcia", "kwame-mensah", "olivia-smith", "ryan-kelly", "(Ana Silva)", "lena-fischer"];
+const ALL = [
+  "priya-raman",
+  "jonas-weber",
+  "amara-okafor",
+  "mei-chen",
+  "lucas-moreau",
+  "sofia-garcia",
+  "kwame-mensah",
+  "olivia-smith",
+  "ryan-kelly",
+  "(Ana Silva)",
+  "lena-fischer",
+];
 const EXCEPT = (...out: string[]) => ALL.filter((s) => !out.includes(s));
 
 const q = (params: Record<string, string>) => `/people?${new URLSearchParams({ limit: "100", ...params })}`;
 
 const CASES: [name: string, params: Record<string, string>, expected: string[]][] = [
   ["unfiltered browse excludes flagged profiles", {}, ALL],
-  ["include_flagged adds flagged profiles", { include_flagged: "true" }, [...ALL.slice(0, 8), "dana-katz", ...ALL.slice(8)]],
-  ["company fragment, any stint", { company: "northwind" }, ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"]],
-  ["company fragment is case-insensitive", { company: "NORTHWIND" }, ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"]],
-  ["company URL fragment", { company: "company/contoso" }, ["priya-raman", "mei-chen", "lucas-moreau", "(Ana Silva)", "lena-fischer"]],
-  ["company_current=true", { company: "northwind", company_current: "true" }, ["priya-raman", "jonas-weber", "kwame-mensah"]],
-  ["company_current=false adds no constraint", { company: "northwind", company_current: "false" }, ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"]],
-  ["company_current without company: any current position", { company_current: "true" }, EXCEPT("lucas-moreau", "ryan-kelly")],
-  ["left at least 24 months ago, current stint there excluded", { company: "northwind", company_left_min_months_ago: "24" }, ["amara-okafor", "mei-chen", "olivia-smith"]],
-  ["left at least 36 months ago (Amara left 35 months ago)", { company: "northwind", company_left_min_months_ago: "36" }, ["mei-chen", "olivia-smith"]],
-  ["company_left_min_months_ago wins over company_current", { company: "northwind", company_current: "true", company_left_min_months_ago: "24" }, ["amara-okafor", "mei-chen", "olivia-smith"]],
-  ["min_company_months with company sums stints there", { company: "northwind", min_company_months: "60" }, ["priya-raman", "jonas-weber", "amara-okafor", "kwame-mensah"]],
-  ["min_company_months without company: any qualifying stint", { min_company_months: "90" }, ["kwame-mensah", "lena-fischer"]],
-  ["company_active_during YYYY (first day of the period)", { company_active_during: "2019" }, ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"]],
-  ["company_active_during YYYY-MM at a company", { company: "northwind", company_active_during: "2019-10" }, ["jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"]],
+  [
+    "include_flagged adds flagged profiles",
+    { include_flagged: "true" },
+    [...ALL.slice(0, 8), "dana-katz", ...ALL.slice(8)],
+  ],
+  [
+    "company fragment, any stint",
+    { company: "northwind" },
+    ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"],
+  ],
+  [
+    "company fragment is case-insensitive",
+    { company: "NORTHWIND" },
+    ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"],
+  ],
+  [
+    "company URL fragment",
+    { company: "company/contoso" },
+    ["priya-raman", "mei-chen", "lucas-moreau", "(Ana Silva)", "lena-fischer"],
+  ],
+  [
+    "company_current=true",
+    { company: "northwind", company_current: "true" },
+    ["priya-raman", "jonas-weber", "kwame-mensah"],
+  ],
+  [
+    "company_current=false adds no constraint",
+    { company: "northwind", company_current: "false" },
+    ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"],
+  ],
+  [
+    "company_current without company: any current position",
+    { company_current: "true" },
+    EXCEPT("lucas-moreau", "ryan-kelly"),
+  ],
+  [
+    "left at least 24 months ago, current stint there excluded",
+    { company: "northwind", company_left_min_months_ago: "24" },
+    ["amara-okafor", "mei-chen", "olivia-smith"],
+  ],
+  [
+    "left at least 36 months ago (Amara left 35 months ago)",
+    { company: "northwind", company_left_min_months_ago: "36" },
+    ["mei-chen", "olivia-smith"],
+  ],
+  [
+    "company_left_min_months_ago wins over company_current",
+    { company: "northwind", company_current: "true", company_left_min_months_ago: "24" },
+    ["amara-okafor", "mei-chen", "olivia-smith"],
+  ],
+  [
+    "min_company_months with company sums stints there",
+    { company: "northwind", min_company_months: "60" },
+    ["priya-raman", "jonas-weber", "amara-okafor", "kwame-mensah"],
+  ],
+  [
+    "min_company_months without company: any qualifying stint",
+    { min_company_months: "90" },
+    ["kwame-mensah", "lena-fischer"],
+  ],
+  [
+    "company_active_during YYYY (first day of the period)",
+    { company_active_during: "2019" },
+    ["priya-raman", "jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"],
+  ],
+  [
+    "company_active_during YYYY-MM at a company",
+    { company: "northwind", company_active_during: "2019-10" },
+    ["jonas-weber", "amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith"],
+  ],
   ["role_family", { role_family: "product" }, ["amara-okafor"]],
-  ["role_family engineering (any stint)", { role_family: "engineering" }, ["priya-raman", "jonas-weber", "lucas-moreau", "olivia-smith"]],
-  ["role_family + min_role_months career-wide", { role_family: "engineering", min_role_months: "60" }, ["priya-raman", "lucas-moreau", "olivia-smith"]],
-  ["company + role_family + min_role_months counts at the company", { company: "northwind", role_family: "engineering", min_role_months: "60" }, ["priya-raman"]],
+  [
+    "role_family engineering (any stint)",
+    { role_family: "engineering" },
+    ["priya-raman", "jonas-weber", "lucas-moreau", "olivia-smith"],
+  ],
+  [
+    "role_family + min_role_months career-wide",
+    { role_family: "engineering", min_role_months: "60" },
+    ["priya-raman", "lucas-moreau", "olivia-smith"],
+  ],
+  [
+    "company + role_family + min_role_months counts at the company",
+    { company: "northwind", role_family: "engineering", min_role_months: "60" },
+    ["priya-raman"],
+  ],
   ["roles family:months", { roles: "data:24" }, ["mei-chen", "lena-fischer"]],
   ["roles family@company", { roles: "engineering@contoso" }, ["priya-raman", "lucas-moreau"]],
   ["roles t.contains title with months", { roles: "t.contains.product%20manager.30" }, ["amara-okafor"]],
@@ -50,9 +131,17 @@ const CASES: [name: string, params: Record<string, string>, expected: string[]][
   ["roles filters are ANDed", { roles: "engineering,data" }, []],
   ["titles within a token are ORed", { roles: "t.contains.recruiter;advisor" }, ["sofia-garcia", "lena-fischer"]],
   ["roles take precedence over role_family", { roles: "data", role_family: "product" }, ["mei-chen", "lena-fischer"]],
-  ["min_role_months applies to roles family tokens", { roles: "engineering", min_role_months: "100" }, ["priya-raman", "olivia-smith"]],
+  [
+    "min_role_months applies to roles family tokens",
+    { roles: "engineering", min_role_months: "100" },
+    ["priya-raman", "olivia-smith"],
+  ],
   ["invalid role tokens are skipped", { roles: "data,t.bogus,@x" }, ["mei-chen", "lena-fischer"]],
-  ["keywords over name and headline (word prefix), ranked", { keywords: "engineer" }, ["priya-raman", "jonas-weber", "lucas-moreau", "olivia-smith", "lena-fischer"]],
+  [
+    "keywords over name and headline (word prefix), ranked",
+    { keywords: "engineer" },
+    ["priya-raman", "jonas-weber", "lucas-moreau", "olivia-smith", "lena-fischer"],
+  ],
   ["keywords: every word must match", { keywords: "data engineer" }, ["lena-fischer"]],
   ["q_in=name", { keywords: "jonas", q_in: "name" }, ["jonas-weber"]],
   ["q_in=headline", { keywords: "jonas", q_in: "headline" }, []],
@@ -69,17 +158,41 @@ const CASES: [name: string, params: Record<string, string>, expected: string[]][
   ["certification on the name", { certification: "kubernetes" }, ["priya-raman"]],
   ["certification on the authority", { certification: "recruiting guild" }, ["sofia-garcia"]],
   ["certifications JSON list, any", { certifications: '["scrum","KUBERNETES"]' }, ["priya-raman", "amara-okafor"]],
-  ["certifications all (name and authority of records)", { certifications: '["kubernetes","cloud native"]', certification_match: "all" }, ["priya-raman"]],
-  ["certifications all, no single holder", { certifications: '["kubernetes","scrum"]', certification_match: "all" }, []],
+  [
+    "certifications all (name and authority of records)",
+    { certifications: '["kubernetes","cloud native"]', certification_match: "all" },
+    ["priya-raman"],
+  ],
+  [
+    "certifications all, no single holder",
+    { certifications: '["kubernetes","scrum"]', certification_match: "all" },
+    [],
+  ],
   ["location country", { location: "Germany" }, ["priya-raman", "jonas-weber", "lena-fischer"]],
-  ["location continent expands to countries", { location: "Europe" }, ["priya-raman", "jonas-weber", "lucas-moreau", "sofia-garcia", "ryan-kelly", "lena-fischer"]],
+  [
+    "location continent expands to countries",
+    { location: "Europe" },
+    ["priya-raman", "jonas-weber", "lucas-moreau", "sofia-garcia", "ryan-kelly", "lena-fischer"],
+  ],
   ["location city", { location: "berlin" }, ["priya-raman"]],
   ["location with a comma stays one place", { location: "Hamburg, Germany" }, ["jonas-weber"]],
   ["location places are ORed", { location: "Asia;Africa" }, ["amara-okafor", "mei-chen", "kwame-mensah"]],
-  ["exclusions win over inclusions", { location: "Europe", exclude_locations: "Germany" }, ["lucas-moreau", "sofia-garcia", "ryan-kelly"]],
-  ["exclude_locations without location excludes everywhere", { exclude_locations: "Europe" }, ["amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith", "(Ana Silva)"]],
+  [
+    "exclusions win over inclusions",
+    { location: "Europe", exclude_locations: "Germany" },
+    ["lucas-moreau", "sofia-garcia", "ryan-kelly"],
+  ],
+  [
+    "exclude_locations without location excludes everywhere",
+    { exclude_locations: "Europe" },
+    ["amara-okafor", "mei-chen", "kwame-mensah", "olivia-smith", "(Ana Silva)"],
+  ],
   ["open_to_work=true", { open_to_work: "true" }, ["amara-okafor", "lucas-moreau"]],
-  ["open_to_work=false (not flagged open; null counts as not open)", { open_to_work: "false" }, EXCEPT("amara-okafor", "lucas-moreau")],
+  [
+    "open_to_work=false (not flagged open; null counts as not open)",
+    { open_to_work: "false" },
+    EXCEPT("amara-okafor", "lucas-moreau"),
+  ],
   ["between_roles=true (work history, nothing current)", { between_roles: "true" }, ["lucas-moreau"]],
   ["between_roles=false (includes no work history)", { between_roles: "false" }, EXCEPT("lucas-moreau")],
   ["exploring=true", { exploring: "true" }, ["priya-raman"]],
@@ -113,8 +226,15 @@ describe("GET /people filters on the fixture graph", () => {
 
 describe("GET /people echo, views, hydration and paging", () => {
   it("echoes the effective query (nl phrases plus explicit parameters), without paging or view", async () => {
-    const res = await sb.get(`/people?nl=${encodeURIComponent("open to work engineers in Germany")}&location=France&view=compact&limit=5&offset=0&include_flagged=false`);
-    expect(res.body.query).toEqual({ nl: "open to work engineers in Germany", role_family: "engineering", location: "France", open_to_work: true });
+    const res = await sb.get(
+      `/people?nl=${encodeURIComponent("open to work engineers in Germany")}&location=France&view=compact&limit=5&offset=0&include_flagged=false`,
+    );
+    expect(res.body.query).toEqual({
+      nl: "open to work engineers in Germany",
+      role_family: "engineering",
+      location: "France",
+      open_to_work: true,
+    });
   });
 
   it("echo keeps types: integers and booleans", async () => {
@@ -140,7 +260,9 @@ describe("GET /people echo, views, hydration and paging", () => {
     const row = res.body.data[0];
     expect(row.skills).toEqual(["Go", "Kubernetes", "PostgreSQL"]);
     expect(row.languages).toEqual(["English", "Hindi", "German"]);
-    expect(row.certifications).toEqual([{ name: "Certified Kubernetes Administrator", authority: "Cloud Native Computing Foundation", issued_at: "2022" }]);
+    expect(row.certifications).toEqual([
+      { name: "Certified Kubernetes Administrator", authority: "Cloud Native Computing Foundation", issued_at: "2022" },
+    ]);
   });
 
   it("match carries company and role keys for tenure filters", async () => {
@@ -172,13 +294,23 @@ describe("GET /people echo, views, hydration and paging", () => {
     expect(byId.get("priya-raman")).not.toHaveProperty("match");
     expect(byId.get("ryan-kelly")).toMatchObject({ current: null, between_roles: false });
     // No current position: the first position is the display summary.
-    expect(byId.get("lucas-moreau")).toMatchObject({ current: { company: "Contoso Robotics", title: "Platform Engineer", months: 65 }, between_roles: true });
+    expect(byId.get("lucas-moreau")).toMatchObject({
+      current: { company: "Contoso Robotics", title: "Platform Engineer", months: 65 },
+      between_roles: true,
+    });
   });
 
   it("pages with limit/offset; has_more is true when the page is full; a final page may be empty", async () => {
     const first = await sb.get("/people?limit=2");
     expect(first.body.data.map(id)).toEqual(["priya-raman", "jonas-weber"]);
-    expect(first.body.meta).toEqual({ count: 2, limit: 2, offset: 0, has_more: true, total: null, total_capped: false });
+    expect(first.body.meta).toEqual({
+      count: 2,
+      limit: 2,
+      offset: 0,
+      has_more: true,
+      total: null,
+      total_capped: false,
+    });
     const last = await sb.get("/people?limit=2&offset=10");
     expect(last.body.data.map(id)).toEqual(["lena-fischer"]);
     expect(last.body.meta.has_more).toBe(false);
@@ -192,7 +324,8 @@ describe("GET /people echo, views, hydration and paging", () => {
   it("order is stable across calls and pages", async () => {
     const all = await sb.get("/people?limit=100&keywords=engineer");
     const pages = [];
-    for (let offset = 0; offset < 5; offset += 2) pages.push(...(await sb.get(`/people?limit=2&offset=${offset}&keywords=engineer`)).body.data.map(id));
+    for (let offset = 0; offset < 5; offset += 2)
+      pages.push(...(await sb.get(`/people?limit=2&offset=${offset}&keywords=engineer`)).body.data.map(id));
     expect(pages).toEqual(all.body.data.map(id));
   });
 });
@@ -213,8 +346,16 @@ describe("GET /people invalid input: 400 invalid_request naming the problem", ()
     ["skill term too long", `skills=${"x".repeat(65)}`, /skills/],
     ["certifications not JSON", "certifications=kubernetes", /certifications must be a JSON list/],
     ["certifications not a list of strings", 'certifications={"a":1}', /certifications must be a JSON list/],
-    ["eleven certification terms", `certifications=${encodeURIComponent(JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]))}`, /certifications.*10 distinct/],
-    ["21 locations", `location=${encodeURIComponent(Array.from({ length: 21 }, (_, i) => `p${i}`).join(";"))}`, /location.*20 distinct/],
+    [
+      "eleven certification terms",
+      `certifications=${encodeURIComponent(JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]))}`,
+      /certifications.*10 distinct/,
+    ],
+    [
+      "21 locations",
+      `location=${encodeURIComponent(Array.from({ length: 21 }, (_, i) => `p${i}`).join(";"))}`,
+      /location.*20 distinct/,
+    ],
     ["location place too long", `location=${"x".repeat(121)}`, /location/],
     ["location without a place", "location=%3B%3B", /^location must contain at least one term$/],
     ["skills without a term", "skills=%3B%20%2C", /^skills must contain at least one term$/],

@@ -4,7 +4,11 @@ import { ORGS } from "./auth.js";
 import type { Area } from "./context.js";
 import { fixtureGraphInput } from "./data/fixture.js";
 import { peopleArea } from "./routes/people.js";
-import { openFastifySandbox as openSandbox, testKey, type FastifyTestSandbox as TestSandbox } from "./testing/harness.js";
+import {
+  openFastifySandbox as openSandbox,
+  testKey,
+  type FastifyTestSandbox as TestSandbox,
+} from "./testing/harness.js";
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -13,11 +13,27 @@ let stdout = "";
 let baseUrl = "";
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", "--people", "300", "--companies", "40", "--rate-limit", "1000"], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "mocks/sandbox/start.ts",
+      "--port",
+      "0",
+      "--people",
+      "300",
+      "--companies",
+      "40",
+      "--rate-limit",
+      "1000",
+    ],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${stdout}`)), 45_000);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -69,17 +85,33 @@ describe("npm run sandbox", () => {
 
 describe("parseCli", () => {
   it("parses the options", () => {
-    expect(parseCli(["--people", "100", "--latency", "250", "--no-rate-limit", "--job-speed", "0", "--state-file", "/tmp/s.json"], {})).toEqual({
+    expect(
+      parseCli(
+        ["--people", "100", "--latency", "250", "--no-rate-limit", "--job-speed", "0", "--state-file", "/tmp/s.json"],
+        {},
+      ),
+    ).toEqual({
       people: 100,
       latencyMs: 250,
       rateLimit: false,
       jobSpeed: 0,
       stateFile: "/tmp/s.json",
     });
-    expect(parseCli(["--rate-limit", "60"], { PORT: "5000", HOST: "0.0.0.0" })).toEqual({ port: 5000, host: "0.0.0.0", rateLimit: { max: 60, windowMs: 60_000 } });
+    expect(parseCli(["--rate-limit", "60"], { PORT: "5000", HOST: "0.0.0.0" })).toEqual({
+      port: 5000,
+      host: "0.0.0.0",
+      rateLimit: { max: 60, windowMs: 60_000 },
+    });
   });
 
-  it.each([[["--people", "many"]], [["--people", "0"]], [["--latency", "-1"]], [["--port", "70000"]], [["--unknown"]], [["--job-failure-rate", "2"]]])("rejects %j", (argv) => {
+  it.each([
+    [["--people", "many"]],
+    [["--people", "0"]],
+    [["--latency", "-1"]],
+    [["--port", "70000"]],
+    [["--unknown"]],
+    [["--job-failure-rate", "2"]],
+  ])("rejects %j", (argv) => {
     expect(() => parseCli(argv, {})).toThrow();
   });
 });

@@ -20,10 +20,14 @@ await runCommand(SANDBOX_COMMAND, async () => {
   }
   const readyMs = performance.now() - t0;
   const { graph } = sandbox;
-  console.log(`Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`);
+  console.log(
+    `Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`,
+  );
   console.log(`Base URL: ${sandbox.baseUrl}`);
   console.log(`Control:  ${sandbox.origin}/__sandbox`);
-  console.log(`Rate limit: ${sandbox.ctx.options.rateLimit ? `${sandbox.ctx.options.rateLimit.max}/min per client IP` : "off"}; latency: ${sandbox.ctx.options.latencyMs} ms`);
+  console.log(
+    `Rate limit: ${sandbox.ctx.options.rateLimit ? `${sandbox.ctx.options.rateLimit.max}/min per client IP` : "off"}; latency: ${sandbox.ctx.options.latencyMs} ms`,
+  );
   console.log("\nTest keys (send as Authorization: Bearer <key> or X-Api-Key: <key>):");
   for (const k of KEYS) console.log(`  ${k.key.padEnd(34)} ${k.description}`);
   console.log(`\nOrganization UUIDs (X-Service-Org-Id for the platform key):`);

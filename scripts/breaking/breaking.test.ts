@@ -37,7 +37,10 @@ const CASES: Record<string, Expectation> = {
   "response-status-removed": { breaking: ["response-status-removed"], names: "/responses/404" },
   "response-media-type-removed": { breaking: ["response-media-type-removed"], nonBreaking: ["media-type-added"] },
   "response-header-removed": { breaking: ["response-header-removed"], names: "X-RateLimit-Limit" },
-  "response-property-removed": { breaking: ["response-property-removed"], names: "/properties/data/properties/headline" },
+  "response-property-removed": {
+    breaking: ["response-property-removed"],
+    names: "/properties/data/properties/headline",
+  },
   "response-property-optional": { breaking: ["response-property-optional"], names: "network_url" },
   "response-property-nullable": { breaking: ["response-property-nullable"], names: "network_url" },
   "response-property-nullable-oneof": { breaking: ["response-property-nullable"], names: "location" },
@@ -46,7 +49,10 @@ const CASES: Record<string, Expectation> = {
   "response-type-changed": { breaking: ["response-type-changed"], names: "number to string" },
   "response-type-widened": { breaking: ["response-type-changed"], names: "integer to number" },
   "request-parameter-required-added": { breaking: ["request-parameter-required"], names: "company" },
-  "request-parameter-made-required": { breaking: ["request-parameter-required"], names: "/parameters/query/nl/required" },
+  "request-parameter-made-required": {
+    breaking: ["request-parameter-required"],
+    names: "/parameters/query/nl/required",
+  },
   "request-property-required-added": { breaking: ["request-property-required"], names: "owner" },
   "request-property-made-required": { breaking: ["request-property-required"], names: "description" },
   "request-body-made-required": { breaking: ["request-body-required"] },
@@ -71,7 +77,10 @@ const CASES: Record<string, Expectation> = {
   "request-parameter-removed": { breaking: ["request-parameter-removed"], names: "offset" },
   "request-property-removed": { breaking: ["request-property-removed"], names: "description" },
   "request-media-type-removed": { breaking: ["request-media-type-removed"], nonBreaking: ["media-type-added"] },
-  "split-root-property-removed": { breaking: ["response-property-removed"], names: "#/components/schemas/Person/properties/headline" },
+  "split-root-property-removed": {
+    breaking: ["response-property-removed"],
+    names: "#/components/schemas/Person/properties/headline",
+  },
   "json-input-status-removed": { breaking: ["response-status-removed"] },
   "ok-unchanged": { breaking: [] },
   "ok-operation-added": { breaking: [], nonBreaking: ["operation-added"] },
@@ -130,7 +139,9 @@ describe("detector verdicts (own rules)", () => {
   for (const [name, expected] of Object.entries(CASES)) {
     it(`${name}: ${expected.breaking.length > 0 ? "breaking" : "non-breaking"}`, async () => {
       const { base, head } = files(name);
-      const changes = SPLIT.has(name) ? (await compareSpecFiles(base, head, { optic: false })).changes : detectChanges(load(base), load(head));
+      const changes = SPLIT.has(name)
+        ? (await compareSpecFiles(base, head, { optic: false })).changes
+        : detectChanges(load(base), load(head));
       const breaking = changes.filter((c) => c.breaking);
       expect(ruleSet(breaking)).toEqual([...new Set(expected.breaking)].sort());
       expect(ruleSet(changes.filter((c) => !c.breaking))).toEqual([...new Set(expected.nonBreaking ?? [])].sort());
@@ -161,7 +172,13 @@ describe("detector details", () => {
     },
     components: {
       schemas: {
-        Node: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } },
+        Node: {
+          type: "object",
+          properties: {
+            name: { type: "string" },
+            children: { type: "array", items: { $ref: "#/components/schemas/Node" } },
+          },
+        },
         Named: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
       },
     },
@@ -178,39 +195,65 @@ describe("detector details", () => {
   });
 
   it("merges allOf before comparing, so moving properties into allOf is not a change", () => {
-    const flat = doc({ type: "object", required: ["name"], properties: { name: { type: "string" }, size: { type: "integer" } } });
-    const composed = doc({ allOf: [{ $ref: "#/components/schemas/Named" }, { type: "object", properties: { size: { type: "integer" } } }] });
+    const flat = doc({
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" }, size: { type: "integer" } },
+    });
+    const composed = doc({
+      allOf: [{ $ref: "#/components/schemas/Named" }, { type: "object", properties: { size: { type: "integer" } } }],
+    });
     expect(detectChanges(flat, composed).filter((c) => c.breaking)).toEqual([]);
     const shrunk = doc({ allOf: [{ $ref: "#/components/schemas/Named" }] });
     expect(ruleSet(detectChanges(composed, shrunk))).toEqual(["response-property-removed"]);
   });
 
   it("compares response headers case-insensitively", () => {
-    const headers = (name: string) => ({ responses: { "200": { description: "ok", headers: { [name]: { schema: { type: "integer" } } } } } });
+    const headers = (name: string) => ({
+      responses: { "200": { description: "ok", headers: { [name]: { schema: { type: "integer" } } } } },
+    });
     expect(detectChanges(doc({}, headers("Retry-After")), doc({}, headers("retry-after")))).toEqual([]);
-    expect(ruleSet(detectChanges(doc({}, headers("Retry-After")), doc({}, headers("X-Other"))))).toEqual(["response-header-added", "response-header-removed"]);
+    expect(ruleSet(detectChanges(doc({}, headers("Retry-After")), doc({}, headers("X-Other"))))).toEqual([
+      "response-header-added",
+      "response-header-removed",
+    ]);
   });
 
   it("treats a response header that stops being required as breaking", () => {
-    const header = (required: boolean) => ({ responses: { "429": { description: "limited", headers: { "Retry-After": { required, schema: { type: "integer" } } } } } });
+    const header = (required: boolean) => ({
+      responses: {
+        "429": { description: "limited", headers: { "Retry-After": { required, schema: { type: "integer" } } } },
+      },
+    });
     expect(ruleSet(detectChanges(doc({}, header(true)), doc({}, header(false))))).toEqual(["response-header-removed"]);
     expect(detectChanges(doc({}, header(false)), doc({}, header(true)))).toEqual([]);
   });
 
   it("does not compare readOnly properties as request input", () => {
     const body = (props: Record<string, unknown>) => ({
-      requestBody: { content: { "application/json": { schema: { type: "object", required: ["id"], properties: props } } } },
+      requestBody: {
+        content: { "application/json": { schema: { type: "object", required: ["id"], properties: props } } },
+      },
     });
     const withId = body({ id: { type: "string", readOnly: true }, name: { type: "string" } });
     const withoutId = body({ name: { type: "string" } });
-    expect(detectChanges(doc({}, withId), doc({}, withoutId)).filter((c) => c.location.startsWith("/requestBody"))).toEqual([]);
+    expect(
+      detectChanges(doc({}, withId), doc({}, withoutId)).filter((c) => c.location.startsWith("/requestBody")),
+    ).toEqual([]);
   });
 
   it("ignores template variable names when matching operations, but reports the renamed path parameter", () => {
     const withPath = (path: string, name: string) => ({
       openapi: "3.1.0",
       info: { title: "t", version: "1" },
-      paths: { [path]: { get: { parameters: [{ name, in: "path", required: true, schema: { type: "string" } }], responses: { "204": { description: "none" } } } } },
+      paths: {
+        [path]: {
+          get: {
+            parameters: [{ name, in: "path", required: true, schema: { type: "string" } }],
+            responses: { "204": { description: "none" } },
+          },
+        },
+      },
     });
     const changes = detectChanges(withPath("/a/{x}", "x"), withPath("/a/{y}", "y"));
     expect(ruleSet(changes)).toEqual(["parameter-renamed"]);
@@ -221,7 +264,14 @@ describe("detector details", () => {
     const twoParams = (path: string, names: string[]) => ({
       openapi: "3.1.0",
       info: { title: "t", version: "1" },
-      paths: { [path]: { get: { parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })), responses: { "204": { description: "none" } } } } },
+      paths: {
+        [path]: {
+          get: {
+            parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+            responses: { "204": { description: "none" } },
+          },
+        },
+      },
     });
     const changes = detectChanges(twoParams("/a/{x}/b/{y}", ["x", "y"]), twoParams("/a/{p}/b/{q}", ["q", "p"]));
     expect(changes.map((c) => [c.rule, c.message])).toEqual([
@@ -262,7 +312,12 @@ describe("optic cross-check", () => {
   it("adds what only Optic found as a breaking change", () => {
     const { changes } = mergeOptic([], [hit({ location: "/responses/200/headers/X", rule: "some optic rule" })]);
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ rule: "optic", breaking: true, optic: "some optic rule", location: "/responses/200/headers/X" });
+    expect(changes[0]).toMatchObject({
+      rule: "optic",
+      breaking: true,
+      optic: "some optic rule",
+      location: "/responses/200/headers/X",
+    });
   });
 
   it("keeps our policy where it rated the same spot non-breaking, with a note", () => {
@@ -278,11 +333,26 @@ describe("optic cross-check", () => {
   });
 
   it("maps Optic's indexed parameter paths and drops allOf segments", () => {
-    const doc = { paths: { "/people": { get: { parameters: [{ name: "nl", in: "query" }, { name: "limit", in: "query" }] } } } };
-    expect(opticLocation("/paths/~1people/get/parameters/1/schema", doc)).toEqual({ operation: "GET /people", location: "/parameters/query/limit/schema" });
-    expect(opticLocation("/paths/~1people/get/responses/200/content/application~1json/schema/allOf/0/properties/a", doc).location).toBe(
-      "/responses/200/content/application~1json/schema/properties/a",
-    );
+    const doc = {
+      paths: {
+        "/people": {
+          get: {
+            parameters: [
+              { name: "nl", in: "query" },
+              { name: "limit", in: "query" },
+            ],
+          },
+        },
+      },
+    };
+    expect(opticLocation("/paths/~1people/get/parameters/1/schema", doc)).toEqual({
+      operation: "GET /people",
+      location: "/parameters/query/limit/schema",
+    });
+    expect(
+      opticLocation("/paths/~1people/get/responses/200/content/application~1json/schema/allOf/0/properties/a", doc)
+        .location,
+    ).toBe("/responses/200/content/application~1json/schema/properties/a");
   });
 
   it("agrees with our verdict on every fixture and finds nothing our rules missed", async () => {
@@ -290,7 +360,10 @@ describe("optic cross-check", () => {
     for (const [name, expected] of Object.entries(CASES)) {
       const { base, head } = files(name);
       const report = await compareSpecFiles(base, head);
-      expect(report.notes.filter((n) => n.startsWith("Optic cross-check skipped")), name).toEqual([]);
+      expect(
+        report.notes.filter((n) => n.startsWith("Optic cross-check skipped")),
+        name,
+      ).toEqual([]);
       expect(report.breaking.length > 0, name).toBe(expected.breaking.length > 0);
       optic.push(...report.changes.filter((c) => c.rule === "optic").map((c) => `${name}: ${c.message}`));
     }
@@ -317,9 +390,19 @@ describe("output", () => {
   };
 
   it("prints operation, location, what and why for each breaking change, then the non-breaking ones", () => {
-    const text = formatText({ breaking: [sample], nonBreaking: [{ ...sample, breaking: false, rule: "description-changed", message: "description changed" }], notes: [] });
+    const text = formatText({
+      breaking: [sample],
+      nonBreaking: [{ ...sample, breaking: false, rule: "description-changed", message: "description changed" }],
+      notes: [],
+    });
     expect(text.indexOf("Breaking changes: 1")).toBeLessThan(text.indexOf("Non-breaking changes: 1"));
-    for (const part of ["GET /people/{slug} (getPerson)", sample.location, sample.message, "clients reading the property get undefined"]) expect(text).toContain(part);
+    for (const part of [
+      "GET /people/{slug} (getPerson)",
+      sample.location,
+      sample.message,
+      "clients reading the property get undefined",
+    ])
+      expect(text).toContain(part);
   });
 
   it("escapes table cells in Markdown", () => {
@@ -343,7 +426,10 @@ describe("CLI exit codes", () => {
     dir = await mkdtemp(join(tmpdir(), "breaking-cli-"));
     await writeFile(join(dir, "broken.yaml"), "openapi: 3.1.0\ninfo: [\n");
     await writeFile(join(dir, "not-openapi.yaml"), "hello: world\n");
-    await writeFile(join(dir, "split.yaml"), "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    $ref: missing/a.yaml\n");
+    await writeFile(
+      join(dir, "split.yaml"),
+      "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    $ref: missing/a.yaml\n",
+    );
   });
   afterAll(async () => {
     vi.restoreAllMocks();

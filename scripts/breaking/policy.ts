@@ -156,7 +156,7 @@ export const POLICY = {
   "request-type-widened": { breaking: false, title: "Request type widened (e.g. integer to number, null allowed)" },
   "media-type-added": { breaking: false, title: "Request or response media type added" },
   "description-changed": { breaking: false, title: "Description or summary changed" },
-  "deprecated": { breaking: false, title: "Marked deprecated" },
+  deprecated: { breaking: false, title: "Marked deprecated" },
 } satisfies Record<string, RuleDef>;
 
 export type RuleId = keyof typeof POLICY;
@@ -178,4 +178,3 @@ export interface Change {
   /** Name of the Optic rule that flagged the same thing, when it did. */
   optic?: string;
 }
-

@@ -61,7 +61,8 @@ export interface BuildResult {
 }
 
 export async function readBundle(specPath: string): Promise<OpenApiDoc> {
-  if (!existsSync(specPath)) throw new Error(`Spec bundle not found at ${displayPath(specPath)}: run \`npm run generate\` first`);
+  if (!existsSync(specPath))
+    throw new Error(`Spec bundle not found at ${displayPath(specPath)}: run \`npm run generate\` first`);
   return loadSpec(specPath) as OpenApiDoc;
 }
 

@@ -17,7 +17,11 @@ export const DOCS_COMMAND: CommandSpec = {
 };
 
 await runCommand(DOCS_COMMAND, async ({ values }) => {
-  const result = await buildDocs({ specPath: String(values.spec), outFile: String(values.out), ...(typeof values.title === "string" ? { title: values.title } : {}) });
+  const result = await buildDocs({
+    specPath: String(values.spec),
+    outFile: String(values.out),
+    ...(typeof values.title === "string" ? { title: values.title } : {}),
+  });
   for (const warning of result.warnings) console.warn(`warning: ${warning}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +

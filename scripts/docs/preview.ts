@@ -15,7 +15,15 @@ import os from "node:os";
 import path from "node:path";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
 import { servePage } from "./http.js";
-import { bundleSpec, COMMON_OPTIONS, describeListenError, isMain, portValue, runCommand, type CommandSpec } from "../../contract-core/index.js";
+import {
+  bundleSpec,
+  COMMON_OPTIONS,
+  describeListenError,
+  isMain,
+  portValue,
+  runCommand,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 
 export const RELOAD_PATH = "/__docs-reload";
 const RELOAD_SCRIPT = `<script>new EventSource(${JSON.stringify(RELOAD_PATH)}).onmessage = () => location.reload();</script>`;
@@ -72,7 +80,11 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
     }),
     (pathname, req, res) => {
       if (pathname !== RELOAD_PATH) return false;
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-store",
+        connection: "keep-alive",
+      });
       res.write(": connected\n\n");
       clients.add(res);
       req.on("close", () => clients.delete(res));
@@ -115,7 +127,8 @@ export function injectReload(html: string): string {
   return end < 0 ? html + RELOAD_SCRIPT : `${html.slice(0, end)}${RELOAD_SCRIPT}\n${html.slice(end)}`;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
 
 /** One run at a time; a call during a run schedules exactly one more run after it. */
 function serialize(task: () => Promise<void>): (() => Promise<void>) & { idle: () => Promise<void> } {
@@ -157,7 +170,8 @@ if (isMain(import.meta.url)) {
     try {
       preview = await startPreview({ port, ...(typeof values.spec === "string" ? { spec: values.spec } : {}) });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code) throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
+      if ((error as NodeJS.ErrnoException).code)
+        throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
       throw error;
     }
     const stop = () => void preview.close().then(() => process.exit(0));

@@ -24,12 +24,30 @@ describe("house Spectral rules on the bundle", () => {
     ["tg-operation-id-verb", (d) => (d.paths["/lists"].get.operationId = "fetchLists")],
     ["tg-operation-id-verb", (d) => (d.paths["/lists/{id}"].delete.operationId = "removeList")],
     ["tg-parameter-example", (d) => delete d.components.parameters.ListIdOrName.example],
-    ["tg-parameter-example", (d) => (d.paths["/lists"].get.parameters = [{ name: "q", in: "query", description: "Filter.", schema: { type: "string" } }])],
+    [
+      "tg-parameter-example",
+      (d) =>
+        (d.paths["/lists"].get.parameters = [
+          { name: "q", in: "query", description: "Filter.", schema: { type: "string" } },
+        ]),
+    ],
     ["tg-path-parameter-404", (d) => delete d.paths["/lists/{id}"].delete.responses["404"]],
-    ["tg-path-parameter-404", (d) => (d.paths["/lists/{id}"].delete.responses["404"] = structuredClone(d.components.responses.NotFound))],
-    ["tg-shared-error-responses", (d) => (d.paths["/me"] = { get: { ...structuredClone(d.paths["/lists"].get), operationId: "getAccount" } })],
-    ["tg-shared-error-responses", (d) => (d.paths["/lists"].post.responses["401"] = structuredClone(d.components.responses.Unauthorized))],
-    ["tg-snake-case-properties", (d) => (d.components.schemas.List.properties.createdBy = { type: "string", description: "Creator." })],
+    [
+      "tg-path-parameter-404",
+      (d) => (d.paths["/lists/{id}"].delete.responses["404"] = structuredClone(d.components.responses.NotFound)),
+    ],
+    [
+      "tg-shared-error-responses",
+      (d) => (d.paths["/me"] = { get: { ...structuredClone(d.paths["/lists"].get), operationId: "getAccount" } }),
+    ],
+    [
+      "tg-shared-error-responses",
+      (d) => (d.paths["/lists"].post.responses["401"] = structuredClone(d.components.responses.Unauthorized)),
+    ],
+    [
+      "tg-snake-case-properties",
+      (d) => (d.components.schemas.List.properties.createdBy = { type: "string", description: "Creator." }),
+    ],
     ["tg-property-description", (d) => (d.components.schemas.List.properties.created_by = { type: "string" })],
     ["oas3-valid-media-example", (d) => (d.components.examples.ListsPage.value.data[0].member_count = "three")],
   ])("%s: one change gives exactly that diagnostic", async (rule, change) => {
@@ -43,7 +61,9 @@ describe("house Spectral rules on the bundle", () => {
     doc.paths["/lists"].post.operationId = "makeList";
     const ds = await runSpectral(bundleRuleset, doc);
     expect(codes(ds)).toEqual(["tg-operation-id-verb"]);
-    expect(ds[0]?.message).toBe(`operationId "makeList" must start with a verb allowed for POST: ${OPERATION_VERBS.post!.join(", ")}.`);
+    expect(ds[0]?.message).toBe(
+      `operationId "makeList" must start with a verb allowed for POST: ${OPERATION_VERBS.post!.join(", ")}.`,
+    );
   });
 
   it("GET /me is the one operation that must not document 402", async () => {
@@ -73,9 +93,19 @@ describe("house Spectral rules on the root", () => {
   });
 
   it.each<[string, (text: string) => string]>([
-    ["tg-path-item-ref", (t) => t.replace("  /me:\n    $ref: paths/me.yaml\n", "  /me:\n    get:\n      operationId: getAccount\n")],
+    [
+      "tg-path-item-ref",
+      (t) => t.replace("  /me:\n    $ref: paths/me.yaml\n", "  /me:\n    get:\n      operationId: getAccount\n"),
+    ],
     ["tg-root-only-refs", (t) => t + "webhooks: {}\n"],
-    ["tg-root-components-ref", (t) => t.replace("    bearerAuth:\n      $ref: components/securitySchemes/bearerAuth.yaml\n", "    bearerAuth:\n      type: http\n      scheme: bearer\n")],
+    [
+      "tg-root-components-ref",
+      (t) =>
+        t.replace(
+          "    bearerAuth:\n      $ref: components/securitySchemes/bearerAuth.yaml\n",
+          "    bearerAuth:\n      type: http\n      scheme: bearer\n",
+        ),
+    ],
   ])("%s: one change gives exactly that diagnostic", async (rule, change) => {
     const text = change(cleanRoot());
     expect(text).not.toBe(cleanRoot());
@@ -84,7 +114,7 @@ describe("house Spectral rules on the root", () => {
 });
 
 describe("the rules document", () => {
-  const rules = { ...houseRules, ...((rootRuleset as { rules: Record<string, { documentationUrl?: string }> }).rules) };
+  const rules = { ...houseRules, ...(rootRuleset as { rules: Record<string, { documentationUrl?: string }> }).rules };
   const text = readFileSync(RULES_DOC, "utf8");
 
   it.each(Object.keys(rules))("%s links to its own heading in spec/RULES.md", (name) => {

@@ -23,7 +23,9 @@ export function checkExamples(doc: Obj): { checked: number; problems: ExamplePro
       if (!validate(value)) {
         problems.push({
           location: where,
-          errors: (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} (schema ${schemaPointer}${e.schemaPath})`),
+          errors: (validate.errors ?? []).map(
+            (e) => `${e.instancePath || "/"} ${e.message ?? ""} (schema ${schemaPointer}${e.schemaPath})`,
+          ),
         });
       }
     }
@@ -57,7 +59,8 @@ export function checkExamples(doc: Obj): { checked: number; problems: ExamplePro
     if (!isObj(headers)) return;
     for (const [name, h] of Object.entries(headers)) {
       const header = deref(doc, h);
-      if (isObj(header)) check(`${base}/${esc(name)}/schema`, header.schema, exampleValues(`${base}/${esc(name)}`, header));
+      if (isObj(header))
+        check(`${base}/${esc(name)}/schema`, header.schema, exampleValues(`${base}/${esc(name)}`, header));
     }
   };
   for (const [path, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {

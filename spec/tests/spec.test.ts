@@ -4,17 +4,41 @@ import { describe, expect, it } from "vitest";
 import { listOperations, loadSpec, operationKey } from "../../contract-core/index.js";
 
 const doc = loadSpec() as Record<string, any>;
-const operations = listOperations(doc).map(({ method, path, operation }) => ({ key: operationKey(method, path), op: operation as any }));
+const operations = listOperations(doc).map(({ method, path, operation }) => ({
+  key: operationKey(method, path),
+  op: operation as any,
+}));
 
 const REFERENCE = [
-  "GET /people", "GET /people/{slug}", "GET /people/{slug}/coworkers", "GET /people/{slug}/similar",
-  "GET /companies", "GET /companies/{key}", "GET /suggest", "GET /me",
-  "POST /queries", "GET /queries", "GET /queries/{id}",
-  "GET /lists", "POST /lists", "GET /lists/{id}", "DELETE /lists/{id}", "POST /lists/{id}/members",
+  "GET /people",
+  "GET /people/{slug}",
+  "GET /people/{slug}/coworkers",
+  "GET /people/{slug}/similar",
+  "GET /companies",
+  "GET /companies/{key}",
+  "GET /suggest",
+  "GET /me",
+  "POST /queries",
+  "GET /queries",
+  "GET /queries/{id}",
+  "GET /lists",
+  "POST /lists",
+  "GET /lists/{id}",
+  "DELETE /lists/{id}",
+  "POST /lists/{id}/members",
   "PATCH /lists/{id}/members/{membershipId}",
-  "GET /targets", "POST /targets", "GET /targets/{id}", "PATCH /targets/{id}", "DELETE /targets/{id}",
-  "POST /targets/{id}/retry", "GET /targets/{id}/members", "POST /targets/{id}/members",
-  "GET /events", "GET /signals/preferences", "PUT /signals/preferences", "POST /signals/test",
+  "GET /targets",
+  "POST /targets",
+  "GET /targets/{id}",
+  "PATCH /targets/{id}",
+  "DELETE /targets/{id}",
+  "POST /targets/{id}/retry",
+  "GET /targets/{id}/members",
+  "POST /targets/{id}/members",
+  "GET /events",
+  "GET /signals/preferences",
+  "PUT /signals/preferences",
+  "POST /signals/test",
 ];
 
 describe("the bundled description", () => {
@@ -28,23 +52,30 @@ describe("the bundled description", () => {
     expect(doc.servers[0].url).toMatch(/\/v1$/);
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.components.securitySchemes.apiKeyAuth).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Key" });
+    expect(doc.components.securitySchemes.apiKeyAuth).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-Api-Key",
+    });
   });
 
-  it.each(operations.map((o) => [o.key, o.op]))("%s: operationId, one tag, summary, description, org header, shared errors", (_key, op: any) => {
-    expect(op.operationId).toMatch(/^[a-z][a-zA-Z]+$/);
-    expect(op.tags).toHaveLength(1);
-    expect(op.summary).toBeTruthy();
-    expect(op.description.length).toBeGreaterThan(60);
-    expect(op.parameters.some((p: any) => p.$ref === "#/components/parameters/OrgIdHeader")).toBe(true);
-    for (const status of ["400", "401", "429", "500", "5XX"]) expect(op.responses, status).toHaveProperty(status);
-    // "Get account stays available to inspect access.allowed": every operation but GET /me documents 402.
-    if (op.operationId === "getAccount") expect(op.responses).not.toHaveProperty("402");
-    else expect(op.responses).toHaveProperty("402");
-    const retryAfter = doc.components.responses.TooManyRequests.headers["Retry-After"];
-    const header = retryAfter.$ref ? doc.components.headers[retryAfter.$ref.split("/").pop()] : retryAfter;
-    expect(header.required).toBe(true);
-  });
+  it.each(operations.map((o) => [o.key, o.op]))(
+    "%s: operationId, one tag, summary, description, org header, shared errors",
+    (_key, op: any) => {
+      expect(op.operationId).toMatch(/^[a-z][a-zA-Z]+$/);
+      expect(op.tags).toHaveLength(1);
+      expect(op.summary).toBeTruthy();
+      expect(op.description.length).toBeGreaterThan(60);
+      expect(op.parameters.some((p: any) => p.$ref === "#/components/parameters/OrgIdHeader")).toBe(true);
+      for (const status of ["400", "401", "429", "500", "5XX"]) expect(op.responses, status).toHaveProperty(status);
+      // "Get account stays available to inspect access.allowed": every operation but GET /me documents 402.
+      if (op.operationId === "getAccount") expect(op.responses).not.toHaveProperty("402");
+      else expect(op.responses).toHaveProperty("402");
+      const retryAfter = doc.components.responses.TooManyRequests.headers["Retry-After"];
+      const header = retryAfter.$ref ? doc.components.headers[retryAfter.$ref.split("/").pop()] : retryAfter;
+      expect(header.required).toBe(true);
+    },
+  );
 
   it("documents a 204 without a body on both deletes", () => {
     for (const path of ["/lists/{id}", "/targets/{id}"]) {
@@ -58,13 +89,17 @@ describe("the bundled description", () => {
     const names = (schema: any) => schema.propertyNames?.not?.enum ?? [];
     const schemas = doc.components.schemas;
     expect(names(schemas.NotificationPreferences)).toEqual(expect.arrayContaining(["webhook_url", "webhook_secret"]));
-    expect(names(schemas.StoredNotificationPreferences)).toEqual(expect.arrayContaining(["webhook", "webhook_url", "webhook_secret"]));
+    expect(names(schemas.StoredNotificationPreferences)).toEqual(
+      expect.arrayContaining(["webhook", "webhook_url", "webhook_secret"]),
+    );
     expect(schemas.WebhookStatus.additionalProperties).toBe(false);
     expect(JSON.stringify(doc.components.examples)).not.toMatch(/webhook_(url|secret)"\s*:/);
   });
 
   it("flags every shape the reference does not show, and only with the documented extension", () => {
-    const flagged = Object.entries<any>(doc.components.schemas).filter(([, s]) => s["x-shape-not-shown"]).map(([n]) => n);
+    const flagged = Object.entries<any>(doc.components.schemas)
+      .filter(([, s]) => s["x-shape-not-shown"])
+      .map(([n]) => n);
     expect(flagged).toEqual(expect.arrayContaining(["Account", "OpenObject", "ServerErrorBody"]));
     const extensions = new Set(JSON.stringify(doc).match(/"x-[a-zA-Z-]+"/g));
     const documented = readFileSync(new URL("../EXTENSIONS.md", import.meta.url), "utf8");

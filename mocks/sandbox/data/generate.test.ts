@@ -51,7 +51,12 @@ describe("size and coherence", () => {
 
   it("positions: current and ended, three date precisions, overlapping stints, derived tenure", () => {
     const positions = people.flatMap((p) => p.positions);
-    const formats = new Set(positions.flatMap((p) => [p.started_at, p.ended_at]).filter(Boolean).map((d) => d!.length));
+    const formats = new Set(
+      positions
+        .flatMap((p) => [p.started_at, p.ended_at])
+        .filter(Boolean)
+        .map((d) => d!.length),
+    );
     expect([...formats].sort()).toEqual([10, 4, 7]);
     expect(positions.some((p) => p.is_current === true)).toBe(true);
     expect(positions.some((p) => p.is_current === false && p.ended_at !== null)).toBe(true);
@@ -73,7 +78,10 @@ describe("size and coherence", () => {
   it("derived flags agree with positions", () => {
     const incoherent = people.filter((p) => {
       const current = p.positions.some((x) => x.is_current === true);
-      return p.is_between_roles !== (p.positions.length > 0 && !current) || (!p.is_between_roles && p.between_roles_since !== null);
+      return (
+        p.is_between_roles !== (p.positions.length > 0 && !current) ||
+        (!p.is_between_roles && p.between_roles_since !== null)
+      );
     });
     expect(incoherent).toEqual([]);
     expect(people.filter((p) => p.is_between_roles).length).toBeGreaterThan(300);
@@ -98,7 +106,9 @@ describe("size and coherence", () => {
     const certs = people.flatMap((p) => p.certifications);
     expect(certs.some((c) => c.authority === null)).toBe(true);
     expect(certs.some((c) => c.issued_at === null)).toBe(true);
-    expect(certs.every((c) => c.name.length > 0 && (c.issued_at === null || /^\d{4}(-\d{2})?$/.test(c.issued_at)))).toBe(true);
+    expect(
+      certs.every((c) => c.name.length > 0 && (c.issued_at === null || /^\d{4}(-\d{2})?$/.test(c.issued_at))),
+    ).toBe(true);
     expect(people.some((p) => p.codehost?.login === null && p.codehost.candidate_login)).toBe(true);
     expect(people.some((p) => p.codehost?.login)).toBe(true);
     expect(people.some((p) => p.social?.handle === null && p.social.candidate_handle)).toBe(true);
@@ -107,7 +117,9 @@ describe("size and coherence", () => {
   });
 
   it("locations across every continent; location is always an object", () => {
-    const continents = new Set(people.map((p) => (p.location.country ? continentOf(p.location.country) : null)).filter(Boolean));
+    const continents = new Set(
+      people.map((p) => (p.location.country ? continentOf(p.location.country) : null)).filter(Boolean),
+    );
     expect([...continents].sort()).toEqual([...CONTINENT_NAMES].sort());
     expect(people.every((p) => typeof p.location === "object" && p.location !== null)).toBe(true);
     expect(people.some((p) => Object.keys(p.location).length === 0)).toBe(true);

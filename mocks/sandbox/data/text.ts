@@ -66,7 +66,10 @@ export function leadingRun(text: string): string {
 
 /** Lower-case word tokens of free text. */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}+#]+/u)
+    .filter(Boolean);
 }
 
 const textIds = new Map<string, number>();

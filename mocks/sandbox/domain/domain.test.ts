@@ -10,9 +10,23 @@ import { normalizeProfileUrl } from "../data/urls.js";
 
 describe("parseRoleTokens", () => {
   it("parses family, months, @company and title tokens", () => {
-    expect(parseRoleTokens("engineering:24@Northwind%20Labs, t.contains.staff%20engineer;principal.36,t.exact.CTO, data")).toEqual([
-      { kind: "family", family: "engineering", months: 24, company: "northwind labs", token: "engineering:24@Northwind%20Labs" },
-      { kind: "title", mode: "contains", titles: ["staff engineer", "principal"], months: 36, token: "t.contains.staff%20engineer;principal.36" },
+    expect(
+      parseRoleTokens("engineering:24@Northwind%20Labs, t.contains.staff%20engineer;principal.36,t.exact.CTO, data"),
+    ).toEqual([
+      {
+        kind: "family",
+        family: "engineering",
+        months: 24,
+        company: "northwind labs",
+        token: "engineering:24@Northwind%20Labs",
+      },
+      {
+        kind: "title",
+        mode: "contains",
+        titles: ["staff engineer", "principal"],
+        months: 36,
+        token: "t.contains.staff%20engineer;principal.36",
+      },
       { kind: "title", mode: "exact", titles: ["cto"], months: null, token: "t.exact.CTO" },
       { kind: "family", family: "data", months: null, company: null, token: "data" },
     ]);
@@ -21,7 +35,9 @@ describe("parseRoleTokens", () => {
   it("caps months at 600, keeps at most 5 filters, skips invalid and duplicate tokens", () => {
     expect(parseRoleTokens("data:9999")[0]).toMatchObject({ months: 600 });
     expect(parseRoleTokens("a,b,c,d,e,f,g")).toHaveLength(5);
-    expect(parseRoleTokens("data,DATA,t.bogus,t.contains.%E0%A4%A.3,@x,:12," + "x".repeat(65))).toEqual([{ kind: "family", family: "data", months: null, company: null, token: "data" }]);
+    expect(parseRoleTokens("data,DATA,t.bogus,t.contains.%E0%A4%A.3,@x,:12," + "x".repeat(65))).toEqual([
+      { kind: "family", family: "data", months: null, company: null, token: "data" },
+    ]);
   });
 });
 
@@ -37,7 +53,14 @@ describe("term lists", () => {
 
   it("certifications must be a JSON list of 1-200 char strings, up to 10 distinct", () => {
     expect(parseCertificationList('[" Scrum ", "scrum", "PMP"]')).toEqual(["Scrum", "PMP"]);
-    for (const bad of ["scrum", '"scrum"', "[1]", '[""]', `["${"x".repeat(201)}"]`, JSON.stringify(Array.from({ length: 11 }, (_, i) => `c${i}`))]) {
+    for (const bad of [
+      "scrum",
+      '"scrum"',
+      "[1]",
+      '[""]',
+      `["${"x".repeat(201)}"]`,
+      JSON.stringify(Array.from({ length: 11 }, (_, i) => `c${i}`)),
+    ]) {
       expect(() => parseCertificationList(bad), bad).toThrow(ApiError);
     }
   });
@@ -52,10 +75,19 @@ describe("parseNl (documented phrases)", () => {
   const graph = fixtureGraph();
   it.each([
     ["open to work engineers in Germany", { open_to_work: true, role_family: "engineering", location: "Germany" }],
-    ["data scientists currently at Contoso Robotics", { role_family: "data", company: "Contoso Robotics", company_current: true }],
-    ["ex-Northwind Labs designers not in Europe", { company: "Northwind Labs", company_left_min_months_ago: 1, role_family: "design", exclude_locations: "Europe" }],
+    [
+      "data scientists currently at Contoso Robotics",
+      { role_family: "data", company: "Contoso Robotics", company_current: true },
+    ],
+    [
+      "ex-Northwind Labs designers not in Europe",
+      { company: "Northwind Labs", company_left_min_months_ago: 1, role_family: "design", exclude_locations: "Europe" },
+    ],
     ["between jobs, speaks Spanish", { between_roles: true, languages: "Spanish" }],
-    ["hireable engineers with 5+ years of experience", { codehost_hireable: true, role_family: "engineering", min_role_months: 60 }],
+    [
+      "hireable engineers with 5+ years of experience",
+      { codehost_hireable: true, role_family: "engineering", min_role_months: 60 },
+    ],
     ["exploring options, skilled in Kubernetes", { exploring: true, skills: "kubernetes" }],
     ["studied at Northbridge University", { school: "northbridge university" }],
     ["certified Project Management Professional", { certification: "project management professional" }],
@@ -77,7 +109,9 @@ describe("dates and URLs", () => {
   });
 
   it("normalizes profile URLs", () => {
-    expect(normalizeProfileUrl("HTTPS://www.Network.example.com/in/Priya-Raman/?trk=1")).toBe("network.example.com/in/priya-raman");
+    expect(normalizeProfileUrl("HTTPS://www.Network.example.com/in/Priya-Raman/?trk=1")).toBe(
+      "network.example.com/in/priya-raman",
+    );
     expect(normalizeProfileUrl("priya-raman")).toBeNull();
     expect(normalizeProfileUrl("https://network.example.com/company/x")).toBeNull();
   });

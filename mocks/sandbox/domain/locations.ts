@@ -12,13 +12,23 @@ function partMatcher(part: string): PlaceMatcher {
   const list = countriesOf(part);
   const countries = list === null ? null : new Set(list);
   return (loc) =>
-    loc.city === part || loc.region === part || loc.country === part || (countries !== null && loc.country !== null && countries.has(loc.country));
+    loc.city === part ||
+    loc.region === part ||
+    loc.country === part ||
+    (countries !== null && loc.country !== null && countries.has(loc.country));
 }
 
 /** Compiles `;`-parsed places once; the matcher is true when any place matches. */
 export function compilePlaces(places: readonly string[]): PlaceMatcher {
   const compiled = places
-    .map((place) => place.toLowerCase().split(",").map((s) => s.trim()).filter(Boolean).map(partMatcher))
+    .map((place) =>
+      place
+        .toLowerCase()
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map(partMatcher),
+    )
     .filter((parts) => parts.length > 0);
   return (loc) => compiled.some((parts) => parts.every((m) => m(loc)));
 }

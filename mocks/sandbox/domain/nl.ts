@@ -10,17 +10,35 @@ import { escapeRegExp } from "../data/text.js";
 
 /** Role nouns (singular and plural) to role families. Longer phrases are tried first. */
 const ROLE_NOUNS: Record<string, string> = {
-  "machine learning engineer": "data", "ml engineer": "data", "data scientist": "data", "data engineer": "data", "data analyst": "data", "analytics engineer": "data",
-  "software engineer": "engineering", "backend engineer": "engineering", "frontend engineer": "engineering", "full stack engineer": "engineering",
-  engineer: "engineering", developer: "engineering", programmer: "engineering",
-  "product designer": "design", "ux designer": "design", designer: "design",
-  "product manager": "product", pm: "product",
-  "account executive": "sales", salesperson: "sales", "sales rep": "sales",
+  "machine learning engineer": "data",
+  "ml engineer": "data",
+  "data scientist": "data",
+  "data engineer": "data",
+  "data analyst": "data",
+  "analytics engineer": "data",
+  "software engineer": "engineering",
+  "backend engineer": "engineering",
+  "frontend engineer": "engineering",
+  "full stack engineer": "engineering",
+  engineer: "engineering",
+  developer: "engineering",
+  programmer: "engineering",
+  "product designer": "design",
+  "ux designer": "design",
+  designer: "design",
+  "product manager": "product",
+  pm: "product",
+  "account executive": "sales",
+  salesperson: "sales",
+  "sales rep": "sales",
   marketer: "marketing",
-  recruiter: "recruiting", sourcer: "recruiting",
-  "financial analyst": "finance", accountant: "finance",
+  recruiter: "recruiting",
+  sourcer: "recruiting",
+  "financial analyst": "finance",
+  accountant: "finance",
   "customer success manager": "customer_success",
-  founder: "leadership", cto: "leadership",
+  founder: "leadership",
+  cto: "leadership",
 };
 
 /** The documented phrase set (README lists the same). */
@@ -43,7 +61,9 @@ export const NL_PHRASES = [
 ] as const;
 
 const FILLER = new Set(
-  "a an the who whom are is was were with and or people person persons candidates candidate profiles profile someone anyone for of looking find show me that have has having in at to experience experienced years year".split(" "),
+  "a an the who whom are is was were with and or people person persons candidates candidate profiles profile someone anyone for of looking find show me that have has having in at to experience experienced years year".split(
+    " ",
+  ),
 );
 
 interface Vocab {
@@ -90,7 +110,10 @@ function vocab(graph: Graph): Vocab {
     places: alternation(places),
     languages: alternation(languages),
     skills: alternation(Object.values(FAMILIES).flatMap((f) => f.skills)),
-    schools: alternation([...SCHOOLS, ...graph.people.flatMap((r) => r.person.education.map((e) => e.school ?? "").filter(Boolean))]),
+    schools: alternation([
+      ...SCHOOLS,
+      ...graph.people.flatMap((r) => r.person.education.map((e) => e.school ?? "").filter(Boolean)),
+    ]),
     certifications: alternation(CERTIFICATIONS.map(([name]) => name)),
     roles: alternation(Object.keys(ROLE_NOUNS).flatMap((n) => [n, `${n}s`])),
   };
@@ -120,25 +143,43 @@ export function parseNl(text: string, graph: Graph): EffectiveQuery {
       return " ";
     });
   };
-  const companyName = (m: string) => canonical(graph.companies.map((c) => c.name), m);
+  const companyName = (m: string) =>
+    canonical(
+      graph.companies.map((c) => c.name),
+      m,
+    );
   const placeName = (m: string) => m.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
 
   take("open to work|open-to-work", () => (out.open_to_work = true));
   take("between (?:roles|jobs)", () => (out.between_roles = true));
   take("exploring(?: (?:new )?(?:options|opportunities|roles))?", () => (out.exploring = true));
   take("hireable", () => (out.codehost_hireable = true));
-  take(`currently (?:at|with) (${v.companies})`, (m) => ((out.company = companyName(m[1]!)), (out.company_current = true)));
-  take(`(?:ex-|formerly at |former |who left |previously at )(${v.companies})`, (m) => ((out.company = companyName(m[1]!)), (out.company_left_min_months_ago = 1)));
+  take(
+    `currently (?:at|with) (${v.companies})`,
+    (m) => ((out.company = companyName(m[1]!)), (out.company_current = true)),
+  );
+  take(
+    `(?:ex-|formerly at |former |who left |previously at )(${v.companies})`,
+    (m) => ((out.company = companyName(m[1]!)), (out.company_left_min_months_ago = 1)),
+  );
   take(`(?:worked at|at|from|with) (${v.companies})`, (m) => (out.company = companyName(m[1]!)));
   // "in Berlin or Munich", "outside Germany, France and Spain": a list of places after one cue.
   const placeList = `(?:${v.places})(?:(?:,? or |,? and |, )(?:${v.places}))*`;
   const splitPlaces = (list: string) => list.split(/,? or |,? and |, /).map(placeName);
   take(`(?:not in|outside(?: of)?|excluding) (${placeList})`, (m) => excluded.push(...splitPlaces(m[1]!)));
   take(`(?:based in|located in|living in|in|from) (${placeList})`, (m) => places.push(...splitPlaces(m[1]!)));
-  take(`(?:speaks|speaking|fluent in) (${v.languages})|(${v.languages})[- ](?:speaking|speakers?)`, (m) => languages.push(canonical([m[1] ?? m[2]!], m[1] ?? m[2]!)));
-  take(`(?:skilled in|knows|know|with) (${v.skills})(?: (?:experience|skills))?|(?:experience (?:in|with)) (${v.skills})`, (m) => skills.push(m[1] ?? m[2]!));
+  take(`(?:speaks|speaking|fluent in) (${v.languages})|(${v.languages})[- ](?:speaking|speakers?)`, (m) =>
+    languages.push(canonical([m[1] ?? m[2]!], m[1] ?? m[2]!)),
+  );
+  take(
+    `(?:skilled in|knows|know|with) (${v.skills})(?: (?:experience|skills))?|(?:experience (?:in|with)) (${v.skills})`,
+    (m) => skills.push(m[1] ?? m[2]!),
+  );
   take(`(?:studied at|alumni of|alumnus of|graduated from|went to) (${v.schools})`, (m) => (out.school = m[1]!));
-  take(`certified (${v.certifications})|(?:with (?:an? )?)?(${v.certifications}) certification`, (m) => (out.certification = m[1] ?? m[2]!));
+  take(
+    `certified (${v.certifications})|(?:with (?:an? )?)?(${v.certifications}) certification`,
+    (m) => (out.certification = m[1] ?? m[2]!),
+  );
   let years: number | null = null;
   take("(\\d{1,2})\\+? ?(?:years?|yrs?)(?: of experience)?", (m) => (years = Number(m[1])));
   take(`(${v.roles})`, (m) => {

@@ -72,9 +72,7 @@ export function coworkersOf(graph: Graph, rec: PersonRecord): Coworker[] {
 }
 
 /** The person's own stints used for the overlaps (GET /people/{slug}?include=coworkers). */
-export function stintsOf(
-  rec: PersonRecord,
-): {
+export function stintsOf(rec: PersonRecord): {
   company: string | null;
   company_key: string | null;
   title: string | null;

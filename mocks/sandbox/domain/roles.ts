@@ -39,7 +39,13 @@ function parseToken(token: string): RoleFilter | null {
   const family = fam[1]!.trim().toLowerCase();
   const company = fam[3] === undefined ? null : decode(fam[3])?.trim().toLowerCase() || null;
   if (!family || family.length > MAX_FAMILY_LENGTH || (fam[3] !== undefined && company === null)) return null;
-  return { kind: "family", family, months: fam[2] === undefined ? null : Math.min(MAX_MONTHS, Number(fam[2])), company, token };
+  return {
+    kind: "family",
+    family,
+    months: fam[2] === undefined ? null : Math.min(MAX_MONTHS, Number(fam[2])),
+    company,
+    token,
+  };
 }
 
 /** The title test of a title token (lower-case title): exact, or containing one of the titles. */

@@ -17,10 +17,12 @@ export const PLACE_LIMITS: TermLimits = { maxTerms: 20, maxTermLength: 120 };
 export function distinctTerms(name: string, raw: readonly string[], limits: TermLimits): string[] {
   const seen = new Map<string, string>();
   for (const t of raw.map((s) => s.trim()).filter(Boolean)) {
-    if (t.length > limits.maxTermLength) throw invalidRequest(`${name} terms must be at most ${limits.maxTermLength} characters`);
+    if (t.length > limits.maxTermLength)
+      throw invalidRequest(`${name} terms must be at most ${limits.maxTermLength} characters`);
     if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
   }
-  if (seen.size > limits.maxTerms) throw invalidRequest(`${name} accepts at most ${limits.maxTerms} distinct terms, got ${seen.size}`);
+  if (seen.size > limits.maxTerms)
+    throw invalidRequest(`${name} accepts at most ${limits.maxTerms} distinct terms, got ${seen.size}`);
   return [...seen.values()];
 }
 
@@ -40,7 +42,8 @@ export function parseCertificationList(value: string): string[] {
   if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === "string")) {
     throw invalidRequest('certifications must be a JSON list of strings, e.g. ["Certified Scrum Master"]');
   }
-  if (parsed.some((t: string) => t.trim() === "")) throw invalidRequest("certifications terms must be 1-200 characters");
+  if (parsed.some((t: string) => t.trim() === ""))
+    throw invalidRequest("certifications terms must be 1-200 characters");
   return distinctTerms("certifications", parsed, CERTIFICATION_LIMITS);
 }
 

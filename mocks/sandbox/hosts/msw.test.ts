@@ -47,7 +47,11 @@ function memoryStorage(): StateStorage & { text: string | null } {
     text: null as string | null,
     journal: [] as string[],
     location: "memory",
-    read: () => ({ snapshot: store.text, journal: store.journal.map((text) => ({ text, where: "memory" })), warnings: [] }),
+    read: () => ({
+      snapshot: store.text,
+      journal: store.journal.map((text) => ({ text, where: "memory" })),
+      warnings: [],
+    }),
     append: async (record: string) => void store.journal.push(record),
     compact: (t: string) => {
       store.text = t;

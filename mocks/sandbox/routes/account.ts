@@ -21,7 +21,12 @@ export function account(ctx: SandboxContext, org: OrgState) {
     access: { allowed: accessAllowed },
     webhook: { configured: ctx.hooks.webhookConfigured(org) },
     quota: {
-      watch_slots: { used, included: unlimited ? 1000 : 0, max: watchSlotsMax, remaining: Math.max(0, watchSlotsMax - used) },
+      watch_slots: {
+        used,
+        included: unlimited ? 1000 : 0,
+        max: watchSlotsMax,
+        remaining: Math.max(0, watchSlotsMax - used),
+      },
       daily_uniques: { limit: unlimited ? null : 100, remaining: null, enforced: false },
     },
   };

@@ -22,7 +22,11 @@ export const peopleArea: Area = {
         certifications: filters.certifications !== null,
       };
       // Rows as JSON text (full rows reuse their serialized form): the body is the JSON of { data, query, meta }.
-      const rows = page.map((h) => (view === "compact" ? JSON.stringify(compactPerson(h.record, h.match)) : rowPersonJson(h.record, h.match, hydrate)));
+      const rows = page.map((h) =>
+        view === "compact"
+          ? JSON.stringify(compactPerson(h.record, h.match))
+          : rowPersonJson(h.record, h.match, hydrate),
+      );
       const browse = Object.keys(query).length === 0;
       const meta = {
         count: rows.length,
@@ -38,7 +42,11 @@ export const peopleArea: Area = {
 
     getPerson(req, { graph }) {
       const rec = requirePerson(graph, req.params.slug);
-      const include = new Set(String(req.query.include ?? "").split(",").map((s) => s.trim().toLowerCase()));
+      const include = new Set(
+        String(req.query.include ?? "")
+          .split(",")
+          .map((s) => s.trim().toLowerCase()),
+      );
       const body: ResponseBody<"getPerson", 200> = { data: fullPerson(rec) };
       if (include.has("coworkers")) {
         body.coworkers = coworkersOf(graph, rec).map((c) => rowPerson(c.record, c.match));

@@ -28,7 +28,9 @@ export function certificationSuggestions(graph: Graph, q: string): Certification
   }
   return [...byKey.entries()]
     .map(([key, e]) => {
-      const authority = [...e.authorities.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "en"))[0]?.[0];
+      const authority = [...e.authorities.entries()].sort(
+        (a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "en"),
+      )[0]?.[0];
       const s: CertificationSuggestion = { type: "certification", title: e.title, key, count: e.holders.size };
       if (authority) s.authority = authority;
       return s;
@@ -42,14 +44,25 @@ function companySuggestions(graph: Graph, q: string) {
   return graph.companies
     .filter((c) => c.name.toLowerCase().includes(q))
     .slice(0, SUGGEST_LIMIT)
-    .map((c) => ({ type: "company" as const, title: c.name, key: c.key, count: new Set((graph.stintsByCompany.get(c.key) ?? []).filter((s) => s.stint.current && !s.record.flagged).map((s) => s.record.idx)).size }));
+    .map((c) => ({
+      type: "company" as const,
+      title: c.name,
+      key: c.key,
+      count: new Set(
+        (graph.stintsByCompany.get(c.key) ?? [])
+          .filter((s) => s.stint.current && !s.record.flagged)
+          .map((s) => s.record.idx),
+      ).size,
+    }));
 }
 
 export const suggestArea: Area = {
   name: "suggest",
   handlers: {
     suggest(req, { graph }) {
-      const q = String(req.query.q ?? "").trim().toLowerCase();
+      const q = String(req.query.q ?? "")
+        .trim()
+        .toLowerCase();
       return { body: { data: [...certificationSuggestions(graph, q), ...companySuggestions(graph, q)] } };
     },
   },

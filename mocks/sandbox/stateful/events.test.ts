@@ -59,7 +59,11 @@ describe("visibility", () => {
     expect(people(await events(`list=${list.id}`))).toEqual([LUCAS]);
     expect(people(await events("list=SHORTLIST"))).toEqual([LUCAS]);
     expect(people(await events("list=northwind%20labs"))).toEqual([PRIYA]); // the Target's default List
-    for (const [query, key] of [["list=nope", "acme"], [`list=${list.id}`, "globex"], ["list=shortlist", "globex"]] as const) {
+    for (const [query, key] of [
+      ["list=nope", "acme"],
+      [`list=${list.id}`, "globex"],
+      ["list=shortlist", "globex"],
+    ] as const) {
       const res = await sb.get(`/events?${query}`, { key });
       expect(res.status, query).toBe(404);
       expect(res.body.error.type).toBe("not_found");
@@ -70,14 +74,34 @@ describe("visibility", () => {
 describe("diffs", () => {
   it("produces every field kind with before/after, severity, source and a person", async () => {
     await watchPriya();
-    const fields = ["open_to_work", "between_roles", "exploring", "left_company", "joined_company", "removed_position", "headline", "about", "role_description"];
+    const fields = [
+      "open_to_work",
+      "between_roles",
+      "exploring",
+      "left_company",
+      "joined_company",
+      "removed_position",
+      "headline",
+      "about",
+      "role_description",
+    ];
     for (const field of fields) await sb.emit({ person: PRIYA, field });
     const rows = (await events("limit=100")).reverse();
     expect(rows.map((e) => e.field)).toEqual(fields);
     const by = Object.fromEntries(rows.map((e) => [e.field, e]));
-    expect(by.open_to_work).toMatchObject({ before: "false", after: "true", severity: "hot", label: "Priya Raman is open to work" });
+    expect(by.open_to_work).toMatchObject({
+      before: "false",
+      after: "true",
+      severity: "hot",
+      label: "Priya Raman is open to work",
+    });
     expect(by.exploring).toMatchObject({ before: "true", after: "false", severity: "quiet" }); // Priya's assessment was true
-    expect(by.left_company).toMatchObject({ before: "Northwind Labs", after: null, severity: "hot", label: "Priya Raman left Northwind Labs" });
+    expect(by.left_company).toMatchObject({
+      before: "Northwind Labs",
+      after: null,
+      severity: "hot",
+      label: "Priya Raman left Northwind Labs",
+    });
     expect(by.joined_company).toMatchObject({ before: null, severity: "hot" });
     expect(by.joined_company.person.current_company).toBe(by.joined_company.after);
     expect(by.headline).toMatchObject({ before: "Staff Backend Engineer at Northwind Labs", severity: "quiet" });
@@ -95,13 +119,31 @@ describe("diffs", () => {
 
   it("the emit control endpoint takes a source and a severity, a Target's watching members, and rejects bad input", async () => {
     const t = await watchPriya();
-    const out = await sb.emit({ target_id: t.id, count: 3, source: "ingest", severity: "quiet", field: "open_to_work" });
+    const out = await sb.emit({
+      target_id: t.id,
+      count: 3,
+      source: "ingest",
+      severity: "quiet",
+      field: "open_to_work",
+    });
     expect(out).toHaveLength(3);
-    expect(out.every((e: any) => e.person.network_url === PRIYA && e.source === "ingest" && e.severity === "quiet")).toBe(true);
-    for (const body of [{ count: 0 }, { count: 1001 }, { field: "salary" }, { source: "rumor" }, { person: "nobody at all" }, { list: "x" }]) {
+    expect(
+      out.every((e: any) => e.person.network_url === PRIYA && e.source === "ingest" && e.severity === "quiet"),
+    ).toBe(true);
+    for (const body of [
+      { count: 0 },
+      { count: 1001 },
+      { field: "salary" },
+      { source: "rumor" },
+      { person: "nobody at all" },
+      { list: "x" },
+    ]) {
       expect((await sb.control("POST", "/__sandbox/events/emit", body)).status, JSON.stringify(body)).toBe(400);
     }
-    expect((await sb.control("POST", "/__sandbox/events/emit", { target_id: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
+    expect(
+      (await sb.control("POST", "/__sandbox/events/emit", { target_id: "00000000-0000-4000-8000-000000000000" }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -165,7 +207,25 @@ describe("GET /events parameters", () => {
   });
 
   it("rejects invalid since, type, cursor and limit values with 400, and empty values", async () => {
-    for (const q of ["since=yesterday", "since=5y", "since=2026-13-45", "since=2026-02-30", "since=2025-02-29", "since=2026-04-31", "since=2026-11-21T24:00Z", "since=20261121T09:00", "since=", "type=salary", "type=", "cursor=", "cursor=bm90LWpzb24", "list=", "limit=0", "limit=101", "limit=x"]) {
+    for (const q of [
+      "since=yesterday",
+      "since=5y",
+      "since=2026-13-45",
+      "since=2026-02-30",
+      "since=2025-02-29",
+      "since=2026-04-31",
+      "since=2026-11-21T24:00Z",
+      "since=20261121T09:00",
+      "since=",
+      "type=salary",
+      "type=",
+      "cursor=",
+      "cursor=bm90LWpzb24",
+      "list=",
+      "limit=0",
+      "limit=101",
+      "limit=x",
+    ]) {
       const res = await sb.get(`/events?${q}`, { invalidRequest: true });
       expect(res.status, q).toBe(400);
       expect(res.body.error.type).toBe("invalid_request");
@@ -183,6 +243,9 @@ describe("GET /events parameters", () => {
     expect(heads.every((e) => e.field === "headline")).toBe(true);
     sb.clock.now = Date.parse("2026-11-22T09:00:00.000Z");
     const empty = (await sb.get("/events?since=1m")).body;
-    expect(empty).toEqual({ data: [], meta: { count: 0, limit: 25, has_more: false, next: null, since: "2026-11-22T08:59:00.000Z" } });
+    expect(empty).toEqual({
+      data: [],
+      meta: { count: 0, limit: 25, has_more: false, next: null, since: "2026-11-22T08:59:00.000Z" },
+    });
   });
 });

@@ -11,4 +11,12 @@ import { preferencesArea } from "./preferences.js";
 import { queriesArea } from "./queries.js";
 import { targetsArea } from "./targets.js";
 
-export const statefulAreas: Area[] = [queriesArea, listsArea, targetsArea, membersArea, eventsArea, preferencesArea, controlArea];
+export const statefulAreas: Area[] = [
+  queriesArea,
+  listsArea,
+  targetsArea,
+  membersArea,
+  eventsArea,
+  preferencesArea,
+  controlArea,
+];

@@ -11,7 +11,9 @@ let target: any;
 const PRIYA = "https://network.example.com/in/priya-raman";
 
 beforeAll(async () => {
-  query = (await sb.request("POST", "/queries", { body: { name: "Acme secret search", query: { company: "northwind" } } })).body.data;
+  query = (
+    await sb.request("POST", "/queries", { body: { name: "Acme secret search", query: { company: "northwind" } } })
+  ).body.data;
   list = (await sb.request("POST", "/lists", { body: { name: "Acme shortlist" } })).body.data;
   await sb.request("POST", `/lists/${list.id}/members`, { body: { urls: ["lucas-moreau"] } });
   target = await sb.northwind({ auto_admit: true });
@@ -38,21 +40,39 @@ describe("globex cannot see acme's resources", () => {
     notVisible(await sb.get(`/lists/${list.id}`, { key: "globex" }), "getList");
     notVisible(await sb.get("/lists/acme%20shortlist", { key: "globex" }), "getList");
     notVisible(await sb.request("DELETE", `/lists/${list.id}`, { key: "globex" }), "deleteList");
-    notVisible(await sb.request("POST", `/lists/${list.id}/members`, { key: "globex", body: { urls: ["priya-raman"] } }), "addListMembers");
+    notVisible(
+      await sb.request("POST", `/lists/${list.id}/members`, { key: "globex", body: { urls: ["priya-raman"] } }),
+      "addListMembers",
+    );
     const membership = (await sb.get(`/lists/${list.id}`)).body.data.members[0];
-    notVisible(await sb.request("PATCH", `/lists/${list.id}/members/${membership.id}`, { key: "globex", body: { stage: "x" } }), "updateListMember");
+    notVisible(
+      await sb.request("PATCH", `/lists/${list.id}/members/${membership.id}`, { key: "globex", body: { stage: "x" } }),
+      "updateListMember",
+    );
     expect((await sb.get(`/lists/${list.id}`)).body.data).toMatchObject({ name: "Acme shortlist", member_count: 1 });
   });
 
   it("Targets and their members", async () => {
     expect((await sb.get("/targets", { key: "globex" })).body).toEqual({ data: [], meta: { count: 0 } });
     notVisible(await sb.get(`/targets/${target.id}`, { key: "globex" }), "getTarget");
-    notVisible(await sb.request("PATCH", `/targets/${target.id}`, { key: "globex", body: { title: "Mine" } }), "updateTarget");
+    notVisible(
+      await sb.request("PATCH", `/targets/${target.id}`, { key: "globex", body: { title: "Mine" } }),
+      "updateTarget",
+    );
     notVisible(await sb.request("POST", `/targets/${target.id}/retry`, { key: "globex" }), "retryTarget");
     notVisible(await sb.get(`/targets/${target.id}/members`, { key: "globex" }), "listTargetMembers");
-    notVisible(await sb.request("POST", `/targets/${target.id}/members`, { key: "globex", body: { status: "excluded", apply: "filter" } }), "setTargetMemberStatus");
+    notVisible(
+      await sb.request("POST", `/targets/${target.id}/members`, {
+        key: "globex",
+        body: { status: "excluded", apply: "filter" },
+      }),
+      "setTargetMemberStatus",
+    );
     notVisible(await sb.request("DELETE", `/targets/${target.id}`, { key: "globex" }), "deleteTarget");
-    expect((await sb.get(`/targets/${target.id}`)).body.data).toMatchObject({ name: "Northwind Labs", watching_count: 7 });
+    expect((await sb.get(`/targets/${target.id}`)).body.data).toMatchObject({
+      name: "Northwind Labs",
+      watching_count: 7,
+    });
     expect((await sb.get("/me", { key: "globex" })).body.data.quota.watch_slots.used).toBe(0);
   });
 
@@ -79,14 +99,23 @@ describe("platform and locked organizations", () => {
     expect(asAcme.body.data.map((q: any) => q.id)).toEqual([query.id]);
     const asGlobex = await sb.get("/queries", { key: "platform", headers: { "x-service-org-id": ORGS.globex.id } });
     expect(asGlobex.body.data).toEqual([]);
-    const fresh = await sb.get("/targets", { key: "platform", headers: { "x-service-org-id": "7d0c5a3e-1b2f-4c6d-9e8f-0a1b2c3d4e5f" } });
+    const fresh = await sb.get("/targets", {
+      key: "platform",
+      headers: { "x-service-org-id": "7d0c5a3e-1b2f-4c6d-9e8f-0a1b2c3d4e5f" },
+    });
     expect(fresh.body).toEqual({ data: [], meta: { count: 0 } });
     const missing = await sb.get("/targets", { key: "platform" });
     expect(missing.status).toBe(400);
   });
 
   it("a locked organization gets 402 on the stateful endpoints", async () => {
-    for (const [method, path, body] of [["GET", "/targets"], ["GET", "/lists"], ["GET", "/events"], ["POST", "/queries", { name: "x", query: {} }], ["GET", "/signals/preferences"]] as const) {
+    for (const [method, path, body] of [
+      ["GET", "/targets"],
+      ["GET", "/lists"],
+      ["GET", "/events"],
+      ["POST", "/queries", { name: "x", query: {} }],
+      ["GET", "/signals/preferences"],
+    ] as const) {
       const res = await sb.request(method, path, { key: "initech", ...(body ? { body } : {}) });
       expect(res.status, path).toBe(402);
       expect(res.body.error.type).toBe("payment_required");

@@ -128,7 +128,8 @@ function admit(ctx: SandboxContext, target: TargetRecord, candidates: Candidate[
 
 function discover(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now: string): void {
   const found = candidatesFor(ctx, target);
-  const lost = job.outcome === "partial" && found.length > 0 ? Math.max(1, Math.round(found.length * PARTIAL_SHARE)) : 0;
+  const lost =
+    job.outcome === "partial" && found.length > 0 ? Math.max(1, Math.round(found.length * PARTIAL_SHARE)) : 0;
   admit(ctx, target, found.slice(0, found.length - lost), now);
   job.total = found.length;
   job.failed = lost;

@@ -19,12 +19,21 @@ describe("saved queries", () => {
       view: "compact",
       unknown: { nested: true },
     };
-    const res = await sb.request("POST", "/queries", { body: { name: "  Northwind engineers  ", query, extra: "stripped" } });
+    const res = await sb.request("POST", "/queries", {
+      body: { name: "  Northwind engineers  ", query, extra: "stripped" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.any(String),
       name: "Northwind engineers",
-      query: { company: "northwind", min_company_months: 0, open_to_work: false, skills: " ", q_in: "everything", roles: ["engineering"] },
+      query: {
+        company: "northwind",
+        min_company_months: 0,
+        open_to_work: false,
+        skills: " ",
+        q_in: "everything",
+        roles: ["engineering"],
+      },
       created_at: new Date(sb.clock.now).toISOString(),
     });
     const empty = await sb.request("POST", "/queries", { body: { name: "Everything", query: {} } });
@@ -44,7 +53,11 @@ describe("saved queries", () => {
   });
 
   it("a saved query replays on GET /people", async () => {
-    const saved = (await sb.request("POST", "/queries", { body: { name: "Northwind current", query: { company: "northwind", company_current: true } } })).body.data;
+    const saved = (
+      await sb.request("POST", "/queries", {
+        body: { name: "Northwind current", query: { company: "northwind", company_current: true } },
+      })
+    ).body.data;
     const params = new URLSearchParams(Object.entries(saved.query).map(([k, v]) => [k, String(v)]));
     const people = await sb.get(`/people?${params}`);
     expect(people.body.data.map((p: any) => p.slug).sort()).toEqual(["jonas-weber", "kwame-mensah", "priya-raman"]);
@@ -78,10 +91,18 @@ describe("saved queries", () => {
 
 describe("Lists", () => {
   it("GET /lists synchronizes the default Lists first: the origin List and one per Target (default Lists first)", async () => {
-    const custom = (await sb.request("POST", "/lists", { body: { name: "Backend shortlist", description: "Platform team" } })).body.data;
+    const custom = (
+      await sb.request("POST", "/lists", { body: { name: "Backend shortlist", description: "Platform team" } })
+    ).body.data;
     let lists = (await sb.get("/lists")).body;
     expect(lists.meta.count).toBe(2);
-    expect(lists.data[0]).toMatchObject({ name: "Saved people", is_default: true, default_key: "origin", source_watch_id: null, member_count: 0 });
+    expect(lists.data[0]).toMatchObject({
+      name: "Saved people",
+      is_default: true,
+      default_key: "origin",
+      source_watch_id: null,
+      member_count: 0,
+    });
     expect(lists.data[1]).toEqual(custom);
     const t = await sb.northwind({ auto_admit: true });
     lists = (await sb.get("/lists")).body;
@@ -90,16 +111,35 @@ describe("Lists", () => {
       ["Northwind Labs", "target"],
       ["Backend shortlist", null],
     ]);
-    expect(lists.data[1]).toMatchObject({ is_default: true, source_watch_id: t.id, member_count: 7, description: "People discovered by the Northwind Labs Target" });
+    expect(lists.data[1]).toMatchObject({
+      is_default: true,
+      source_watch_id: t.id,
+      member_count: 7,
+      description: "People discovered by the Northwind Labs Target",
+    });
   });
 
   it("POST /lists creates a custom List every call (names are not unique); an empty description is stored as null", async () => {
     const a = await sb.request("POST", "/lists", { body: { name: " Shortlist ", description: "", ignored: 1 } });
     const b = await sb.request("POST", "/lists", { body: { name: "Shortlist" } });
     expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({ name: "Shortlist", description: null, is_default: false, default_key: null, source_watch_id: null, member_count: 0 });
+    expect(a.body.data).toMatchObject({
+      name: "Shortlist",
+      description: null,
+      is_default: false,
+      default_key: null,
+      source_watch_id: null,
+      member_count: 0,
+    });
     expect(b.body.data.id).not.toBe(a.body.data.id);
-    for (const body of [{}, { name: "" }, { name: "   " }, { name: "x".repeat(81) }, { name: "ok", description: "x".repeat(401) }, { name: 5 }]) {
+    for (const body of [
+      {},
+      { name: "" },
+      { name: "   " },
+      { name: "x".repeat(81) },
+      { name: "ok", description: "x".repeat(401) },
+      { name: 5 },
+    ]) {
       const res = await sb.request("POST", "/lists", { body, invalidRequest: true });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -119,14 +159,28 @@ describe("Lists", () => {
   it("adds members by profile URL or slug; a repeated write overwrites stage and notes; PATCH updates one membership", async () => {
     const list = (await sb.request("POST", "/lists", { body: { name: "Shortlist" } })).body.data;
     const add = await sb.request("POST", `/lists/${list.id}/members`, {
-      body: { urls: ["https://network.example.com/in/priya-raman", "lucas-moreau", "https://network.example.com/in/off-graph-person", "no such person"], stage: "sourced" },
+      body: {
+        urls: [
+          "https://network.example.com/in/priya-raman",
+          "lucas-moreau",
+          "https://network.example.com/in/off-graph-person",
+          "no such person",
+        ],
+        stage: "sourced",
+      },
     });
     expect(add.status).toBe(200);
     expect(add.body.data).toMatchObject({ added: 3, updated: 0, ignored: ["no such person"] });
     const priya = add.body.data.members[0];
-    expect(priya).toMatchObject({ network_url: "https://network.example.com/in/priya-raman", stage: "sourced", notes: null });
+    expect(priya).toMatchObject({
+      network_url: "https://network.example.com/in/priya-raman",
+      stage: "sourced",
+      notes: null,
+    });
     sb.tick();
-    const again = await sb.request("POST", `/lists/${list.id}/members`, { body: { urls: ["priya-raman"], stage: "contacted", notes: "Intro call booked" } });
+    const again = await sb.request("POST", `/lists/${list.id}/members`, {
+      body: { urls: ["priya-raman"], stage: "contacted", notes: "Intro call booked" },
+    });
     expect(again.body.data).toMatchObject({ added: 0, updated: 1 });
     expect(again.body.data.members[0]).toMatchObject({ id: priya.id, stage: "contacted", notes: "Intro call booked" });
     const patched = await sb.request("PATCH", `/lists/shortlist/members/${priya.id}`, { body: { notes: null } });
@@ -140,11 +194,21 @@ describe("Lists", () => {
 
   it("rejects bad member writes with 400 and unknown memberships", async () => {
     const list = (await sb.request("POST", "/lists", { body: { name: "Shortlist" } })).body.data;
-    for (const body of [undefined, {}, { urls: [] }, { urls: "priya-raman" }, { urls: [1] }, { urls: ["priya-raman"], stage: 3 }, { urls: ["priya-raman"], notes: "x".repeat(2001) }]) {
+    for (const body of [
+      undefined,
+      {},
+      { urls: [] },
+      { urls: "priya-raman" },
+      { urls: [1] },
+      { urls: ["priya-raman"], stage: 3 },
+      { urls: ["priya-raman"], notes: "x".repeat(2001) },
+    ]) {
       const res = await sb.request("POST", `/lists/${list.id}/members`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const unknown = await sb.request("PATCH", `/lists/${list.id}/members/00000000-0000-4000-8000-000000000000`, { body: { stage: "x" } });
+    const unknown = await sb.request("PATCH", `/lists/${list.id}/members/00000000-0000-4000-8000-000000000000`, {
+      body: { stage: "x" },
+    });
     expectNotVisible(sb, unknown, "updateListMember");
   });
 
@@ -152,7 +216,9 @@ describe("Lists", () => {
     const t = await sb.northwind();
     const [a] = await sb.members(t.id);
     await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "watching", urls: [a.network_url] } });
-    const res = await sb.request("POST", "/lists/northwind%20labs/members", { body: { urls: [a.network_url, "lucas-moreau"], stage: "interview" } });
+    const res = await sb.request("POST", "/lists/northwind%20labs/members", {
+      body: { urls: [a.network_url, "lucas-moreau"], stage: "interview" },
+    });
     expect(res.body.data).toMatchObject({ added: 0, updated: 1, ignored: ["lucas-moreau"] });
     await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "excluded", urls: [a.network_url] } });
     expect((await sb.get("/lists/northwind%20labs")).body.data.member_count).toBe(0);

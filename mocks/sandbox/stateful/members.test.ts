@@ -30,8 +30,14 @@ describe("GET /targets/{id}/members filters", () => {
     ["company_current=true", ["Jonas Weber", "Kwame Mensah", "Priya Raman"]],
     ["company_current=yes", ["Amara Okafor", "Jonas Weber", "Kwame Mensah", "Mei Chen", "Olivia Smith", "Priya Raman"]],
     ["company_left_min_months_ago=6", ["Amara Okafor", "Mei Chen", "Olivia Smith"]],
-    ["company_left_min_months_ago=0", ["Amara Okafor", "Jonas Weber", "Kwame Mensah", "Mei Chen", "Olivia Smith", "Priya Raman"]],
-    ["stint=all&company_current=true", ["Amara Okafor", "Jonas Weber", "Kwame Mensah", "Mei Chen", "Olivia Smith", "Priya Raman"]],
+    [
+      "company_left_min_months_ago=0",
+      ["Amara Okafor", "Jonas Weber", "Kwame Mensah", "Mei Chen", "Olivia Smith", "Priya Raman"],
+    ],
+    [
+      "stint=all&company_current=true",
+      ["Amara Okafor", "Jonas Weber", "Kwame Mensah", "Mei Chen", "Olivia Smith", "Priya Raman"],
+    ],
     ["stint=current&company_left_min_months_ago=6", ["Jonas Weber", "Kwame Mensah", "Priya Raman"]],
     ["location=Germany", ["Jonas Weber", "Priya Raman"]],
     ["location=berlin%3BACCRA", ["Kwame Mensah", "Priya Raman"]],
@@ -64,19 +70,34 @@ describe("GET /targets/{id}/members filters", () => {
     const fab = await sb.northwind({ input: "Fabrikam", result_limit: 4 });
     const all = ["Amara Okafor", "Jonas Weber", "Lena Fischer", "Sofía García"];
     expect(sorted(names(await sb.members(fab.id)))).toEqual(all);
-    expect(sorted(names(await sb.members(fab.id, "exclude_recruiters=true")))).toEqual(["Amara Okafor", "Jonas Weber", "Lena Fischer"]);
-    for (const other of ["TRUE", "1", "yes", "false"]) expect(sorted(names(await sb.members(fab.id, `exclude_recruiters=${other}`)))).toEqual(all);
+    expect(sorted(names(await sb.members(fab.id, "exclude_recruiters=true")))).toEqual([
+      "Amara Okafor",
+      "Jonas Weber",
+      "Lena Fischer",
+    ]);
+    for (const other of ["TRUE", "1", "yes", "false"])
+      expect(sorted(names(await sb.members(fab.id, `exclude_recruiters=${other}`)))).toEqual(all);
   });
 
   it("depth and status follow acceptance and enrichment", async () => {
-    await sb.request("POST", `/targets/${nw.id}/members`, { body: { status: "watching", urls: ["https://network.example.com/in/priya-raman", "network.example.com/in/jonas-weber/"] } });
+    await sb.request("POST", `/targets/${nw.id}/members`, {
+      body: {
+        status: "watching",
+        urls: ["https://network.example.com/in/priya-raman", "network.example.com/in/jonas-weber/"],
+      },
+    });
     expect(await who("status=watching")).toEqual(["Jonas Weber", "Priya Raman"]);
     expect(await who("status=watching&depth=enriched")).toEqual([]);
     await sb.finish(nw.id);
     expect(await who("depth=enriched")).toEqual(["Jonas Weber", "Priya Raman"]);
     expect((await who("depth=stub")).length).toBe(4);
     const [enriched] = await sb.members(nw.id, "depth=enriched&q=priya");
-    expect(enriched).toMatchObject({ profile_slug: "priya-raman", public_identifier: "priya-raman", enriched_at: expect.any(String), network_id: expect.stringMatching(/^tgn_/) });
+    expect(enriched).toMatchObject({
+      profile_slug: "priya-raman",
+      public_identifier: "priya-raman",
+      enriched_at: expect.any(String),
+      network_id: expect.stringMatching(/^tgn_/),
+    });
   });
 
   it("first_seen_after keeps rows first seen at or after the timestamp", async () => {
@@ -91,13 +112,22 @@ describe("GET /targets/{id}/members filters", () => {
 
   it("rejects a location list above 20 distinct segments or 120 characters per segment, and unknown enum values", async () => {
     const many = Array.from({ length: 21 }, (_, i) => `Place${i}`).join(";");
-    for (const q of [`location=${many}`, `exclude_locations=${"x".repeat(121)}`, "status=pending", "stint=former", "depth=deep", "limit=ten"]) {
+    for (const q of [
+      `location=${many}`,
+      `exclude_locations=${"x".repeat(121)}`,
+      "status=pending",
+      "stint=former",
+      "depth=deep",
+      "limit=ten",
+    ]) {
       const res = await sb.get(`/targets/${nw.id}/members?${q}`, { invalidRequest: true });
       expect(res.status, q).toBe(400);
       expect(res.body.error.type).toBe("invalid_request");
     }
     // 20 distinct segments (duplicates counted once) are fine.
-    expect((await sb.get(`/targets/${nw.id}/members?location=${many.split(";").slice(0, 20).join(";")};Place1`)).status).toBe(200);
+    expect(
+      (await sb.get(`/targets/${nw.id}/members?location=${many.split(";").slice(0, 20).join(";")};Place1`)).status,
+    ).toBe(200);
   });
 });
 
@@ -133,11 +163,19 @@ describe("GET /targets/{id}/members paging and order", () => {
     const stub = rows.find((m) => m.full_name === null);
     expect(stub).toBeDefined();
     const [first, second] = rows.filter((m) => m.full_name !== null);
-    await sb.request("POST", `/targets/${full.id}/members`, { body: { status: "excluded", urls: [first.network_url] } });
-    await sb.request("POST", `/targets/${full.id}/members`, { body: { status: "watching", urls: [second.network_url] } });
+    await sb.request("POST", `/targets/${full.id}/members`, {
+      body: { status: "excluded", urls: [first.network_url] },
+    });
+    await sb.request("POST", `/targets/${full.id}/members`, {
+      body: { status: "watching", urls: [second.network_url] },
+    });
     const ordered = await sb.members(full.id);
     const statuses = ordered.map((m) => m.status);
-    expect(statuses).toEqual([...statuses].sort((a, b) => ["proposed", "watching", "excluded"].indexOf(a) - ["proposed", "watching", "excluded"].indexOf(b)));
+    expect(statuses).toEqual(
+      [...statuses].sort(
+        (a, b) => ["proposed", "watching", "excluded"].indexOf(a) - ["proposed", "watching", "excluded"].indexOf(b),
+      ),
+    );
     const proposed = ordered.filter((m) => m.status === "proposed");
     expect(proposed[proposed.length - 1].full_name).toBeNull();
     const named = proposed.filter((m) => m.full_name !== null).map((m) => m.full_name);
@@ -146,7 +184,10 @@ describe("GET /targets/{id}/members paging and order", () => {
   });
 
   it("404 not_found with message watch not found for an unknown or foreign Target", async () => {
-    for (const [path, key] of [[`/targets/00000000-0000-4000-8000-000000000000/members`, "acme"], [`/targets/${nw.id}/members`, "globex"]] as const) {
+    for (const [path, key] of [
+      [`/targets/00000000-0000-4000-8000-000000000000/members`, "acme"],
+      [`/targets/${nw.id}/members`, "globex"],
+    ] as const) {
       const res = await sb.get(path, { key });
       expect(res.status).toBe(404);
       expect(res.body.error).toEqual({ type: "not_found", message: "watch not found" });
@@ -161,7 +202,13 @@ describe("POST /targets/{id}/members", () => {
     const res = await sb.request("POST", `/targets/${nw.id}/members`, {
       body: {
         status: "watching",
-        urls: ["https://www.network.example.com/in/priya-raman/", "HTTPS://NETWORK.EXAMPLE.COM/in/priya-raman?trk=x", "priya-raman", "not a url", "https://network.example.com/in/nobody"],
+        urls: [
+          "https://www.network.example.com/in/priya-raman/",
+          "HTTPS://NETWORK.EXAMPLE.COM/in/priya-raman?trk=x",
+          "priya-raman",
+          "not a url",
+          "https://network.example.com/in/nobody",
+        ],
       },
     });
     expect(res.body.data.updated).toBe(1);
@@ -175,12 +222,18 @@ describe("POST /targets/{id}/members", () => {
   });
 
   it("filter mode takes the URL's filters (limit and offset do not apply); status=proposed accepts only pending members", async () => {
-    await sb.request("POST", `/targets/${nw.id}/members`, { body: { status: "excluded", urls: ["https://network.example.com/in/kwame-mensah"] } });
-    const res = await sb.request("POST", `/targets/${nw.id}/members?status=proposed&stint=current&limit=1&offset=5`, { body: { status: "watching", apply: "filter" } });
+    await sb.request("POST", `/targets/${nw.id}/members`, {
+      body: { status: "excluded", urls: ["https://network.example.com/in/kwame-mensah"] },
+    });
+    const res = await sb.request("POST", `/targets/${nw.id}/members?status=proposed&stint=current&limit=1&offset=5`, {
+      body: { status: "watching", apply: "filter" },
+    });
     expect(res.body.data.updated).toBe(2);
     expect(await who("status=watching")).toEqual(["Jonas Weber", "Priya Raman"]);
     expect(await who("status=excluded")).toEqual(["Kwame Mensah"]);
-    const again = await sb.request("POST", `/targets/${nw.id}/members?q=northwind`, { body: { status: "watching", apply: "filter" } });
+    const again = await sb.request("POST", `/targets/${nw.id}/members?q=northwind`, {
+      body: { status: "watching", apply: "filter" },
+    });
     expect(again.body.data.updated).toBe(2); // Kwame is excluded and skipped; the two already watching count
   });
 
@@ -204,7 +257,9 @@ describe("POST /targets/{id}/members", () => {
   });
 
   it("500 urls are accepted", async () => {
-    const urls = Array.from({ length: 500 }, (_, i) => (i === 0 ? "https://network.example.com/in/mei-chen" : `https://network.example.com/in/p${i}`));
+    const urls = Array.from({ length: 500 }, (_, i) =>
+      i === 0 ? "https://network.example.com/in/mei-chen" : `https://network.example.com/in/p${i}`,
+    );
     const res = await sb.request("POST", `/targets/${nw.id}/members`, { body: { status: "excluded", urls } });
     expect(res.body.data.updated).toBe(1);
   });

@@ -50,7 +50,16 @@ export function memberFilters(query: Record<string, unknown>): MemberFilters {
     status: status === null || status === "all" ? null : (status as MemberStatus),
     q: (str(query.q) ?? str(query.keywords))?.toLowerCase() ?? null,
     // An explicit stint wins; else company_left_min_months_ago > 0 means alum, company_current=true current.
-    stint: stint === "current" || stint === "alum" ? stint : stint === "all" ? null : left > 0 ? "alum" : query.company_current === "true" ? "current" : null,
+    stint:
+      stint === "current" || stint === "alum"
+        ? stint
+        : stint === "all"
+          ? null
+          : left > 0
+            ? "alum"
+            : query.company_current === "true"
+              ? "current"
+              : null,
     locations: location ? parsePlaces("location", location).map((p) => p.toLowerCase()) : [],
     excludeLocations: exclude ? parsePlaces("exclude_locations", exclude).map((p) => p.toLowerCase()) : [],
     company: str(query.company)?.toLowerCase() ?? null,
@@ -64,7 +73,10 @@ export function memberFilters(query: Record<string, unknown>): MemberFilters {
 /** "Berlin" or "Berlin, Germany" against "Berlin, Germany": every part of the place is a part of the location (continents expand). */
 function placeMatches(location: string | null, place: string): boolean {
   if (!location) return false;
-  const parts = location.toLowerCase().split(",").map((s) => s.trim());
+  const parts = location
+    .toLowerCase()
+    .split(",")
+    .map((s) => s.trim());
   const country = parts[parts.length - 1] ?? "";
   return place
     .split(",")
@@ -75,7 +87,8 @@ function placeMatches(location: string | null, place: string): boolean {
 
 /** Role tokens on the headline only: family tokens by family name or its titles; months and @company ignored. */
 function roleMatches(headline: string, role: RoleFilter): boolean {
-  if (role.kind === "title") return role.titles.some((t) => (role.mode === "exact" ? headline === t : headline.includes(t)));
+  if (role.kind === "title")
+    return role.titles.some((t) => (role.mode === "exact" ? headline === t : headline.includes(t)));
   const titles = FAMILIES[role.family]?.titles ?? [];
   return headline.includes(role.family.replace(/_/g, " ")) || titles.some((t) => headline.includes(t.toLowerCase()));
 }
@@ -83,7 +96,8 @@ function roleMatches(headline: string, role: RoleFilter): boolean {
 export function memberMatches(m: MemberRecord, f: MemberFilters): boolean {
   const headline = (m.headline ?? "").toLowerCase();
   if (f.status !== null && m.status !== f.status) return false;
-  if (f.q !== null && ![m.full_name, m.headline, m.current_company].some((v) => v?.toLowerCase().includes(f.q!))) return false;
+  if (f.q !== null && ![m.full_name, m.headline, m.current_company].some((v) => v?.toLowerCase().includes(f.q!)))
+    return false;
   if (f.stint === "current" && m.is_current !== true) return false;
   if (f.stint === "alum" && m.is_current !== false) return false;
   if (f.locations.length > 0 && !f.locations.some((p) => placeMatches(m.location, p))) return false;
@@ -134,12 +148,15 @@ export function filterMembers(t: TargetRecord, f: MemberFilters): MemberRecord[]
   return [...t.members.values()].filter((m) => memberMatches(m, f)).sort(compareMembers);
 }
 
-const clamp = (v: unknown, dflt: number, min: number, max: number) => Math.min(max, Math.max(min, typeof v === "number" ? Math.trunc(v) : dflt));
+const clamp = (v: unknown, dflt: number, min: number, max: number) =>
+  Math.min(max, Math.max(min, typeof v === "number" ? Math.trunc(v) : dflt));
 
 /** Selected mode: the rows of the normalized, de-duplicated URLs (unusable values ignored). */
 function selectedRows(t: TargetRecord, urls: unknown): MemberRecord[] {
   if (!Array.isArray(urls)) return [];
-  const keys = new Set(urls.map((u) => (typeof u === "string" ? normalizeProfileUrl(u) : null)).filter((k): k is string => k !== null));
+  const keys = new Set(
+    urls.map((u) => (typeof u === "string" ? normalizeProfileUrl(u) : null)).filter((k): k is string => k !== null),
+  );
   return [...keys].map((k) => t.members.get(k)).filter((m): m is MemberRecord => m !== undefined);
 }
 
@@ -151,7 +168,12 @@ export const membersArea: Area = {
       const rows = filterMembers(t, memberFilters(req.query));
       const limit = clamp(req.query.limit, MEMBER_LIMIT_DEFAULT, 1, MEMBER_LIMIT_MAX);
       const offset = clamp(req.query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
-      return { body: { data: rows.slice(offset, offset + limit).map((m) => memberView(m, t.id)), meta: { count: rows.length } } };
+      return {
+        body: {
+          data: rows.slice(offset, offset + limit).map((m) => memberView(m, t.id)),
+          meta: { count: rows.length },
+        },
+      };
     },
 
     setTargetMemberStatus(req, ctx) {

@@ -4,7 +4,14 @@
  * against the spec (a validating fetch).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTalentGraphClient, pollEvents, pollEventsOnce, SeenIds, type FetchLike, type TalentGraphClient } from "../../../client/index.js";
+import {
+  createTalentGraphClient,
+  pollEvents,
+  pollEventsOnce,
+  SeenIds,
+  type FetchLike,
+  type TalentGraphClient,
+} from "../../../client/index.js";
 import { exchangeFromFetch } from "../../../contract-core/index.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { startSandbox, type RunningSandbox } from "../server.js";
@@ -18,27 +25,53 @@ let targetId: string;
 const validatingFetch: FetchLike = async (request) => {
   const body = request.body ? await request.clone().text() : undefined;
   const res = await fetch(request);
-  assertContract(await exchangeFromFetch({ method: request.method, url: request.url, headers: request.headers, body }, res.clone()));
+  assertContract(
+    await exchangeFromFetch({ method: request.method, url: request.url, headers: request.headers, body }, res.clone()),
+  );
   return res;
 };
 
 async function control(path: string, body: unknown = {}): Promise<any> {
-  const res = await fetch(`${sandbox.origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${sandbox.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: unknown }).data;
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ graph: fixtureGraphInput(), host: "127.0.0.1", port: 0, rateLimit: false, jobSpeed: 0, jobFailureRate: 0 });
-  client = createTalentGraphClient({ baseUrl: sandbox.baseUrl, apiKey: testKey("acme"), fetch: validatingFetch, retry: false });
+  sandbox = await startSandbox({
+    graph: fixtureGraphInput(),
+    host: "127.0.0.1",
+    port: 0,
+    rateLimit: false,
+    jobSpeed: 0,
+    jobFailureRate: 0,
+  });
+  client = createTalentGraphClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: testKey("acme"),
+    fetch: validatingFetch,
+    retry: false,
+  });
   const created = await client.POST("/targets", { body: { input: "Northwind Labs", auto_admit: true } });
   expect(created.response.status).toBe(202);
   targetId = created.data!.data.id;
   await control("/__sandbox/jobs/advance", { target_id: targetId, until: "finished" });
   // Globex watches someone acme does not: its diffs must never reach acme's poller.
-  const globex = createTalentGraphClient({ baseUrl: sandbox.baseUrl, apiKey: testKey("globex"), fetch: validatingFetch, retry: false });
+  const globex = createTalentGraphClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: testKey("globex"),
+    fetch: validatingFetch,
+    retry: false,
+  });
   await globex.POST("/lists", { body: { name: "Globex shortlist" } });
-  await globex.POST("/lists/{id}/members", { params: { path: { id: "Globex shortlist" } }, body: { urls: ["lucas-moreau"] } });
+  await globex.POST("/lists/{id}/members", {
+    params: { path: { id: "Globex shortlist" } },
+    body: { urls: ["lucas-moreau"] },
+  });
 });
 
 afterAll(async () => {
@@ -51,7 +84,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Emits diffs for acme's watching members (and some for globex's List) until `bursts` are done. */
 async function emitter(bursts: number, acmeIds: string[], state: { done: boolean }): Promise<void> {
   for (let i = 0; i < bursts; i++) {
-    const events = (await control("/__sandbox/events/emit", { target_id: targetId, count: 1 + (i % 4) })) as { id: string }[];
+    const events = (await control("/__sandbox/events/emit", { target_id: targetId, count: 1 + (i % 4) })) as {
+      id: string;
+    }[];
     acmeIds.push(...events.map((e) => e.id));
     if (i % 3 === 0) await control("/__sandbox/events/emit", { person: "lucas-moreau" });
     await sleep(i % 2 === 0 ? 1 : 7);
@@ -113,7 +148,12 @@ describe("pollEvents against the sandbox while events keep arriving", () => {
     const first = await pollEventsOnce(client, { seen, limit: 10, onEvents: () => {} });
     const fresh = (await control("/__sandbox/events/emit", { target_id: targetId, count: 4 })) as { id: string }[];
     const got: string[] = [];
-    const second = await pollEventsOnce(client, { checkpoint: first.checkpoint, seen, limit: 2, onEvents: (events) => void got.push(...events.map((e) => e.id)) });
+    const second = await pollEventsOnce(client, {
+      checkpoint: first.checkpoint,
+      seen,
+      limit: 2,
+      onEvents: (events) => void got.push(...events.map((e) => e.id)),
+    });
     expect(got.sort()).toEqual(fresh.map((e) => e.id).sort());
     expect(second.pages).toBeGreaterThan(1);
     expect(second.since).toBe(new Date(Date.parse(first.checkpoint) - 5 * 60_000).toISOString());

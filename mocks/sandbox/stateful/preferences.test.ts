@@ -19,7 +19,8 @@ const DEFAULTS = {
 const WEBHOOK_URL = "https://hooks.example.com/talent/3f9c";
 const WEBHOOK_SECRET = "whsec_do-not-leak-7731";
 
-const put = (body: unknown, invalidRequest = false) => sb.request("PUT", "/signals/preferences", { body, invalidRequest });
+const put = (body: unknown, invalidRequest = false) =>
+  sb.request("PUT", "/signals/preferences", { body, invalidRequest });
 
 describe("GET /signals/preferences", () => {
   it("answers the defaults without the webhook key before anything is saved", async () => {
@@ -31,10 +32,26 @@ describe("GET /signals/preferences", () => {
 describe("PUT /signals/preferences", () => {
   it("is a partial upsert: omitted fields keep their values; the answer carries webhook.configured", async () => {
     const first = await put({ email_enabled: false, slack_enabled: true });
-    expect(first.body.data).toEqual({ org_id: ORGS.acme.id, ...DEFAULTS, email_enabled: false, slack_enabled: true, webhook: { configured: false } });
+    expect(first.body.data).toEqual({
+      org_id: ORGS.acme.id,
+      ...DEFAULTS,
+      email_enabled: false,
+      slack_enabled: true,
+      webhook: { configured: false },
+    });
     const second = await put({ emails: ["lead@northwind.example.com"] });
-    expect(second.body.data).toMatchObject({ email_enabled: false, slack_enabled: true, emails: ["lead@northwind.example.com"] });
-    expect((await sb.get("/signals/preferences")).body.data).toEqual({ org_id: ORGS.acme.id, ...DEFAULTS, email_enabled: false, slack_enabled: true, emails: ["lead@northwind.example.com"] });
+    expect(second.body.data).toMatchObject({
+      email_enabled: false,
+      slack_enabled: true,
+      emails: ["lead@northwind.example.com"],
+    });
+    expect((await sb.get("/signals/preferences")).body.data).toEqual({
+      org_id: ORGS.acme.id,
+      ...DEFAULTS,
+      email_enabled: false,
+      slack_enabled: true,
+      emails: ["lead@northwind.example.com"],
+    });
     expect((await put({})).body.data.emails).toEqual(["lead@northwind.example.com"]);
   });
 
@@ -54,12 +71,27 @@ describe("PUT /signals/preferences", () => {
       expect(fallback.status, JSON.stringify(fields)).toBe(200);
       expect(fallback.body.data.fields).toEqual(DEFAULTS.fields);
     }
-    const all = ["open_to_work", "between_roles", "exploring", "left_company", "joined_company", "removed_position", "headline", "about", "role_description"];
+    const all = [
+      "open_to_work",
+      "between_roles",
+      "exploring",
+      "left_company",
+      "joined_company",
+      "removed_position",
+      "headline",
+      "about",
+      "role_description",
+    ];
     expect((await put({ fields: all })).body.data.fields).toEqual(all);
   });
 
   it("emails: entries containing @ are trimmed and lowercased, others dropped, the first 20 stored", async () => {
-    const emails = ["  Lead@Northwind.Example.com ", "not-an-email", "", ...Array.from({ length: 25 }, (_, i) => `user${i}@example.com`)];
+    const emails = [
+      "  Lead@Northwind.Example.com ",
+      "not-an-email",
+      "",
+      ...Array.from({ length: 25 }, (_, i) => `user${i}@example.com`),
+    ];
     const res = await put({ emails });
     expect(res.body.data.emails).toHaveLength(20);
     expect(res.body.data.emails[0]).toBe("lead@northwind.example.com");
@@ -108,7 +140,14 @@ describe("PUT /signals/preferences", () => {
   });
 
   it("rejects wrong types with 400", async () => {
-    for (const body of [{ email_enabled: "yes" }, { emails: "a@b.c" }, { slack_enabled: 1 }, { slack_channel_id: 5 }, { webhook_url: true }, "[]"]) {
+    for (const body of [
+      { email_enabled: "yes" },
+      { emails: "a@b.c" },
+      { slack_enabled: 1 },
+      { slack_channel_id: 5 },
+      { webhook_url: true },
+      "[]",
+    ]) {
       const res = await put(body, true);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -117,7 +156,11 @@ describe("PUT /signals/preferences", () => {
 
 describe("POST /signals/test", () => {
   it("delivers nothing and reports which channels would be used", async () => {
-    expect((await sb.request("POST", "/signals/test")).body.data).toEqual({ sent: false, channels: { email: 0, slack: false }, fields: DEFAULTS.fields });
+    expect((await sb.request("POST", "/signals/test")).body.data).toEqual({
+      sent: false,
+      channels: { email: 0, slack: false },
+      fields: DEFAULTS.fields,
+    });
     await put({ emails: ["a@example.com"], slack_enabled: true, slack_channel_id: "C1" });
     const res = await sb.request("POST", "/signals/test", { body: {} });
     expect(res.status).toBe(200);
@@ -128,11 +171,15 @@ describe("POST /signals/test", () => {
 describe("logging", () => {
   it("a sandbox started with --log never writes the webhook URL or secret (nor the key) to its output", async () => {
     const root = fileURLToPath(new URL("../../../", import.meta.url));
-    const child = spawn(`${root}node_modules/.bin/tsx`, ["mocks/sandbox/start.ts", "--log", "--port", "0", "--people", "40", "--job-speed", "0"], {
-      cwd: root,
-      detached: true, // its own process group, killed as a whole below
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      `${root}node_modules/.bin/tsx`,
+      ["mocks/sandbox/start.ts", "--log", "--port", "0", "--people", "40", "--job-speed", "0"],
+      {
+        cwd: root,
+        detached: true, // its own process group, killed as a whole below
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -145,9 +192,17 @@ describe("logging", () => {
       }
       expect(base, output).toBeDefined();
       const headers = { authorization: `Bearer ${testKey("acme")}`, "content-type": "application/json" };
-      const put = await fetch(`${base}/signals/preferences`, { method: "PUT", headers, body: JSON.stringify({ webhook_url: WEBHOOK_URL, webhook_secret: WEBHOOK_SECRET }) });
+      const put = await fetch(`${base}/signals/preferences`, {
+        method: "PUT",
+        headers,
+        body: JSON.stringify({ webhook_url: WEBHOOK_URL, webhook_secret: WEBHOOK_SECRET }),
+      });
       expect(put.status).toBe(200);
-      const bad = await fetch(`${base}/signals/preferences`, { method: "PUT", headers, body: JSON.stringify({ fields: [], webhook_url: WEBHOOK_URL }) });
+      const bad = await fetch(`${base}/signals/preferences`, {
+        method: "PUT",
+        headers,
+        body: JSON.stringify({ fields: [], webhook_url: WEBHOOK_URL }),
+      });
       expect(bad.status).toBe(400);
       expect((await fetch(`${base}/me`, { headers })).status).toBe(200);
     } finally {

@@ -14,7 +14,13 @@ import type { EventField } from "./records.js";
 
 type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
 
-export const DEFAULT_FIELDS: readonly EventField[] = ["open_to_work", "between_roles", "left_company", "joined_company", "removed_position"];
+export const DEFAULT_FIELDS: readonly EventField[] = [
+  "open_to_work",
+  "between_roles",
+  "left_company",
+  "joined_company",
+  "removed_position",
+];
 export const MAX_EMAILS = 20;
 
 export interface PreferencesRecord {
@@ -32,7 +38,14 @@ export const preferencesSlice = defineSlice<PreferencesRecord>({
 });
 
 function defaults(): NonNullable<PreferencesRecord["saved"]> {
-  return { fields: [...DEFAULT_FIELDS], email_enabled: true, emails: [], slack_enabled: false, slack_channel_id: null, slack_channel_name: null };
+  return {
+    fields: [...DEFAULT_FIELDS],
+    email_enabled: true,
+    emails: [],
+    slack_enabled: false,
+    slack_channel_id: null,
+    slack_channel_name: null,
+  };
 }
 
 export function preferencesView(org: OrgState): StoredPreferences {
@@ -46,7 +59,9 @@ export function webhookConfigured(org: OrgState): boolean {
 /** Known event fields, de-duplicated, in the given order; 400 when none remains. */
 export function filterFields(values: unknown[]): EventField[] {
   const out: EventField[] = [];
-  for (const v of values) if (typeof v === "string" && (EVENT_FIELDS as readonly string[]).includes(v) && !out.includes(v as EventField)) out.push(v as EventField);
+  for (const v of values)
+    if (typeof v === "string" && (EVENT_FIELDS as readonly string[]).includes(v) && !out.includes(v as EventField))
+      out.push(v as EventField);
   if (out.length === 0) throw invalidRequest(`fields must contain at least one of: ${EVENT_FIELDS.join(", ")}`);
   return out;
 }
@@ -96,7 +111,11 @@ export const preferencesArea: Area = {
       const p = preferencesView(req.org);
       const email = p.email_enabled && p.emails.length > 0;
       const slack = p.slack_enabled && p.slack_channel_id !== null;
-      return { body: { data: { sent: email || slack, channels: { email: email ? p.emails.length : 0, slack }, fields: p.fields } } };
+      return {
+        body: {
+          data: { sent: email || slack, channels: { email: email ? p.emails.length : 0, slack }, fields: p.fields },
+        },
+      };
     },
   },
 

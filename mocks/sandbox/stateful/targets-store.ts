@@ -13,7 +13,10 @@ type SavedTarget = Omit<TargetRecord, "members"> & { members: MemberRecord[] };
 export const targetsSlice = defineSlice<TargetsStore>({
   name: "targets",
   create: () => ({ targets: [], seq: 0 }),
-  save: (store) => ({ seq: store.seq, targets: store.targets.map((t): SavedTarget => ({ ...t, members: [...t.members.values()] })) }),
+  save: (store) => ({
+    seq: store.seq,
+    targets: store.targets.map((t): SavedTarget => ({ ...t, members: [...t.members.values()] })),
+  }),
   load: (data) => {
     const saved = data as { seq: number; targets: SavedTarget[] };
     return {

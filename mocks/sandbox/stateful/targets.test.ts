@@ -50,7 +50,16 @@ describe("POST /targets", () => {
       companyCurrent: true,
       location: "Berlin;Hamburg",
       excludeLocations: "Munich",
-      roles: [{ family: "Engineering", minMonths: 24, scope: "company", title: "Backend Engineer", titles: ["Staff Backend Engineer"], titleMatch: "contains" }],
+      roles: [
+        {
+          family: "Engineering",
+          minMonths: 24,
+          scope: "company",
+          title: "Backend Engineer",
+          titles: ["Staff Backend Engineer"],
+          titleMatch: "contains",
+        },
+      ],
       companyLeftMinMonthsAgo: 6,
       skills: ["Go", "Kubernetes"],
       skillMatch: "all",
@@ -58,7 +67,12 @@ describe("POST /targets", () => {
       excludeLanguages: ["French"],
       school: "Lakeside",
     };
-    const t = await sb.createTarget({ kind: "people", input: "Backend engineers in Germany", app_query, query: { seniorities: ["Staff"], unknown_key: 1 } });
+    const t = await sb.createTarget({
+      kind: "people",
+      input: "Backend engineers in Germany",
+      app_query,
+      query: { seniorities: ["Staff"], unknown_key: 1 },
+    });
     expect(t.name).toBe("Backend engineers in Germany");
     expect(t.network_url).toBeNull();
     expect(t.result_limit).toBeNull();
@@ -86,7 +100,12 @@ describe("POST /targets", () => {
   });
 
   it("query.keywords overrides the keyword generated from input or app_query; betweenRoles true maps to recently_changed_jobs", async () => {
-    const t = await sb.createTarget({ kind: "people", input: "Data people", app_query: { keywords: "data", betweenRoles: true }, query: { keywords: "data engineer" } });
+    const t = await sb.createTarget({
+      kind: "people",
+      input: "Data people",
+      app_query: { keywords: "data", betweenRoles: true },
+      query: { keywords: "data engineer" },
+    });
     expect(t.query.filters).toEqual({ keywords: "data engineer", recently_changed_jobs: true });
     const plain = await sb.createTarget({ kind: "people", input: "  Data engineers, Lagos  " });
     expect(plain.name).toBe("Data engineers, Lagos");
@@ -110,7 +129,11 @@ describe("POST /targets", () => {
     expect(new Set([a.id, b.id, c.id]).size).toBe(3);
     await sb.finish(c.id);
     const failed = (await sb.get(`/targets/${c.id}`)).body.data;
-    expect(failed).toMatchObject({ network_url: null, member_count: 0, job: { status: "failed", phase: "resolving", error: "Company could not be resolved" } });
+    expect(failed).toMatchObject({
+      network_url: null,
+      member_count: 0,
+      job: { status: "failed", phase: "resolving", error: "Company could not be resolved" },
+    });
     // Another organization gets its own Target for the same company.
     const other = await sb.request("POST", "/targets", { key: "globex", body: { input: "Northwind Labs" } });
     expect(other.status).toBe(202);
@@ -128,7 +151,9 @@ describe("GET /targets and GET /targets/{id}", () => {
     expect(res.body.meta.count).toBe(3);
     expect(res.body.data.map((t: any) => t.id)).toEqual([third.id, second.id, first.id]);
     for (const key of ["acme", "globex"] as const) {
-      const missing = await sb.get(`/targets/${key === "acme" ? "00000000-0000-4000-8000-000000000000" : first.id}`, { key });
+      const missing = await sb.get(`/targets/${key === "acme" ? "00000000-0000-4000-8000-000000000000" : first.id}`, {
+        key,
+      });
       expect(missing.status).toBe(404);
       expect(missing.body.error.type).toBe("not_found");
     }
@@ -137,24 +162,47 @@ describe("GET /targets and GET /targets/{id}", () => {
 
   it("counts: watching/proposed/excluded/enriched/member; current and alum count watching only; allocation_used = watching outside the graph", async () => {
     const t = await sb.northwind();
-    expect(t).toMatchObject({ member_count: 7, proposed_count: 7, watching_count: 0, current_count: 0, alum_count: 0, allocation_used: 0, in_graph_count: 0 });
+    expect(t).toMatchObject({
+      member_count: 7,
+      proposed_count: 7,
+      watching_count: 0,
+      current_count: 0,
+      alum_count: 0,
+      allocation_used: 0,
+      in_graph_count: 0,
+    });
     const rows = await sb.members(t.id);
     const names = rows.map((m) => m.full_name);
     for (const n of [...NORTHWIND_CURRENT, ...NORTHWIND_ALUMNI]) expect(names).toContain(n);
     const offGraph = rows.filter((m) => ![...NORTHWIND_CURRENT, ...NORTHWIND_ALUMNI].includes(m.full_name));
     expect(offGraph).toHaveLength(1);
-    await sb.request("POST", `/targets/${t.id}/members?status=proposed`, { body: { status: "watching", apply: "filter" } });
+    await sb.request("POST", `/targets/${t.id}/members?status=proposed`, {
+      body: { status: "watching", apply: "filter" },
+    });
     await sb.finish(t.id);
     const after = (await sb.get(`/targets/${t.id}`)).body.data;
-    expect(after).toMatchObject({ watching_count: 7, proposed_count: 0, enriched_count: 7, allocation_used: 1, in_graph_count: 6 });
+    expect(after).toMatchObject({
+      watching_count: 7,
+      proposed_count: 0,
+      enriched_count: 7,
+      allocation_used: 1,
+      in_graph_count: 6,
+    });
     expect(after.current_count + after.alum_count).toBe(7);
     const enriched = (await sb.members(t.id)).find((m) => m.network_url === offGraph[0].network_url);
     expect(offGraph[0]).toMatchObject({ full_name: null, is_current: null, enriched_at: null }); // a stub outside the graph
     expect(enriched.full_name).not.toBeNull();
     expect(after.current_count).toBe(3 + (enriched.is_current ? 1 : 0));
     // Exclude the off-graph member: allocation falls back to 0 and in_graph_count stays.
-    await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "excluded", urls: [offGraph[0].network_url] } });
-    expect((await sb.get(`/targets/${t.id}`)).body.data).toMatchObject({ watching_count: 6, allocation_used: 0, in_graph_count: 6, excluded_count: 1 });
+    await sb.request("POST", `/targets/${t.id}/members`, {
+      body: { status: "excluded", urls: [offGraph[0].network_url] },
+    });
+    expect((await sb.get(`/targets/${t.id}`)).body.data).toMatchObject({
+      watching_count: 6,
+      allocation_used: 0,
+      in_graph_count: 6,
+      excluded_count: 1,
+    });
   });
 
   it("GET /me quota.watch_slots.used counts distinct watching URLs not already in the graph, across Targets", async () => {
@@ -203,7 +251,13 @@ describe("PATCH /targets/{id}", () => {
 
   it("rejects unknown properties, wrong types and out-of-range titles with 400; 404 for a foreign Target", async () => {
     const t = await sb.createTarget({ input: "Northwind Labs" });
-    for (const body of [{ kind: "people" }, { auto_admit: "true" }, { title: "" }, { title: "x".repeat(81) }, { result_limit: 5 }]) {
+    for (const body of [
+      { kind: "people" },
+      { auto_admit: "true" },
+      { title: "" },
+      { title: "x".repeat(81) },
+      { result_limit: 5 },
+    ]) {
       const res = await sb.request("PATCH", `/targets/${t.id}`, { body, invalidRequest: true });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.type).toBe("invalid_request");
@@ -254,7 +308,12 @@ describe("jobs", () => {
       ["done", "done", url],
     ]);
     const done = (await sb.get(`/targets/${t.id}`)).body.data;
-    expect(done).toMatchObject({ name: "Northwind Labs", member_count: 7, enriched_count: 7, job: { total: 7, completed: 7, failed: 0, error: null } });
+    expect(done).toMatchObject({
+      name: "Northwind Labs",
+      member_count: 7,
+      enriched_count: 7,
+      job: { total: 7, completed: 7, failed: 0, error: null },
+    });
     // Advancing a finished job changes nothing.
     expect((await sb.control("POST", "/__sandbox/jobs/advance", { target_id: t.id })).body.data).toEqual([]);
   });
@@ -262,7 +321,10 @@ describe("jobs", () => {
   it("a failed discovery leaves no members and keeps the failing phase", async () => {
     const t = await sb.createTarget({ kind: "people", input: "engineer" });
     await sb.finish(t.id, "failed");
-    expect((await sb.get(`/targets/${t.id}`)).body.data).toMatchObject({ member_count: 0, job: { status: "failed", phase: "discovering" } });
+    expect((await sb.get(`/targets/${t.id}`)).body.data).toMatchObject({
+      member_count: 0,
+      job: { status: "failed", phase: "discovering" },
+    });
     expect((await sb.get(`/targets/${t.id}`)).body.data.job.error).toMatch(/Discovery failed/);
   });
 
@@ -270,7 +332,9 @@ describe("jobs", () => {
     expect((await sb.control("POST", "/__sandbox/jobs/advance", { steps: 0 })).status).toBe(400);
     expect((await sb.control("POST", "/__sandbox/jobs/advance", { outcome: "maybe" })).status).toBe(400);
     expect((await sb.control("POST", "/__sandbox/jobs/advance", [1])).status).toBe(400);
-    const missing = await sb.control("POST", "/__sandbox/jobs/advance", { target_id: "00000000-0000-4000-8000-000000000000" });
+    const missing = await sb.control("POST", "/__sandbox/jobs/advance", {
+      target_id: "00000000-0000-4000-8000-000000000000",
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.error.type).toBe("not_found");
   });

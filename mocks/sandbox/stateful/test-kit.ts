@@ -28,7 +28,13 @@ export interface StatefulSandbox extends TestSandbox {
 
 export async function openStateful(options: Partial<SandboxOptions> = {}): Promise<StatefulSandbox> {
   const clock = { now: T0 };
-  const sb = await openSandbox({ graph: fixtureGraphInput(), jobSpeed: 0, jobFailureRate: 0, now: () => clock.now, ...options });
+  const sb = await openSandbox({
+    graph: fixtureGraphInput(),
+    jobSpeed: 0,
+    jobFailureRate: 0,
+    now: () => clock.now,
+    ...options,
+  });
   const kit: StatefulSandbox = {
     ...sb,
     clock,
@@ -42,12 +48,17 @@ export async function openStateful(options: Partial<SandboxOptions> = {}): Promi
     },
     async createTarget(body, key = "acme") {
       const res = await sb.request("POST", "/targets", { key, body });
-      if (res.status !== 202 && res.status !== 200) throw new Error(`createTarget: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 202 && res.status !== 200)
+        throw new Error(`createTarget: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
     async finish(targetId, outcome) {
       kit.tick();
-      const res = await sb.control("POST", "/__sandbox/jobs/advance", { target_id: targetId, until: "finished", ...(outcome ? { outcome } : {}) });
+      const res = await sb.control("POST", "/__sandbox/jobs/advance", {
+        target_id: targetId,
+        until: "finished",
+        ...(outcome ? { outcome } : {}),
+      });
       if (res.status !== 200) throw new Error(`advance: ${res.status} ${JSON.stringify(res.body)}`);
       kit.tick();
       return res.body.data;
@@ -85,7 +96,11 @@ export const NORTHWIND_ALUMNI = ["Amara Okafor", "Mei Chen", "Olivia Smith"];
  * One sandbox per test file: opened before the tests, closed after them (its contract tally printed), reset
  * to the seed before each test unless `resetEach` is false. The returned object forwards to the sandbox.
  */
-export function useStatefulSandbox(file: string, options: Partial<SandboxOptions> = {}, { resetEach = true } = {}): StatefulSandbox {
+export function useStatefulSandbox(
+  file: string,
+  options: Partial<SandboxOptions> = {},
+  { resetEach = true } = {},
+): StatefulSandbox {
   let current: StatefulSandbox | undefined;
   beforeAll(async () => {
     current = await openStateful(options);
@@ -111,7 +126,11 @@ export function useStatefulSandbox(file: string, options: Partial<SandboxOptions
  * "Not visible to the organization": 404 not_found where the spec documents a 404 for the operation, else
  * the documented 400 invalid_request naming the missing resource (see common.ts `notVisible`).
  */
-export function expectNotVisible(sb: StatefulSandbox, res: { status: number; body: any }, operationId: OperationId): void {
+export function expectNotVisible(
+  sb: StatefulSandbox,
+  res: { status: number; body: any },
+  operationId: OperationId,
+): void {
   expect(sb.ctx.spec.byId.get(operationId)?.responses["404"], `${operationId} documents 404`).toBeDefined();
   expect(res.status, operationId).toBe(404);
   expect(res.body.error.type).toBe("not_found");

@@ -30,7 +30,15 @@ describe("Target job transitions", () => {
     const b = await sb.request("POST", "/targets", { body });
     expect([a.status, b.status]).toEqual([202, 202]);
     expect(a.body.data.id).not.toBe(b.body.data.id);
-    for (const res of [a, b]) expect(res.body.data.job).toMatchObject({ status: "pending", phase: "queued", total: 0, completed: 0, failed: 0, error: null });
+    for (const res of [a, b])
+      expect(res.body.data.job).toMatchObject({
+        status: "pending",
+        phase: "queued",
+        total: 0,
+        completed: 0,
+        failed: 0,
+        error: null,
+      });
     expect(await jobType(a.body.data.id)).toBe("track_people");
     expect((await sb.get("/targets")).body.meta.count).toBe(2);
   });
@@ -38,7 +46,11 @@ describe("Target job transitions", () => {
   it("create Target, kind company, no existing company Target for the resolved company: new job pending/queued (202)", async () => {
     const res = await sb.request("POST", "/targets", { body: { input: "Northwind Labs" } });
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ kind: "company", name: "Northwind Labs", job: { status: "pending", phase: "queued" } });
+    expect(res.body.data).toMatchObject({
+      kind: "company",
+      name: "Northwind Labs",
+      job: { status: "pending", phase: "queued" },
+    });
     expect(await jobType(res.body.data.id)).toBe("track_company");
   });
 
@@ -46,16 +58,23 @@ describe("Target job transitions", () => {
     ["pending", 0],
     ["running", 1],
     ["done", 10],
-  ])("create Target, kind company, existing Target whose latest job is %s: unchanged, the existing Target with 200", async (status, steps) => {
-    const before = await northwindAt(status, steps);
-    // The same company, spelled as a key, a URL and a domain, with other options: still the same Target.
-    for (const input of ["northwind-labs", "https://www.network.example.com/company/northwind-labs/", "northwindlabs.example"]) {
-      const again = await sb.request("POST", "/targets", { body: { input, auto_admit: true, result_limit: 1 } });
-      expect(again.status).toBe(200);
-      expect(again.body.data).toEqual(before);
-    }
-    expect((await sb.get("/targets")).body.meta.count).toBe(1);
-  });
+  ])(
+    "create Target, kind company, existing Target whose latest job is %s: unchanged, the existing Target with 200",
+    async (status, steps) => {
+      const before = await northwindAt(status, steps);
+      // The same company, spelled as a key, a URL and a domain, with other options: still the same Target.
+      for (const input of [
+        "northwind-labs",
+        "https://www.network.example.com/company/northwind-labs/",
+        "northwindlabs.example",
+      ]) {
+        const again = await sb.request("POST", "/targets", { body: { input, auto_admit: true, result_limit: 1 } });
+        expect(again.status).toBe(200);
+        expect(again.body.data).toEqual(before);
+      }
+      expect((await sb.get("/targets")).body.meta.count).toBe(1);
+    },
+  );
 
   it("create Target, kind company, existing Target whose latest job failed: a new job pending/queued on it (202)", async () => {
     const first = await sb.createTarget({ input: "Northwind Labs" });
@@ -72,17 +91,20 @@ describe("Target job transitions", () => {
   it.each([
     ["people", { kind: "people", input: "Data engineers" }, "track_people"],
     ["company", { input: "Contoso Robotics" }, "track_company"],
-  ])("POST /targets/{id}/retry, no pending or running job (%s): a new job pending/queued, 202", async (_kind, body, type) => {
-    const t = await sb.createTarget(body);
-    await sb.finish(t.id);
-    const done = (await sb.get(`/targets/${t.id}`)).body.data;
-    const res = await sb.request("POST", `/targets/${t.id}/retry`);
-    expect(res.status).toBe(202);
-    expect(res.body.data.job.id).not.toBe(done.job.id);
-    expect(res.body.data.job).toMatchObject({ status: "pending", phase: "queued" });
-    expect(res.body.data.member_count).toBe(done.member_count);
-    expect(await jobType(t.id)).toBe(type);
-  });
+  ])(
+    "POST /targets/{id}/retry, no pending or running job (%s): a new job pending/queued, 202",
+    async (_kind, body, type) => {
+      const t = await sb.createTarget(body);
+      await sb.finish(t.id);
+      const done = (await sb.get(`/targets/${t.id}`)).body.data;
+      const res = await sb.request("POST", `/targets/${t.id}/retry`);
+      expect(res.status).toBe(202);
+      expect(res.body.data.job.id).not.toBe(done.job.id);
+      expect(res.body.data.job).toMatchObject({ status: "pending", phase: "queued" });
+      expect(res.body.data.member_count).toBe(done.member_count);
+      expect(await jobType(t.id)).toBe(type);
+    },
+  );
 
   it.each([
     ["pending", 0],
@@ -137,7 +159,13 @@ describe("Target member status transitions", () => {
     await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "excluded", urls: [x.network_url] } });
     const res = await sb.request("PATCH", `/targets/${t.id}`, { body: { auto_admit: true } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ auto_admit: true, watching_count: 6, proposed_count: 0, excluded_count: 1, enriched_count: 0 });
+    expect(res.body.data).toMatchObject({
+      auto_admit: true,
+      watching_count: 6,
+      proposed_count: 0,
+      excluded_count: 1,
+      enriched_count: 0,
+    });
     expect(res.body.data.job.id).toBe(t.job.id); // no job enqueued
     const rows = await sb.members(t.id);
     expect(statuses(rows)[x.full_name]).toBe("excluded");
@@ -164,7 +192,9 @@ describe("Target member status transitions", () => {
   it("GET /targets with auto_admit true and proposed members: they become watching and generated lists are synchronized", async () => {
     const t = await sb.northwind({ auto_admit: true });
     const [a, b] = await sb.members(t.id);
-    await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "proposed", urls: [a.network_url, b.network_url] } });
+    await sb.request("POST", `/targets/${t.id}/members`, {
+      body: { status: "proposed", urls: [a.network_url, b.network_url] },
+    });
     const single = (await sb.get(`/targets/${t.id}`)).body.data;
     expect(single).toMatchObject({ proposed_count: 2, watching_count: 5 }); // GET /targets/{id} does not reconcile
     const list = await sb.get("/targets");
@@ -176,7 +206,9 @@ describe("Target member status transitions", () => {
   it("POST members status=watching (selected): watching; enqueues refresh_watch only when members need enrichment and no job is pending or running; lists synchronized", async () => {
     const t = await sb.northwind();
     const [a, b, c] = await sb.members(t.id);
-    const res = await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "watching", urls: [a.network_url, b.network_url] } });
+    const res = await sb.request("POST", `/targets/${t.id}/members`, {
+      body: { status: "watching", urls: [a.network_url, b.network_url] },
+    });
     expect(res.body.data.updated).toBe(2);
     const after = (await sb.get(`/targets/${t.id}`)).body.data;
     expect(after.job).toMatchObject({ status: "pending", phase: "queued" });
@@ -189,8 +221,14 @@ describe("Target member status transitions", () => {
     // The refresh enriches the three; accepting them again needs no enrichment: no new job.
     await sb.finish(t.id);
     const refreshed = (await sb.get(`/targets/${t.id}`)).body.data;
-    expect(refreshed).toMatchObject({ watching_count: 3, enriched_count: 3, job: { status: "done", total: 3, completed: 3 } });
-    const again = await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "watching", urls: [a.network_url, b.network_url, c.network_url] } });
+    expect(refreshed).toMatchObject({
+      watching_count: 3,
+      enriched_count: 3,
+      job: { status: "done", total: 3, completed: 3 },
+    });
+    const again = await sb.request("POST", `/targets/${t.id}/members`, {
+      body: { status: "watching", urls: [a.network_url, b.network_url, c.network_url] },
+    });
     expect(again.body.data.updated).toBe(3); // rows already at the requested status count
     expect((await sb.get(`/targets/${t.id}`)).body.data.job.id).toBe(refreshed.job.id);
   });
@@ -199,7 +237,9 @@ describe("Target member status transitions", () => {
     const t = await sb.northwind();
     const [x] = await sb.members(t.id);
     await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "excluded", urls: [x.network_url] } });
-    const res = await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "watching", apply: "filter", urls: [x.network_url] } });
+    const res = await sb.request("POST", `/targets/${t.id}/members`, {
+      body: { status: "watching", apply: "filter", urls: [x.network_url] },
+    });
     expect(res.body.data.updated).toBe(6); // urls are ignored in filter mode
     const rows = await sb.members(t.id);
     expect(statuses(rows)[x.full_name]).toBe("excluded");
@@ -218,7 +258,9 @@ describe("Target member status transitions", () => {
     expect(after).toMatchObject({ proposed_count: 6, excluded_count: 1, watching_count: 0 });
     expect(after.job.id).toBe(jobBefore);
     // Selected mode has no skip rule: the excluded row is updated too.
-    const sel = await sb.request("POST", `/targets/${t.id}/members`, { body: { status: "proposed", urls: [x.network_url] } });
+    const sel = await sb.request("POST", `/targets/${t.id}/members`, {
+      body: { status: "proposed", urls: [x.network_url] },
+    });
     expect(sel.body.data.updated).toBe(1);
     expect(statuses(await sb.members(t.id))[x.full_name]).toBe("proposed");
   });

@@ -20,7 +20,22 @@ const TITLES = [...new Set(Object.values(FAMILIES).flatMap((f) => f.titles))];
 
 /** One filter value per parameter, used by the single-parameter rows and the fixed-seed mixes. */
 const POOLS: Record<string, readonly (string | number | boolean)[]> = {
-  company: ["northwind", "NORTHWIND LABS", "labs", "bank", "robotics", "company/cobalt", "northwind-labs", "freelance", "stealth", "self-employed", "a", "network.example.com", "zzz-none", "é"],
+  company: [
+    "northwind",
+    "NORTHWIND LABS",
+    "labs",
+    "bank",
+    "robotics",
+    "company/cobalt",
+    "northwind-labs",
+    "freelance",
+    "stealth",
+    "self-employed",
+    "a",
+    "network.example.com",
+    "zzz-none",
+    "é",
+  ],
   min_company_months: [1, 12, 36, 60, 120, 240],
   company_current: [true, false],
   company_left_min_months_ago: [1, 6, 24, 60, 120, 600],
@@ -28,31 +43,109 @@ const POOLS: Record<string, readonly (string | number | boolean)[]> = {
   role_family: [...FAMILY_NAMES, "Engineering", "astronaut"],
   min_role_months: [1, 24, 60, 120],
   roles: [
-    "data:24", "engineering", "engineering@northwind", "engineering:36@labs", "sales:12@bank", "leadership@stealth", "engineering@Northwind%20Labs",
-    "t.contains.engineer", "t.contains.engineer.24", "t.exact.software%20engineer", "t.exact.Software%20Engineer.36", "t.contains.product%20manager;designer",
-    "t.contains.senior;staff.60", "engineering,data", "sales,t.contains.manager.12", "data,t.bogus,@x", "t.contains.cto;vp.12", "design:600", "product,product",
-    "t.contains.advisor", "t.exact.founder", "recruiting:12,t.contains.recruiter",
+    "data:24",
+    "engineering",
+    "engineering@northwind",
+    "engineering:36@labs",
+    "sales:12@bank",
+    "leadership@stealth",
+    "engineering@Northwind%20Labs",
+    "t.contains.engineer",
+    "t.contains.engineer.24",
+    "t.exact.software%20engineer",
+    "t.exact.Software%20Engineer.36",
+    "t.contains.product%20manager;designer",
+    "t.contains.senior;staff.60",
+    "engineering,data",
+    "sales,t.contains.manager.12",
+    "data,t.bogus,@x",
+    "t.contains.cto;vp.12",
+    "design:600",
+    "product,product",
+    "t.contains.advisor",
+    "t.exact.founder",
+    "recruiting:12,t.contains.recruiter",
   ],
-  keywords: ["engineer", "senior engineer", "priya", "jo", "c++", "data platform", "manager", "open", "josé", "sofía", "freelance", "staff backend", "x", "northwind"],
+  keywords: [
+    "engineer",
+    "senior engineer",
+    "priya",
+    "jo",
+    "c++",
+    "data platform",
+    "manager",
+    "open",
+    "josé",
+    "sofía",
+    "freelance",
+    "staff backend",
+    "x",
+    "northwind",
+  ],
   q_in: ["people", "name", "headline"],
   school: ["northbridge", "university", "poly", "Summit State", "design academy", "x", "nowhere"],
   skills: [
-    "python;go;kubernetes", "python", "go", "sql", "c++", "node.js", "a/b testing", "machine learning", "terraform or react", "Rust, Go",
-    "northwind", "northwind labs", "freelance", "engineer", "open to new opportunities", "seo;hubspot;figma", "excel;sap;ifrs;budgeting", "java",
+    "python;go;kubernetes",
+    "python",
+    "go",
+    "sql",
+    "c++",
+    "node.js",
+    "a/b testing",
+    "machine learning",
+    "terraform or react",
+    "Rust, Go",
+    "northwind",
+    "northwind labs",
+    "freelance",
+    "engineer",
+    "open to new opportunities",
+    "seo;hubspot;figma",
+    "excel;sap;ifrs;budgeting",
+    "java",
     "typescript;javascript;rust;kotlin;swift;docker;aws;graphql",
   ],
   skill: ["kubernetes", "Python", "stealth startup", "labs", "independent consultant"],
   skill_match: ["any", "all"],
-  languages: ["german", "english;spanish", "English or French", "yoruba", "japanese;mandarin", "klingon", "portuguese, spanish, french"],
+  languages: [
+    "german",
+    "english;spanish",
+    "English or French",
+    "yoruba",
+    "japanese;mandarin",
+    "klingon",
+    "portuguese, spanish, french",
+  ],
   language: ["Yoruba", "hindi", "english"],
   language_match: ["any", "all"],
   exclude_languages: ["english", "english;german", "spanish", "hebrew", "klingon"],
   certification: ["kubernetes", "skyline cloud", "Certified", "scrum", "guild", "level i", "zz"],
-  certifications: ['["scrum","KUBERNETES"]', '["kubernetes","container"]', '["skyline cloud"]', '["professional","cloud","data"]', '["cfa","chartered"]', "[]"],
+  certifications: [
+    '["scrum","KUBERNETES"]',
+    '["kubernetes","container"]',
+    '["skyline cloud"]',
+    '["professional","cloud","data"]',
+    '["cfa","chartered"]',
+    "[]",
+  ],
   certification_match: ["any", "all"],
   location: [
-    ...CONTINENT_NAMES, "Germany", "berlin", "Hamburg, Germany", "England", "London, England, United Kingdom", "Singapore", "Asia;Africa",
-    "São Paulo", "new york", "California;Texas", "Berlin, France", "Atlantis", "europe;germany", "Île-de-France", "Mexico City",
+    ...CONTINENT_NAMES,
+    "Germany",
+    "berlin",
+    "Hamburg, Germany",
+    "England",
+    "London, England, United Kingdom",
+    "Singapore",
+    "Asia;Africa",
+    "São Paulo",
+    "new york",
+    "California;Texas",
+    "Berlin, France",
+    "Atlantis",
+    "europe;germany",
+    "Île-de-France",
+    "Mexico City",
   ],
   exclude_locations: ["Germany", "Europe", "North America;Asia", "berlin", "United States", "Atlantis"],
   open_to_work: [true, false],
@@ -62,14 +155,45 @@ const POOLS: Record<string, readonly (string | number | boolean)[]> = {
 };
 
 const NL = [
-  "engineers in Germany", "open to work engineers in Berlin", "data scientists in Europe", "ex-Northwind Labs", "formerly at Cobalt Bank",
-  "currently at Northwind Labs", "who left Helix Robotics", "product managers at Redwood Software", "engineers with 9+ years",
-  "designers with 5 years of experience", "speaks German", "Spanish-speaking recruiters", "French speakers in Canada", "skilled in Python",
-  "knows Kubernetes", "with Figma experience", "studied at Northbridge University", "alumni of Summit State University",
-  "certified Certified Scrum Master", "with Certified Kubernetes Operator certification", "between roles in Europe", "between jobs",
-  "exploring options", "exploring new opportunities", "hireable engineers", "engineers in Berlin or Munich", "sales people outside Germany, France and Spain",
-  "not in North America", "excluding Asia", "platform people", "senior backend engineers in London", "ml engineers from India",
-  "machine learning engineers in Asia or Oceania", "CTOs", "founders in Lagos", "accountants", "open to work", "staff engineer rust", "zzz qqq",
+  "engineers in Germany",
+  "open to work engineers in Berlin",
+  "data scientists in Europe",
+  "ex-Northwind Labs",
+  "formerly at Cobalt Bank",
+  "currently at Northwind Labs",
+  "who left Helix Robotics",
+  "product managers at Redwood Software",
+  "engineers with 9+ years",
+  "designers with 5 years of experience",
+  "speaks German",
+  "Spanish-speaking recruiters",
+  "French speakers in Canada",
+  "skilled in Python",
+  "knows Kubernetes",
+  "with Figma experience",
+  "studied at Northbridge University",
+  "alumni of Summit State University",
+  "certified Certified Scrum Master",
+  "with Certified Kubernetes Operator certification",
+  "between roles in Europe",
+  "between jobs",
+  "exploring options",
+  "exploring new opportunities",
+  "hireable engineers",
+  "engineers in Berlin or Munich",
+  "sales people outside Germany, France and Spain",
+  "not in North America",
+  "excluding Asia",
+  "platform people",
+  "senior backend engineers in London",
+  "ml engineers from India",
+  "machine learning engineers in Asia or Oceania",
+  "CTOs",
+  "founders in Lagos",
+  "accountants",
+  "open to work",
+  "staff engineer rust",
+  "zzz qqq",
 ];
 
 /** Fixed-seed mixes of 2-4 filters (with views, paging and include_flagged), to cover interactions. */
@@ -85,7 +209,8 @@ export function mixedParams(count: number, seed = 20261122): Params[] {
       const pool = POOLS[key]!;
       params[key] = pool[rng.int(pool.length)]!;
     }
-    if ("min_role_months" in params && !("role_family" in params) && !("roles" in params)) params.role_family = "engineering";
+    if ("min_role_months" in params && !("role_family" in params) && !("roles" in params))
+      params.role_family = "engineering";
     if (rng.int(4) === 0) params.view = "compact";
     if (rng.int(5) === 0) params.include_flagged = true;
     if (rng.int(4) === 0) params.offset = rng.int(60);
@@ -115,15 +240,28 @@ export function singleParams(): Params[] {
 export function goldenPaths(): string[] {
   const paths: string[] = [];
   // Browse, paging, views, include_flagged.
-  paths.push(people({}), people({ include_flagged: true }), people({ view: "compact" }), people({ limit: 1 }), people({ limit: 100 }));
-  paths.push(people({ offset: 25 }), people({ offset: 4800, limit: 100 }), people({ offset: 10000 }), people({ view: "compact", include_flagged: true, offset: 100, limit: 50 }));
+  paths.push(
+    people({}),
+    people({ include_flagged: true }),
+    people({ view: "compact" }),
+    people({ limit: 1 }),
+    people({ limit: 100 }),
+  );
+  paths.push(
+    people({ offset: 25 }),
+    people({ offset: 4800, limit: 100 }),
+    people({ offset: 10000 }),
+    people({ view: "compact", include_flagged: true, offset: 100, limit: 50 }),
+  );
   paths.push(...singleParams().map(people));
   // Vocabulary sweeps: every skill, title (as a title token), school, certification and continent.
   for (const skill of SKILLS) paths.push(people({ skill, limit: 10 }));
   for (const title of TITLES) paths.push(people({ roles: `t.exact.${encodeURIComponent(title)}`, limit: 10 }));
   for (const school of SCHOOLS) paths.push(people({ school, view: "compact", limit: 10 }));
-  for (const [name, authority] of CERTIFICATIONS) paths.push(people({ certification: name, limit: 10 }), people({ certification: authority, limit: 10 }));
-  for (const family of FAMILY_NAMES) paths.push(people({ role_family: family, min_role_months: 60, company: "labs", limit: 10 }));
+  for (const [name, authority] of CERTIFICATIONS)
+    paths.push(people({ certification: name, limit: 10 }), people({ certification: authority, limit: 10 }));
+  for (const family of FAMILY_NAMES)
+    paths.push(people({ role_family: family, min_role_months: 60, company: "labs", limit: 10 }));
   // Tenure and company rule interactions.
   paths.push(
     people({ company: "northwind", company_current: true, company_left_min_months_ago: 24 }),
@@ -135,24 +273,48 @@ export function goldenPaths(): string[] {
     people({ roles: "data", role_family: "product" }),
   );
   // Keywords ranking with filters and paging.
-  paths.push(people({ keywords: "engineer", offset: 25 }), people({ keywords: "senior engineer", location: "Europe", view: "compact" }), people({ keywords: "a", limit: 100, offset: 200 }));
+  paths.push(
+    people({ keywords: "engineer", offset: 25 }),
+    people({ keywords: "senior engineer", location: "Europe", view: "compact" }),
+    people({ keywords: "a", limit: 100, offset: 200 }),
+  );
   // nl phrases, alone and with an explicit parameter winning.
   for (const nl of NL) paths.push(people({ nl, limit: 50 }));
-  paths.push(people({ nl: "engineers in Germany", location: "France" }), people({ nl: "open to work at Northwind Labs", open_to_work: false }), people({ nl: "speaks German", languages: "french", view: "compact" }));
+  paths.push(
+    people({ nl: "engineers in Germany", location: "France" }),
+    people({ nl: "open to work at Northwind Labs", open_to_work: false }),
+    people({ nl: "speaks German", languages: "french", view: "compact" }),
+  );
   // The benchmark's query.
   paths.push("/people?location=Europe&role_family=engineering&skills=python;go;kubernetes&limit=25");
   // 400 answers from the rules OpenAPI cannot express.
   paths.push(
-    people({ min_role_months: 12 }), people({ company_active_during: "2019-13" }), people({ skills: "a;b;c;d;e;f;g;h;i" }), people({ certifications: "kubernetes" }),
-    people({ location: ";;" }), people({ exclude_languages: "," }), people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
+    people({ min_role_months: 12 }),
+    people({ company_active_during: "2019-13" }),
+    people({ skills: "a;b;c;d;e;f;g;h;i" }),
+    people({ certifications: "kubernetes" }),
+    people({ location: ";;" }),
+    people({ exclude_languages: "," }),
+    people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
   );
   paths.push(...mixedParams(250).map(people));
   // The other read endpoints.
   for (const slug of ["priya-raman", "jonas-weber", "amara-okafor", "haruto-tanaka"]) {
-    paths.push(`/people/${slug}`, `/people/${slug}?include=coworkers,similar`, `/people/${slug}/coworkers`, `/people/${slug}/similar`);
+    paths.push(
+      `/people/${slug}`,
+      `/people/${slug}?include=coworkers,similar`,
+      `/people/${slug}/coworkers`,
+      `/people/${slug}/similar`,
+    );
   }
   paths.push(`/people/${encodeURIComponent("https://network.example.com/in/priya-raman")}`, "/people/nobody-here");
-  paths.push("/companies/northwind-labs", "/companies/Cobalt%20Bank", "/companies/nowhere", "/companies", "/companies?q=labs");
+  paths.push(
+    "/companies/northwind-labs",
+    "/companies/Cobalt%20Bank",
+    "/companies/nowhere",
+    "/companies",
+    "/companies?q=labs",
+  );
   paths.push("/suggest", "/suggest?q=cloud", "/suggest?q=north");
   return paths;
 }

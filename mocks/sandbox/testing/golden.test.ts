@@ -29,7 +29,8 @@ describe("read-side golden answers (default graph)", () => {
     const diffs: { expected: GoldenEntry; actual: GoldenEntry }[] = [];
     for (const expected of golden) {
       const actual = await answer(expected.path);
-      if (actual.sha256 !== expected.sha256 || actual.status !== expected.status || actual.type !== expected.type) diffs.push({ expected, actual });
+      if (actual.sha256 !== expected.sha256 || actual.status !== expected.status || actual.type !== expected.type)
+        diffs.push({ expected, actual });
     }
     expect(diffs.slice(0, 5)).toEqual([]);
   }, 120_000);

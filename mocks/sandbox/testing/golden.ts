@@ -33,17 +33,32 @@ const AUTH = { authorization: `Bearer ${KEYS[0]!.key}` };
 /** The answer of one path (relative to /v1), summarized. */
 export async function goldenAnswer(app: FastifyInstance, basePath: string, path: string): Promise<GoldenEntry> {
   const res = await app.inject({ method: "GET", url: basePath + path, headers: AUTH });
-  const entry: GoldenEntry = { path, status: res.statusCode, type: String(res.headers["content-type"]), bytes: res.rawPayload.length, sha256: createHash("sha256").update(res.rawPayload).digest("hex") };
+  const entry: GoldenEntry = {
+    path,
+    status: res.statusCode,
+    type: String(res.headers["content-type"]),
+    bytes: res.rawPayload.length,
+    sha256: createHash("sha256").update(res.rawPayload).digest("hex"),
+  };
   const body = JSON.parse(res.body) as { data?: unknown; meta?: { total?: number | null } };
   if (body.meta && "total" in body.meta) entry.total = body.meta.total ?? null;
   if (Array.isArray(body.data)) {
-    entry.first = body.data.slice(0, 3).map((r: { slug?: string | null; full_name?: string | null; name?: string | null; key?: string }) => r.slug ?? r.key ?? `(${r.full_name ?? r.name})`);
+    entry.first = body.data
+      .slice(0, 3)
+      .map(
+        (r: { slug?: string | null; full_name?: string | null; name?: string | null; key?: string }) =>
+          r.slug ?? r.key ?? `(${r.full_name ?? r.name})`,
+      );
   }
   return entry;
 }
 
 export function readGolden(): GoldenEntry[] {
-  return readFileSync(GOLDEN_FILE, "utf8").trim().split("\n").slice(1, -1).map((line) => JSON.parse(line.replace(/,$/, "")) as GoldenEntry);
+  return readFileSync(GOLDEN_FILE, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1, -1)
+    .map((line) => JSON.parse(line.replace(/,$/, "")) as GoldenEntry);
 }
 
 async function write(): Promise<void> {

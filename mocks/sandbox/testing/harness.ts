@@ -12,7 +12,13 @@
 import { appendFileSync } from "node:fs";
 import { getResponse } from "msw";
 import { afterAll, expect } from "vitest";
-import { createContractValidator, formatErrors, type Exchange, type ExchangeResult, type HeaderMap } from "../../../contract-core/index.js";
+import {
+  createContractValidator,
+  formatErrors,
+  type Exchange,
+  type ExchangeResult,
+  type HeaderMap,
+} from "../../../contract-core/index.js";
 import { KEYS } from "../auth.js";
 import type { Area } from "../context.js";
 import { resolveOptions, type SandboxOptions } from "../options.js";
@@ -110,17 +116,30 @@ interface RawResponse {
   text: string;
 }
 
-type Send = (method: string, url: string, headers: Record<string, string>, payload: string | undefined) => Promise<RawResponse>;
+type Send = (
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+) => Promise<RawResponse>;
 
 /** An in-process sandbox on the host the run chose (see the file comment). */
 export function openSandbox(options: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<TestSandbox> {
   return HOST === "msw" ? openMswSandbox(options, areas) : openFastifySandbox(options, areas);
 }
 
-export async function openFastifySandbox(options: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<FastifyTestSandbox> {
+export async function openFastifySandbox(
+  options: Partial<SandboxOptions> = {},
+  areas?: Area[],
+): Promise<FastifyTestSandbox> {
   const built = await buildApp({ rateLimit: false, ...options }, areas);
   const send: Send = async (method, url, headers, payload) => {
-    const res = await built.app.inject({ method: method as "GET", url, headers, ...(payload !== undefined ? { payload } : {}) });
+    const res = await built.app.inject({
+      method: method as "GET",
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
     return { status: res.statusCode, headers: res.headers as HeaderMap, text: res.body };
   };
   return { ...built, ...client(built, "fastify", send), close: () => built.app.close() };
@@ -131,25 +150,42 @@ async function openMswSandbox(options: Partial<SandboxOptions> = {}, areas?: Are
   const { stateFile: file, ...rest } = options;
   // The Fastify host's dataset size, so both hosts answer the same default graph.
   const { people, companies } = resolveOptions();
-  const sandbox = createSandboxHandlers({ people, companies, rateLimit: false, ...rest, persist: file ? nodeStateStorage(file) : false });
+  const sandbox = createSandboxHandlers({
+    people,
+    companies,
+    rateLimit: false,
+    ...rest,
+    persist: file ? nodeStateStorage(file) : false,
+  });
   const origin = new URL(defaultBaseUrl()).origin;
   const { core } = sandbox;
   const send: Send = async (method, url, headers, payload) => {
     const request = new Request(origin + url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
     // API calls go through the MSW handlers; control endpoints (not mounted in MSW) straight to the core.
-    const res = url.startsWith(`${core.ctx.spec.basePath}/`) ? await getResponse(sandbox.handlers, request) : await viaCore(request);
+    const res = url.startsWith(`${core.ctx.spec.basePath}/`)
+      ? await getResponse(sandbox.handlers, request)
+      : await viaCore(request);
     if (!res) throw new Error(`no MSW handler answered ${method} ${url}`);
     return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
   };
   const viaCore = async (request: Request) => {
-    const answer = await core.handle({ method: request.method, url: new URL(request.url).pathname, headers: Object.fromEntries(request.headers), body: await request.text() });
+    const answer = await core.handle({
+      method: request.method,
+      url: new URL(request.url).pathname,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+    });
     return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
   };
   const built = { core, ctx: core.ctx, state: core.ctx.state, graph: core.graph, graphMs: core.graphMs };
   return { ...built, ...client(built, "msw", send), close: async () => sandbox.close() };
 }
 
-function client(built: Omit<BuiltSandbox, "app">, host: HostName, send: Send): Pick<TestSandbox, "host" | "request" | "get" | "control"> {
+function client(
+  built: Omit<BuiltSandbox, "app">,
+  host: HostName,
+  send: Send,
+): Pick<TestSandbox, "host" | "request" | "get" | "control"> {
   const base = built.ctx.spec.basePath;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -168,7 +204,8 @@ function client(built: Omit<BuiltSandbox, "app">, host: HostName, send: Send): P
     const res = await send(method, url, headers, payload);
     const isJson = /json/i.test(String(res.headers["content-type"] ?? ""));
     const body = res.text === "" ? null : isJson ? JSON.parse(res.text) : res.text;
-    const requestBody = opts.body === undefined ? undefined : typeof opts.body === "string" ? safeParse(opts.body) : opts.body;
+    const requestBody =
+      opts.body === undefined ? undefined : typeof opts.body === "string" ? safeParse(opts.body) : opts.body;
     const exchange: Exchange = {
       request: { method, url, headers, body: requestBody },
       response: { status: res.status, headers: res.headers, body },
@@ -183,7 +220,12 @@ function client(built: Omit<BuiltSandbox, "app">, host: HostName, send: Send): P
     get: (path, opts) => request("GET", path, opts),
     async control(method, path, body) {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const res = await send(method, path, payload === undefined ? {} : { "content-type": "application/json" }, payload);
+      const res = await send(
+        method,
+        path,
+        payload === undefined ? {} : { "content-type": "application/json" },
+        payload,
+      );
       return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
     },
   };
