@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildClient, CONSUMER_COMPILER_OPTIONS } from "../scripts/build.js";
+import { buildClient, CONSUMER_COMPILER_OPTIONS } from "../scripts/build/build.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const compilerOptions = CONSUMER_COMPILER_OPTIONS;

@@ -237,17 +237,17 @@ describe("gate runs only the checks a change can affect", () => {
     await repo.git("clean", "-fdq");
   };
 
-  it("a docs-only change runs the tests alone, without the docs suite, and says why the rest was skipped", async () => {
+  it("a docs-only change runs lint (formatting) and the tests without the docs suite, and says why the rest was skipped", async () => {
     await writeFile(join(repo.dir, "README.md"), "# Readme\n\nMore words.\n");
     await writeFile(join(repo.dir, "GUIDE.md"), "# New guide\n"); // untracked files count too
     const { result, log, statuses } = await gate();
     await reset();
     expect(result.ok).toBe(true);
-    expect(statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:skip", "tests:pass"]);
+    expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:skip", "tests:pass"]);
     expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
-    expect(log).not.toMatch(/^(lint|drift|typecheck) /m);
+    expect(log).not.toMatch(/^(drift|typecheck) /m);
     expect(result.markdown).toContain(
-      "| – Lint | skipped: none of the 2 changed files is an input (spec/, scripts/lint/, contract-core/, redocly.yaml) | — |",
+      "| – Drift (generated files up to date) | skipped: none of the 2 changed files is an input",
     );
     expect(result.markdown).toContain("| – Breaking changes | skipped: none of the 2 changed files is an input");
     expect(result.markdown).toContain(
@@ -275,11 +275,11 @@ describe("gate runs only the checks a change can affect", () => {
     expect(statuses).toContain("breaking:fail");
   });
 
-  it("a code-only change runs typecheck and the tests without the docs suite, and skips lint, drift and breaking", async () => {
+  it("a code-only change runs lint, typecheck and the tests without the docs suite, and skips drift and breaking", async () => {
     await repo.edit("tool.ts", "x = 1", "x = 2");
     const { log, statuses } = await gate();
     await reset();
-    expect(statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
+    expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
     expect(log).toContain("typecheck []");
     expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
   });
@@ -336,20 +336,20 @@ describe("planSteps", () => {
       const { run, docsSkipped } = planSteps(files);
       return { run, docs: docsSkipped === undefined };
     };
-    expect(plan("docs/guide.md")).toEqual({ run: ["tests"], docs: false });
+    expect(plan("docs/guide.md")).toEqual({ run: ["lint", "tests"], docs: false });
     expect(planSteps(["docs/guide.md"]).docsSkipped).toContain("docs suite (scripts/docs/**) not run");
     expect(plan("spec/base/paths/me.yaml")).toEqual({ run: ["lint", "drift", "breaking", "tests"], docs: true });
-    expect(plan("mocks/sandbox/server.ts")).toEqual({ run: ["typecheck", "tests"], docs: false });
-    expect(plan("client/index.ts")).toEqual({ run: ["typecheck", "tests"], docs: true });
-    expect(plan("scripts/docs/build.ts")).toEqual({ run: ["typecheck", "tests"], docs: true });
+    expect(plan("mocks/sandbox/server.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: false });
+    expect(plan("client/index.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: true });
+    expect(plan("scripts/docs/build.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: true });
     expect(plan("scripts/lint/ruleset.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: false });
     expect(plan("scripts/breaking/policy.ts")).toEqual({
-      run: ["drift", "breaking", "typecheck", "tests"],
+      run: ["lint", "drift", "breaking", "typecheck", "tests"],
       docs: false,
     });
     expect(plan("contract-core/spec.ts")).toEqual({ run: [...STEPS], docs: true });
-    expect(plan("generated/schema.d.ts")).toEqual({ run: ["drift", "typecheck", "tests"], docs: true });
-    expect(plan("README.md", "mocks/sandbox/server.ts")).toEqual({ run: ["typecheck", "tests"], docs: false });
+    expect(plan("generated/schema.d.ts")).toEqual({ run: ["lint", "drift", "typecheck", "tests"], docs: true });
+    expect(plan("README.md", "mocks/sandbox/server.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: false });
   });
 });
 

@@ -68,8 +68,9 @@ export interface StepResult {
  * skipped. ALWAYS_AFFECTED files (toolchain, configuration, CI) count as inputs of every check.
  */
 export const STEP_INPUTS: Record<StepName, readonly string[]> = {
-  // Redocly and Spectral on the spec and the workflows, with the house rules and the shared bundler.
-  lint: ["spec/", "scripts/lint/", "contract-core/", "redocly.yaml"],
+  // Redocly and Spectral on the spec and the workflows, then Prettier and ESLint over the whole tree: any file
+  // can break the formatting check.
+  lint: ["*"],
   // Everything `npm run generate` reads or writes.
   drift: [
     "spec/",
@@ -102,6 +103,8 @@ export const ALWAYS_AFFECTED: readonly string[] = [
   "tsconfig.json",
   "vitest.config.ts",
   "eslint.config.js",
+  ".prettierrc.json",
+  ".prettierignore",
   ".github/",
   ".ci/",
 ];

@@ -1,6 +1,6 @@
-/** `npm run build:client [-- --out <dir>]`: the ./client export alone (scripts/build.ts builds every export). */
+/** `npm run build:client [-- --out <dir>]`: the ./client export alone (scripts/build/build.ts builds every export). */
 import path from "node:path";
-import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
+import { isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { buildClientChecked, OUT_OPTION, printBuild } from "./build.js";
 
 export const BUILD_CLIENT_COMMAND: CommandSpec = {

@@ -10,7 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildClient, buildMsw, CONSUMER_COMPILER_OPTIONS } from "./build.js";
-import { repoRoot } from "./generate.js";
+import { repoRoot } from "../generate.js";
 
 const MSW_VERSION = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).devDependencies.msw as string;
 const npm = (args: string[], cwd: string) =>

@@ -1,6 +1,6 @@
 /**
  * `npm run build [-- --out <dir>]` (also `prepare`, so git and tarball installs get it): the package's
- * exports in <dir> (default dist/); `npm run build:client` (scripts/build-client.ts) builds ./client alone.
+ * exports in <dir> (default dist/); `npm run build:client` (scripts/build/build-client.ts) builds ./client alone.
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
  *   ./msw     mocks/sandbox/hosts/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
  *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
@@ -12,9 +12,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type ts from "typescript";
-import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
+import { isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // The compiler and esbuild load on the first build, not on import: `--help` and importers that never build stay fast.
 const require = createRequire(import.meta.url);
 const compiler = (): typeof ts => require("typescript") as typeof ts;

@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const WORKFLOWS_DIR = join(repoRoot, "spec/workflows");
 /** The sourceDescription name every workflow file gives the API. */
 const SOURCE = "talentGraph";
