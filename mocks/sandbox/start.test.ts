@@ -1,52 +1,22 @@
 /** `npm run sandbox` end to end over real HTTP (child process on a free port, killed with its group). */
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeFromFetch } from "../../contract-core/index.js";
 import { KEYS } from "./auth.js";
 import { parseCli } from "./cli.js";
+import { spawnSandbox } from "./testing/child.js";
 import { assertContract, testKey } from "./testing/harness.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 let child: ChildProcess;
 let stdout = "";
 let baseUrl = "";
 
 beforeAll(async () => {
-  child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "mocks/sandbox/start.ts",
-      "--port",
-      "0",
-      "--people",
-      "300",
-      "--companies",
-      "40",
-      "--rate-limit",
-      "1000",
-    ],
-    {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${stdout}`)), 45_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const m = /Base URL: (\S+)/.exec(stdout);
-      if (m && stdout.includes("tgsb_revoked_")) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) => (clearTimeout(timer), reject(new Error(`sandbox exited with ${code}:\n${stdout}`))));
+  const started = await spawnSandbox(["--people", "300", "--companies", "40", "--rate-limit", "1000"], {
+    detached: true,
   });
+  ({ child, baseUrl } = started);
+  stdout = started.output();
 });
 
 afterAll(async () => {

@@ -4,14 +4,14 @@
  * torn last journal record is skipped with a warning; every other damage stops the start with a message
  * naming the file and the record, and the damaged file is left as it was. State files are private (0600).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { REPO_ROOT } from "../../../contract-core/index.js";
 import { KEYS } from "../auth.js";
 import { journalPath } from "../node-state-storage.js";
+import { spawnSandbox, type SandboxChild } from "../testing/child.js";
 import { openStateful } from "./test-kit.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sandbox-durable-"));
@@ -147,39 +147,19 @@ describe("a damaged state file", () => {
   });
 });
 
-/** Starts `npm run sandbox` as a child process on a free port; resolves with its base URL. */
-function startChild(stateFile: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "mocks/sandbox/start.ts",
-      "--port",
-      "0",
-      "--people",
-      "200",
-      "--companies",
-      "20",
-      "--no-rate-limit",
-      "--job-speed",
-      "0",
-      "--state-file",
-      stateFile,
-    ],
-    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Base URL: (\S+)/.exec(out);
-      if (m) resolve({ child, baseUrl: m[1]! });
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.on("exit", (code) => reject(new Error(`sandbox exited (${code}) before it was ready: ${err || out}`)));
-  });
+/** Starts `npm run sandbox` with `stateFile` on a free port; resolves with its base URL. */
+function startChild(stateFile: string): Promise<SandboxChild> {
+  return spawnSandbox([
+    "--people",
+    "200",
+    "--companies",
+    "20",
+    "--no-rate-limit",
+    "--job-speed",
+    "0",
+    "--state-file",
+    stateFile,
+  ]);
 }
 
 function stopped(child: ChildProcess): Promise<void> {
