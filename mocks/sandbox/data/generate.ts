@@ -456,22 +456,29 @@ const EXAMPLE_PEOPLE: readonly (readonly [string, string, string, string])[] = [
 ];
 
 export function generateGraphInput(opts: GenerateOptions): GraphInput {
+  const { companies, people } = generateSource(opts);
+  return { today: GRAPH_TODAY, companies, people: [...people], continentOf };
+}
+
+/** The companies, and the people as a stream in graph order (each person made when it is read). */
+function generateSource(opts: GenerateOptions): { companies: Company[]; people: Iterable<Person> } {
   const rng = new Prng(opts.seed);
   const companies = generateCompanies(rng.fork(), opts.companies);
   const gen = new PersonGenerator(rng.fork(), companies);
-  const countries = Object.values(CONTINENTS).flat();
-  const people: Person[] = [];
-  for (let idx = 0; idx < opts.people; idx++) {
-    const example = EXAMPLE_PEOPLE[idx];
-    const plan = gen.plan();
-    if (example) {
-      [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
-      plan.country = countries.find((c) => c.name === example[3])!;
-      plan.employer = companies[0];
+  function* people(): Generator<Person> {
+    const countries = Object.values(CONTINENTS).flat();
+    for (let idx = 0; idx < opts.people; idx++) {
+      const example = EXAMPLE_PEOPLE[idx];
+      const plan = gen.plan();
+      if (example) {
+        [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
+        plan.country = countries.find((c) => c.name === example[3])!;
+        plan.employer = companies[0];
+      }
+      yield gen.person(idx, plan);
     }
-    people.push(gen.person(idx, plan));
   }
-  return { today: GRAPH_TODAY, companies, people, continentOf };
+  return { companies, people: people() };
 }
 
 const cache = new Map<string, Graph>();
@@ -481,7 +488,7 @@ export function generatedGraph(opts: GenerateOptions): Graph {
   const key = `${opts.seed}:${opts.people}:${opts.companies}`;
   let graph = cache.get(key);
   if (!graph) {
-    graph = buildGraph(generateGraphInput(opts));
+    graph = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts) });
     cache.set(key, graph);
   }
   return graph;

@@ -66,6 +66,9 @@ export interface PersonRecord {
   certificationsLc: { name: string; authority: string | null }[];
 }
 
+/** Joins the parts of a skill text: not a word character, so no phrase or word runs across two parts. */
+export const SKILL_TEXT_SEPARATOR = "\u0001";
+
 export interface CompanyStint {
   record: PersonRecord;
   stint: Stint;
@@ -92,6 +95,14 @@ export interface GraphInput {
 }
 
 /**
+ * What `buildGraph` reads: the people may be a stream, so a generated source person is dropped as soon as
+ * its record is built (only the derived person stays alive, never both copies of the whole graph).
+ */
+export interface GraphSource extends Omit<GraphInput, "people"> {
+  people: Iterable<Person>;
+}
+
+/**
  * One string or value object per distinct text: a large graph repeats a few thousand company texts, titles,
  * skills, languages, schools and places across its people, and each lower-casing or concatenation would
  * otherwise keep its own copy alive for the life of the process.
@@ -115,7 +126,7 @@ export class Interner {
   }
 }
 
-export function buildGraph(input: GraphInput): Graph {
+export function buildGraph(input: GraphSource): Graph {
   const todayMonth = periodStart(input.today);
   if (todayMonth === null) throw new Error(`graph today must be a date, got ${input.today}`);
   const companyByKey = new Map(input.companies.map((c) => [c.key, c]));
@@ -141,7 +152,8 @@ export function buildGraph(input: GraphInput): Graph {
 
   const intern = new Interner();
   const lower = (text: string) => intern.string(text.toLowerCase());
-  input.people.forEach((source, idx) => {
+  let idx = 0;
+  for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
     const positions = collapsePositions(person.positions, todayMonth);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
@@ -162,7 +174,7 @@ export function buildGraph(input: GraphInput): Graph {
       skillsLc: person.skills.map(lower),
       languagesLc: person.languages.map(lower),
       skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
-        .join("\u0001")
+        .join(SKILL_TEXT_SEPARATOR)
         .toLowerCase(),
       schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : [])),
       certificationsLc: person.certifications.map((c) =>
@@ -179,7 +191,8 @@ export function buildGraph(input: GraphInput): Graph {
     for (const stint of stints) {
       if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push({ record, stint });
     }
-  });
+    idx++;
+  }
   return graph;
 }
 

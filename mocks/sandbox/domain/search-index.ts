@@ -8,7 +8,7 @@
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
  */
-import type { Graph, PersonRecord } from "../data/graph.js";
+import { SKILL_TEXT_SEPARATOR, type Graph, type PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
 import {
   addPeople,
@@ -51,7 +51,7 @@ export interface SearchIndex extends Record<keyof typeof FLAGS, PeopleSet> {
   languages: Postings;
   /** People by distinct lower-case location. */
   locations: { location: LowerLocation; people: number[] }[];
-  /** The word indexes, built on first use (only keyword and skill searches need them; start-up stays short). */
+  /** The word indexes (built with the others, so the first keyword or skill search pays nothing extra). */
   words: () => WordIndexes;
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
@@ -119,6 +119,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       size,
       people.filter(test).map((rec) => rec.idx),
     );
+  const words = buildWordIndexes(people);
   return {
     ...index,
     unflagged: flagSet(FLAGS.unflagged),
@@ -128,7 +129,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     hireable: flagSet(FLAGS.hireable),
     employed: flagSet(FLAGS.employed),
     locations: [...locations.values()],
-    words: once(() => buildWordIndexes(people)),
+    words: () => words,
     skillHolders: once(() => buildSkillHolders(people)),
   };
 }
@@ -139,13 +140,29 @@ function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
     name: new Postings(people.length),
     headline: new Postings(people.length),
   };
+  // Names, headlines and the parts of a skill text repeat across people: each distinct text is split once.
+  const runs = new Map<string, string[]>();
+  const runsOf = (text: string) => {
+    let found = runs.get(text);
+    if (found === undefined) {
+      found = wordRuns(text);
+      if (runs.size < RUNS_KEPT) runs.set(text, found);
+    }
+    return found;
+  };
   for (const rec of people) {
-    for (const w of wordRuns(rec.skillText)) words.skill.add(w, rec.idx);
-    for (const w of wordRuns(rec.nameLc)) words.name.add(w, rec.idx);
-    for (const w of wordRuns(rec.headlineLc)) words.headline.add(w, rec.idx);
+    // The skill text's parts are joined by a non-word character, so its runs are the runs of its parts.
+    for (const part of rec.skillText.split(SKILL_TEXT_SEPARATOR)) {
+      for (const w of runsOf(part)) words.skill.add(w, rec.idx);
+    }
+    for (const w of runsOf(rec.nameLc)) words.name.add(w, rec.idx);
+    for (const w of runsOf(rec.headlineLc)) words.headline.add(w, rec.idx);
   }
   return words;
 }
+
+/** Most distinct texts whose word runs are kept while the word indexes are built. */
+const RUNS_KEPT = 200_000;
 
 function buildSkillHolders(people: readonly PersonRecord[]): Map<string, number[]> {
   const holders = new Map<string, number[]>();
