@@ -234,12 +234,22 @@ const pools = new WeakMap<SearchIndex, SetPool>();
 /** Most distinct place sets kept per index (a continent or country filter repeats across requests). */
 const PLACE_SETS_KEPT = 256;
 const placeSets = new WeakMap<SearchIndex, Map<string, PeopleSet>>();
+const matcherSets = new WeakMap<SearchIndex, WeakMap<(l: LowerLocation) => boolean, PeopleSet>>();
 
 /**
  * People whose location the matcher accepts: a shared set (read only), kept per distinct choice of location
  * groups, so a repeated place filter costs one test per group instead of one bit per person.
  */
 function locationSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): PeopleSet {
+  // A repeated filter brings the same (kept) matcher: its set is found without testing the groups again.
+  let byMatcher = matcherSets.get(index);
+  if (!byMatcher) matcherSets.set(index, (byMatcher = new WeakMap()));
+  let known = byMatcher.get(matches);
+  if (!known) byMatcher.set(matches, (known = groupsSet(index, matches)));
+  return known;
+}
+
+function groupsSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): PeopleSet {
   let key = "";
   for (let g = 0; g < index.locations.length; g++) if (matches(index.locations[g]!.location)) key += `${g},`;
   let kept = placeSets.get(index);
