@@ -160,6 +160,7 @@ class PersonGenerator {
   private readonly usedSlugs = new Set<string>();
   /** Titles, dates and headlines repeat across people: one string each. */
   private readonly intern = new Interner();
+  private readonly dates = new Map<number, string>();
 
   constructor(
     private readonly rng: Prng,
@@ -302,15 +303,20 @@ class PersonGenerator {
       company: employer ? employer.name : offGraph,
       company_url: employer ? employer.network_url : null,
       title,
-      started_at: rng.chance(1) ? null : this.intern.string(formatDate(start, precision, rng.range(1, 28))),
-      ended_at:
-        end === null || (!employer && rng.chance(20))
-          ? null
-          : this.intern.string(formatDate(end, precision, rng.range(1, 28))),
+      started_at: rng.chance(1) ? null : this.date(start, precision, rng.range(1, 28)),
+      ended_at: end === null || (!employer && rng.chance(20)) ? null : this.date(end, precision, rng.range(1, 28)),
       tenure_months: null,
       is_current: explicitCurrent,
       role_family: family,
     };
+  }
+
+  /** A partial date's text, one string per distinct date (looked up by number: no text is made to find it). */
+  private date(month: number, precision: Precision, day: number): string {
+    const key = precision === "day" ? (month * 32 + day) * 3 : month * 96 + (precision === "month" ? 1 : 2);
+    let text = this.dates.get(key);
+    if (text === undefined) this.dates.set(key, (text = formatDate(month, precision, day)));
+    return text;
   }
 
   private internOrNull(text: string | null): string | null {

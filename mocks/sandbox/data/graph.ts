@@ -110,12 +110,33 @@ export interface GraphSource extends Omit<GraphInput, "people"> {
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly values = new Map<string, unknown>();
+  private readonly lowered = new Map<string, string>();
+  private readonly pairs = new Map<string, Map<string, string>>();
 
   string(text: string): string {
     const known = this.strings.get(text);
     if (known !== undefined) return known;
     this.strings.set(text, text);
     return text;
+  }
+
+  /**
+   * The kept lower-case form of a text, looked up by the text itself: graph texts are mostly shared strings
+   * whose hash is already known, so a repeated text costs no lower-casing and no hashing of a new string.
+   */
+  lower(text: string): string {
+    let known = this.lowered.get(text);
+    if (known === undefined) this.lowered.set(text, (known = this.string(text.toLowerCase())));
+    return known;
+  }
+
+  /** The kept lower-case form of `${a} ${b}`, looked up by its two parts. */
+  lowerPair(a: string, b: string): string {
+    let byB = this.pairs.get(a);
+    if (!byB) this.pairs.set(a, (byB = new Map()));
+    let known = byB.get(b);
+    if (known === undefined) byB.set(b, (known = this.string(`${a} ${b}`.toLowerCase())));
+    return known;
   }
 
   /** The kept value for this key, made once. */
@@ -151,7 +172,7 @@ export function buildGraph(input: GraphSource): Graph {
   };
 
   const intern = new Interner();
-  const lower = (text: string) => intern.string(text.toLowerCase());
+  const lower = (text: string) => intern.lower(text);
   let idx = 0;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
@@ -292,8 +313,8 @@ function later(a: string | null, b: string | null): string | null {
 
 function toStint(position: Position, company: Company | null, todayMonth: number, intern: Interner): Stint {
   const current = position.is_current === true;
-  const companyText = intern.string(`${position.company ?? ""} ${position.company_url ?? ""}`.toLowerCase());
-  const titleLc = intern.string(position.title?.toLowerCase() ?? "");
+  const companyText = intern.lowerPair(position.company ?? "", position.company_url ?? "");
+  const titleLc = intern.lower(position.title ?? "");
   const start = periodStart(position.started_at);
   const end = current ? null : periodEnd(position.ended_at);
   return {

@@ -1,5 +1,5 @@
 /**
- * Indexes of the people search, built with the graph (the word indexes on first use). `planSearch(index,
+ * Indexes of the people search, built with the graph (word indexes included). `planSearch(index,
  * filters)` narrows a search to the people who can match: every filter with an index contributes a set
  * (looked up per distinct value: company text, title, school, certification, location, language, word) and
  * the sets are intersected. The sets are supersets of the true matches (never smaller), so the exact
