@@ -119,6 +119,15 @@ function slugifyUncached(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
+const schoolUrls = new Map<string, string>();
+
+/** A school's page URL (one string per school: every alumnus shares it). */
+function schoolUrl(school: string): string {
+  let url = schoolUrls.get(school);
+  if (url === undefined) schoolUrls.set(school, (url = `https://network.example.com/school/${slugify(school)}`));
+  return url;
+}
+
 /** ISO timestamp `daysAgo` days (plus some minutes) before the graph's today. */
 function isoDaysAgo(daysAgo: number, minutes: number): string {
   return new Date(TODAY_MS - daysAgo * DAY_MS + minutes * 60_000).toISOString();
@@ -422,7 +431,7 @@ class PersonGenerator {
         field: rng.chance(85) ? rng.pick(FIELDS[plan.family]!) : null,
         started_at: rng.chance(90) ? String(year - length) : null,
         ended_at: rng.chance(85) ? String(year) : null,
-        school_url: rng.chance(80) ? `https://network.example.com/school/${slugify(school)}` : null,
+        school_url: rng.chance(80) ? schoolUrl(school) : null,
       });
       year -= length + rng.range(0, 3);
     }

@@ -191,7 +191,7 @@ export function buildGraph(input: GraphSource): Graph {
       ),
       flagged: person.dq_flags.length > 0,
       nameLc: (person.full_name ?? "").toLowerCase(),
-      headlineLc: (person.headline ?? "").toLowerCase(),
+      headlineLc: lower(person.headline ?? ""),
       skillsLc: person.skills.map(lower),
       languagesLc: person.languages.map(lower),
       skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
