@@ -5,7 +5,7 @@
  */
 import { monthToString } from "./dates.js";
 import { companyUrl, profileUrl } from "./urls.js";
-import { buildGraph, Interner, type Graph, type GraphInput } from "./graph.js";
+import { buildGraph, Interner, PairTexts, type Graph, type GraphInput } from "./graph.js";
 import { CONTINENT_WEIGHTS, CONTINENTS, continentOf, type CountryInfo } from "./geo.js";
 import type {
   Certification,
@@ -170,6 +170,11 @@ class PersonGenerator {
   /** Titles, dates and headlines repeat across people: one string each. */
   private readonly intern = new Interner();
   private readonly dates = new Map<number, string>();
+  /** A seniority prefix and a title; a title and its employer (the usual headline). */
+  private readonly titles = new PairTexts((prefix, title) => this.intern.string(prefix + title));
+  private readonly titleAt = new PairTexts<string | null, string | null>((title, company) =>
+    this.intern.string(`${title} at ${company}`),
+  );
 
   constructor(
     private readonly rng: Prng,
@@ -259,8 +264,9 @@ class PersonGenerator {
       if (rng.chance(10)) family = rng.weighted(FAMILY_WEIGHTS);
       const lastOfEmployed = isLast && !between;
       const company = lastOfEmployed && plan.employer ? plan.employer : rng.chance(6) ? null : rng.pick(this.companies);
-      const title = this.intern.string(
-        seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)) + rng.pick(FAMILIES[family]!.titles),
+      const title = this.titles.get(
+        seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)),
+        rng.pick(FAMILIES[family]!.titles),
       );
       rows.push(this.position(company, title, family, cursor, lastOfEmployed ? null : end, lastOfEmployed));
       cursor = end + rng.range(0, 4);
@@ -340,7 +346,7 @@ class PersonGenerator {
         ? `Former ${latest.title} at ${latest.company}`
         : `${latest.title} | Open to new opportunities`;
     if (skills.length >= 2 && rng.chance(25)) return `${latest.title} | ${skills[0]} | ${skills[1]}`;
-    return `${latest.title} at ${latest.company}`;
+    return this.titleAt.get(latest.title, latest.company);
   }
 
   private exploring(latest: Position | undefined): {

@@ -67,7 +67,7 @@ export interface PersonRecord {
 }
 
 /** Joins the parts of a skill text: not a word character, so no phrase or word runs across two parts. */
-export const SKILL_TEXT_SEPARATOR = "\u0001";
+const SKILL_TEXT_SEPARATOR = "\u0001";
 
 export interface CompanyStint {
   record: PersonRecord;
@@ -111,7 +111,7 @@ export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly values = new Map<string, unknown>();
   private readonly lowered = new Map<string, string>();
-  private readonly pairs = new Map<string, Map<string, string>>();
+  private readonly pairs = new PairTexts((a, b) => this.string(`${a} ${b}`.toLowerCase()));
 
   string(text: string): string {
     const known = this.strings.get(text);
@@ -132,17 +132,31 @@ export class Interner {
 
   /** The kept lower-case form of `${a} ${b}`, looked up by its two parts. */
   lowerPair(a: string, b: string): string {
-    let byB = this.pairs.get(a);
-    if (!byB) this.pairs.set(a, (byB = new Map()));
-    let known = byB.get(b);
-    if (known === undefined) byB.set(b, (known = this.string(`${a} ${b}`.toLowerCase())));
-    return known;
+    return this.pairs.get(a, b);
   }
 
   /** The kept value for this key, made once. */
   value<T>(key: string, make: () => T): T {
     let known = this.values.get(key) as T | undefined;
     if (known === undefined) this.values.set(key, (known = make()));
+    return known;
+  }
+}
+
+/**
+ * Texts made from two parts (a title and a company, a prefix and a title), kept per pair and looked up by
+ * the parts: the parts are shared strings whose hash is known, so a repeated pair makes and hashes no text.
+ */
+export class PairTexts<A extends string | null = string, B extends string | null = string> {
+  private readonly byA = new Map<A, Map<B, string>>();
+
+  constructor(private readonly make: (a: A, b: B) => string) {}
+
+  get(a: A, b: B): string {
+    let byB = this.byA.get(a);
+    if (!byB) this.byA.set(a, (byB = new Map()));
+    let known = byB.get(b);
+    if (known === undefined) byB.set(b, (known = this.make(a, b)));
     return known;
   }
 }

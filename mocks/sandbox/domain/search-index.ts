@@ -8,7 +8,7 @@
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
  */
-import { SKILL_TEXT_SEPARATOR, type Graph, type PersonRecord } from "../data/graph.js";
+import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
 import {
   addPeople,
@@ -140,25 +140,34 @@ function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
     name: new Postings(people.length),
     headline: new Postings(people.length),
   };
-  // Names, headlines and the parts of a skill text repeat across people: each distinct text is split once.
+  // Skills, employers and headlines repeat across people and are shared strings (their hash is known):
+  // each distinct one is split once. A skill text is its parts joined by a non-word character, so its runs
+  // are the runs of its parts: the lower-case skills, the lower-cased employer of each stint, the headline.
+  const runsOf = keptRuns((text) => wordRuns(text));
+  const lowerRunsOf = keptRuns((text) => wordRuns(text.toLowerCase()));
+  for (const rec of people) {
+    for (const skill of rec.skillsLc) for (const w of runsOf(skill)) words.skill.add(w, rec.idx);
+    for (const s of rec.stints) for (const w of lowerRunsOf(s.position.company ?? "")) words.skill.add(w, rec.idx);
+    const headline = runsOf(rec.headlineLc);
+    for (const w of headline) words.skill.add(w, rec.idx);
+    for (const w of headline) words.headline.add(w, rec.idx);
+    // Names are mostly distinct: split directly (a cache would only grow).
+    for (const w of wordRuns(rec.nameLc)) words.name.add(w, rec.idx);
+  }
+  return words;
+}
+
+/** `split`, remembered per distinct text (up to RUNS_KEPT texts). */
+function keptRuns(split: (text: string) => string[]): (text: string) => string[] {
   const runs = new Map<string, string[]>();
-  const runsOf = (text: string) => {
+  return (text) => {
     let found = runs.get(text);
     if (found === undefined) {
-      found = wordRuns(text);
+      found = split(text);
       if (runs.size < RUNS_KEPT) runs.set(text, found);
     }
     return found;
   };
-  for (const rec of people) {
-    // The skill text's parts are joined by a non-word character, so its runs are the runs of its parts.
-    for (const part of rec.skillText.split(SKILL_TEXT_SEPARATOR)) {
-      for (const w of runsOf(part)) words.skill.add(w, rec.idx);
-    }
-    for (const w of runsOf(rec.nameLc)) words.name.add(w, rec.idx);
-    for (const w of runsOf(rec.headlineLc)) words.headline.add(w, rec.idx);
-  }
-  return words;
 }
 
 /** Most distinct texts whose word runs are kept while the word indexes are built. */
