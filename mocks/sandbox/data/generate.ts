@@ -5,7 +5,7 @@
  */
 import { monthToString } from "./dates.js";
 import { companyUrl, profileUrl } from "./urls.js";
-import { buildGraph, Interner, PairTexts, type Graph, type GraphInput } from "./graph.js";
+import { buildGraph, Interner, PairValues, type Graph, type GraphInput } from "./graph.js";
 import { CONTINENT_WEIGHTS, CONTINENTS, continentOf, type CountryInfo } from "./geo.js";
 import type {
   Certification,
@@ -171,8 +171,8 @@ class PersonGenerator {
   private readonly intern = new Interner();
   private readonly dates = new Map<number, string>();
   /** A seniority prefix and a title; a title and its employer (the usual headline). */
-  private readonly titles = new PairTexts((prefix, title) => this.intern.string(prefix + title));
-  private readonly titleAt = new PairTexts<string | null, string | null>((title, company) =>
+  private readonly titles = new PairValues((prefix: string, title: string) => this.intern.string(prefix + title));
+  private readonly titleAt = new PairValues<string | null, string | null>((title, company) =>
     this.intern.string(`${title} at ${company}`),
   );
 

@@ -103,15 +103,33 @@ export interface GraphSource extends Omit<GraphInput, "people"> {
 }
 
 /**
- * One string or value object per distinct text: a large graph repeats a few thousand company texts, titles,
+ * Values made from two parts (a title and a company, a prefix and a title, a name and an authority), kept
+ * per pair and looked up by the parts: the parts are shared strings whose hash is known, so a repeated
+ * pair makes and hashes no new text.
+ */
+export class PairValues<A, B, V = string> {
+  private readonly byA = new Map<A, Map<B, V>>();
+
+  constructor(private readonly make: (a: A, b: B) => V) {}
+
+  get(a: A, b: B): V {
+    let byB = this.byA.get(a);
+    if (!byB) this.byA.set(a, (byB = new Map()));
+    let known = byB.get(b);
+    if (known === undefined) byB.set(b, (known = this.make(a, b)));
+    return known;
+  }
+}
+
+/**
+ * One string per distinct text: a large graph repeats a few thousand company texts, titles,
  * skills, languages, schools and places across its people, and each lower-casing or concatenation would
  * otherwise keep its own copy alive for the life of the process.
  */
 export class Interner {
   private readonly strings = new Map<string, string>();
-  private readonly values = new Map<string, unknown>();
   private readonly lowered = new Map<string, string>();
-  private readonly pairs = new PairTexts((a, b) => this.string(`${a} ${b}`.toLowerCase()));
+  private readonly pairs = new PairValues((a: string, b: string) => this.string(`${a} ${b}`.toLowerCase()));
 
   string(text: string): string {
     const known = this.strings.get(text);
@@ -133,31 +151,6 @@ export class Interner {
   /** The kept lower-case form of `${a} ${b}`, looked up by its two parts. */
   lowerPair(a: string, b: string): string {
     return this.pairs.get(a, b);
-  }
-
-  /** The kept value for this key, made once. */
-  value<T>(key: string, make: () => T): T {
-    let known = this.values.get(key) as T | undefined;
-    if (known === undefined) this.values.set(key, (known = make()));
-    return known;
-  }
-}
-
-/**
- * Texts made from two parts (a title and a company, a prefix and a title), kept per pair and looked up by
- * the parts: the parts are shared strings whose hash is known, so a repeated pair makes and hashes no text.
- */
-export class PairTexts<A extends string | null = string, B extends string | null = string> {
-  private readonly byA = new Map<A, Map<B, string>>();
-
-  constructor(private readonly make: (a: A, b: B) => string) {}
-
-  get(a: A, b: B): string {
-    let byB = this.byA.get(a);
-    if (!byB) this.byA.set(a, (byB = new Map()));
-    let known = byB.get(b);
-    if (known === undefined) byB.set(b, (known = this.make(a, b)));
-    return known;
   }
 }
 
@@ -187,6 +180,19 @@ export function buildGraph(input: GraphSource): Graph {
 
   const intern = new Interner();
   const lower = (text: string) => intern.lower(text);
+  // One lower-case location per distinct place and one certification pair per distinct name and authority
+  // (absent and null parts are the same place).
+  const places = new PairValues<string | null, string | null, Map<string | null, LowerLocation>>(() => new Map());
+  const placeOf = (loc: PersonLocation): LowerLocation => {
+    const byCountry = places.get(loc.city ?? null, loc.region ?? null);
+    let known = byCountry.get(loc.country ?? null);
+    if (!known) byCountry.set(loc.country ?? null, (known = lowerLocation(loc)));
+    return known;
+  };
+  const certifications = new PairValues((name: string, authority: string | null) => ({
+    name: lower(name),
+    authority: authority === null ? null : lower(authority),
+  }));
   let idx = 0;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
@@ -198,11 +204,8 @@ export function buildGraph(input: GraphSource): Graph {
       person,
       positions,
       stints,
-      continent: country ? input.continentOf(country.toLowerCase()) : null,
-      locationLc: intern.value(
-        JSON.stringify([person.location.city, person.location.region, person.location.country]),
-        () => lowerLocation(person.location),
-      ),
+      continent: country ? input.continentOf(lower(country)) : null,
+      locationLc: placeOf(person.location),
       flagged: person.dq_flags.length > 0,
       nameLc: (person.full_name ?? "").toLowerCase(),
       headlineLc: lower(person.headline ?? ""),
@@ -212,12 +215,7 @@ export function buildGraph(input: GraphSource): Graph {
         .join(SKILL_TEXT_SEPARATOR)
         .toLowerCase(),
       schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : [])),
-      certificationsLc: person.certifications.map((c) =>
-        intern.value(JSON.stringify([c.name, c.authority]), () => ({
-          name: lower(c.name),
-          authority: c.authority == null ? null : lower(c.authority),
-        })),
-      ),
+      certificationsLc: person.certifications.map((c) => certifications.get(c.name, c.authority ?? null)),
     };
     graph.people.push(record);
     if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
