@@ -25,25 +25,49 @@ export function lowerLocation(loc: PersonLocation): LowerLocation {
   };
 }
 
-/** A collapsed position with its month interval and resolved company. */
-export interface Stint {
-  position: Position;
-  company: Company | null;
-  /** Lower-cased company name and URL for fragment matching; its `textId`. */
-  companyText: string;
-  companyTextId: number;
-  start: number | null;
-  /** Last month of the ended period; null when open (current, or no end recorded). */
-  end: number | null;
-  current: boolean;
-  /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
-  alum: boolean;
-  months: number;
-  family: string | null;
-  familyLc: string | null;
-  /** Lower-case title ("" without a title); its `textId`. */
-  titleLc: string;
-  titleId: number;
+/**
+ * A collapsed position with its month interval and resolved company. A class, so every stint has one
+ * compact shape (a large graph holds several per person); it also serves as its company's `{ record, stint }`
+ * entry, so the company lists hold the stints themselves.
+ */
+export class Stint implements CompanyStint {
+  /** The person (set once the person's record exists); private, so a stint serializes without its person. */
+  #record!: PersonRecord;
+
+  constructor(
+    readonly position: Position,
+    readonly company: Company | null,
+    /** Lower-cased company name and URL for fragment matching; its `textId`. */
+    readonly companyText: string,
+    readonly companyTextId: number,
+    readonly start: number | null,
+    /** Last month of the ended period; null when open (current, or no end recorded). */
+    readonly end: number | null,
+    readonly current: boolean,
+    /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
+    readonly alum: boolean,
+    readonly months: number,
+    readonly familyLc: string | null,
+    /** Lower-case title ("" without a title); its `textId`. */
+    readonly titleLc: string,
+    readonly titleId: number,
+  ) {}
+
+  get record(): PersonRecord {
+    return this.#record;
+  }
+
+  set record(record: PersonRecord) {
+    this.#record = record;
+  }
+
+  get family(): string | null {
+    return this.position.role_family;
+  }
+
+  get stint(): Stint {
+    return this;
+  }
 }
 
 export interface PersonRecord {
@@ -222,7 +246,8 @@ export function buildGraph(input: GraphSource): Graph {
     const url = normalizeProfileUrl(person.network_url);
     if (url) graph.byUrl.set(url, record);
     for (const stint of stints) {
-      if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push({ record, stint });
+      stint.record = record;
+      if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push(stint);
     }
     idx++;
   }
@@ -329,19 +354,18 @@ function toStint(position: Position, company: Company | null, todayMonth: number
   const titleLc = intern.lower(position.title ?? "");
   const start = periodStart(position.started_at);
   const end = current ? null : periodEnd(position.ended_at);
-  return {
+  return new Stint(
     position,
     company,
     companyText,
-    companyTextId: textId(companyText),
+    textId(companyText),
     start,
     end,
     current,
-    alum: position.is_current === false || position.ended_at !== null,
-    months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
-    family: position.role_family,
-    familyLc: position.role_family?.toLowerCase() ?? null,
+    position.is_current === false || position.ended_at !== null,
+    position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
+    position.role_family == null ? null : intern.lower(position.role_family),
     titleLc,
-    titleId: textId(titleLc),
-  };
+    textId(titleLc),
+  );
 }
