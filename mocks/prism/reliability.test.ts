@@ -61,6 +61,23 @@ describe("integer query parameters are decimal digits, finite", () => {
   });
 });
 
+describe("an empty query value is judged by its schema, not dropped", () => {
+  it.each([
+    ["/people?keywords=", "keywords must NOT have fewer than 1 characters"],
+    ["/people?roles=", "roles must NOT have fewer than 1 characters"],
+    ["/people/priya-raman?include=", "include must NOT have fewer than 1 characters"],
+    ["/events?since=", "since must NOT have fewer than 1 characters"],
+    ["/people?limit=", "limit must be integer"],
+  ])("%s is a 400: %s", async (path, message) => {
+    expect(failure(await call(mock.baseUrl, { path }), 400, "invalid_request")).toBe(message);
+  });
+
+  it("a parameter whose schema takes an empty value still passes", async () => {
+    expect((await call(mock.baseUrl, { path: "/people?include=" })).status).toBe(200);
+    expect((await call(mock.baseUrl, { path: "/people?keywords=rust" })).status).toBe(200);
+  });
+});
+
 describe("one normalized path", () => {
   it("a malformed percent-encoding is a 400, not a 500", async () => {
     for (const path of ["/people/%ZZ", "/people/%C3", "/people/%"]) {
