@@ -46,6 +46,8 @@ export interface MockOptions {
    * always on for the proxy.
    */
   validateResponses?: boolean;
+  /** Serve a repeated request Prism's first answer to it (default on; see memo.ts). Off: Prism answers every call. */
+  memoize?: boolean;
 }
 
 export interface RunningMock {
@@ -82,6 +84,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     mode,
     validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+    ...(opts.memoize === undefined ? {} : { memoize: opts.memoize }),
   });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(engine, req, res).catch((error: unknown) => {
@@ -217,13 +220,29 @@ function queryRecord(params: URLSearchParams): Record<string, string | string[]>
   return query;
 }
 
+/**
+ * JSON bodies as bytes, per body object: Prism answers with the spec's own example objects, and the memo
+ * with the same reply, so most bodies are serialized once. Nothing mutates a body once it is a reply.
+ */
+const serialized = new WeakMap<object, Buffer>();
+
+function payloadOf(body: unknown): string | Buffer | undefined {
+  if (body === undefined || typeof body === "string") return body;
+  if (typeof body !== "object" || body === null) return JSON.stringify(body);
+  let bytes = serialized.get(body);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(body));
+    serialized.set(body, bytes);
+  }
+  return bytes;
+}
+
 function send(res: ServerResponse, reply: MockReply): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const payload =
-    reply.body === undefined ? undefined : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+  const payload = payloadOf(reply.body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   // A body left unread (refused early, or over the limit) is not drained: the connection closes instead.
   if (!res.req.complete) res.setHeader("connection", "close");
