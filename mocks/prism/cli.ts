@@ -9,7 +9,9 @@ import {
   type CommandSpec,
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
-import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, type RunningMock } from "./server.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
+// Types only: server.ts loads Prism, which a --help or a usage error never needs.
+import type { MockOptions, RunningMock } from "./server.js";
 
 const SERVER_OPTIONS = {
   port: COMMON_OPTIONS.port(String(DEFAULT_PORT)),

@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BASE_PATH, DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
 import {
@@ -24,12 +25,10 @@ import {
   type PreferenceName,
 } from "../../contract-core/index.js";
 
+export { BASE_PATH, DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
 export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "dynamic", "seed", "latency"];
-export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_PORT = 4010;
-export const BASE_PATH = "/v1";
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */

@@ -85,6 +85,30 @@ describe("--port and a busy port", () => {
   });
 });
 
+describe("--help", () => {
+  it.each(["mocks/prism/start.ts", "mocks/prism/proxy.ts"])(
+    "%s --help prints usage without loading Prism",
+    async (script) => {
+      // NODE_DEBUG=module names every CommonJS module Node loads (Prism's packages are CommonJS).
+      const child = spawn(`${ROOT}node_modules/.bin/tsx`, [script, "--help"], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_DEBUG: "module" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let out = "";
+      let err = "";
+      child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      const [code] = (await once(child, "exit")) as [number | null];
+      expect(code).toBe(0);
+      expect(out).toMatch(/^Usage: npm run (mock|proxy)/);
+      expect(err).toMatch(/MODULE \d+: load/); // the check sees module loads at all
+      expect(err).not.toContain("@stoplight/prism");
+    },
+  );
+});
+
 describe("PORT and HOST", () => {
   it("default to 127.0.0.1:4010", () => {
     expect(cliOptions({})).toEqual({ port: 4010, host: "127.0.0.1" });
