@@ -85,8 +85,9 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
     ...(opts.memoize === undefined ? {} : { memoize: opts.memoize }),
   });
+  const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    handle(engine, req, res).catch((error: unknown) => {
+    handle(engine, exposed, req, res).catch((error: unknown) => {
       if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
       send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
     });
@@ -112,8 +113,8 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   };
 }
 
-async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  setCorsHeaders(req, res, engine.exposedHeaders);
+async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  setCorsHeaders(req, res, exposed);
   const method = req.method ?? "GET";
   if (method === "OPTIONS" && req.headers.origin && req.headers["access-control-request-method"]) {
     res.setHeader("access-control-allow-methods", req.headers["access-control-request-method"]);
@@ -167,10 +168,10 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
  * credentials are not allowed; without them `*` is a real wildcard for the origin. Exposed headers are
  * listed by name (the spec's response headers), which every browser honours, with or without credentials.
  */
-function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: readonly string[]): void {
+function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: string): void {
   res.setHeader("access-control-allow-origin", "*");
   res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
-  res.setHeader("access-control-expose-headers", [...exposed, "preference-applied"].join(", "));
+  res.setHeader("access-control-expose-headers", exposed);
 }
 
 type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; message: string };
