@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
@@ -12,6 +13,9 @@ const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core runner, idle while the
+    // slow files wait on their browser, servers and child processes. A worker per core keeps both busy.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {

@@ -23,7 +23,6 @@ const scripts = (
   JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
 ).scripts;
 const commands = Object.entries(scripts).filter(([name]) => !(name in SKIPPED));
-const tsx = join(REPO_ROOT, "node_modules", ".bin", "tsx");
 const scratch = mkdtempSync(join(tmpdir(), "cli-convention-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -63,14 +62,17 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) =>
 }
 const LIMIT = Math.max(2, availableParallelism());
 
-/** `npm run <name> -- ...args` as tsx runs it, without npm in between. */
+/**
+ * `npm run <name> -- ...args` as tsx runs it, without npm in between: Node with tsx's loader, which is what the
+ * tsx command starts in a second process of its own (half the CPU of each of these 40 runs is that second start).
+ */
 function run(name: string, args: string[]): Promise<Run> {
   const match = /^tsx (\S+)$/.exec(scripts[name] ?? "");
   if (!match) throw new Error(`${name}: "${scripts[name]}" is not "tsx <file>"; list it in SKIPPED with the reason`);
   return new Promise((done) => {
     const child = execFile(
-      tsx,
-      [match[1]!, ...args],
+      process.execPath,
+      ["--import", "tsx", match[1]!, ...args],
       { cwd: REPO_ROOT, timeout: 90_000, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
       (error, stdout, stderr) =>
         done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),

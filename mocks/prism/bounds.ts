@@ -1,6 +1,6 @@
 // Checks the mock makes before Prism sees a request: integer query parameters in the core's one form
-// (decimal digits, finite), and a first-error check of large bodies so that Prism's work stays bounded
-// (see FULL_REPORT_BODY_BYTES).
+// (decimal digits, finite), empty query values against their schema (Prism takes `?keywords=` as absent),
+// and a first-error check of large bodies so that Prism's work stays bounded (see FULL_REPORT_BODY_BYTES).
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import {
   createSpecCompiler,
@@ -15,28 +15,64 @@ import {
 type Schema = Record<string, unknown>;
 type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
-function isInteger(schema: unknown): boolean {
-  if (typeof schema !== "object" || schema === null) return false;
-  const type = (schema as Schema).type;
-  return type === "integer" || (Array.isArray(type) && type.includes("integer"));
+function schemaTypes(schema: Schema): unknown[] {
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
-/** One message naming each integer query parameter not written as a decimal integer, or undefined. */
-export function queryIntegerViolations(
-  operation: IHttpOperation,
-  query: Record<string, string | string[]>,
-): string | undefined {
-  const messages: string[] = [];
-  for (const param of operation.request?.query ?? []) {
-    if (!isInteger(param.schema)) continue;
-    const value = query[param.name];
-    if (value === undefined) continue;
-    for (const raw of Array.isArray(value) ? value : [value]) {
-      const parsed = parseQueryInteger(param.name, raw);
-      if (!parsed.ok) messages.push(parsed.message);
+export type QueryPrecheck = (operation: IHttpOperation, query: Record<string, string | string[]>) => string | undefined;
+
+/**
+ * One message naming each query parameter the mock must refuse before Prism: an integer not written as a
+ * decimal integer (the core's one rule), or an empty value its schema refuses. Prism drops an empty value
+ * as if the parameter were absent, so `?keywords=` would otherwise be a 200 where the sandbox and the
+ * reference's minLength say 400. The empty value is judged as the sandbox judges it: a string, or a
+ * one-item array `[""]` for an array parameter.
+ */
+export function queryPrecheck(doc: Obj): QueryPrecheck {
+  const compiler = createSpecCompiler(doc, { allErrors: false, verbose: false });
+  // The spec's own parameter schemas: Prism's copies carry a draft-07 `$schema` and `x-stoplight` keys.
+  const validators = new Map<string, ReturnType<typeof compiler.compile> | null>();
+  const validatorFor = (operation: IHttpOperation, name: string) => {
+    const key = `${operation.method} ${operation.path} ${name}`;
+    if (!validators.has(key)) {
+      const item = isObj(doc.paths) ? deref(doc, doc.paths[operation.path]) : undefined;
+      const op = isObj(item) ? deref(doc, item[operation.method]) : undefined;
+      const declared = [item, op].flatMap((o) => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []));
+      const param = declared.map((p) => deref(doc, p)).find((p) => isObj(p) && p.in === "query" && p.name === name);
+      const schema = isObj(param) && isObj(param.schema) ? (deref(doc, param.schema) as Schema) : undefined;
+      validators.set(
+        key,
+        schema ? Object.assign(compiler.compile(schema), { isArray: schemaTypes(schema).includes("array") }) : null,
+      );
     }
-  }
-  return messages.length > 0 ? messages.join("; ") : undefined;
+    return validators.get(key) as (ReturnType<typeof compiler.compile> & { isArray: boolean }) | null;
+  };
+  const emptyValueViolation = (operation: IHttpOperation, name: string): string | undefined => {
+    const validate = validatorFor(operation, name);
+    if (!validate || validate(validate.isArray ? [""] : "")) return undefined;
+    const first = validate.errors?.[0];
+    return first
+      ? describeViolation(violationFromAjv("query", { ...first, instancePath: `/${name}${first.instancePath}` }))
+      : `${name} is invalid`;
+  };
+  return (operation, query) => {
+    const messages: string[] = [];
+    for (const param of operation.request?.query ?? []) {
+      const value = query[param.name];
+      if (value === undefined) continue;
+      const integer = isObj(param.schema) && schemaTypes(param.schema as Schema).includes("integer");
+      for (const raw of Array.isArray(value) ? value : [value]) {
+        if (integer) {
+          const parsed = parseQueryInteger(param.name, raw);
+          if (!parsed.ok) messages.push(parsed.message);
+        } else if (raw === "") {
+          const message = emptyValueViolation(operation, param.name);
+          if (message) messages.push(message);
+        }
+      }
+    }
+    return messages.length > 0 ? messages.join("; ") : undefined;
+  };
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type Violation,
 } from "./errors.js";
 import { loadSpec, requestWording, withAnsweredStatus, type Preferences } from "../../contract-core/index.js";
-import { bodyPrecheck, queryIntegerViolations } from "./bounds.js";
+import { bodyPrecheck, queryPrecheck } from "./bounds.js";
 import { exampleMatcher, pastLastPage } from "./match.js";
 import { createMemo, hasCallbacks } from "./memo.js";
 
@@ -129,6 +129,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const doc = loadSpec(options.spec);
   const pickExample = exampleMatcher(doc);
   const precheckBody = bodyPrecheck(doc);
+  const precheckQuery = queryPrecheck(doc);
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   const candidatesFor = preRouter(operations);
   const proxy = options.mode.kind === "proxy";
@@ -222,7 +223,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     };
     const refused =
       operation &&
-      (queryIntegerViolations(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
+      (precheckQuery(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
     if (refused) return rejected([], request, refused);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
     const matched = stated ? undefined : pickExample(request.method, request.path, request.query);

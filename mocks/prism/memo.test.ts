@@ -49,6 +49,7 @@ cases.push(
   ...[
     "/people?limit=101",
     "/people?limit=1e2",
+    "/people?keywords=",
     "/people?view=nope",
     "/people?view=compact",
     "/people?limit=2&offset=2",

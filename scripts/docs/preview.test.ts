@@ -57,7 +57,7 @@ describe("docs preview", () => {
     await writeFile(spec, JSON.stringify({ ...fixtureSpec, info: { ...fixtureSpec.info, title: "Changed title" } }));
     await next;
     expect(title(await (await fetch(preview!.url)).text())).toBe("Changed title");
-    await expect.poll(() => received, { timeout: 5_000 }).toContain("data: reload");
+    await expect.poll(() => received, { timeout: 30_000 }).toContain("data: reload");
   }, 60_000);
 
   it("keeps serving the last good page when the spec breaks", async () => {

@@ -1,8 +1,7 @@
 /** Notification preferences, the stored webhook (never returned), POST /signals/test and GET /me. */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ORGS } from "../auth.js";
+import { spawnSandbox } from "../testing/child.js";
 import { testKey } from "../testing/harness.js";
 import { useStatefulSandbox } from "./test-kit.js";
 
@@ -170,27 +169,11 @@ describe("POST /signals/test", () => {
 
 describe("logging", () => {
   it("a sandbox started with --log never writes the webhook URL or secret (nor the key) to its output", async () => {
-    const root = fileURLToPath(new URL("../../../", import.meta.url));
-    const child = spawn(
-      `${root}node_modules/.bin/tsx`,
-      ["mocks/sandbox/start.ts", "--log", "--port", "0", "--people", "40", "--job-speed", "0"],
-      {
-        cwd: root,
-        detached: true, // its own process group, killed as a whole below
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    // Its own process group (detached), stopped as a whole below.
+    const started = await spawnSandbox(["--log", "--people", "40", "--job-speed", "0"], { detached: true });
+    const { child, baseUrl: base } = started;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      let base: string | undefined;
-      for (let i = 0; i < 300 && !base; i++) {
-        base = /Base URL: (\S+)/.exec(output)?.[1];
-        if (!base) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(base, output).toBeDefined();
       const headers = { authorization: `Bearer ${testKey("acme")}`, "content-type": "application/json" };
       const put = await fetch(`${base}/signals/preferences`, {
         method: "PUT",
@@ -209,6 +192,7 @@ describe("logging", () => {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
       await exited;
     }
+    const output = started.output();
     expect(output).toMatch(/"url":"\/v1\/signals\/preferences"/); // requests were logged
     expect(output).not.toContain("hooks.example.com");
     expect(output).not.toContain(WEBHOOK_SECRET);
