@@ -190,7 +190,7 @@ describe("the memo key", () => {
 
   it("tells a missing header from an empty one, and has no key for a dynamic answer", async () => {
     const memo = createMemo<number>(await getHttpOperationsFromSpec(DEFAULT_SPEC_PATH));
-    const request = { method: "GET", path: "/people", query: {}, headers: {} };
+    const request = { method: "GET", path: "/people", label: "GET /v1/people", query: {}, headers: {} };
     const bare = memo.keyOf(request, {});
     expect(bare).toBeDefined();
     expect(memo.keyOf({ ...request, headers: { authorization: "" } }, {})).not.toBe(bare);

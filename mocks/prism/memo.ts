@@ -1,6 +1,7 @@
 // The memo of the engine's answers: a static mock answers the same request the same way every time, so
 // the reply Prism (and the checks around it) produced for a request is kept and served again for the same
-// request. "The same" covers everything Prism reads: method, path, query, the preferences it is given, and
+// request. "The same" covers everything the answer is made from: method, path (and its label in messages),
+// query, the preferences Prism is given, and
 // the request headers it looks at (listed below, from the spec). A request with a body, a dynamic answer,
 // an operation with callbacks (Prism calls them) and the proxy never use the memo.
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
@@ -28,6 +29,8 @@ export function headersPrismReads(operations: readonly IHttpOperation[]): string
 export interface MemoRequest {
   method: string;
   path: string;
+  /** What messages call the request (`GET /v1/people`). */
+  label: string;
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
 }
@@ -52,6 +55,7 @@ export function createMemo<T>(operations: readonly IHttpOperation[]): Memo<T> {
       const parts: unknown[] = [
         request.method,
         request.path,
+        request.label,
         request.query,
         preferences.code,
         preferences.example,
