@@ -23,6 +23,9 @@ import { loadSpec, requestWording, withAnsweredStatus, type Preferences } from "
 import { bodyPrecheck, queryPrecheck } from "./bounds.js";
 import { exampleMatcher, pastLastPage } from "./match.js";
 import { createMemo, hasCallbacks } from "./memo.js";
+import type { EngineRequest } from "./request.js";
+
+export type { EngineRequest } from "./request.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
 
@@ -38,19 +41,6 @@ export interface EngineOptions {
    * proxy. Off, every request goes through Prism (the tests compare both).
    */
   memoize?: boolean;
-}
-
-export interface EngineRequest {
-  method: string;
-  /** The operation path as written in the spec (without /v1), still URL-encoded. */
-  path: string;
-  /** What the client called, for messages (e.g. `GET /v1/people`). */
-  label: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-  body: unknown;
-  /** Size of the body as received, in bytes (0 without a body). */
-  bodyBytes: number;
 }
 
 export interface Engine {

@@ -1,11 +1,12 @@
 // The memo of the engine's answers: a static mock answers the same request the same way every time, so
 // the reply Prism (and the checks around it) produced for a request is kept and served again for the same
 // request. "The same" covers everything the answer is made from: method, path (and its label in messages),
-// query, the preferences Prism is given, and
-// the request headers it looks at (listed below, from the spec). A request with a body, a dynamic answer,
-// an operation with callbacks (Prism calls them) and the proxy never use the memo.
+// query, the preferences Prism is given, and the request headers it looks at (listed below, from the spec).
+// A request with a body, a dynamic answer, an operation with callbacks (Prism calls them) and the proxy
+// never use the memo.
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import type { Preferences } from "../../contract-core/index.js";
+import type { EngineRequest } from "./request.js";
 
 type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -25,18 +26,12 @@ export function headersPrismReads(operations: readonly IHttpOperation[]): string
   return [...names].sort();
 }
 
-/** What a memoized request is made of (the engine's request, without the body it must not have). */
-export interface MemoRequest {
-  method: string;
-  path: string;
-  /** What messages call the request (`GET /v1/people`). */
-  label: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-}
+/** What a memoized request is made of: the engine's request without the body it must not have. */
+export type MemoRequest = Omit<EngineRequest, "body" | "bodyBytes">;
 
-/** Entries kept before the memo starts over; a key longer than this many characters is not kept. */
+/** Entries kept before the memo starts over, so that many distinct requests cannot grow it without end. */
 const MAX_ENTRIES = 1000;
+/** A request whose key is longer (a long query or header) is answered by Prism each time, not kept. */
 const MAX_KEY_CHARS = 4096;
 
 export interface Memo<T> {
