@@ -11,9 +11,13 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
 const children: ChildProcess[] = [];
 
-/** Starts a script in its own process group and resolves with its first stdout line. */
+/**
+ * Starts a script in its own process group and resolves with its first stdout line. It runs as Node with tsx's
+ * loader, in one process: the tsx command would put a parent of its own in between, which on a busy machine can
+ * take Ctrl-C before it learns that the script handles it, and exit 130 on the script's behalf.
+ */
 async function launch(script: string): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, [script], {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     detached: true,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SPEC: FIXTURE },
@@ -67,7 +71,7 @@ describe("--port and a busy port", () => {
     await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
     const port = (blocker.address() as AddressInfo).port;
     try {
-      const child = spawn(`${ROOT}node_modules/.bin/tsx`, ["mocks/prism/start.ts", "--port", String(port)], {
+      const child = spawn(process.execPath, ["--import", "tsx", "mocks/prism/start.ts", "--port", String(port)], {
         cwd: ROOT,
         env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SPEC: FIXTURE },
         stdio: ["ignore", "pipe", "pipe"],
