@@ -94,7 +94,7 @@ describe("--help", () => {
     "%s --help prints usage without loading Prism",
     async (script) => {
       // NODE_DEBUG=module names every CommonJS module Node loads (Prism's packages are CommonJS).
-      const child = spawn(`${ROOT}node_modules/.bin/tsx`, [script, "--help"], {
+      const child = spawn(process.execPath, ["--import", "tsx", script, "--help"], {
         cwd: ROOT,
         env: { ...process.env, NODE_DEBUG: "module" },
         stdio: ["ignore", "pipe", "pipe"],
