@@ -28,7 +28,13 @@ export const MOCK_COMMAND: CommandSpec = {
   name: "npm run mock",
   summary:
     "Serves the static mock of generated/openapi.json under /v1 (Prism behind a front with the reference's error shapes).",
-  options: SERVER_OPTIONS,
+  options: {
+    ...SERVER_OPTIONS,
+    "no-memo": {
+      type: "boolean",
+      description: "Prism answers every call (by default a repeated request gets Prism's first answer again)",
+    },
+  },
   notes: ["Prefer (code, example, dynamic, seed, latency) picks the answer: see mocks/prism/README.md."],
 };
 
@@ -46,6 +52,7 @@ function optionsFrom(command: CommandSpec, { values }: ParsedCommandLine): MockO
     host: String(values.host ?? DEFAULT_HOST),
     ...(values.spec ? { spec: String(values.spec) } : {}),
     ...(values.validate === true ? { validateResponses: true } : {}),
+    ...(values["no-memo"] === true ? { memoize: false } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliOptions } from "./cli.js";
+import { cliOptions, PROXY_COMMAND } from "./cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
@@ -122,6 +122,11 @@ describe("PORT and HOST", () => {
       spec: "x.json",
       validateResponses: true,
     });
+  });
+
+  it("--no-memo has Prism answer every call; the proxy has no such option", () => {
+    expect(cliOptions({}, ["--no-memo"])).toEqual({ port: 4010, host: "127.0.0.1", memoize: false });
+    expect(() => cliOptions({}, ["--no-memo"], PROXY_COMMAND)).toThrow(/no-memo/);
   });
 
   it.each(["abc", "-1", "70000", "1.5"])("reject PORT=%s", (port) => {
