@@ -11,7 +11,7 @@ import { REPO_ROOT } from "./spec.js";
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
   test: "the gate with fixed options (--all --only lint,drift,typecheck,tests); `npm run gate -- --help` covers it",
-  typecheck: "plain `tsc --noEmit`; tsc has its own --help",
+  typecheck: "plain `tsc --noEmit` (incremental, its build info in node_modules/.cache); tsc has its own --help",
   prepare: "npm's install hook: the same file as `npm run build`, whose --help this test checks",
 };
 /** Commands that write files and take --out. */

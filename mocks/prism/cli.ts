@@ -9,7 +9,9 @@ import {
   type CommandSpec,
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
-import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, type RunningMock } from "./server.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
+// Types only: server.ts loads Prism, which a --help or a usage error never needs.
+import type { MockOptions, RunningMock } from "./server.js";
 
 const SERVER_OPTIONS = {
   port: COMMON_OPTIONS.port(String(DEFAULT_PORT)),
@@ -26,7 +28,13 @@ export const MOCK_COMMAND: CommandSpec = {
   name: "npm run mock",
   summary:
     "Serves the static mock of generated/openapi.json under /v1 (Prism behind a front with the reference's error shapes).",
-  options: SERVER_OPTIONS,
+  options: {
+    ...SERVER_OPTIONS,
+    "no-memo": {
+      type: "boolean",
+      description: "Prism answers every call (by default a repeated request gets Prism's first answer again)",
+    },
+  },
   notes: ["Prefer (code, example, dynamic, seed, latency) picks the answer: see mocks/prism/README.md."],
 };
 
@@ -44,6 +52,7 @@ function optionsFrom(command: CommandSpec, { values }: ParsedCommandLine): MockO
     host: String(values.host ?? DEFAULT_HOST),
     ...(values.spec ? { spec: String(values.spec) } : {}),
     ...(values.validate === true ? { validateResponses: true } : {}),
+    ...(values["no-memo"] === true ? { memoize: false } : {}),
   };
 }
 

@@ -22,6 +22,10 @@ import {
 import { loadSpec, requestWording, withAnsweredStatus, type Preferences } from "../../contract-core/index.js";
 import { bodyPrecheck, queryPrecheck } from "./bounds.js";
 import { exampleMatcher, pastLastPage } from "./match.js";
+import { createMemo, hasCallbacks } from "./memo.js";
+import type { EngineRequest } from "./request.js";
+
+export type { EngineRequest } from "./request.js";
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
 
@@ -32,19 +36,11 @@ export interface EngineOptions {
   validateResponses: boolean;
   /** Where warnings go (examples that break their schema, upstream violations). */
   warn?: (line: string) => void;
-}
-
-export interface EngineRequest {
-  method: string;
-  /** The operation path as written in the spec (without /v1), still URL-encoded. */
-  path: string;
-  /** What the client called, for messages (e.g. `GET /v1/people`). */
-  label: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-  body: unknown;
-  /** Size of the body as received, in bytes (0 without a body). */
-  bodyBytes: number;
+  /**
+   * Serve a repeated request the answer Prism gave it the first time (memo.ts). Default on; never for the
+   * proxy. Off, every request goes through Prism (the tests compare both).
+   */
+  memoize?: boolean;
 }
 
 export interface Engine {
@@ -142,6 +138,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const prism = createInstance(config, { logger: silentLogger() });
   const warn = options.warn ?? (() => undefined);
   const warned = new Set<string>();
+  const memo = !proxy && (options.memoize ?? true) ? createMemo<MockReply>(operations) : undefined;
+  /** Answers to a failure of the mock itself: never memoized. */
+  const failures = new WeakSet<MockReply>();
 
   function fromPrismError(error: PrismError, request: EngineRequest, preferences: Preferences): MockReply {
     const type = prismErrorType(error);
@@ -166,7 +165,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           return errorReply(502, "bad_gateway", `upstream unreachable for ${request.label}: ${error.message}`);
         }
         warn(`mock: ${request.label}: ${type}: ${error.detail ?? error.message}`);
-        return errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`);
+        return failure(errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`));
     }
   }
 
@@ -194,51 +193,73 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return toReply(output);
   }
 
+  function failure(reply: MockReply): MockReply {
+    failures.add(reply);
+    return reply;
+  }
+
+  /** Prism's answer to a request, with the mock's checks and adjustments around it. */
+  async function answer(
+    request: EngineRequest,
+    preferences: Preferences,
+    candidates: Operations,
+    operation: Operations[number] | undefined,
+  ): Promise<MockReply> {
+    const input: IHttpRequest = {
+      method: request.method.toLowerCase() as IHttpRequest["method"],
+      url: { path: request.path, query: request.query },
+      headers: request.headers,
+      body: request.body,
+    };
+    const refused =
+      operation &&
+      (precheckQuery(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
+    if (refused) return rejected([], request, refused);
+    const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
+    const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
+    const { code, dynamic, seed } = preferences;
+    const exampleKey = matched ?? preferences.example;
+    // Prism's mock config: only the preferences it knows, undefined ones left out.
+    const mock = Object.fromEntries(
+      Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined),
+    );
+    const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
+    if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
+
+    const { output, validations } = result.right;
+    const inputErrors = validations.input.filter(isError) as Violation[];
+    if (inputErrors.some(isSecurityViolation)) {
+      return output.statusCode === 401 && hasErrorShape(output.body, "unauthorized")
+        ? toReply(output)
+        : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
+    }
+    if (inputErrors.length > 0) return rejected(inputErrors, request);
+    const reply = checkedOutput(output, validations.output as Violation[], request);
+    // The proxy passes the upstream's answers through; only the mock's own examples are adjusted.
+    if (proxy || reply.body === undefined) return reply;
+    if (!stated && matched === undefined && request.method.toUpperCase() === "GET" && reply.status === 200) {
+      const page = pastLastPage(reply.body, request.query);
+      if (page !== undefined) return { ...reply, body: page };
+    }
+    return { ...reply, body: withAnsweredStatus(reply.body, reply.status) };
+  }
+
   return {
     operationCount: operations.length,
     exposedHeaders: responseHeaderNames(operations),
     async handle(request, preferences) {
-      const input: IHttpRequest = {
-        method: request.method.toLowerCase() as IHttpRequest["method"],
-        url: { path: request.path, query: request.query },
-        headers: request.headers,
-        body: request.body,
-      };
       const candidates = candidatesFor(request.path);
       if (candidates.length === 0) return noRoute(request.label);
       const operation = operationFor(candidates, request.method);
-      const refused =
-        operation &&
-        (precheckQuery(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
-      if (refused) return rejected([], request, refused);
-      const stated =
-        preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
-      const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
-      const { code, dynamic, seed } = preferences;
-      const exampleKey = matched ?? preferences.example;
-      // Prism's mock config: only the preferences it knows, undefined ones left out.
-      const mock = Object.fromEntries(
-        Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined),
-      );
-      const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
-      if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
-
-      const { output, validations } = result.right;
-      const inputErrors = validations.input.filter(isError) as Violation[];
-      if (inputErrors.some(isSecurityViolation)) {
-        return output.statusCode === 401 && hasErrorShape(output.body, "unauthorized")
-          ? toReply(output)
-          : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
-      }
-      if (inputErrors.length > 0) return rejected(inputErrors, request);
-      const reply = checkedOutput(output, validations.output as Violation[], request);
-      // The proxy passes the upstream's answers through; only the mock's own examples are adjusted.
-      if (proxy || reply.body === undefined) return reply;
-      if (!stated && matched === undefined && request.method.toUpperCase() === "GET" && reply.status === 200) {
-        const page = pastLastPage(reply.body, request.query);
-        if (page !== undefined) return { ...reply, body: page };
-      }
-      return { ...reply, body: withAnsweredStatus(reply.body, reply.status) };
+      const key =
+        memo && request.body === undefined && request.bodyBytes === 0 && !candidates.some(hasCallbacks)
+          ? memo.keyOf(request, preferences)
+          : undefined;
+      const known = key === undefined ? undefined : memo?.get(key);
+      if (known) return known;
+      const reply = await answer(request, preferences, candidates, operation);
+      if (key !== undefined && !failures.has(reply)) memo?.set(key, reply);
+      return reply;
     },
   };
 }

@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BASE_PATH, DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
 import {
@@ -24,12 +25,10 @@ import {
   type PreferenceName,
 } from "../../contract-core/index.js";
 
+export { BASE_PATH, DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
 export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "dynamic", "seed", "latency"];
-export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_PORT = 4010;
-export const BASE_PATH = "/v1";
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -46,6 +45,8 @@ export interface MockOptions {
    * always on for the proxy.
    */
   validateResponses?: boolean;
+  /** Serve a repeated request Prism's first answer to it (default on; see memo.ts). Off: Prism answers every call. */
+  memoize?: boolean;
 }
 
 export interface RunningMock {
@@ -82,9 +83,11 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     mode,
     validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+    ...(opts.memoize === undefined ? {} : { memoize: opts.memoize }),
   });
+  const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    handle(engine, req, res).catch((error: unknown) => {
+    handle(engine, exposed, req, res).catch((error: unknown) => {
       if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
       send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
     });
@@ -110,8 +113,8 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   };
 }
 
-async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  setCorsHeaders(req, res, engine.exposedHeaders);
+async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  setCorsHeaders(req, res, exposed);
   const method = req.method ?? "GET";
   if (method === "OPTIONS" && req.headers.origin && req.headers["access-control-request-method"]) {
     res.setHeader("access-control-allow-methods", req.headers["access-control-request-method"]);
@@ -165,10 +168,10 @@ async function handle(engine: Engine, req: IncomingMessage, res: ServerResponse)
  * credentials are not allowed; without them `*` is a real wildcard for the origin. Exposed headers are
  * listed by name (the spec's response headers), which every browser honours, with or without credentials.
  */
-function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: readonly string[]): void {
+function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: string): void {
   res.setHeader("access-control-allow-origin", "*");
   res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
-  res.setHeader("access-control-expose-headers", [...exposed, "preference-applied"].join(", "));
+  res.setHeader("access-control-expose-headers", exposed);
 }
 
 type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; message: string };
@@ -217,13 +220,29 @@ function queryRecord(params: URLSearchParams): Record<string, string | string[]>
   return query;
 }
 
+/**
+ * JSON bodies as bytes, per body object: Prism answers with the spec's own example objects, and the memo
+ * with the same reply, so most bodies are serialized once. Nothing mutates a body once it is a reply.
+ */
+const serialized = new WeakMap<object, Buffer>();
+
+function payloadOf(body: unknown): string | Buffer | undefined {
+  if (body === undefined || typeof body === "string") return body;
+  if (typeof body !== "object" || body === null) return JSON.stringify(body);
+  let bytes = serialized.get(body);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(body));
+    serialized.set(body, bytes);
+  }
+  return bytes;
+}
+
 function send(res: ServerResponse, reply: MockReply): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const payload =
-    reply.body === undefined ? undefined : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+  const payload = payloadOf(reply.body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   // A body left unread (refused early, or over the limit) is not drained: the connection closes instead.
   if (!res.req.complete) res.setHeader("connection", "close");

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliOptions } from "./cli.js";
+import { cliOptions, PROXY_COMMAND } from "./cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
@@ -89,6 +89,30 @@ describe("--port and a busy port", () => {
   });
 });
 
+describe("--help", () => {
+  it.each(["mocks/prism/start.ts", "mocks/prism/proxy.ts"])(
+    "%s --help prints usage without loading Prism",
+    async (script) => {
+      // NODE_DEBUG=module names every CommonJS module Node loads (Prism's packages are CommonJS).
+      const child = spawn(process.execPath, ["--import", "tsx", script, "--help"], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_DEBUG: "module" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let out = "";
+      let err = "";
+      child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      const [code] = (await once(child, "exit")) as [number | null];
+      expect(code).toBe(0);
+      expect(out).toMatch(/^Usage: npm run (mock|proxy)/);
+      expect(err).toMatch(/MODULE \d+: load/); // the check sees module loads at all
+      expect(err).not.toContain("@stoplight/prism");
+    },
+  );
+});
+
 describe("PORT and HOST", () => {
   it("default to 127.0.0.1:4010", () => {
     expect(cliOptions({})).toEqual({ port: 4010, host: "127.0.0.1" });
@@ -98,6 +122,11 @@ describe("PORT and HOST", () => {
       spec: "x.json",
       validateResponses: true,
     });
+  });
+
+  it("--no-memo has Prism answer every call; the proxy has no such option", () => {
+    expect(cliOptions({}, ["--no-memo"])).toEqual({ port: 4010, host: "127.0.0.1", memoize: false });
+    expect(() => cliOptions({}, ["--no-memo"], PROXY_COMMAND)).toThrow(/no-memo/);
   });
 
   it.each(["abc", "-1", "70000", "1.5"])("reject PORT=%s", (port) => {

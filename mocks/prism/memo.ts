@@ -1,0 +1,75 @@
+// The memo of the engine's answers: a static mock answers the same request the same way every time, so
+// the reply Prism (and the checks around it) produced for a request is kept and served again for the same
+// request. "The same" covers everything the answer is made from: method, path (and its label in messages),
+// query, the preferences Prism is given, and the request headers it looks at (listed below, from the spec).
+// A request with a body, a dynamic answer, an operation with callbacks (Prism calls them) and the proxy
+// never use the memo.
+import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
+import type { Preferences } from "../../contract-core/index.js";
+import type { EngineRequest } from "./request.js";
+
+type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+
+/**
+ * The request headers Prism's engine reads, lower-case: content negotiation (`accept`), body checks
+ * (`content-type`, `content-length`), the security handlers (`authorization`, `cookie`, every apiKey
+ * header of the spec) and every header parameter of the spec.
+ */
+export function headersPrismReads(operations: readonly IHttpOperation[]): string[] {
+  const names = new Set(["accept", "authorization", "content-length", "content-type", "cookie"]);
+  for (const op of operations) {
+    for (const alternative of op.security ?? []) {
+      for (const scheme of alternative) if (scheme.type === "apiKey") names.add(scheme.name.toLowerCase());
+    }
+    for (const header of op.request?.headers ?? []) names.add(header.name.toLowerCase());
+  }
+  return [...names].sort();
+}
+
+/** What a memoized request is made of: the engine's request without the body it must not have. */
+export type MemoRequest = Omit<EngineRequest, "body" | "bodyBytes">;
+
+/** Entries kept before the memo starts over, so that many distinct requests cannot grow it without end. */
+const MAX_ENTRIES = 1000;
+/** A request whose key is longer (a long query or header) is answered by Prism each time, not kept. */
+const MAX_KEY_CHARS = 4096;
+
+export interface Memo<T> {
+  /** The key of a request, or undefined when its answer must not be memoized. */
+  keyOf(request: MemoRequest, preferences: Preferences): string | undefined;
+  get(key: string): T | undefined;
+  set(key: string, value: T): void;
+}
+
+export function createMemo<T>(operations: readonly IHttpOperation[]): Memo<T> {
+  const readHeaders = headersPrismReads(operations);
+  const entries = new Map<string, T>();
+  return {
+    keyOf(request, preferences) {
+      if (preferences.dynamic === true) return undefined;
+      const parts: unknown[] = [
+        request.method,
+        request.path,
+        request.label,
+        request.query,
+        preferences.code,
+        preferences.example,
+        preferences.seed,
+      ];
+      // undefined and "" stay apart: JSON writes the first as null.
+      for (const name of readHeaders) parts.push(request.headers[name]);
+      const key = JSON.stringify(parts);
+      return key.length <= MAX_KEY_CHARS ? key : undefined;
+    },
+    get: (key) => entries.get(key),
+    set(key, value) {
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      entries.set(key, value);
+    },
+  };
+}
+
+/** Prism runs an operation's callbacks on every mocked call: such calls have an effect besides the answer. */
+export function hasCallbacks(operation: IHttpOperation | undefined): boolean {
+  return (operation?.callbacks?.length ?? 0) > 0;
+}
