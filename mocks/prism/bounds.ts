@@ -19,6 +19,24 @@ function schemaTypes(schema: Schema): unknown[] {
   return Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
+/** The spec's own path item and operation object behind a Prism operation (Prism's copies carry its own keys). */
+function specOperation(doc: Obj, operation: IHttpOperation): { item: unknown; op: unknown } {
+  const item = isObj(doc.paths) ? deref(doc, doc.paths[operation.path]) : undefined;
+  return { item, op: isObj(item) ? deref(doc, item[operation.method]) : undefined };
+}
+
+/** The first Ajv error of a failed check, in the core's words. */
+function firstViolation(
+  location: "query" | "body",
+  errors: Parameters<typeof violationFromAjv>[1][] | null | undefined,
+  prefix = "",
+): string | undefined {
+  const first = errors?.[0];
+  return first
+    ? describeViolation(violationFromAjv(location, { ...first, instancePath: prefix + first.instancePath }))
+    : undefined;
+}
+
 export type QueryPrecheck = (operation: IHttpOperation, query: Record<string, string | string[]>) => string | undefined;
 
 /**
@@ -35,8 +53,7 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
   const validatorFor = (operation: IHttpOperation, name: string) => {
     const key = `${operation.method} ${operation.path} ${name}`;
     if (!validators.has(key)) {
-      const item = isObj(doc.paths) ? deref(doc, doc.paths[operation.path]) : undefined;
-      const op = isObj(item) ? deref(doc, item[operation.method]) : undefined;
+      const { item, op } = specOperation(doc, operation);
       const declared = [item, op].flatMap((o) => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []));
       const param = declared.map((p) => deref(doc, p)).find((p) => isObj(p) && p.in === "query" && p.name === name);
       const schema = isObj(param) && isObj(param.schema) ? (deref(doc, param.schema) as Schema) : undefined;
@@ -50,10 +67,7 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
   const emptyValueViolation = (operation: IHttpOperation, name: string): string | undefined => {
     const validate = validatorFor(operation, name);
     if (!validate || validate(validate.isArray ? [""] : "")) return undefined;
-    const first = validate.errors?.[0];
-    return first
-      ? describeViolation(violationFromAjv("query", { ...first, instancePath: `/${name}${first.instancePath}` }))
-      : `${name} is invalid`;
+    return firstViolation("query", validate.errors, `/${name}`) ?? `${name} is invalid`;
   };
   return (operation, query) => {
     const messages: string[] = [];
@@ -92,8 +106,7 @@ export function bodyPrecheck(doc: Obj): BodyPrecheck {
   const compile = (operation: IHttpOperation) => {
     const key = `${operation.method} ${operation.path}`;
     if (!compiled.has(key)) {
-      const item = isObj(doc.paths) ? deref(doc, doc.paths[operation.path]) : undefined;
-      const op = isObj(item) ? deref(doc, item[operation.method]) : undefined;
+      const { op } = specOperation(doc, operation);
       const requestBody = isObj(op) ? deref(doc, op.requestBody) : undefined;
       const media =
         isObj(requestBody) && isObj(requestBody.content)
@@ -103,11 +116,7 @@ export function bodyPrecheck(doc: Obj): BodyPrecheck {
       compiled.set(
         key,
         validate
-          ? (body) => {
-              if (validate(body)) return undefined;
-              const first = validate.errors?.[0];
-              return first ? describeViolation(violationFromAjv("body", first)) : "body is invalid";
-            }
+          ? (body) => (validate(body) ? undefined : (firstViolation("body", validate.errors) ?? "body is invalid"))
           : null,
       );
     }
