@@ -72,13 +72,21 @@ export class Stint implements CompanyStint {
 
 export interface PersonRecord {
   idx: number;
+  /** The full person (on a generated graph made again on demand: read the fields below where they suffice). */
   person: Person;
   /** Positions after overlapping duplicate rows are collapsed, in display order (current first, newest first). */
   positions: Position[];
   stints: Stint[];
   continent: string | null;
+  /** The person's own country text (as `person.location.country`). */
+  country: string | null;
   locationLc: LowerLocation;
   flagged: boolean;
+  /** `is_open_to_work === true`, `is_between_roles`, `is_exploring`, `codehost.hireable === true`. */
+  openToWork: boolean;
+  betweenRoles: boolean;
+  exploring: boolean;
+  hireable: boolean;
   nameLc: string;
   headlineLc: string;
   skillsLc: string[];
@@ -87,7 +95,75 @@ export interface PersonRecord {
   skillText: string;
   /** Lower-case school names of the education entries that have one. */
   schoolsLc: string[];
-  certificationsLc: { name: string; authority: string | null }[];
+  /** Name and authority of each certification, as the person has them. */
+  certifications: readonly CertificationName[];
+  certificationsLc: CertificationName[];
+}
+
+export interface CertificationName {
+  name: string;
+  authority: string | null;
+}
+
+/**
+ * The full people of a graph: kept as given (a hand-made source), or made again from the source's
+ * `personAt` when asked, with the most recently made ones kept (a large graph holds no Person objects).
+ */
+class PersonStore {
+  private readonly made = new Map<number, Person>();
+
+  constructor(
+    private readonly remake: ((idx: number) => Person) | undefined,
+    private readonly todayMonth: number,
+  ) {}
+
+  /** Called once per person in graph order; returns what the store keeps of it (nothing when it can remake it). */
+  add(idx: number, person: Person): void {
+    if (!this.remake) this.made.set(idx, person);
+  }
+
+  at(idx: number): Person {
+    let person = this.made.get(idx);
+    if (person === undefined) {
+      if (!this.remake) throw new RangeError(`no person ${idx}`);
+      if (this.made.size >= PEOPLE_KEPT) this.made.clear();
+      this.made.set(idx, (person = derivePerson(this.remake(idx), this.todayMonth)));
+    }
+    return person;
+  }
+}
+
+/** Most people a store keeps made at once (a default-sized graph keeps every person once asked). */
+const PEOPLE_KEPT = 10_000;
+
+/** A graph's record of one person: the fields search and filtering read, and the full person on demand. */
+class GraphPersonRecord implements PersonRecord {
+  constructor(
+    private readonly store: PersonStore,
+    readonly idx: number,
+    readonly positions: Position[],
+    readonly stints: Stint[],
+    readonly continent: string | null,
+    readonly country: string | null,
+    readonly locationLc: LowerLocation,
+    readonly flagged: boolean,
+    readonly openToWork: boolean,
+    readonly betweenRoles: boolean,
+    readonly exploring: boolean,
+    readonly hireable: boolean,
+    readonly nameLc: string,
+    readonly headlineLc: string,
+    readonly skillsLc: string[],
+    readonly languagesLc: string[],
+    readonly skillText: string,
+    readonly schoolsLc: string[],
+    readonly certifications: readonly CertificationName[],
+    readonly certificationsLc: CertificationName[],
+  ) {}
+
+  get person(): Person {
+    return this.store.at(this.idx);
+  }
 }
 
 /** Joins the parts of a skill text: not a word character, so no phrase or word runs across two parts. */
@@ -124,6 +200,11 @@ export interface GraphInput {
  */
 export interface GraphSource extends Omit<GraphInput, "people"> {
   people: Iterable<Person>;
+  /**
+   * The source person `idx` of the stream made again (equal to the one streamed): given, the graph keeps
+   * no Person objects and makes a person when one is read.
+   */
+  personAt?: (idx: number) => Person;
 }
 
 /**
@@ -217,30 +298,39 @@ export function buildGraph(input: GraphSource): Graph {
     name: lower(name),
     authority: authority === null ? null : lower(authority),
   }));
+  const originalCertifications = new PairValues((name: string, authority: string | null) => ({ name, authority }));
+  const store = new PersonStore(input.personAt, todayMonth);
   let idx = 0;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
     const positions = collapsePositions(person.positions, todayMonth);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
-    const record: PersonRecord = {
+    store.add(idx, person);
+    const record = new GraphPersonRecord(
+      store,
       idx,
-      person,
-      positions,
+      positions.slice(),
       stints,
-      continent: country ? input.continentOf(lower(country)) : null,
-      locationLc: placeOf(person.location),
-      flagged: person.dq_flags.length > 0,
-      nameLc: (person.full_name ?? "").toLowerCase(),
-      headlineLc: lower(person.headline ?? ""),
-      skillsLc: person.skills.map(lower),
-      languagesLc: person.languages.map(lower),
-      skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
+      country ? input.continentOf(lower(country)) : null,
+      country,
+      placeOf(person.location),
+      person.dq_flags.length > 0,
+      person.is_open_to_work === true,
+      person.is_between_roles,
+      person.is_exploring,
+      person.codehost?.hireable === true,
+      (person.full_name ?? "").toLowerCase(),
+      lower(person.headline ?? ""),
+      kept(person.skills.map(lower)),
+      kept(person.languages.map(lower)),
+      [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
         .join(SKILL_TEXT_SEPARATOR)
         .toLowerCase(),
-      schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : [])),
-      certificationsLc: person.certifications.map((c) => certifications.get(c.name, c.authority ?? null)),
-    };
+      kept(person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : []))),
+      kept(person.certifications.map((c) => originalCertifications.get(c.name, c.authority ?? null))),
+      kept(person.certifications.map((c) => certifications.get(c.name, c.authority ?? null))),
+    );
     graph.people.push(record);
     if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
     const url = normalizeProfileUrl(person.network_url);
@@ -252,6 +342,13 @@ export function buildGraph(input: GraphSource): Graph {
     idx++;
   }
   return graph;
+}
+
+/** One shared empty array for every empty list (most people have no certifications, some no skills). */
+const NONE: never[] = Object.freeze([]) as never[];
+
+function kept<T>(items: T[]): T[] {
+  return items.length === 0 ? NONE : items;
 }
 
 /** Fills the derived fields so they always agree with the source fields. */

@@ -28,10 +28,10 @@ import { leadingRun, wordRuns } from "../data/text.js";
 /** Boolean properties of a person, as sets. */
 const FLAGS = {
   unflagged: (rec: PersonRecord) => !rec.flagged,
-  openToWork: (rec: PersonRecord) => rec.person.is_open_to_work === true,
-  betweenRoles: (rec: PersonRecord) => rec.person.is_between_roles,
-  exploring: (rec: PersonRecord) => rec.person.is_exploring,
-  hireable: (rec: PersonRecord) => rec.person.codehost?.hireable === true,
+  openToWork: (rec: PersonRecord) => rec.openToWork,
+  betweenRoles: (rec: PersonRecord) => rec.betweenRoles,
+  exploring: (rec: PersonRecord) => rec.exploring,
+  hireable: (rec: PersonRecord) => rec.hireable,
   /** A current stint. */
   employed: (rec: PersonRecord) => rec.stints.some((s) => s.current),
 };
