@@ -493,7 +493,7 @@ export function generateGraphInput(opts: GenerateOptions): GraphInput {
  * which makes a streamed person again: a person's draws depend only on the PRNG state at its start and on
  * immutable inputs, except its slug (unique against earlier people), so both are kept per person.
  */
-function generateSource(opts: GenerateOptions): {
+export function generateSource(opts: GenerateOptions): {
   companies: Company[];
   people: Iterable<Person>;
   personAt: (idx: number) => Person;

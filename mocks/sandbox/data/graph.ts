@@ -115,6 +115,8 @@ class PersonStore {
   constructor(
     private readonly remake: ((idx: number) => Person) | undefined,
     private readonly todayMonth: number,
+    /** The graph's kept lower-case form of a text (records make their skill text from kept parts). */
+    readonly lower: (text: string) => string,
   ) {}
 
   /** Called once per person in graph order; returns what the store keeps of it (nothing when it can remake it). */
@@ -155,7 +157,6 @@ class GraphPersonRecord implements PersonRecord {
     readonly headlineLc: string,
     readonly skillsLc: string[],
     readonly languagesLc: string[],
-    readonly skillText: string,
     readonly schoolsLc: string[],
     readonly certifications: readonly CertificationName[],
     readonly certificationsLc: CertificationName[],
@@ -163,6 +164,14 @@ class GraphPersonRecord implements PersonRecord {
 
   get person(): Person {
     return this.store.at(this.idx);
+  }
+
+  /** Made when read (a per-person text would otherwise stay alive for every person of the graph). */
+  get skillText(): string {
+    const parts = [...this.skillsLc];
+    for (const s of this.stints) parts.push(this.store.lower(s.position.company ?? ""));
+    parts.push(this.headlineLc);
+    return parts.join(SKILL_TEXT_SEPARATOR);
   }
 }
 
@@ -299,7 +308,7 @@ export function buildGraph(input: GraphSource): Graph {
     authority: authority === null ? null : lower(authority),
   }));
   const originalCertifications = new PairValues((name: string, authority: string | null) => ({ name, authority }));
-  const store = new PersonStore(input.personAt, todayMonth);
+  const store = new PersonStore(input.personAt, todayMonth, lower);
   let idx = 0;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
@@ -324,10 +333,7 @@ export function buildGraph(input: GraphSource): Graph {
       lower(person.headline ?? ""),
       kept(person.skills.map(lower)),
       kept(person.languages.map(lower)),
-      [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
-        .join(SKILL_TEXT_SEPARATOR)
-        .toLowerCase(),
-      kept(person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : []))),
+      kept(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
       kept(person.certifications.map((c) => originalCertifications.get(c.name, c.authority ?? null))),
       kept(person.certifications.map((c) => certifications.get(c.name, c.authority ?? null))),
     );

@@ -1,0 +1,140 @@
+/**
+ * Records of a generated graph keep no Person objects: a person is made again from its saved PRNG state and
+ * slug when read. These tests hold that storage to the graph built from kept people (every person and
+ * record field of the default graph), across eviction, on texts beyond Latin-1, and at its bounds.
+ */
+import { describe, expect, it } from "vitest";
+import { generateGraphInput, generatedGraph, generateSource } from "./generate.js";
+import { buildGraph, type Graph, type PersonRecord } from "./graph.js";
+import { fixtureGraphInput } from "./fixture.js";
+import { Prng } from "./prng.js";
+import type { Person } from "./resources.js";
+
+const DEFAULTS = { people: 5000, companies: 320, seed: 20261122 };
+
+/** Every field of a record as plain data (getters read), stints without their back-reference. */
+function recordData(rec: PersonRecord) {
+  return {
+    idx: rec.idx,
+    person: rec.person,
+    positions: rec.positions,
+    stints: rec.stints.map((s) => ({ ...s, company: s.company?.key ?? null })),
+    continent: rec.continent,
+    country: rec.country,
+    locationLc: rec.locationLc,
+    flagged: rec.flagged,
+    flags: [rec.openToWork, rec.betweenRoles, rec.exploring, rec.hireable],
+    nameLc: rec.nameLc,
+    headlineLc: rec.headlineLc,
+    skillsLc: rec.skillsLc,
+    languagesLc: rec.languagesLc,
+    skillText: rec.skillText,
+    schoolsLc: rec.schoolsLc,
+    certifications: rec.certifications,
+    certificationsLc: rec.certificationsLc,
+  };
+}
+
+/** The skill text as one lower-cased join of the person's parts (what a record once kept as a string). */
+const joinedSkillText = (rec: PersonRecord) =>
+  [...rec.person.skills, ...rec.positions.map((p) => p.company ?? ""), rec.person.headline ?? ""]
+    .join("\u0001")
+    .toLowerCase();
+
+function expectSameRecords(actual: Graph, expected: Graph) {
+  expect(actual.people.length).toBe(expected.people.length);
+  for (let i = 0; i < expected.people.length; i++) {
+    const a = actual.people[i]!;
+    const e = expected.people[i]!;
+    expect(JSON.stringify(a.person), `person ${i}`).toBe(JSON.stringify(e.person));
+    expect(recordData(a), `record ${i}`).toEqual(recordData(e));
+    expect(a.skillText, `skill text ${i}`).toBe(joinedSkillText(e));
+  }
+  expect([...actual.bySlug.keys()]).toEqual([...expected.bySlug.keys()]);
+  expect([...actual.byUrl.keys()]).toEqual([...expected.byUrl.keys()]);
+}
+
+describe("people made again on demand", () => {
+  const made = generatedGraph(DEFAULTS);
+  const input = generateGraphInput(DEFAULTS);
+  const kept = buildGraph(input);
+
+  it("every person and record of the default graph equals the one built from kept people", () => {
+    expectSameRecords(made, kept);
+  });
+
+  it("the comparison tells people apart (a person made from another person's start differs)", () => {
+    const source = generateSource({ ...DEFAULTS, people: 10 });
+    const streamed = [...source.people];
+    expect(JSON.stringify(source.personAt(4))).toBe(JSON.stringify(streamed[4]));
+    expect(JSON.stringify(source.personAt(5))).not.toBe(JSON.stringify(streamed[4]));
+  });
+
+  it("a person read again after the kept ones were dropped is made again, equal", () => {
+    const graph = generatedGraph({ people: 10_050, companies: 40, seed: 5 });
+    const first = graph.people[0]!.person;
+    const text = JSON.stringify(first);
+    for (const rec of graph.people.slice(1)) void rec.person;
+    const again = graph.people[0]!.person;
+    expect(again).not.toBe(first);
+    expect(JSON.stringify(again)).toBe(text);
+  });
+
+  it("personAt refuses an index outside the streamed people", () => {
+    const source = generateSource({ ...DEFAULTS, people: 3 });
+    expect(() => source.personAt(0)).toThrow(RangeError);
+    const streamed = [...source.people];
+    expect(source.personAt(2).slug).toBe(streamed[2]!.slug);
+    for (const idx of [-1, 3, 1.5, Number.NaN]) expect(() => source.personAt(idx)).toThrow(RangeError);
+  });
+});
+
+describe("hand-made people made again (texts beyond Latin-1)", () => {
+  const base = fixtureGraphInput();
+  const people: Person[] = base.people.map((p, i) =>
+    i === 0
+      ? {
+          ...p,
+          full_name: "ΟΔΥΣΣΕΥΣ Παπαδόπουλος",
+          headline: "Μηχανικός ΛΟΓΙΣΜΙΚΟΥ at ÅSTRÖM 東京",
+          skills: ["KÜNSTLICHE Intelligenz", "ΣΥΣΤΉΜΑΤΑ", "İstanbul ops"],
+          location: { city: "Αθήνα", region: null, country: "Greece" },
+          positions: p.positions.map((x) => ({ ...x, company: `${x.company} ΣΟΦΙΑ 🚀` })),
+        }
+      : p,
+  );
+  const kept = buildGraph({ ...base, people });
+  // Each read makes a fresh copy, as a regenerated person would be.
+  const made = buildGraph({ ...base, people, personAt: (idx) => structuredClone(people[idx]!) });
+
+  it("records and persons equal the kept ones; the skill text is the lower-cased join", () => {
+    expectSameRecords(made, kept);
+    expect(made.people[0]!.skillText).toContain("σοφια 🚀");
+    expect(made.people[0]!.nameLc).toBe("οδυσσευς παπαδόπουλος");
+  });
+
+  it("a stream whose personAt gives another person is caught by the comparison", () => {
+    const wrong = buildGraph({
+      ...base,
+      people,
+      personAt: (idx) => structuredClone(people[(idx + 1) % people.length]!),
+    });
+    expect(() => expectSameRecords(wrong, kept)).toThrow();
+  });
+});
+
+describe("PRNG state saved and restored", () => {
+  it("restore continues the sequence from the saved point; a state outside the array is refused", () => {
+    const rng = new Prng(99);
+    rng.uint32();
+    const states = new Uint32Array(8);
+    rng.save(states, 4);
+    const after = [rng.uint32(), rng.uint32(), rng.uint32()];
+    const other = new Prng(1);
+    other.restore(states, 4);
+    expect([other.uint32(), other.uint32(), other.uint32()]).toEqual(after);
+    other.restore(states, 0);
+    expect(other.uint32()).not.toBe(after[0]);
+    for (const at of [-1, 5, 8]) expect(() => other.restore(states, at)).toThrow(RangeError);
+  });
+});
