@@ -4,8 +4,9 @@
  * record field of the default graph), across eviction, on texts beyond Latin-1, and at its bounds.
  */
 import { describe, expect, it } from "vitest";
+import { monthsBetween } from "./dates.js";
 import { generateGraphInput, generatedGraph, generateSource } from "./generate.js";
-import { buildGraph, type Graph, type PersonRecord } from "./graph.js";
+import { buildGraph, Stint, type Graph, type PersonRecord } from "./graph.js";
 import { fixtureGraphInput } from "./fixture.js";
 import { Prng } from "./prng.js";
 import type { Person } from "./resources.js";
@@ -18,7 +19,22 @@ function recordData(rec: PersonRecord) {
     idx: rec.idx,
     person: rec.person,
     positions: rec.positions,
-    stints: rec.stints.map((s) => ({ ...s, company: s.company?.key ?? null })),
+    stints: rec.stints.map((s) => ({
+      position: s.position,
+      company: s.company?.key ?? null,
+      companyText: s.companyText,
+      companyTextId: s.companyTextId,
+      start: s.start,
+      end: s.end,
+      current: s.current,
+      alum: s.alum,
+      months: s.months,
+      family: s.family,
+      familyLc: s.familyLc,
+      titleLc: s.titleLc,
+      titleId: s.titleId,
+      record: s.record.idx,
+    })),
     continent: rec.continent,
     country: rec.country,
     locationLc: rec.locationLc,
@@ -86,6 +102,45 @@ describe("people made again on demand", () => {
     const streamed = [...source.people];
     expect(source.personAt(2).slug).toBe(streamed[2]!.slug);
     for (const idx of [-1, 3, 1.5, Number.NaN]) expect(() => source.personAt(idx)).toThrow(RangeError);
+  });
+});
+
+describe("packed fields", () => {
+  const graph = generatedGraph(DEFAULTS);
+
+  it("each stint's current, alum and months, and each record's flags, agree with the person", () => {
+    const today = graph.todayMonth;
+    const wrong = graph.people.filter((rec) => {
+      const p = rec.person;
+      const flags = [p.dq_flags.length > 0, p.is_open_to_work === true, p.is_between_roles, p.is_exploring];
+      if (
+        JSON.stringify([rec.flagged, rec.openToWork, rec.betweenRoles, rec.exploring, rec.hireable]) !==
+        JSON.stringify([...flags, p.codehost?.hireable === true])
+      )
+        return true;
+      return rec.stints.some((s) => {
+        const x = s.position;
+        const months = x.tenure_months ?? (s.start === null ? 0 : monthsBetween(s.start, s.end ?? today));
+        return (
+          s.current !== (x.is_current === true) ||
+          s.alum !== (x.is_current === false || x.ended_at !== null) ||
+          s.months !== months
+        );
+      });
+    });
+    expect(wrong.map((r) => r.idx)).toEqual([]);
+    expect(graph.people.filter((r) => r.hireable).length).toBeGreaterThan(100);
+    expect(graph.people.some((r) => r.stints.some((s) => s.alum && s.months > 100))).toBe(true);
+  });
+
+  it("a stint refuses months it cannot pack", () => {
+    const [rec] = graph.people;
+    const s = rec!.stints[0]!;
+    const make = (months: number) =>
+      new Stint(s.position, s.company, s.companyTextId, s.start, s.end, true, false, months, s.familyLc, s.titleId);
+    expect(make(-3).months).toBe(-3);
+    expect(make(2 ** 27).months).toBe(2 ** 27);
+    for (const months of [2 ** 28, 1.5, Number.NaN]) expect(() => make(months)).toThrow(RangeError);
   });
 });
 

@@ -6,7 +6,7 @@
  * read-only, by every organization.
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
-import { textId } from "./text.js";
+import { textId, textOf } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
 import type { Company, Person, PersonLocation, Position } from "./resources.js";
 
@@ -33,25 +33,50 @@ export function lowerLocation(loc: PersonLocation): LowerLocation {
 export class Stint implements CompanyStint {
   /** The person (set once the person's record exists); private, so a stint serializes without its person. */
   #record!: PersonRecord;
+  /** `current` (bit 0), `alum` (bit 1) and `months` (the rest) in one small integer: a large graph holds millions of stints. */
+  readonly #bits: number;
 
   constructor(
     readonly position: Position,
     readonly company: Company | null,
-    /** Lower-cased company name and URL for fragment matching; its `textId`. */
-    readonly companyText: string,
+    /** The `textId` of the lower-cased company name and URL (`companyText`). */
     readonly companyTextId: number,
     readonly start: number | null,
     /** Last month of the ended period; null when open (current, or no end recorded). */
     readonly end: number | null,
-    readonly current: boolean,
-    /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
-    readonly alum: boolean,
-    readonly months: number,
+    current: boolean,
+    alum: boolean,
+    months: number,
     readonly familyLc: string | null,
-    /** Lower-case title ("" without a title); its `textId`. */
-    readonly titleLc: string,
+    /** The `textId` of the lower-case title (`titleLc`). */
     readonly titleId: number,
-  ) {}
+  ) {
+    if (!Number.isInteger(months) || Math.abs(months) >= 2 ** 28) throw new RangeError(`stint months ${months}`);
+    this.#bits = months * 4 + (alum ? 2 : 0) + (current ? 1 : 0);
+  }
+
+  /** Lower-cased company name and URL for fragment matching. */
+  get companyText(): string {
+    return textOf(this.companyTextId);
+  }
+
+  /** Lower-case title ("" without a title). */
+  get titleLc(): string {
+    return textOf(this.titleId);
+  }
+
+  get current(): boolean {
+    return (this.#bits & 1) !== 0;
+  }
+
+  /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
+  get alum(): boolean {
+    return (this.#bits & 2) !== 0;
+  }
+
+  get months(): number {
+    return this.#bits >> 2;
+  }
 
   get record(): PersonRecord {
     return this.#record;
@@ -148,11 +173,8 @@ class GraphPersonRecord implements PersonRecord {
     readonly continent: string | null,
     readonly country: string | null,
     readonly locationLc: LowerLocation,
-    readonly flagged: boolean,
-    readonly openToWork: boolean,
-    readonly betweenRoles: boolean,
-    readonly exploring: boolean,
-    readonly hireable: boolean,
+    /** The boolean fields below as bits (one field instead of five, on every record). */
+    private readonly flags: number,
     readonly nameLc: string,
     readonly headlineLc: string,
     readonly skillsLc: string[],
@@ -166,6 +188,26 @@ class GraphPersonRecord implements PersonRecord {
     return this.store.at(this.idx);
   }
 
+  get flagged(): boolean {
+    return (this.flags & FLAGGED) !== 0;
+  }
+
+  get openToWork(): boolean {
+    return (this.flags & OPEN_TO_WORK) !== 0;
+  }
+
+  get betweenRoles(): boolean {
+    return (this.flags & BETWEEN_ROLES) !== 0;
+  }
+
+  get exploring(): boolean {
+    return (this.flags & EXPLORING) !== 0;
+  }
+
+  get hireable(): boolean {
+    return (this.flags & HIREABLE) !== 0;
+  }
+
   /** Made when read (a per-person text would otherwise stay alive for every person of the graph). */
   get skillText(): string {
     const parts = [...this.skillsLc];
@@ -174,6 +216,12 @@ class GraphPersonRecord implements PersonRecord {
     return parts.join(SKILL_TEXT_SEPARATOR);
   }
 }
+
+const FLAGGED = 1;
+const OPEN_TO_WORK = 2;
+const BETWEEN_ROLES = 4;
+const EXPLORING = 8;
+const HIREABLE = 16;
 
 /** Joins the parts of a skill text: not a word character, so no phrase or word runs across two parts. */
 const SKILL_TEXT_SEPARATOR = "\u0001";
@@ -324,11 +372,11 @@ export function buildGraph(input: GraphSource): Graph {
       country ? input.continentOf(lower(country)) : null,
       country,
       placeOf(person.location),
-      person.dq_flags.length > 0,
-      person.is_open_to_work === true,
-      person.is_between_roles,
-      person.is_exploring,
-      person.codehost?.hireable === true,
+      (person.dq_flags.length > 0 ? FLAGGED : 0) |
+        (person.is_open_to_work === true ? OPEN_TO_WORK : 0) |
+        (person.is_between_roles ? BETWEEN_ROLES : 0) |
+        (person.is_exploring ? EXPLORING : 0) |
+        (person.codehost?.hireable === true ? HIREABLE : 0),
       (person.full_name ?? "").toLowerCase(),
       lower(person.headline ?? ""),
       kept(person.skills.map(lower)),
@@ -460,7 +508,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
   return new Stint(
     position,
     company,
-    companyText,
     textId(companyText),
     start,
     end,
@@ -468,7 +515,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     position.is_current === false || position.ended_at !== null,
     position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     position.role_family == null ? null : intern.lower(position.role_family),
-    titleLc,
     textId(titleLc),
   );
 }
