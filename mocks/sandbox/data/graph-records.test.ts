@@ -133,6 +133,22 @@ describe("packed fields", () => {
     expect(graph.people.some((r) => r.stints.some((s) => s.alum && s.months > 100))).toBe(true);
   });
 
+  it("equal language, school and certification lists are one frozen array; different lists are not", () => {
+    const byText = new Map<string, string[]>();
+    for (const rec of graph.people) {
+      const list = rec.languagesLc;
+      if (list.length === 0) continue;
+      const known = byText.get(list.join("|"));
+      if (known) expect(list).toBe(known);
+      else byText.set(list.join("|"), list);
+    }
+    expect(byText.size).toBeGreaterThan(5);
+    const [a, b] = [...byText.values()];
+    expect(a).not.toBe(b);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(() => (a as string[]).push("klingon")).toThrow(TypeError);
+  });
+
   it("a stint refuses months it cannot pack", () => {
     const [rec] = graph.people;
     const s = rec!.stints[0]!;

@@ -357,6 +357,7 @@ export function buildGraph(input: GraphSource): Graph {
   }));
   const originalCertifications = new PairValues((name: string, authority: string | null) => ({ name, authority }));
   const store = new PersonStore(input.personAt, todayMonth, lower);
+  const lists = new SharedLists();
   let idx = 0;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
@@ -380,10 +381,10 @@ export function buildGraph(input: GraphSource): Graph {
       (person.full_name ?? "").toLowerCase(),
       lower(person.headline ?? ""),
       kept(person.skills.map(lower)),
-      kept(person.languages.map(lower)),
-      kept(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
-      kept(person.certifications.map((c) => originalCertifications.get(c.name, c.authority ?? null))),
-      kept(person.certifications.map((c) => certifications.get(c.name, c.authority ?? null))),
+      lists.shared(person.languages.map(lower)),
+      lists.shared(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
+      lists.shared(person.certifications.map((c) => originalCertifications.get(c.name, c.authority ?? null))),
+      lists.shared(person.certifications.map((c) => certifications.get(c.name, c.authority ?? null))),
     );
     graph.people.push(record);
     if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
@@ -404,6 +405,34 @@ const NONE: never[] = Object.freeze([]) as never[];
 function kept<T>(items: T[]): T[] {
   return items.length === 0 ? NONE : items;
 }
+
+/**
+ * One frozen array per distinct list of kept values (languages, schools, certifications repeat across
+ * people: most lists have one or two entries from a small vocabulary). Lists are told apart by the identity
+ * of their items (kept strings and interned pairs), up to LISTS_KEPT distinct lists; later new ones stay
+ * the person's own.
+ */
+class SharedLists {
+  private readonly lists = new Map<string, readonly unknown[]>();
+  private readonly ids = new Map<unknown, number>();
+
+  shared<T>(items: T[]): T[] {
+    if (items.length === 0) return NONE;
+    let key = "";
+    for (const item of items) {
+      let id = this.ids.get(item);
+      if (id === undefined) this.ids.set(item, (id = this.ids.size));
+      key += `${id},`;
+    }
+    const known = this.lists.get(key);
+    if (known !== undefined) return known as T[];
+    if (this.lists.size >= LISTS_KEPT) return items;
+    this.lists.set(key, Object.freeze(items));
+    return items;
+  }
+}
+
+const LISTS_KEPT = 100_000;
 
 /** Fills the derived fields so they always agree with the source fields. */
 function derivePerson(source: Person, todayMonth: number): Person {
