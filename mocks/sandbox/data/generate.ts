@@ -172,6 +172,8 @@ class PersonGenerator {
   private readonly dates = new Map<number, string>();
   /** A seniority prefix and a title; a title and its employer (the usual headline). */
   private readonly titles = new PairValues((prefix: string, title: string) => this.intern.string(prefix + title));
+  /** The slug of a first and last name (names repeat: looked up by the two vocabulary strings, no text made). */
+  private readonly nameSlugs = new PairValues((first: string, last: string) => slugify(`${first} ${last}`));
   private readonly titleAt = new PairValues<string | null, string | null>((title, company) =>
     this.intern.string(`${title} at ${company}`),
   );
@@ -189,7 +191,7 @@ class PersonGenerator {
   }
 
   private uniqueSlug(first: string, last: string, idx: number): string {
-    let slug = slugify(`${first} ${last}`);
+    let slug = this.nameSlugs.get(first, last);
     if (this.usedSlugs.has(slug)) slug = `${slug}-${(idx * 7919 + 1000).toString(36)}`;
     this.usedSlugs.add(slug);
     return slug;
@@ -210,7 +212,7 @@ class PersonGenerator {
     const rng = this.rng;
     const fullName = `${plan.first} ${plan.last}`;
     const slug = idx > 2 && rng.chance(1) ? null : this.slugFor(plan.first, plan.last, idx);
-    const urlSlug = slug ?? `${slugify(fullName)}-${(idx * 104729).toString(36)}`;
+    const urlSlug = slug ?? `${this.nameSlugs.get(plan.first, plan.last)}-${(idx * 104729).toString(36)}`;
     const kind = plan.employer ? "employed" : rng.weighted(EMPLOYMENT);
     const positions = kind === "none" ? [] : this.positions(plan, kind === "between");
     const current = positions.find((p) => p.is_current);
