@@ -144,7 +144,7 @@ class PersonStore {
     readonly lower: (text: string) => string,
   ) {}
 
-  /** Called once per person in graph order; returns what the store keeps of it (nothing when it can remake it). */
+  /** Called once per person in graph order: kept only when the store cannot make it again. */
   add(idx: number, person: Person): void {
     if (!this.remake) this.made.set(idx, person);
   }
