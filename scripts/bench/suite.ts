@@ -2,7 +2,8 @@
  * Wall time of the pull-request gate and of `npm test`, against the goals of issue 17 (gate <= 45 s on a
  * one-line spec change, npm test <= 90 s), in alternating rounds. Every run happens in a scratch checkout of
  * HEAD (a detached git worktree sharing this checkout's node_modules), so the scenarios are fixed and this
- * tree is never edited:
+ * tree is never edited; and every run starts with the tools' caches empty (Prettier's, tsc's build info,
+ * vitest's timings), as they are after `npm ci` on a pull request's runner:
  *   - `npm test`, on HEAD as committed;
  *   - `npm run gate -- --base HEAD` after a one-line spec change: a description reworded and `npm run
  *     generate` run, as a pull request would carry it (the goal's case: every check and the whole test suite);
@@ -55,6 +56,13 @@ async function must(cwd: string, command: string, args: string[]): Promise<void>
   if (exitCode !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${exitCode} in ${cwd}`);
 }
 
+/** The caches a run may leave in node_modules; `npm ci` removes them, so a pull request's gate starts without. */
+const CACHES = ["node_modules/.cache", "node_modules/.vite"];
+
+function emptyCaches(): void {
+  for (const dir of CACHES) rmSync(join(ROOT, dir), { recursive: true, force: true });
+}
+
 /** Replaces the first line equal to `from` (the file must have one). */
 function editLine(dir: string, edit: { file: string; from: string; to: string }): void {
   const path = join(dir, edit.file);
@@ -75,12 +83,13 @@ runBench(async () => {
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     console.log(
       `Suite wall time: ${rounds} alternating rounds of npm test and npm run gate (spec change, code change), ` +
-        `in a scratch checkout of HEAD\n${machineLine()}\n`,
+        `in a scratch checkout of HEAD, caches emptied before each run\n${machineLine()}\n`,
     );
     const gateAfter = async (edit: (typeof SCENARIO_EDITS)[keyof typeof SCENARIO_EDITS], regenerate: boolean) => {
       editLine(dir, edit);
       try {
         if (regenerate) await must(dir, "npm", ["run", "--silent", "generate"]);
+        emptyCaches();
         return await timed(dir, "npm", ["run", "--silent", "gate", "--", "--base", "HEAD"]);
       } finally {
         await restore();
@@ -89,7 +98,10 @@ runBench(async () => {
     const runs = await alternate(
       rounds,
       {
-        test: () => timed(dir, "npm", ["test"]),
+        test: () => {
+          emptyCaches();
+          return timed(dir, "npm", ["test"]);
+        },
         gateSpec: () => gateAfter(SCENARIO_EDITS.spec, true),
         gateCode: () => gateAfter(SCENARIO_EDITS.code, false),
       },
