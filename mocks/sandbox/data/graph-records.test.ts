@@ -9,6 +9,7 @@ import { generateGraphInput, generatedGraph, generateSource } from "./generate.j
 import { buildGraph, Stint, type Graph, type PersonRecord } from "./graph.js";
 import { fixtureGraphInput } from "./fixture.js";
 import { Prng } from "./prng.js";
+import { normalizeProfileUrl } from "./urls.js";
 import type { Person } from "./resources.js";
 
 const DEFAULTS = { people: 5000, companies: 320, seed: 20261122 };
@@ -67,7 +68,10 @@ function expectSameRecords(actual: Graph, expected: Graph) {
     expect(a.skillText, `skill text ${i}`).toBe(joinedSkillText(e));
   }
   expect([...actual.bySlug.keys()]).toEqual([...expected.bySlug.keys()]);
-  expect([...actual.byUrl.keys()]).toEqual([...expected.byUrl.keys()]);
+  for (const rec of expected.people) {
+    const url = normalizeProfileUrl(rec.person.network_url)!;
+    expect(actual.byUrl.get(url)?.idx, url).toBe(expected.byUrl.get(url)?.idx);
+  }
 }
 
 describe("people made again on demand", () => {
@@ -191,6 +195,59 @@ describe("hand-made people made again (texts beyond Latin-1)", () => {
       personAt: (idx) => structuredClone(people[(idx + 1) % people.length]!),
     });
     expect(() => expectSameRecords(wrong, kept)).toThrow();
+  });
+});
+
+describe("records by profile URL", () => {
+  /** What a map of every normalized URL gives (the last record with a URL wins). */
+  function urlMap(graph: Graph): Map<string, number> {
+    const map = new Map<string, number>();
+    for (const rec of graph.people) {
+      const url = normalizeProfileUrl(rec.person.network_url);
+      if (url) map.set(url, rec.idx);
+    }
+    return map;
+  }
+
+  function expectLikeUrlMap(graph: Graph, extraUrls: string[]) {
+    const map = urlMap(graph);
+    for (const url of [...map.keys(), ...extraUrls]) {
+      expect(graph.byUrl.get(url)?.idx, url).toBe(map.get(url));
+      expect(graph.byUrl.has(url), url).toBe(map.has(url));
+    }
+  }
+
+  it("the default graph finds every person by URL as a map would, and nobody by an unknown one", () => {
+    const graph = generatedGraph(DEFAULTS);
+    expectLikeUrlMap(graph, [
+      "network.example.com/in/nobody-here",
+      "network.example.com/in/",
+      "example.com/in/priya-raman",
+    ]);
+    expect(graph.byUrl.get("network.example.com/in/priya-raman")?.person.slug).toBe("priya-raman");
+  });
+
+  it("slugs and URLs that disagree, repeat or are taken over later still give a map's answer", () => {
+    const base = fixtureGraphInput();
+    const [a, b, c, d, e] = base.people;
+    const own = (slug: string) => `https://network.example.com/in/${slug}`;
+    const people: Person[] = [
+      { ...a!, slug: "ana", network_url: own("ana") },
+      // Another person takes the slug "ana" (in capitals) with another URL: "ana"'s URL still finds the first.
+      { ...b!, slug: "ANA", network_url: own("someone-else") },
+      { ...c!, slug: "carla", network_url: own("carla") },
+      // A slug whose own URL belongs to nobody: that URL finds no one.
+      { ...d!, slug: "dora", network_url: "https://www.network.example.com/in/Dora-X/?x=1" },
+      // A later person with carla's URL wins it (as a map's later set would).
+      { ...e!, slug: "eve", network_url: own("carla") },
+    ];
+    const graph = buildGraph({ ...base, people });
+    const key = (slug: string) => own(slug).slice("https://".length);
+    expectLikeUrlMap(graph, [key("dora"), key("eve"), key("ANA")]);
+    expect(graph.byUrl.get(key("ana"))?.idx).toBe(0);
+    expect(graph.byUrl.get(key("carla"))?.idx).toBe(4);
+    expect(graph.byUrl.get(key("dora"))).toBeUndefined();
+    expect(graph.byUrl.get(key("dora-x"))?.idx).toBe(3);
   });
 });
 

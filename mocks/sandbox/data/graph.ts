@@ -168,7 +168,6 @@ class GraphPersonRecord implements PersonRecord {
   constructor(
     private readonly store: PersonStore,
     readonly idx: number,
-    readonly positions: Position[],
     readonly stints: Stint[],
     readonly continent: string | null,
     readonly country: string | null,
@@ -177,6 +176,8 @@ class GraphPersonRecord implements PersonRecord {
     private readonly flags: number,
     readonly nameLc: string,
     readonly headlineLc: string,
+    /** The profile URL is the graph's own URL of the slug (`byUrl` finds the record through `bySlug`). */
+    readonly urlFromSlug: boolean,
     readonly skillsLc: string[],
     readonly languagesLc: string[],
     readonly schoolsLc: string[],
@@ -186,6 +187,11 @@ class GraphPersonRecord implements PersonRecord {
 
   get person(): Person {
     return this.store.at(this.idx);
+  }
+
+  /** The stints' positions (one array per person fewer on the heap). */
+  get positions(): Position[] {
+    return this.stints.map((s) => s.position);
   }
 
   get flagged(): boolean {
@@ -226,6 +232,47 @@ const HIREABLE = 16;
 /** Joins the parts of a skill text: not a word character, so no phrase or word runs across two parts. */
 const SKILL_TEXT_SEPARATOR = "\u0001";
 
+/** The normalized profile URL of a slug on the graph's own network. */
+const SLUG_URL_PREFIX = "network.example.com/in/";
+
+/**
+ * Records by normalized profile URL, as a map of every URL would give (the last record with a URL wins).
+ * A URL that is the graph's own URL of its record's slug (almost every generated person) is found through
+ * the slug map, so a large graph keeps no URL text and no map entry per person; others are kept.
+ */
+export class ProfileUrls {
+  private readonly others = new Map<string, PersonRecord>();
+
+  constructor(private readonly bySlug: ReadonlyMap<string, PersonRecord>) {}
+
+  get(url: string): PersonRecord | undefined {
+    return this.others.get(url) ?? this.throughSlug(url);
+  }
+
+  has(url: string): boolean {
+    return this.get(url) !== undefined;
+  }
+
+  private throughSlug(url: string): PersonRecord | undefined {
+    if (!url.startsWith(SLUG_URL_PREFIX)) return undefined;
+    const rec = this.bySlug.get(url.slice(SLUG_URL_PREFIX.length));
+    return rec instanceof GraphPersonRecord && rec.urlFromSlug ? rec : undefined;
+  }
+
+  /** Before `record` takes `slug` in the slug map: a record that was found through it keeps its URL. */
+  bySlugChanging(slug: string, record: PersonRecord): void {
+    const url = `${SLUG_URL_PREFIX}${slug}`;
+    const found = this.throughSlug(url);
+    if (found !== undefined && found !== record && !this.others.has(url)) this.others.set(url, found);
+  }
+
+  /** Records the URL of a record already in the slug map (in graph order). */
+  add(url: string, record: PersonRecord): void {
+    if (record instanceof GraphPersonRecord && record.urlFromSlug) this.others.delete(url);
+    else this.others.set(url, record);
+  }
+}
+
 export interface CompanyStint {
   record: PersonRecord;
   stint: Stint;
@@ -239,7 +286,8 @@ export interface Graph {
   people: PersonRecord[];
   companyByKey: Map<string, Company>;
   bySlug: Map<string, PersonRecord>;
-  byUrl: Map<string, PersonRecord>;
+  /** Records by normalized profile URL (`normalizeProfileUrl`). */
+  byUrl: ProfileUrls;
   stintsByCompany: Map<string, CompanyStint[]>;
 }
 
@@ -329,14 +377,15 @@ export function buildGraph(input: GraphSource): Graph {
     (p.company ? companyByName.get(p.company.toLowerCase()) : undefined) ??
     null;
 
+  const bySlug = new Map<string, PersonRecord>();
   const graph: Graph = {
     today: input.today,
     todayMonth,
     companies: input.companies,
     people: [],
     companyByKey,
-    bySlug: new Map(),
-    byUrl: new Map(),
+    bySlug,
+    byUrl: new ProfileUrls(bySlug),
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
   };
 
@@ -365,10 +414,11 @@ export function buildGraph(input: GraphSource): Graph {
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
     store.add(idx, person);
+    const slug = person.slug?.toLowerCase();
+    const url = normalizeProfileUrl(person.network_url);
     const record = new GraphPersonRecord(
       store,
       idx,
-      positions.slice(),
       stints,
       country ? input.continentOf(lower(country)) : null,
       country,
@@ -380,6 +430,7 @@ export function buildGraph(input: GraphSource): Graph {
         (person.codehost?.hireable === true ? HIREABLE : 0),
       (person.full_name ?? "").toLowerCase(),
       lower(person.headline ?? ""),
+      !!slug && url === `${SLUG_URL_PREFIX}${slug}`,
       kept(person.skills.map(lower)),
       lists.shared(person.languages.map(lower)),
       lists.shared(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
@@ -387,9 +438,9 @@ export function buildGraph(input: GraphSource): Graph {
       lists.shared(person.certifications.map((c) => certifications.get(c.name, c.authority ?? null))),
     );
     graph.people.push(record);
-    if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
-    const url = normalizeProfileUrl(person.network_url);
-    if (url) graph.byUrl.set(url, record);
+    if (slug) graph.byUrl.bySlugChanging(slug, record);
+    if (slug) bySlug.set(slug, record);
+    if (url) graph.byUrl.add(url, record);
     for (const stint of stints) {
       stint.record = record;
       if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push(stint);

@@ -16,7 +16,6 @@ import {
   intersectInto,
   Postings,
   SetPool,
-  setOf,
   subtractInto,
   unionInto,
   type PeopleSet,
@@ -114,11 +113,12 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     }
     group.people.push(idx);
   }
-  const flagSet = (test: (rec: PersonRecord) => boolean) =>
-    setOf(
-      size,
-      people.filter(test).map((rec) => rec.idx),
-    );
+  // Set bit by bit: no list of up to every person is made per flag.
+  const flagSet = (test: (rec: PersonRecord) => boolean) => {
+    const set = emptySet(size);
+    for (const rec of people) if (test(rec)) set[rec.idx >>> 5]! |= 1 << (rec.idx & 31);
+    return set;
+  };
   const words = buildWordIndexes(people);
   return {
     ...index,
