@@ -183,7 +183,18 @@ class PersonGenerator {
     private readonly companies: Company[],
     /** The slugs a first run gave (a replay draws the same person without the earlier people's slugs). */
     private readonly knownSlugs?: readonly (string | null)[],
+    /**
+     * Makes only what a graph record reads: texts no record keeps (timestamps, picture and codehost URLs,
+     * handles, issue dates) are left empty. Every number is still drawn, so the PRNG stream, the slugs and
+     * every later person are those of a full run.
+     */
+    private readonly light = false,
   ) {}
+
+  /** `isoDaysAgo`, or "" in a light run (the numbers are drawn by the caller either way). */
+  private iso(daysAgo: number, minutes: number): string {
+    return this.light ? "" : isoDaysAgo(daysAgo, minutes);
+  }
 
   private slugFor(first: string, last: string, idx: number): string {
     const known = this.knownSlugs?.[idx];
@@ -234,7 +245,11 @@ class PersonGenerator {
       full_name: rng.chance(1) ? null : fullName,
       headline: this.internOrNull(this.headline(latest, skills, kind === "between")),
       network_url: profileUrl(urlSlug),
-      profile_picture_url: rng.chance(80) ? `https://media.network.example.com/p/${urlSlug}.jpg` : null,
+      profile_picture_url: rng.chance(80)
+        ? this.light
+          ? ""
+          : `https://media.network.example.com/p/${urlSlug}.jpg`
+        : null,
       location,
       is_open_to_work: rng.weighted(OPEN_TO_WORK),
       is_between_roles: false,
@@ -245,7 +260,7 @@ class PersonGenerator {
       exploring_interpretation: exploring.interpretation,
       connections_count: rng.chance(85) ? rng.range(12, 3000) : null,
       followers_count: rng.chance(80) ? rng.range(0, 12000) : null,
-      last_enriched_at: rng.chance(90) ? isoDaysAgo(rng.range(1, 400), rng.range(0, 1439)) : null,
+      last_enriched_at: rng.chance(90) ? this.iso(rng.range(1, 400), rng.range(0, 1439)) : null,
       dq_flags: rng.chance(3) ? [rng.pick(DQ_FLAGS)] : [],
       codehost: this.codehost(plan, urlSlug),
       social: rng.chance(30) ? this.social(urlSlug) : null,
@@ -376,7 +391,7 @@ class PersonGenerator {
             ? "Building great products with great people"
             : null,
       after,
-      seen_at: isoDaysAgo(rng.range(2, 200) + i * 3, rng.range(0, 1439)),
+      seen_at: this.iso(rng.range(2, 200) + i * 3, rng.range(0, 1439)),
     }));
     const quality = rng.weighted(INTERPRETATION_QUALITY);
     if (quality === "none") return { reasons, interpretation: null };
@@ -403,7 +418,8 @@ class PersonGenerator {
     const rng = this.rng;
     const technical = plan.family === "engineering" || plan.family === "data";
     if (!rng.chance(technical ? 45 : 5)) return null;
-    const login = urlSlug.replace(/-/g, "").slice(0, 16) + (rng.chance(30) ? String(rng.range(1, 99)) : "");
+    const suffix = rng.chance(30) ? rng.range(1, 99) : null;
+    const login = this.light ? "" : urlSlug.replace(/-/g, "").slice(0, 16) + (suffix === null ? "" : String(suffix));
     const candidateOnly = rng.chance(25);
     return {
       login: candidateOnly ? null : login,
@@ -415,20 +431,20 @@ class PersonGenerator {
       hireable: rng.weighted(HIREABLE),
       blog: rng.chance(20) ? `https://${login}.blog.example.com` : null,
       twitter: rng.chance(20) ? login : null,
-      reconciled_at: isoDaysAgo(rng.range(5, 300), rng.range(0, 1439)),
+      reconciled_at: this.iso(rng.range(5, 300), rng.range(0, 1439)),
     };
   }
 
   private social(urlSlug: string): Social {
     const rng = this.rng;
-    const handle = urlSlug.replace(/-/g, "_").slice(0, 15);
+    const handle = this.light ? "" : urlSlug.replace(/-/g, "_").slice(0, 15);
     const candidateOnly = rng.chance(30);
     return {
       handle: candidateOnly ? null : handle,
       candidate_handle: candidateOnly ? handle : null,
       url: candidateOnly ? null : `https://social.example.com/@${handle}`,
       confidence: candidateOnly ? "low" : rng.pick(CONFIDENCES),
-      reconciled_at: isoDaysAgo(rng.range(5, 300), rng.range(0, 1439)),
+      reconciled_at: this.iso(rng.range(5, 300), rng.range(0, 1439)),
     };
   }
 
@@ -453,6 +469,16 @@ class PersonGenerator {
     return out;
   }
 
+  /** A certification's issue year or month (drawn, but left empty in a light run: no record keeps it). */
+  private issued(rng: Prng): string {
+    if (rng.chance(50)) {
+      const year = rng.range(2012, 2026);
+      return this.light ? "" : String(year);
+    }
+    const month = rng.range(2012 * 12, TODAY_MONTH - 1);
+    return this.light ? "" : monthToString(month);
+  }
+
   private languages(country: CountryInfo): string[] {
     const rng = this.rng;
     const langs = new Set<string>(country.languages.slice(0, rng.chance(70) ? country.languages.length : 1));
@@ -469,11 +495,7 @@ class PersonGenerator {
     return rng.sample(pool, rng.range(1, 3)).map(([name, authority]) => ({
       name,
       authority: rng.chance(20) ? null : authority,
-      issued_at: rng.chance(25)
-        ? null
-        : rng.chance(50)
-          ? String(rng.range(2012, 2026))
-          : monthToString(rng.range(2012 * 12, TODAY_MONTH - 1)),
+      issued_at: rng.chance(25) ? null : this.issued(rng),
     }));
   }
 }
@@ -494,8 +516,13 @@ export function generateGraphInput(opts: GenerateOptions): GraphInput {
  * The companies, the people as a stream in graph order (each person made when it is read), and `personAt`,
  * which makes a streamed person again: a person's draws depend only on the PRNG state at its start and on
  * immutable inputs, except its slug (unique against earlier people), so both are kept per person.
+ * With `light`, the stream's people carry only what a graph record reads (see PersonGenerator) and
+ * `personAt` still makes the full person.
  */
-export function generateSource(opts: GenerateOptions): {
+export function generateSource(
+  opts: GenerateOptions,
+  { light = false }: { light?: boolean } = {},
+): {
   companies: Company[];
   people: Iterable<Person>;
   personAt: (idx: number) => Person;
@@ -503,7 +530,7 @@ export function generateSource(opts: GenerateOptions): {
   const rng = new Prng(opts.seed);
   const companies = generateCompanies(rng.fork(), opts.companies);
   const personRng = rng.fork();
-  const gen = new PersonGenerator(personRng, companies);
+  const gen = new PersonGenerator(personRng, companies, undefined, light);
   const starts = new Uint32Array(opts.people * 4);
   const slugs: (string | null)[] = [];
   const countries = Object.values(CONTINENTS).flat();
@@ -542,7 +569,7 @@ export function generatedGraph(opts: GenerateOptions): Graph {
   const key = `${opts.seed}:${opts.people}:${opts.companies}`;
   let graph = cache.get(key);
   if (!graph) {
-    graph = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts) });
+    graph = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts, { light: true }) });
     cache.set(key, graph);
   }
   return graph;

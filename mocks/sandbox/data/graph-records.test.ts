@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { monthsBetween } from "./dates.js";
-import { generateGraphInput, generatedGraph, generateSource } from "./generate.js";
+import { GRAPH_TODAY, generateGraphInput, generatedGraph, generateSource } from "./generate.js";
+import { continentOf } from "./geo.js";
 import { buildGraph, Stint, type Graph, type PersonRecord } from "./graph.js";
 import { fixtureGraphInput } from "./fixture.js";
 import { Prng } from "./prng.js";
@@ -98,6 +99,31 @@ describe("people made again on demand", () => {
     const again = graph.people[0]!.person;
     expect(again).not.toBe(first);
     expect(JSON.stringify(again)).toBe(text);
+  });
+
+  it("a light stream draws what a full one draws: the same start state, slug and remade person for every person", () => {
+    // One person past the default graph, so the state after its last person is compared too.
+    const opts = { ...DEFAULTS, people: DEFAULTS.people + 1 };
+    const full = generateSource(opts);
+    const light = generateSource(opts, { light: true });
+    const fullPeople = [...full.people];
+    const lightPeople = [...light.people];
+    let lighter = 0;
+    for (let i = 0; i < opts.people; i++) {
+      expect(lightPeople[i]!.slug, `slug ${i}`).toBe(fullPeople[i]!.slug);
+      expect(JSON.stringify(light.personAt(i)), `person ${i}`).toBe(JSON.stringify(fullPeople[i]));
+      if (JSON.stringify(lightPeople[i]) !== JSON.stringify(fullPeople[i])) lighter++;
+    }
+    // The light people leave out texts (otherwise the comparison above could not tell the two runs apart).
+    expect(lighter).toBeGreaterThan(opts.people * 0.9);
+    expect(lightPeople.some((p) => p.last_enriched_at === "")).toBe(true);
+  });
+
+  it("a light stream's graph keeps the records and full people of a full stream's graph", () => {
+    const opts = { ...DEFAULTS, people: 300 };
+    const fromFull = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts) });
+    const fromLight = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts, { light: true }) });
+    expectSameRecords(fromLight, fromFull);
   });
 
   it("personAt refuses an index outside the streamed people", () => {
