@@ -144,9 +144,9 @@ class PersonStore {
     readonly lower: (text: string) => string,
   ) {}
 
-  /** Called once per person in graph order: kept only when the store cannot make it again. */
+  /** Called once per person in graph order, when the store cannot make it again. */
   add(idx: number, person: Person): void {
-    if (!this.remake) this.made.set(idx, person);
+    this.made.set(idx, person);
   }
 
   at(idx: number): Person {
@@ -408,12 +408,13 @@ export function buildGraph(input: GraphSource): Graph {
   const store = new PersonStore(input.personAt, todayMonth, lower);
   const lists = new SharedLists();
   let idx = 0;
-  for (const source of input.people) {
-    const person = derivePerson(source, todayMonth);
-    const positions = collapsePositions(person.positions, todayMonth);
+  for (const person of input.people) {
+    // The derived person is made only when the store keeps it: a record reads the derived fields it needs.
+    if (!input.personAt) store.add(idx, derivePerson(person, todayMonth));
+    const sourcePositions = positionsWithTenure(person, todayMonth);
+    const positions = collapsePositions(sourcePositions, todayMonth);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
-    store.add(idx, person);
     const slug = person.slug?.toLowerCase();
     const url = normalizeProfileUrl(person.network_url);
     const record = new GraphPersonRecord(
@@ -425,8 +426,8 @@ export function buildGraph(input: GraphSource): Graph {
       placeOf(person.location),
       (person.dq_flags.length > 0 ? FLAGGED : 0) |
         (person.is_open_to_work === true ? OPEN_TO_WORK : 0) |
-        (person.is_between_roles ? BETWEEN_ROLES : 0) |
-        (person.is_exploring ? EXPLORING : 0) |
+        (isBetweenRoles(sourcePositions) ? BETWEEN_ROLES : 0) |
+        (isExploring(person) ? EXPLORING : 0) |
         (person.codehost?.hireable === true ? HIREABLE : 0),
       (person.full_name ?? "").toLowerCase(),
       lower(person.headline ?? ""),
@@ -487,14 +488,13 @@ const LISTS_KEPT = 100_000;
 
 /** Fills the derived fields so they always agree with the source fields. */
 function derivePerson(source: Person, todayMonth: number): Person {
-  const positions = source.positions.map((p) => withTenure(p, todayMonth));
-  const hasHistory = positions.length > 0;
-  const anyCurrent = positions.some((p) => p.is_current === true);
-  const lastEnd = Math.max(-1, ...positions.map((p) => periodStart(p.ended_at) ?? -1));
-  const isBetween = hasHistory && !anyCurrent;
+  const positions = positionsWithTenure(source, todayMonth);
+  const isBetween = isBetweenRoles(positions);
+  let lastEnd = -1;
+  for (const p of positions) lastEnd = Math.max(lastEnd, periodStart(p.ended_at) ?? -1);
   const interpretation = source.exploring_interpretation;
-  const valid = interpretation !== null && isValidInterpretation(interpretation);
-  const evidenceDates = valid ? interpretation.evidence.map((e) => e.seen_at.slice(0, 10)).sort() : [];
+  const valid = isExploring(source);
+  const evidenceDates = valid ? interpretation!.evidence.map((e) => e.seen_at.slice(0, 10)).sort() : [];
   return {
     ...source,
     positions,
@@ -504,6 +504,22 @@ function derivePerson(source: Person, todayMonth: number): Person {
     exploring_interpretation: valid ? interpretation : null,
     exploring_since: evidenceDates[0] ?? null,
   };
+}
+
+/** The source positions with their missing tenure filled (derivePerson's `positions`). */
+function positionsWithTenure(source: Person, todayMonth: number): Position[] {
+  return source.positions.map((p) => withTenure(p, todayMonth));
+}
+
+/** derivePerson's `is_between_roles`: a history and no current position. */
+function isBetweenRoles(positions: readonly Position[]): boolean {
+  return positions.length > 0 && !positions.some((p) => p.is_current === true);
+}
+
+/** derivePerson's `is_exploring`: a valid interpretation. */
+function isExploring(source: Person): boolean {
+  const interpretation = source.exploring_interpretation;
+  return interpretation !== null && isValidInterpretation(interpretation);
 }
 
 function isValidInterpretation(i: NonNullable<Person["exploring_interpretation"]>): boolean {
