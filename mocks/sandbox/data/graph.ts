@@ -412,7 +412,7 @@ export function buildGraph(input: GraphSource): Graph {
     // The derived person is made only when the store keeps it: a record reads the derived fields it needs.
     if (!input.personAt) store.add(idx, derivePerson(person, todayMonth));
     const sourcePositions = positionsWithTenure(person, todayMonth);
-    const positions = collapsePositions(sourcePositions, todayMonth);
+    const positions = collapsePositions(sourcePositions, todayMonth, lower);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
     const slug = person.slug?.toLowerCase();
@@ -465,23 +465,33 @@ function kept<T>(items: T[]): T[] {
  * the person's own.
  */
 class SharedLists {
-  private readonly lists = new Map<string, readonly unknown[]>();
-  private readonly ids = new Map<unknown, number>();
+  /** The kept lists as a tree keyed by item, one level per position (no key text made per list). */
+  private readonly root: ListNode = { list: undefined, next: undefined };
+  private size = 0;
 
   shared<T>(items: T[]): T[] {
     if (items.length === 0) return NONE;
-    let key = "";
+    let node = this.root;
     for (const item of items) {
-      let id = this.ids.get(item);
-      if (id === undefined) this.ids.set(item, (id = this.ids.size));
-      key += `${id},`;
+      let child = node.next?.get(item);
+      if (child === undefined) {
+        // Past the bound, a new list stays the person's own and adds no node.
+        if (this.size >= LISTS_KEPT) return items;
+        (node.next ??= new Map()).set(item, (child = { list: undefined, next: undefined }));
+      }
+      node = child;
     }
-    const known = this.lists.get(key);
-    if (known !== undefined) return known as T[];
-    if (this.lists.size >= LISTS_KEPT) return items;
-    this.lists.set(key, Object.freeze(items));
+    if (node.list !== undefined) return node.list as T[];
+    if (this.size >= LISTS_KEPT) return items;
+    this.size++;
+    node.list = Object.freeze(items);
     return items;
   }
+}
+
+interface ListNode {
+  list: readonly unknown[] | undefined;
+  next: Map<unknown, ListNode> | undefined;
 }
 
 const LISTS_KEPT = 100_000;
@@ -542,13 +552,18 @@ function withTenure(p: Position, todayMonth: number): Position {
  * Source rows of the same company and title whose intervals overlap are one position: earliest start,
  * latest end (open when any row is current). Result in display order: current first, then newest start.
  */
-export function collapsePositions(rows: Position[], todayMonth: number): Position[] {
+export function collapsePositions(
+  rows: Position[],
+  todayMonth: number,
+  /** Lower-cases a company or title (a graph passes its kept forms: no new text per row). */
+  lower: (text: string) => string = (text) => text.toLowerCase(),
+): Position[] {
   const out: Position[] = [];
   /** Lower-case company and title of each `out` entry (a merge keeps them). */
   const keys: [company: string, title: string][] = [];
   for (const row of rows) {
-    const company = (row.company ?? "").toLowerCase();
-    const title = (row.title ?? "").toLowerCase();
+    const company = lower(row.company ?? "");
+    const title = lower(row.title ?? "");
     const same = out.findIndex(
       (p, i) => keys[i]![0] === company && keys[i]![1] === title && overlaps(p, row, todayMonth),
     );
