@@ -259,17 +259,21 @@ export class ProfileUrls {
     return rec instanceof GraphPersonRecord && rec.urlFromSlug ? rec : undefined;
   }
 
-  /** Before `record` takes `slug` in the slug map: a record that was found through it keeps its URL. */
+  /**
+   * Before `record` takes `slug` in the slug map: a record that was found through it keeps its URL (the URL
+   * text is made only then: slugs rarely change hands).
+   */
   bySlugChanging(slug: string, record: PersonRecord): void {
+    const found = this.bySlug.get(slug);
+    if (!(found instanceof GraphPersonRecord && found.urlFromSlug) || found === record) return;
     const url = `${SLUG_URL_PREFIX}${slug}`;
-    const found = this.throughSlug(url);
-    if (found !== undefined && found !== record && !this.others.has(url)) this.others.set(url, found);
+    if (!this.others.has(url)) this.others.set(url, found);
   }
 
   /** Records the URL of a record already in the slug map (in graph order). */
   add(url: string, record: PersonRecord): void {
-    if (record instanceof GraphPersonRecord && record.urlFromSlug) this.others.delete(url);
-    else this.others.set(url, record);
+    if (!(record instanceof GraphPersonRecord && record.urlFromSlug)) this.others.set(url, record);
+    else if (this.others.size > 0) this.others.delete(url);
   }
 }
 

@@ -2,10 +2,10 @@
 
 export const NETWORK_ORIGIN = "https://network.example.com";
 
-/** Lower-cased host + path without scheme, `www.`, query, fragment or trailing slash; null when not URL-like. */
 /** A profile URL already in the graph's own form (normalizing it only drops the scheme). */
 const GRAPH_PROFILE_URL = /^https:\/\/network\.example\.com\/in\/[a-z0-9-]+$/;
 
+/** Lower-cased host + path without scheme, `www.`, query, fragment or trailing slash; null when not URL-like. */
 export function normalizeProfileUrl(value: string): string | null {
   if (GRAPH_PROFILE_URL.test(value)) return value.slice("https://".length);
   let s = value.trim().toLowerCase();
