@@ -56,11 +56,15 @@ export interface CoreRequest {
   remoteAddress?: string;
 }
 
-export interface CoreResponse {
+/** An answer; `Body` is string for `handle`, and also UTF-8 bytes (a JSON body) for `handleBytes`. */
+export interface CoreResponse<Body extends string | Uint8Array<ArrayBuffer> = string> {
   status: number;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: Body | undefined;
 }
+
+/** An answer as the hosts send it: a large JSON body stays the UTF-8 bytes it was assembled as. */
+export type CoreBytesResponse = CoreResponse<string | Uint8Array<ArrayBuffer>>;
 
 export interface CoreOptions extends Partial<SandboxOptions> {
   /** The bundled spec document (generated/openapi.json, parsed). */
@@ -85,6 +89,8 @@ export interface CoreOptions extends Partial<SandboxOptions> {
 
 export interface SandboxCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
+  /** `handle`, with a JSON body that was assembled as bytes left as bytes (no decoding for a host to encode again). */
+  handleBytes(request: CoreRequest): Promise<CoreBytesResponse>;
   /** The test keys. */
   keys: readonly SandboxKey[];
   /** Back to the seed (as POST /__sandbox/reset). */
@@ -104,7 +110,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A routed answer and the organization it acted for (null: control endpoints, documented examples). */
 interface Answered {
-  response: CoreResponse;
+  response: CoreBytesResponse;
   org: OrgState | null;
 }
 
@@ -315,7 +321,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     label: string,
     prefs: Preferences,
     choose: NonNullable<CoreOptions["examples"]>["choose"],
-  ): CoreResponse {
+  ): CoreBytesResponse {
     const v = validators.get(op.operationId)!;
     v.params(params);
     v.query(rawQuery);
@@ -363,7 +369,14 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     );
   }
 
+  const decoder = new TextDecoder();
   async function handle(request: CoreRequest): Promise<CoreResponse> {
+    const response = await handleBytes(request);
+    const body = response.body;
+    return { ...response, body: typeof body === "object" ? decoder.decode(body) : body };
+  }
+
+  async function handleBytes(request: CoreRequest): Promise<CoreBytesResponse> {
     const method = request.method.toUpperCase();
     let url = request.url;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
@@ -378,7 +391,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     // The Prefer grammar removes its `__code`-style stand-ins from the query.
     const query = new URLSearchParams(search);
     const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
-    let response: CoreResponse;
+    let response: CoreBytesResponse;
     try {
       response = await dispatch();
     } catch (error) {
@@ -392,7 +405,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     if (method === "HEAD") response.body = undefined;
     return response;
 
-    async function dispatch(): Promise<CoreResponse> {
+    async function dispatch(): Promise<CoreBytesResponse> {
       // Preflight requests: answered before authentication and rate limiting.
       if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
       if (limiter && api) {
@@ -419,6 +432,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
 
   return {
     handle,
+    handleBytes,
     keys: KEYS,
     reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
     advance(ms) {
@@ -443,12 +457,18 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   };
 }
 
-/** A handler's reply as a response: objects are serialized, JSON text goes out as is. */
-function reply(result: UntypedReply): CoreResponse {
+/** A handler's reply as a response: objects are serialized, JSON bytes go out as they are. */
+function reply(result: UntypedReply): CoreBytesResponse {
   const status = result.status ?? 200;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
   if (result.body === undefined) return { status, headers, body: undefined };
+  if (result.body instanceof Uint8Array)
+    return {
+      status,
+      headers: { ...headers, "content-type": headers["content-type"] ?? JSON_TYPE },
+      body: result.body as Uint8Array<ArrayBuffer>,
+    };
   if (typeof result.body === "string")
     return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: result.body };
   return {

@@ -53,7 +53,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
     });
     app.all("*", async (request, reply) => {
-      const res = await core.handle({
+      const res = await core.handleBytes({
         method: request.method,
         url: request.url,
         headers: request.headers,
@@ -63,7 +63,10 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       reply.code(res.status).headers(res.headers);
       // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
       if (!request.raw.complete) reply.header("connection", "close");
-      return res.body === undefined ? reply.send() : reply.send(res.body);
+      const body = res.body;
+      if (body === undefined) return reply.send();
+      // Bytes go out as a Buffer over the same memory (no copy).
+      return reply.send(typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     });
     app.addHook("onClose", async () => core.close());
   };
