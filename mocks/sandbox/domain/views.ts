@@ -41,7 +41,12 @@ type RowBytes = readonly [before: Uint8Array, after: Uint8Array];
 let rowBytes = new WeakMap<PersonRecord, (RowBytes | null)[]>();
 /** Bytes held by rowBytes; past the cap the cache starts over (memory stays bounded on any graph). */
 let cachedBytes = 0;
-const MAX_CACHED_BYTES = 16_000_000;
+export const MAX_CACHED_BYTES = 16_000_000;
+
+/** Bytes the row cache holds now (at most MAX_CACHED_BYTES plus one row). */
+export function rowCacheBytes(): number {
+  return cachedBytes;
+}
 
 function rowBytesOf(rec: PersonRecord, hydrate: RowHydration): RowBytes | null {
   const variant = (hydrate.skills ? 1 : 0) | (hydrate.languages ? 2 : 0) | (hydrate.certifications ? 4 : 0);
