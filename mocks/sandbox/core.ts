@@ -369,6 +369,40 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     );
   }
 
+  /** Preflight, rate limit, then the control endpoint or operation (its write journaled before the answer). */
+  async function dispatch(
+    request: CoreRequest,
+    method: string,
+    path: string,
+    normalized: ReturnType<typeof normalizeRequestPath>,
+    api: boolean,
+    query: URLSearchParams,
+    prefer: PreferResult,
+    headers: Record<string, string>,
+  ): Promise<CoreBytesResponse> {
+    // Preflight requests: answered before authentication and rate limiting.
+    if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
+    if (limiter && api) {
+      const decision = limiter(request.remoteAddress ?? "local");
+      Object.assign(headers, decision.headers);
+      if (decision.rejected) return json(429, decision.rejected);
+    }
+    if (!normalized.ok) throw invalidRequest(normalized.message);
+    const { response, org } = await route(request, method, path, query, prefer);
+    if (WRITES.has(method) && response.status < 400) {
+      try {
+        await persist(org);
+      } catch (error) {
+        logError("sandbox state could not be saved", error);
+        return json(
+          500,
+          new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
+        );
+      }
+    }
+    return response;
+  }
+
   const decoder = new TextDecoder();
   async function handle(request: CoreRequest): Promise<CoreResponse> {
     const response = await handleBytes(request);
@@ -393,7 +427,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
     let response: CoreBytesResponse;
     try {
-      response = await dispatch();
+      response = await dispatch(request, method, path, normalized, api, query, prefer, headers);
     } catch (error) {
       response = errorResponse(error, (e) => logError("sandbox handler failed", e));
     }
@@ -404,30 +438,6 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     if (delay > 0) await sleep(delay);
     if (method === "HEAD") response.body = undefined;
     return response;
-
-    async function dispatch(): Promise<CoreBytesResponse> {
-      // Preflight requests: answered before authentication and rate limiting.
-      if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
-      if (limiter && api) {
-        const decision = limiter(request.remoteAddress ?? "local");
-        Object.assign(headers, decision.headers);
-        if (decision.rejected) return json(429, decision.rejected);
-      }
-      if (!normalized.ok) throw invalidRequest(normalized.message);
-      const { response, org } = await route(request, method, path, query, prefer);
-      if (WRITES.has(method) && response.status < 400) {
-        try {
-          await persist(org);
-        } catch (error) {
-          logError("sandbox state could not be saved", error);
-          return json(
-            500,
-            new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
-          );
-        }
-      }
-      return response;
-    }
   }
 
   return {

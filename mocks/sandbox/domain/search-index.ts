@@ -280,6 +280,38 @@ interface Factor {
   negate: boolean;
 }
 
+/** The factors of a plan, as its filters add them (methods, not per-plan closures: no function per request). */
+class Factors {
+  readonly list: Factor[] = [];
+
+  /** Keeps the people in the set (null: the filter has nothing to look up). */
+  keep(s: PeopleSet | null): void {
+    if (s !== null) this.list.push({ sets: [s], negate: false });
+  }
+
+  keepAny(sets: PeopleSet[]): void {
+    this.list.push({ sets, negate: false });
+  }
+
+  drop(...sets: PeopleSet[]): void {
+    this.list.push({ sets, negate: true });
+  }
+
+  /** A boolean filter: true keeps the people in the set, false drops them. */
+  flag(s: PeopleSet, wanted: boolean | null): void {
+    if (wanted !== null) {
+      if (wanted) this.keep(s);
+      else this.drop(s);
+    }
+  }
+
+  /** "all": every set; "any": at least one. */
+  byMode(mode: "any" | "all", sets: PeopleSet[]): void {
+    if (mode === "all") for (const s of sets) this.keep(s);
+    else this.keepAny(sets);
+  }
+}
+
 /**
  * The factors as one conjunction: single sets and the first small union are read in place; any other union
  * or exclusion is built in a pooled set, and ANDed sets past MAX_ALL are merged into one pooled set.
@@ -319,32 +351,23 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (!pool) pools.set(index, (pool = new SetPool(index.size)));
   pool.reset();
   const blank = pool.empty.bind(pool);
-  const factors: Factor[] = [];
-  /** Keeps the people in the set (null: the filter has nothing to look up). */
-  const keep = (s: PeopleSet | null) => {
-    if (s !== null) factors.push({ sets: [s], negate: false });
-  };
-  const keepAny = (sets: PeopleSet[]) => factors.push({ sets, negate: false });
-  const drop = (...sets: PeopleSet[]) => factors.push({ sets, negate: true });
-  /** A boolean filter: true keeps the people in the set, false drops them. */
-  const flag = (s: PeopleSet, wanted: boolean | null) => (wanted === null ? undefined : wanted ? keep(s) : drop(s));
-  const byMode = (mode: "any" | "all", sets: PeopleSet[]) => (mode === "all" ? sets.forEach(keep) : keepAny(sets));
-  if (!f.includeFlagged) keep(index.unflagged);
-  flag(index.openToWork, f.openToWork);
-  flag(index.betweenRoles, f.betweenRoles);
-  flag(index.exploring, f.exploring);
-  flag(index.hireable, f.codehostHireable);
-  if (f.locations) keep(locationSet(index, f.locations));
-  if (f.excludeLocations) drop(locationSet(index, f.excludeLocations));
+  const factors = new Factors();
+  if (!f.includeFlagged) factors.keep(index.unflagged);
+  factors.flag(index.openToWork, f.openToWork);
+  factors.flag(index.betweenRoles, f.betweenRoles);
+  factors.flag(index.exploring, f.exploring);
+  factors.flag(index.hireable, f.codehostHireable);
+  if (f.locations) factors.keep(locationSet(index, f.locations));
+  if (f.excludeLocations) factors.drop(locationSet(index, f.excludeLocations));
   if (f.languages)
-    byMode(
+    factors.byMode(
       f.languages.mode,
       f.languages.terms.map((t) => peek(pool, index.languages, t)),
     );
-  if (f.excludeLanguages.length > 0) drop(...f.excludeLanguages.map((t) => peek(pool, index.languages, t)));
-  if (f.school !== null) keep(index.schools.where((s) => s.includes(f.school!), blank()));
+  if (f.excludeLanguages.length > 0) factors.drop(...f.excludeLanguages.map((t) => peek(pool, index.languages, t)));
+  if (f.school !== null) factors.keep(index.schools.where((s) => s.includes(f.school!), blank()));
   if (f.certifications)
-    byMode(
+    factors.byMode(
       f.certifications.mode,
       f.certifications.terms.map((t) => certificationTermSet(index, pool, t)),
     );
@@ -353,36 +376,36 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (skills) {
     const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, pool, t) }));
     if (skills.mode === "all") {
-      terms.forEach((t) => keep(t.set));
+      terms.forEach((t) => factors.keep(t.set));
       const open = terms.filter((t) => !t.exact).map((t) => t.term);
       skills = open.length > 0 ? { terms: open, mode: "all" } : null;
     } else if (terms.every((t) => t.set !== null)) {
-      keepAny(terms.map((t) => t.set!));
+      factors.keepAny(terms.map((t) => t.set!));
       if (terms.every((t) => t.exact)) skills = null;
     }
   }
 
-  if (f.company !== null) keep(index.companyTexts.where((t) => t.includes(f.company!), blank()));
+  if (f.company !== null) factors.keep(index.companyTexts.where((t) => t.includes(f.company!), blank()));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   const current = f.companyCurrent && f.leftMinMonthsAgo === null;
   if (current) {
-    if (f.company === null) keep(index.employed);
-    else keep(index.currentCompanyTexts.where((t) => t.includes(f.company!), blank()));
+    if (f.company === null) factors.keep(index.employed);
+    else factors.keep(index.currentCompanyTexts.where((t) => t.includes(f.company!), blank()));
   }
-  if (f.roleFamily !== null) keep(peek(pool, index.families, f.roleFamily));
+  if (f.roleFamily !== null) factors.keep(peek(pool, index.families, f.roleFamily));
   let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
-      keep(peek(pool, index.families, r.family));
-      if (r.company !== null) keep(index.companyTexts.where((t) => t.includes(r.company!), blank()));
+      factors.keep(peek(pool, index.families, r.family));
+      if (r.company !== null) factors.keep(index.companyTexts.where((t) => t.includes(r.company!), blank()));
       rolesExact &&= r.company === null && months === null;
     } else {
-      keep(index.titles.where(titleMatcher(r), blank()));
+      factors.keep(index.titles.where(titleMatcher(r), blank()));
       rolesExact &&= months === null;
     }
   }
-  for (const word of f.keywords) keep(keywordSet(index, pool, word, f.qIn));
+  for (const word of f.keywords) factors.keep(keywordSet(index, pool, word, f.qIn));
 
   const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
   const residual: SearchFilters = {
@@ -401,7 +424,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     skills,
   };
   return {
-    candidates: factors.length === 0 ? null : conjunctionOf(pool, factors),
+    candidates: factors.list.length === 0 ? null : conjunctionOf(pool, factors.list),
     residual,
     decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
   };

@@ -335,6 +335,10 @@ function passesText(rec: PersonRecord, f: SearchFilters): boolean {
 const titleContains = (title: string | null, terms: readonly string[]) =>
   title !== null && terms.some((t) => title.toLowerCase().includes(t));
 
+function atEmployer(s: Stint, ids: string[]): boolean {
+  return ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
+}
+
 /** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
 function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
   if (
@@ -354,8 +358,6 @@ function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number
   ) {
     return false;
   }
-  const atEmployer = (s: Stint, ids: string[]) =>
-    ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
   if (f.employers?.some((e) => !rec.stints.some((s) => s.current === e.current && atEmployer(s, e.ids)))) return false;
   return true;
 }
@@ -383,12 +385,18 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
 /** The hits of a plan's candidates (the residual predicate on each), in graph order. */
 function planHits(graph: Graph, plan: SearchPlan): Hit[] {
   const hits: Hit[] = [];
-  const visit = (rec: PersonRecord) => {
-    const hit = matchPerson(rec, plan.residual, graph.todayMonth);
-    if (hit) hits.push(hit);
-  };
-  if (plan.candidates === null) graph.people.forEach(visit);
-  else forEachMemberOfAll(plan.candidates, (idx) => visit(graph.people[idx]!));
+  const { residual } = plan;
+  if (plan.candidates === null) {
+    for (const rec of graph.people) {
+      const hit = matchPerson(rec, residual, graph.todayMonth);
+      if (hit) hits.push(hit);
+    }
+  } else {
+    forEachMemberOfAll(plan.candidates, (idx) => {
+      const hit = matchPerson(graph.people[idx]!, residual, graph.todayMonth);
+      if (hit) hits.push(hit);
+    });
+  }
   return hits;
 }
 
