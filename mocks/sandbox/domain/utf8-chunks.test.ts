@@ -1,4 +1,4 @@
-/** Byte assembly: chunks of text and pre-encoded bytes give exactly the UTF-8 of the concatenated text. */
+/** Byte assembly: chunks of text and pre-encoded bytes give exactly the UTF-8 of the concatenated text, in shared slabs. */
 import { describe, expect, it } from "vitest";
 import { utf8, Utf8Chunks } from "./utf8-chunks.js";
 
@@ -30,6 +30,25 @@ describe("Utf8Chunks", () => {
     expect(out.length).toBe(6);
     expect(new TextDecoder().decode(out)).toBe("ab😀");
     expect(new Utf8Chunks().finish().length).toBe(0);
+  });
+
+  it("answers share slabs but never each other's bytes: interleaved, finished, and past a slab's end", () => {
+    const expected = (text: string) => Array.from(new TextEncoder().encode(text));
+    const a = new Utf8Chunks().text("Łódź ");
+    const b = new Utf8Chunks().text("東京 ");
+    a.bytes(utf8("a-bytes "));
+    b.text("b-text ");
+    const doneA = a.text("😀").finish();
+    // A large answer moves to a new slab with what it already wrote; earlier answers keep their bytes.
+    const c = new Utf8Chunks().text("c ");
+    for (let i = 0; i < 40; i++) c.bytes(utf8("é".repeat(10_000)));
+    const doneB = b.text("end").finish();
+    const doneC = c.finish();
+    const later = new Utf8Chunks().text("x".repeat(100_000)).finish();
+    expect(Array.from(doneA)).toEqual(expected("Łódź a-bytes 😀"));
+    expect(Array.from(doneB)).toEqual(expected("東京 b-text end"));
+    expect(Array.from(doneC)).toEqual(expected(`c ${"é".repeat(400_000)}`));
+    expect(later.length).toBe(100_000);
   });
 
   it("a negative control: a changed or reordered chunk gives different bytes", () => {

@@ -1,6 +1,6 @@
 /**
  * UTF-8 bytes assembled from chunks: pre-encoded byte chunks (cached row JSON) and small strings (per-request
- * JSON), copied once into one array, so a large answer is never built as one string and encoded again.
+ * JSON), written once into shared slabs, so a large answer is never built as one string and encoded again.
  * Portable (TextEncoder, Uint8Array): runs in Node and in a browser.
  */
 
@@ -10,45 +10,57 @@ export function utf8(text: string): Uint8Array<ArrayBuffer> {
   return encoder.encode(text);
 }
 
-/** Writes `text` as UTF-8 at `pos` (room for 3 bytes per UTF-16 unit is assumed); returns the end. */
-function writeUtf8(out: Uint8Array, pos: number, text: string): number {
-  // Per-request strings are short and mostly ASCII: a plain loop beats encodeInto's call overhead.
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) return pos + encoder.encodeInto(text.slice(i), out.subarray(pos)).written;
-    out[pos++] = code;
-  }
-  return pos;
-}
+/** Bytes of one slab: answers are carved from it one after another (one allocation for many answers). */
+const SLAB_BYTES = 512 * 1024;
+
+/**
+ * Where the next answer is written. A slab is never written twice: an answer is a view of its bytes that
+ * stays valid (and keeps the slab alive) while it is sent, and a full slab is left to the collector.
+ */
+const shared: { slab: Uint8Array<ArrayBuffer>; end: number } = { slab: new Uint8Array(0), end: 0 };
 
 export class Utf8Chunks {
-  private readonly chunks: (string | Uint8Array)[] = [];
-  /** An upper bound of the encoded length (a UTF-16 unit takes at most 3 bytes). */
-  private bound = 0;
+  private slab = shared.slab;
+  private start = shared.end;
+  private end = shared.end;
+
+  /** The slab, with room for `bytes` more bytes after this answer's. */
+  private reserve(bytes: number): Uint8Array<ArrayBuffer> {
+    const interrupted = this.slab !== shared.slab || this.end !== shared.end;
+    if (!interrupted && shared.slab.length - this.end >= bytes) return this.slab;
+    // Another answer was written since, or the slab is full: this one moves to the free end (of a new slab
+    // when there is no room), with what it has written so far.
+    const written = this.end - this.start;
+    if (shared.slab.length - shared.end < written + bytes) {
+      shared.slab = new Uint8Array(Math.max(SLAB_BYTES, 2 * (written + bytes)));
+      shared.end = 0;
+    }
+    shared.slab.set(this.slab.subarray(this.start, this.end), shared.end);
+    this.slab = shared.slab;
+    this.start = shared.end;
+    this.end = shared.end + written;
+    shared.end = this.end;
+    return this.slab;
+  }
 
   text(text: string): this {
-    this.chunks.push(text);
-    this.bound += text.length * 3;
+    // A UTF-16 unit takes at most 3 bytes.
+    const slab = this.reserve(text.length * 3);
+    this.end += encoder.encodeInto(text, slab.subarray(this.end)).written;
+    shared.end = this.end;
     return this;
   }
 
   bytes(bytes: Uint8Array): this {
-    this.chunks.push(bytes);
-    this.bound += bytes.length;
+    const slab = this.reserve(bytes.length);
+    slab.set(bytes, this.end);
+    this.end += bytes.length;
+    shared.end = this.end;
     return this;
   }
 
-  /** The chunks' bytes in order, in one array (a view of exactly the written bytes). */
+  /** The bytes written, in order: a view of the slab, never written again. */
   finish(): Uint8Array<ArrayBuffer> {
-    const out = new Uint8Array(this.bound);
-    let pos = 0;
-    for (const chunk of this.chunks) {
-      if (typeof chunk === "string") pos = writeUtf8(out, pos, chunk);
-      else {
-        out.set(chunk, pos);
-        pos += chunk.length;
-      }
-    }
-    return out.subarray(0, pos);
+    return this.slab.subarray(this.start, this.end);
   }
 }
