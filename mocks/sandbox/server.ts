@@ -15,6 +15,7 @@ import {
 import type { Area, SandboxContext } from "./context.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "./core.js";
 import type { Graph } from "./data/graph.js";
+import { releaseBytes } from "./domain/utf8-chunks.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
@@ -65,8 +66,11 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       if (!request.raw.complete) reply.header("connection", "close");
       const body = res.body;
       if (body === undefined) return reply.send();
-      // Bytes go out as a Buffer over the same memory (no copy).
-      return reply.send(typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      if (typeof body === "string") return reply.send(body);
+      // Bytes go out as a Buffer over the same memory (no copy); once handed to the operating system, their
+      // memory may be written again.
+      reply.raw.once("finish", () => releaseBytes(body));
+      return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     });
     app.addHook("onClose", async () => core.close());
   };

@@ -1,6 +1,6 @@
 /** Byte assembly: chunks of text and pre-encoded bytes give exactly the UTF-8 of the concatenated text, in shared slabs. */
 import { describe, expect, it } from "vitest";
-import { utf8, Utf8Chunks } from "./utf8-chunks.js";
+import { releaseBytes, utf8, Utf8Chunks } from "./utf8-chunks.js";
 
 const TEXTS = [
   "",
@@ -49,6 +49,35 @@ describe("Utf8Chunks", () => {
     expect(Array.from(doneB)).toEqual(expected("東京 b-text end"));
     expect(Array.from(doneC)).toEqual(expected(`c ${"é".repeat(400_000)}`));
     expect(later.length).toBe(100_000);
+  });
+
+  it("reuses a slab only once every answer in it was released; an answer held is never overwritten", () => {
+    const answer = (i: number) =>
+      new Utf8Chunks()
+        .text(`answer ${i} `)
+        .bytes(utf8("é".repeat(20_000)))
+        .finish();
+    const held = answer(0);
+    const heldCopy = Array.from(held);
+    const released = new Set<ArrayBufferLike>();
+    const seen: ArrayBufferLike[] = [];
+    for (let i = 1; i < 200; i++) {
+      const bytes = answer(i);
+      seen.push(bytes.buffer);
+      if (bytes.buffer !== held.buffer) {
+        released.add(bytes.buffer);
+        releaseBytes(bytes);
+      }
+    }
+    // Released slabs came back (fewer distinct buffers than slabs filled), the held one never did.
+    expect(new Set(seen).size).toBeLessThanOrEqual(6);
+    expect(seen.filter((b) => b === held.buffer).length).toBeLessThan(15);
+    expect(seen.slice(20).includes(held.buffer)).toBe(false);
+    expect(Array.from(held)).toEqual(heldCopy);
+    // Releasing bytes that no slab holds (or twice-created empty answers) changes nothing.
+    releaseBytes(new Uint8Array(4));
+    releaseBytes(new Utf8Chunks().finish());
+    expect(Array.from(held)).toEqual(heldCopy);
   });
 
   it("a negative control: a changed or reordered chunk gives different bytes", () => {

@@ -12,55 +12,98 @@ export function utf8(text: string): Uint8Array<ArrayBuffer> {
 
 /** Bytes of one slab: answers are carved from it one after another (one allocation for many answers). */
 const SLAB_BYTES = 512 * 1024;
+/** Most emptied slabs kept for reuse (fresh memory costs page faults on every answer written into it). */
+const SLABS_KEPT = 4;
+
+interface Slab {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Answers being written or not yet released in this slab; only a slab with none is reused. */
+  holders: number;
+}
+
+/** Where the next answer is written, and the slabs every answer of which was released. */
+const shared = { slab: { bytes: new Uint8Array(0), holders: 0 } as Slab, end: 0 };
+const kept: Slab[] = [];
+const slabOf = new WeakMap<ArrayBuffer, Slab>();
+
+function newSlab(bytes: number): Slab {
+  const slab =
+    bytes <= SLAB_BYTES && kept.length > 0
+      ? kept.pop()!
+      : { bytes: new Uint8Array(Math.max(SLAB_BYTES, bytes)), holders: 0 };
+  slabOf.set(slab.bytes.buffer, slab);
+  return slab;
+}
+
+/** A slab no answer holds and that is no longer the one being written is kept for reuse. */
+function keepIfFree(slab: Slab): void {
+  if (slab.holders === 0 && slab !== shared.slab && slab.bytes.length === SLAB_BYTES && kept.length < SLABS_KEPT)
+    kept.push(slab);
+}
+
+function letGo(slab: Slab): void {
+  slab.holders--;
+  keepIfFree(slab);
+}
 
 /**
- * Where the next answer is written. A slab is never written twice: an answer is a view of its bytes that
- * stays valid (and keeps the slab alive) while it is sent, and a full slab is left to the collector.
+ * Hands an answer's bytes back once a host has sent them (the bytes were given to the operating system):
+ * their slab may then be written again. Bytes never released are never written again (their slab is left
+ * to the collector), so a host that cannot tell when sending is done simply does not release.
  */
-const shared: { slab: Uint8Array<ArrayBuffer>; end: number } = { slab: new Uint8Array(0), end: 0 };
+export function releaseBytes(bytes: Uint8Array): void {
+  const slab = slabOf.get(bytes.buffer as ArrayBuffer);
+  if (slab) letGo(slab);
+}
 
 export class Utf8Chunks {
-  private slab = shared.slab;
-  private start = shared.end;
-  private end = shared.end;
+  private slab: Slab | null = null;
+  private start = 0;
+  private end = 0;
 
-  /** The slab, with room for `bytes` more bytes after this answer's. */
+  /** The slab's bytes, with room for `bytes` more bytes after this answer's. */
   private reserve(bytes: number): Uint8Array<ArrayBuffer> {
-    const interrupted = this.slab !== shared.slab || this.end !== shared.end;
-    if (!interrupted && shared.slab.length - this.end >= bytes) return this.slab;
-    // Another answer was written since, or the slab is full: this one moves to the free end (of a new slab
-    // when there is no room), with what it has written so far.
+    const slab = this.slab;
+    if (slab === shared.slab && this.end === shared.end && slab.bytes.length - this.end >= bytes) return slab.bytes;
+    // First write, another answer written since, or a full slab: this answer moves to the free end (of a
+    // new slab when there is no room), with what it has written so far.
     const written = this.end - this.start;
-    if (shared.slab.length - shared.end < written + bytes) {
-      shared.slab = new Uint8Array(Math.max(SLAB_BYTES, 2 * (written + bytes)));
+    if (shared.slab.bytes.length - shared.end < written + bytes) {
+      const full = shared.slab;
+      shared.slab = newSlab(2 * (written + bytes));
       shared.end = 0;
+      keepIfFree(full);
     }
-    shared.slab.set(this.slab.subarray(this.start, this.end), shared.end);
-    this.slab = shared.slab;
+    const to = shared.slab;
+    if (slab !== null) to.bytes.set(slab.bytes.subarray(this.start, this.end), shared.end);
+    to.holders++;
+    if (slab !== null) letGo(slab);
+    this.slab = to;
     this.start = shared.end;
     this.end = shared.end + written;
     shared.end = this.end;
-    return this.slab;
+    return to.bytes;
   }
 
   text(text: string): this {
     // A UTF-16 unit takes at most 3 bytes.
-    const slab = this.reserve(text.length * 3);
-    this.end += encoder.encodeInto(text, slab.subarray(this.end)).written;
+    const bytes = this.reserve(text.length * 3);
+    this.end += encoder.encodeInto(text, bytes.subarray(this.end)).written;
     shared.end = this.end;
     return this;
   }
 
-  bytes(bytes: Uint8Array): this {
-    const slab = this.reserve(bytes.length);
-    slab.set(bytes, this.end);
-    this.end += bytes.length;
+  bytes(chunk: Uint8Array): this {
+    const bytes = this.reserve(chunk.length);
+    bytes.set(chunk, this.end);
+    this.end += chunk.length;
     shared.end = this.end;
     return this;
   }
 
-  /** The bytes written, in order: a view of the slab, never written again. */
+  /** The bytes written, in order: a view of the slab, not written again unless released (`releaseBytes`). */
   finish(): Uint8Array<ArrayBuffer> {
-    return this.slab.subarray(this.start, this.end);
+    if (this.slab === null) return new Uint8Array(0);
+    return this.slab.bytes.subarray(this.start, this.end);
   }
 }
