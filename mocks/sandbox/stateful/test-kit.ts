@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import type { OperationId } from "../context.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import type { SandboxOptions } from "../options.js";
-import { checked, openSandbox, type KeyName, type TestSandbox } from "../testing/harness.js";
+import { contractTallyOf, openSandbox, type KeyName, type TestSandbox } from "../testing/harness.js";
 
 export const T0 = Date.parse("2026-11-22T08:00:00.000Z");
 
@@ -85,7 +85,8 @@ export async function openStateful(options: Partial<SandboxOptions> = {}): Promi
 
 /** One line per test file: how many exchanges the contract validator checked, and how many broke it. */
 export function contractTally(file: string): string {
-  return `${file}: ${checked.total} exchanges validated against the spec, ${checked.violations} contract violations`;
+  const { total, violations } = contractTallyOf(expect.getState().testPath);
+  return `${file}: ${total} exchanges validated against the spec, ${violations} contract violations`;
 }
 
 /** Names in the fixture's Northwind Labs orbit (graph people with a Northwind position, flagged Dana excluded). */

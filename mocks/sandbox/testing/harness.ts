@@ -9,9 +9,8 @@
  *   const bad = await sb.request("GET", "/people?limit=0", { invalidRequest: true });
  *   await sb.close();
  */
-import { appendFileSync } from "node:fs";
 import { getResponse } from "msw";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
 import {
   createContractValidator,
   formatErrors,
@@ -67,23 +66,27 @@ const validator = () => createContractValidator();
 /** Validates one exchange; throws ContractViolation when it breaks the contract. Shared by HTTP-based tests. */
 export function assertContract(exchange: Exchange, opts: { invalidRequest?: boolean } = {}): ExchangeResult {
   const result = opts.invalidRequest ? validator().validateResponse(exchange) : validator().validate(exchange);
-  checked.total++;
+  const tally = contractTallyOf(expect.getState().testPath);
+  tally.total++;
   if (!result.valid) {
-    checked.violations++;
+    tally.violations++;
     throw new ContractViolation(result);
   }
   return result;
 }
 
-/** Process-wide tally of validated exchanges (SANDBOX_CONTRACT_TALLY=<file> appends it per test file). */
-export const checked = { total: 0, violations: 0 };
+/**
+ * Validated exchanges per test file. Keyed by the file, not kept as one process-wide count: the test files of
+ * a worker share this module (vitest runs them without isolation), and each file reports only its own.
+ */
+const tallies = new Map<string, { total: number; violations: number }>();
 
-const tallyFile = process.env.SANDBOX_CONTRACT_TALLY;
-if (tallyFile) {
-  afterAll(() => {
-    appendFileSync(tallyFile, `${JSON.stringify({ file: expect.getState().testPath, ...checked })}\n`);
-    checked.total = checked.violations = 0;
-  });
+/** The tally of one test file (the running one when `testPath` comes from `expect.getState()`). */
+export function contractTallyOf(testPath: string | undefined): { total: number; violations: number } {
+  const key = testPath ?? "";
+  let tally = tallies.get(key);
+  if (!tally) tallies.set(key, (tally = { total: 0, violations: 0 }));
+  return tally;
 }
 
 function keyValue(key: RequestOptions["key"]): string | null {
