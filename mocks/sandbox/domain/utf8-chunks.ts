@@ -12,6 +12,8 @@ export function utf8(text: string): Uint8Array<ArrayBuffer> {
 
 /** Bytes of one slab: answers are carved from it one after another (one allocation for many answers). */
 const SLAB_BYTES = 512 * 1024;
+/** Texts up to this length are copied unit by unit when they are ASCII. */
+const SHORT_TEXT = 32;
 /** Most emptied slabs kept for reuse (fresh memory costs page faults on every answer written into it). */
 const SLABS_KEPT = 4;
 
@@ -88,8 +90,20 @@ export class Utf8Chunks {
   text(text: string): this {
     // A UTF-16 unit takes at most 3 bytes.
     const bytes = this.reserve(text.length * 3);
-    this.end += encoder.encodeInto(text, bytes.subarray(this.end)).written;
-    shared.end = this.end;
+    let end = this.end;
+    // Short ASCII (separators, small JSON) is copied directly: encodeInto costs a view and a call per string.
+    if (text.length <= SHORT_TEXT) {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0x80) {
+          end = this.end + encoder.encodeInto(text, bytes.subarray(this.end)).written;
+          break;
+        }
+        bytes[end++] = code;
+      }
+    } else end += encoder.encodeInto(text, bytes.subarray(end)).written;
+    this.end = end;
+    shared.end = end;
     return this;
   }
 
