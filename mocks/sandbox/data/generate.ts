@@ -172,6 +172,8 @@ class PersonGenerator {
   private readonly dates = new Map<number, string>();
   /** A seniority prefix and a title; a title and its employer (the usual headline). */
   private readonly titles = new PairValues((prefix: string, title: string) => this.intern.string(prefix + title));
+  /** The slug of a first and last name (names repeat: looked up by the two vocabulary strings, no text made). */
+  private readonly nameSlugs = new PairValues((first: string, last: string) => slugify(`${first} ${last}`));
   private readonly titleAt = new PairValues<string | null, string | null>((title, company) =>
     this.intern.string(`${title} at ${company}`),
   );
@@ -179,10 +181,17 @@ class PersonGenerator {
   constructor(
     private readonly rng: Prng,
     private readonly companies: Company[],
+    /** The slugs a first run gave (a replay draws the same person without the earlier people's slugs). */
+    private readonly knownSlugs?: readonly (string | null)[],
   ) {}
 
+  private slugFor(first: string, last: string, idx: number): string {
+    const known = this.knownSlugs?.[idx];
+    return typeof known === "string" ? known : this.uniqueSlug(first, last, idx);
+  }
+
   private uniqueSlug(first: string, last: string, idx: number): string {
-    let slug = slugify(`${first} ${last}`);
+    let slug = this.nameSlugs.get(first, last);
     if (this.usedSlugs.has(slug)) slug = `${slug}-${(idx * 7919 + 1000).toString(36)}`;
     this.usedSlugs.add(slug);
     return slug;
@@ -202,8 +211,8 @@ class PersonGenerator {
   person(idx: number, plan: PersonPlan): Person {
     const rng = this.rng;
     const fullName = `${plan.first} ${plan.last}`;
-    const slug = idx > 2 && rng.chance(1) ? null : this.uniqueSlug(plan.first, plan.last, idx);
-    const urlSlug = slug ?? `${slugify(fullName)}-${(idx * 104729).toString(36)}`;
+    const slug = idx > 2 && rng.chance(1) ? null : this.slugFor(plan.first, plan.last, idx);
+    const urlSlug = slug ?? `${this.nameSlugs.get(plan.first, plan.last)}-${(idx * 104729).toString(36)}`;
     const kind = plan.employer ? "employed" : rng.weighted(EMPLOYMENT);
     const positions = kind === "none" ? [] : this.positions(plan, kind === "between");
     const current = positions.find((p) => p.is_current);
@@ -481,25 +490,49 @@ export function generateGraphInput(opts: GenerateOptions): GraphInput {
   return { today: GRAPH_TODAY, companies, people: [...people], continentOf };
 }
 
-/** The companies, and the people as a stream in graph order (each person made when it is read). */
-function generateSource(opts: GenerateOptions): { companies: Company[]; people: Iterable<Person> } {
+/**
+ * The companies, the people as a stream in graph order (each person made when it is read), and `personAt`,
+ * which makes a streamed person again: a person's draws depend only on the PRNG state at its start and on
+ * immutable inputs, except its slug (unique against earlier people), so both are kept per person.
+ */
+export function generateSource(opts: GenerateOptions): {
+  companies: Company[];
+  people: Iterable<Person>;
+  personAt: (idx: number) => Person;
+} {
   const rng = new Prng(opts.seed);
   const companies = generateCompanies(rng.fork(), opts.companies);
-  const gen = new PersonGenerator(rng.fork(), companies);
+  const personRng = rng.fork();
+  const gen = new PersonGenerator(personRng, companies);
+  const starts = new Uint32Array(opts.people * 4);
+  const slugs: (string | null)[] = [];
+  const countries = Object.values(CONTINENTS).flat();
+  const make = (g: PersonGenerator, idx: number): Person => {
+    const example = EXAMPLE_PEOPLE[idx];
+    const plan = g.plan();
+    if (example) {
+      [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
+      plan.country = countries.find((c) => c.name === example[3])!;
+      plan.employer = companies[0];
+    }
+    return g.person(idx, plan);
+  };
   function* people(): Generator<Person> {
-    const countries = Object.values(CONTINENTS).flat();
     for (let idx = 0; idx < opts.people; idx++) {
-      const example = EXAMPLE_PEOPLE[idx];
-      const plan = gen.plan();
-      if (example) {
-        [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
-        plan.country = countries.find((c) => c.name === example[3])!;
-        plan.employer = companies[0];
-      }
-      yield gen.person(idx, plan);
+      personRng.save(starts, idx * 4);
+      const person = make(gen, idx);
+      slugs.push(person.slug);
+      yield person;
     }
   }
-  return { companies, people: people() };
+  const replayRng = new Prng(0);
+  const replay = new PersonGenerator(replayRng, companies, slugs);
+  const personAt = (idx: number): Person => {
+    if (!Number.isInteger(idx) || idx < 0 || idx >= slugs.length) throw new RangeError(`no generated person ${idx}`);
+    replayRng.restore(starts, idx * 4);
+    return make(replay, idx);
+  };
+  return { companies, people: people(), personAt };
 }
 
 const cache = new Map<string, Graph>();

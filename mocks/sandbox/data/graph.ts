@@ -6,7 +6,7 @@
  * read-only, by every organization.
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
-import { textId } from "./text.js";
+import { textId, textOf } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
 import type { Company, Person, PersonLocation, Position } from "./resources.js";
 
@@ -33,25 +33,50 @@ export function lowerLocation(loc: PersonLocation): LowerLocation {
 export class Stint implements CompanyStint {
   /** The person (set once the person's record exists); private, so a stint serializes without its person. */
   #record!: PersonRecord;
+  /** `current` (bit 0), `alum` (bit 1) and `months` (the rest) in one small integer: a large graph holds millions of stints. */
+  readonly #bits: number;
 
   constructor(
     readonly position: Position,
     readonly company: Company | null,
-    /** Lower-cased company name and URL for fragment matching; its `textId`. */
-    readonly companyText: string,
+    /** The `textId` of the lower-cased company name and URL (`companyText`). */
     readonly companyTextId: number,
     readonly start: number | null,
     /** Last month of the ended period; null when open (current, or no end recorded). */
     readonly end: number | null,
-    readonly current: boolean,
-    /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
-    readonly alum: boolean,
-    readonly months: number,
+    current: boolean,
+    alum: boolean,
+    months: number,
     readonly familyLc: string | null,
-    /** Lower-case title ("" without a title); its `textId`. */
-    readonly titleLc: string,
+    /** The `textId` of the lower-case title (`titleLc`). */
     readonly titleId: number,
-  ) {}
+  ) {
+    if (!Number.isInteger(months) || Math.abs(months) >= 2 ** 28) throw new RangeError(`stint months ${months}`);
+    this.#bits = months * 4 + (alum ? 2 : 0) + (current ? 1 : 0);
+  }
+
+  /** Lower-cased company name and URL for fragment matching. */
+  get companyText(): string {
+    return textOf(this.companyTextId);
+  }
+
+  /** Lower-case title ("" without a title). */
+  get titleLc(): string {
+    return textOf(this.titleId);
+  }
+
+  get current(): boolean {
+    return (this.#bits & 1) !== 0;
+  }
+
+  /** Explicitly non-current or with a recorded end date (the orbit's "alum" rule). */
+  get alum(): boolean {
+    return (this.#bits & 2) !== 0;
+  }
+
+  get months(): number {
+    return this.#bits >> 2;
+  }
 
   get record(): PersonRecord {
     return this.#record;
@@ -72,13 +97,21 @@ export class Stint implements CompanyStint {
 
 export interface PersonRecord {
   idx: number;
+  /** The full person (on a generated graph made again on demand: read the fields below where they suffice). */
   person: Person;
   /** Positions after overlapping duplicate rows are collapsed, in display order (current first, newest first). */
   positions: Position[];
   stints: Stint[];
   continent: string | null;
+  /** The person's own country text (as `person.location.country`). */
+  country: string | null;
   locationLc: LowerLocation;
   flagged: boolean;
+  /** `is_open_to_work === true`, `is_between_roles`, `is_exploring`, `codehost.hireable === true`. */
+  openToWork: boolean;
+  betweenRoles: boolean;
+  exploring: boolean;
+  hireable: boolean;
   nameLc: string;
   headlineLc: string;
   skillsLc: string[];
@@ -87,11 +120,158 @@ export interface PersonRecord {
   skillText: string;
   /** Lower-case school names of the education entries that have one. */
   schoolsLc: string[];
-  certificationsLc: { name: string; authority: string | null }[];
+  /** Name and authority of each certification, as the person has them. */
+  certifications: readonly CertificationName[];
+  certificationsLc: CertificationName[];
 }
+
+export interface CertificationName {
+  name: string;
+  authority: string | null;
+}
+
+/**
+ * The full people of a graph: kept as given (a hand-made source), or made again from the source's
+ * `personAt` when asked, with the most recently made ones kept (a large graph holds no Person objects).
+ */
+class PersonStore {
+  private readonly made = new Map<number, Person>();
+
+  constructor(
+    private readonly remake: ((idx: number) => Person) | undefined,
+    private readonly todayMonth: number,
+    /** The graph's kept lower-case form of a text (records make their skill text from kept parts). */
+    readonly lower: (text: string) => string,
+  ) {}
+
+  /** Called once per person in graph order: kept only when the store cannot make it again. */
+  add(idx: number, person: Person): void {
+    if (!this.remake) this.made.set(idx, person);
+  }
+
+  at(idx: number): Person {
+    let person = this.made.get(idx);
+    if (person === undefined) {
+      if (!this.remake) throw new RangeError(`no person ${idx}`);
+      if (this.made.size >= PEOPLE_KEPT) this.made.clear();
+      this.made.set(idx, (person = derivePerson(this.remake(idx), this.todayMonth)));
+    }
+    return person;
+  }
+}
+
+/** Most people a store keeps made at once (a default-sized graph keeps every person once asked). */
+const PEOPLE_KEPT = 10_000;
+
+/** A graph's record of one person: the fields search and filtering read, and the full person on demand. */
+class GraphPersonRecord implements PersonRecord {
+  constructor(
+    private readonly store: PersonStore,
+    readonly idx: number,
+    readonly stints: Stint[],
+    readonly continent: string | null,
+    readonly country: string | null,
+    readonly locationLc: LowerLocation,
+    /** The boolean fields below as bits (one field instead of five, on every record). */
+    private readonly flags: number,
+    readonly nameLc: string,
+    readonly headlineLc: string,
+    /** The profile URL is the graph's own URL of the slug (`byUrl` finds the record through `bySlug`). */
+    readonly urlFromSlug: boolean,
+    readonly skillsLc: string[],
+    readonly languagesLc: string[],
+    readonly schoolsLc: string[],
+    readonly certifications: readonly CertificationName[],
+    readonly certificationsLc: CertificationName[],
+  ) {}
+
+  get person(): Person {
+    return this.store.at(this.idx);
+  }
+
+  /** The stints' positions (one array per person fewer on the heap). */
+  get positions(): Position[] {
+    return this.stints.map((s) => s.position);
+  }
+
+  get flagged(): boolean {
+    return (this.flags & FLAGGED) !== 0;
+  }
+
+  get openToWork(): boolean {
+    return (this.flags & OPEN_TO_WORK) !== 0;
+  }
+
+  get betweenRoles(): boolean {
+    return (this.flags & BETWEEN_ROLES) !== 0;
+  }
+
+  get exploring(): boolean {
+    return (this.flags & EXPLORING) !== 0;
+  }
+
+  get hireable(): boolean {
+    return (this.flags & HIREABLE) !== 0;
+  }
+
+  /** Made when read (a per-person text would otherwise stay alive for every person of the graph). */
+  get skillText(): string {
+    const parts = [...this.skillsLc];
+    for (const s of this.stints) parts.push(this.store.lower(s.position.company ?? ""));
+    parts.push(this.headlineLc);
+    return parts.join(SKILL_TEXT_SEPARATOR);
+  }
+}
+
+const FLAGGED = 1;
+const OPEN_TO_WORK = 2;
+const BETWEEN_ROLES = 4;
+const EXPLORING = 8;
+const HIREABLE = 16;
 
 /** Joins the parts of a skill text: not a word character, so no phrase or word runs across two parts. */
 const SKILL_TEXT_SEPARATOR = "\u0001";
+
+/** The normalized profile URL of a slug on the graph's own network. */
+const SLUG_URL_PREFIX = "network.example.com/in/";
+
+/**
+ * Records by normalized profile URL, as a map of every URL would give (the last record with a URL wins).
+ * A URL that is the graph's own URL of its record's slug (almost every generated person) is found through
+ * the slug map, so a large graph keeps no URL text and no map entry per person; others are kept.
+ */
+export class ProfileUrls {
+  private readonly others = new Map<string, PersonRecord>();
+
+  constructor(private readonly bySlug: ReadonlyMap<string, PersonRecord>) {}
+
+  get(url: string): PersonRecord | undefined {
+    return this.others.get(url) ?? this.throughSlug(url);
+  }
+
+  has(url: string): boolean {
+    return this.get(url) !== undefined;
+  }
+
+  private throughSlug(url: string): PersonRecord | undefined {
+    if (!url.startsWith(SLUG_URL_PREFIX)) return undefined;
+    const rec = this.bySlug.get(url.slice(SLUG_URL_PREFIX.length));
+    return rec instanceof GraphPersonRecord && rec.urlFromSlug ? rec : undefined;
+  }
+
+  /** Before `record` takes `slug` in the slug map: a record that was found through it keeps its URL. */
+  bySlugChanging(slug: string, record: PersonRecord): void {
+    const url = `${SLUG_URL_PREFIX}${slug}`;
+    const found = this.throughSlug(url);
+    if (found !== undefined && found !== record && !this.others.has(url)) this.others.set(url, found);
+  }
+
+  /** Records the URL of a record already in the slug map (in graph order). */
+  add(url: string, record: PersonRecord): void {
+    if (record instanceof GraphPersonRecord && record.urlFromSlug) this.others.delete(url);
+    else this.others.set(url, record);
+  }
+}
 
 export interface CompanyStint {
   record: PersonRecord;
@@ -106,7 +286,8 @@ export interface Graph {
   people: PersonRecord[];
   companyByKey: Map<string, Company>;
   bySlug: Map<string, PersonRecord>;
-  byUrl: Map<string, PersonRecord>;
+  /** Records by normalized profile URL (`normalizeProfileUrl`). */
+  byUrl: ProfileUrls;
   stintsByCompany: Map<string, CompanyStint[]>;
 }
 
@@ -124,6 +305,11 @@ export interface GraphInput {
  */
 export interface GraphSource extends Omit<GraphInput, "people"> {
   people: Iterable<Person>;
+  /**
+   * The source person `idx` of the stream made again (equal to the one streamed): given, the graph keeps
+   * no Person objects and makes a person when one is read.
+   */
+  personAt?: (idx: number) => Person;
 }
 
 /**
@@ -191,14 +377,15 @@ export function buildGraph(input: GraphSource): Graph {
     (p.company ? companyByName.get(p.company.toLowerCase()) : undefined) ??
     null;
 
+  const bySlug = new Map<string, PersonRecord>();
   const graph: Graph = {
     today: input.today,
     todayMonth,
     companies: input.companies,
     people: [],
     companyByKey,
-    bySlug: new Map(),
-    byUrl: new Map(),
+    bySlug,
+    byUrl: new ProfileUrls(bySlug),
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
   };
 
@@ -217,34 +404,43 @@ export function buildGraph(input: GraphSource): Graph {
     name: lower(name),
     authority: authority === null ? null : lower(authority),
   }));
+  const originalCertifications = new PairValues((name: string, authority: string | null) => ({ name, authority }));
+  const store = new PersonStore(input.personAt, todayMonth, lower);
+  const lists = new SharedLists();
   let idx = 0;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
     const positions = collapsePositions(person.positions, todayMonth);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
-    const record: PersonRecord = {
-      idx,
-      person,
-      positions,
-      stints,
-      continent: country ? input.continentOf(lower(country)) : null,
-      locationLc: placeOf(person.location),
-      flagged: person.dq_flags.length > 0,
-      nameLc: (person.full_name ?? "").toLowerCase(),
-      headlineLc: lower(person.headline ?? ""),
-      skillsLc: person.skills.map(lower),
-      languagesLc: person.languages.map(lower),
-      skillText: [...person.skills, ...positions.map((p) => p.company ?? ""), person.headline ?? ""]
-        .join(SKILL_TEXT_SEPARATOR)
-        .toLowerCase(),
-      schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : [])),
-      certificationsLc: person.certifications.map((c) => certifications.get(c.name, c.authority ?? null)),
-    };
-    graph.people.push(record);
-    if (person.slug) graph.bySlug.set(person.slug.toLowerCase(), record);
+    store.add(idx, person);
+    const slug = person.slug?.toLowerCase();
     const url = normalizeProfileUrl(person.network_url);
-    if (url) graph.byUrl.set(url, record);
+    const record = new GraphPersonRecord(
+      store,
+      idx,
+      stints,
+      country ? input.continentOf(lower(country)) : null,
+      country,
+      placeOf(person.location),
+      (person.dq_flags.length > 0 ? FLAGGED : 0) |
+        (person.is_open_to_work === true ? OPEN_TO_WORK : 0) |
+        (person.is_between_roles ? BETWEEN_ROLES : 0) |
+        (person.is_exploring ? EXPLORING : 0) |
+        (person.codehost?.hireable === true ? HIREABLE : 0),
+      (person.full_name ?? "").toLowerCase(),
+      lower(person.headline ?? ""),
+      !!slug && url === `${SLUG_URL_PREFIX}${slug}`,
+      kept(person.skills.map(lower)),
+      lists.shared(person.languages.map(lower)),
+      lists.shared(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
+      lists.shared(person.certifications.map((c) => originalCertifications.get(c.name, c.authority ?? null))),
+      lists.shared(person.certifications.map((c) => certifications.get(c.name, c.authority ?? null))),
+    );
+    graph.people.push(record);
+    if (slug) graph.byUrl.bySlugChanging(slug, record);
+    if (slug) bySlug.set(slug, record);
+    if (url) graph.byUrl.add(url, record);
     for (const stint of stints) {
       stint.record = record;
       if (stint.company) graph.stintsByCompany.get(stint.company.key)!.push(stint);
@@ -253,6 +449,41 @@ export function buildGraph(input: GraphSource): Graph {
   }
   return graph;
 }
+
+/** One shared empty array for every empty list (most people have no certifications, some no skills). */
+const NONE: never[] = Object.freeze([]) as never[];
+
+function kept<T>(items: T[]): T[] {
+  return items.length === 0 ? NONE : items;
+}
+
+/**
+ * One frozen array per distinct list of kept values (languages, schools, certifications repeat across
+ * people: most lists have one or two entries from a small vocabulary). Lists are told apart by the identity
+ * of their items (kept strings and interned pairs), up to LISTS_KEPT distinct lists; later new ones stay
+ * the person's own.
+ */
+class SharedLists {
+  private readonly lists = new Map<string, readonly unknown[]>();
+  private readonly ids = new Map<unknown, number>();
+
+  shared<T>(items: T[]): T[] {
+    if (items.length === 0) return NONE;
+    let key = "";
+    for (const item of items) {
+      let id = this.ids.get(item);
+      if (id === undefined) this.ids.set(item, (id = this.ids.size));
+      key += `${id},`;
+    }
+    const known = this.lists.get(key);
+    if (known !== undefined) return known as T[];
+    if (this.lists.size >= LISTS_KEPT) return items;
+    this.lists.set(key, Object.freeze(items));
+    return items;
+  }
+}
+
+const LISTS_KEPT = 100_000;
 
 /** Fills the derived fields so they always agree with the source fields. */
 function derivePerson(source: Person, todayMonth: number): Person {
@@ -357,7 +588,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
   return new Stint(
     position,
     company,
-    companyText,
     textId(companyText),
     start,
     end,
@@ -365,7 +595,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     position.is_current === false || position.ended_at !== null,
     position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     position.role_family == null ? null : intern.lower(position.role_family),
-    titleLc,
     textId(titleLc),
   );
 }

@@ -73,6 +73,8 @@ export function tokenize(text: string): string[] {
 }
 
 const textIds = new Map<string, number>();
+/** The string of each id, by id. */
+const textsById: string[] = [];
 
 /**
  * A process-wide small integer per distinct string (stint company texts and titles; as many as the graphs
@@ -80,8 +82,18 @@ const textIds = new Map<string, number>();
  */
 export function textId(text: string): number {
   let id = textIds.get(text);
-  if (id === undefined) textIds.set(text, (id = textIds.size));
+  if (id === undefined) {
+    textIds.set(text, (id = textIds.size));
+    textsById.push(text);
+  }
   return id;
+}
+
+/** The string with this id (from `textId`). */
+export function textOf(id: number): string {
+  const text = textsById[id];
+  if (text === undefined) throw new RangeError(`no text with id ${id}`);
+  return text;
 }
 
 /** How many strings have an id (ids are 0 .. textIdCount() - 1). */

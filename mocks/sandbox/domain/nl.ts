@@ -100,9 +100,10 @@ function vocab(graph: Graph): Vocab {
       }
     }
   }
+  // The graph's own texts, lower-case (every vocabulary is matched lower-case).
   for (const rec of graph.people) {
-    rec.person.languages.forEach((l) => languages.add(l));
-    const loc = rec.person.location;
+    rec.languagesLc.forEach((l) => languages.add(l));
+    const loc = rec.locationLc;
     for (const p of [loc.city, loc.region, loc.country]) if (p) places.add(p);
   }
   v = {
@@ -110,10 +111,7 @@ function vocab(graph: Graph): Vocab {
     places: alternation(places),
     languages: alternation(languages),
     skills: alternation(Object.values(FAMILIES).flatMap((f) => f.skills)),
-    schools: alternation([
-      ...SCHOOLS,
-      ...graph.people.flatMap((r) => r.person.education.map((e) => e.school ?? "").filter(Boolean)),
-    ]),
+    schools: alternation([...SCHOOLS, ...graph.people.flatMap((r) => r.schoolsLc.filter(Boolean))]),
     certifications: alternation(CERTIFICATIONS.map(([name]) => name)),
     roles: alternation(Object.keys(ROLE_NOUNS).flatMap((n) => [n, `${n}s`])),
   };

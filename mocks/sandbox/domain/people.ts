@@ -120,7 +120,7 @@ export function similarAmong(rec: PersonRecord, candidates: Iterable<PersonRecor
   const family = currentFamily(rec);
   const skills = new Set(rec.skillsLc);
   const companies = new Set(rec.stints.map((s) => s.company?.key).filter((k): k is string => !!k));
-  const country = rec.person.location.country ?? null;
+  const country = rec.country;
   const scored: { record: PersonRecord; score: number; reasons: string[] }[] = [];
   for (const other of candidates) {
     if (other === rec || other.flagged) continue;
@@ -140,7 +140,7 @@ export function similarAmong(rec: PersonRecord, candidates: Iterable<PersonRecor
       score += 2;
       reasons.push(`Also worked at ${sharedCompany.company!.name}`);
     }
-    if (country !== null && other.person.location.country === country) {
+    if (country !== null && other.country === country) {
       score += 1;
       reasons.push(`Same country: ${country}`);
     }

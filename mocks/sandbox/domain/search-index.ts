@@ -16,7 +16,6 @@ import {
   intersectInto,
   Postings,
   SetPool,
-  setOf,
   MAX_ALL,
   MAX_ANY,
   subtractInto,
@@ -31,10 +30,10 @@ import { leadingRun, wordRuns } from "../data/text.js";
 /** Boolean properties of a person, as sets. */
 const FLAGS = {
   unflagged: (rec: PersonRecord) => !rec.flagged,
-  openToWork: (rec: PersonRecord) => rec.person.is_open_to_work === true,
-  betweenRoles: (rec: PersonRecord) => rec.person.is_between_roles,
-  exploring: (rec: PersonRecord) => rec.person.is_exploring,
-  hireable: (rec: PersonRecord) => rec.person.codehost?.hireable === true,
+  openToWork: (rec: PersonRecord) => rec.openToWork,
+  betweenRoles: (rec: PersonRecord) => rec.betweenRoles,
+  exploring: (rec: PersonRecord) => rec.exploring,
+  hireable: (rec: PersonRecord) => rec.hireable,
   /** A current stint. */
   employed: (rec: PersonRecord) => rec.stints.some((s) => s.current),
 };
@@ -117,11 +116,12 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     }
     group.people.push(idx);
   }
-  const flagSet = (test: (rec: PersonRecord) => boolean) =>
-    setOf(
-      size,
-      people.filter(test).map((rec) => rec.idx),
-    );
+  // Set bit by bit: no list of up to every person is made per flag.
+  const flagSet = (test: (rec: PersonRecord) => boolean) => {
+    const set = emptySet(size);
+    for (const rec of people) if (test(rec)) set[rec.idx >>> 5]! |= 1 << (rec.idx & 31);
+    return set;
+  };
   const words = buildWordIndexes(people);
   return {
     ...index,

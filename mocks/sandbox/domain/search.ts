@@ -258,15 +258,15 @@ export function profileKeywordTokens(value: string): string[] {
 }
 
 function profileText(rec: PersonRecord): string {
-  const p = rec.person;
+  const loc = rec.locationLc;
   return [
-    p.full_name,
-    p.headline,
+    rec.nameLc,
+    rec.headlineLc,
     ...rec.positions.map((x) => `${x.title ?? ""} ${x.company ?? ""}`),
-    p.location.city,
-    p.location.region,
-    p.location.country,
-    ...p.skills,
+    loc.city,
+    loc.region,
+    loc.country,
+    ...rec.skillsLc,
   ]
     .filter(Boolean)
     .join(" | ")
@@ -303,12 +303,11 @@ function certTermMatches(rec: PersonRecord, term: string): boolean {
 }
 
 function passesFlags(rec: PersonRecord, f: SearchFilters): boolean {
-  const p = rec.person;
   if (rec.flagged && !f.includeFlagged) return false;
-  if (f.openToWork !== null && (p.is_open_to_work === true) !== f.openToWork) return false;
-  if (f.betweenRoles !== null && p.is_between_roles !== f.betweenRoles) return false;
-  if (f.exploring !== null && p.is_exploring !== f.exploring) return false;
-  if (f.codehostHireable !== null && (p.codehost?.hireable === true) !== f.codehostHireable) return false;
+  if (f.openToWork !== null && rec.openToWork !== f.openToWork) return false;
+  if (f.betweenRoles !== null && rec.betweenRoles !== f.betweenRoles) return false;
+  if (f.exploring !== null && rec.exploring !== f.exploring) return false;
+  if (f.codehostHireable !== null && rec.hireable !== f.codehostHireable) return false;
   return true;
 }
 

@@ -17,7 +17,7 @@ export function certificationSuggestions(graph: Graph, q: string): Certification
   const byKey = new Map<string, { title: string; holders: Set<number>; authorities: Map<string, number> }>();
   for (const rec of graph.people) {
     if (rec.flagged) continue;
-    for (const c of rec.person.certifications) {
+    for (const c of rec.certifications) {
       if (q && !c.name.toLowerCase().includes(q) && !(c.authority?.toLowerCase().includes(q) ?? false)) continue;
       const key = c.name.trim().toLowerCase().replace(/\s+/g, " ");
       let entry = byKey.get(key);
