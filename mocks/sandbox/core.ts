@@ -56,11 +56,15 @@ export interface CoreRequest {
   remoteAddress?: string;
 }
 
-export interface CoreResponse {
+/** An answer; `Body` is string for `handle`, and also UTF-8 bytes (a JSON body) for `handleBytes`. */
+export interface CoreResponse<Body extends string | Uint8Array<ArrayBuffer> = string> {
   status: number;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: Body | undefined;
 }
+
+/** An answer as the hosts send it: a large JSON body stays the UTF-8 bytes it was assembled as. */
+export type CoreBytesResponse = CoreResponse<string | Uint8Array<ArrayBuffer>>;
 
 export interface CoreOptions extends Partial<SandboxOptions> {
   /** The bundled spec document (generated/openapi.json, parsed). */
@@ -85,6 +89,8 @@ export interface CoreOptions extends Partial<SandboxOptions> {
 
 export interface SandboxCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
+  /** `handle`, with a JSON body that was assembled as bytes left as bytes (no decoding for a host to encode again). */
+  handleBytes(request: CoreRequest): Promise<CoreBytesResponse>;
   /** The test keys. */
   keys: readonly SandboxKey[];
   /** Back to the seed (as POST /__sandbox/reset). */
@@ -104,7 +110,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A routed answer and the organization it acted for (null: control endpoints, documented examples). */
 interface Answered {
-  response: CoreResponse;
+  response: CoreBytesResponse;
   org: OrgState | null;
 }
 
@@ -284,14 +290,17 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     }
     const auth = authenticate(request.headers, state);
     if (!auth.org.info.accessAllowed && op.operationId !== "getAccount") throw paymentRequired();
-    const body = await parseJsonBody(request.method.toUpperCase(), request.headers, request.body);
+    // A read has no body: no await (a turn of the event loop per request) for nothing.
+    const method = request.method.toUpperCase();
+    const body =
+      method === "GET" || method === "HEAD" ? undefined : await parseJsonBody(method, request.headers, request.body);
     if (!prefer.ok) throw invalidRequest(prefer.message);
     if (choosesExample(prefer.preferences))
       return { response: reply(preferredReply(spec, op, label, prefer.preferences)), org: null };
     const v = validators.get(op.operationId)!;
     const handler = handlers.get(op.operationId);
     if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
-    const result = await handler(
+    const answered = handler(
       {
         operationId: op.operationId as OperationId,
         params: v.params(params) as never,
@@ -304,6 +313,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       },
       ctx,
     );
+    const result = answered instanceof Promise ? await answered : answered;
     return { response: reply(result as UntypedReply), org: auth.org };
   }
 
@@ -315,7 +325,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     label: string,
     prefs: Preferences,
     choose: NonNullable<CoreOptions["examples"]>["choose"],
-  ): CoreResponse {
+  ): CoreBytesResponse {
     const v = validators.get(op.operationId)!;
     v.params(params);
     v.query(rawQuery);
@@ -363,7 +373,48 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     );
   }
 
+  /** Preflight, rate limit, then the control endpoint or operation (its write journaled before the answer). */
+  async function dispatch(
+    request: CoreRequest,
+    method: string,
+    path: string,
+    normalized: ReturnType<typeof normalizeRequestPath>,
+    api: boolean,
+    query: URLSearchParams,
+    prefer: PreferResult,
+    headers: Record<string, string>,
+  ): Promise<CoreBytesResponse> {
+    // Preflight requests: answered before authentication and rate limiting.
+    if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
+    if (limiter && api) {
+      const decision = limiter(request.remoteAddress ?? "local");
+      Object.assign(headers, decision.headers);
+      if (decision.rejected) return json(429, decision.rejected);
+    }
+    if (!normalized.ok) throw invalidRequest(normalized.message);
+    const { response, org } = await route(request, method, path, query, prefer);
+    if (WRITES.has(method) && response.status < 400) {
+      try {
+        await persist(org);
+      } catch (error) {
+        logError("sandbox state could not be saved", error);
+        return json(
+          500,
+          new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
+        );
+      }
+    }
+    return response;
+  }
+
+  const decoder = new TextDecoder();
   async function handle(request: CoreRequest): Promise<CoreResponse> {
+    const response = await handleBytes(request);
+    const body = response.body;
+    return { ...response, body: typeof body === "object" ? decoder.decode(body) : body };
+  }
+
+  async function handleBytes(request: CoreRequest): Promise<CoreBytesResponse> {
     const method = request.method.toUpperCase();
     let url = request.url;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
@@ -378,9 +429,9 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     // The Prefer grammar removes its `__code`-style stand-ins from the query.
     const query = new URLSearchParams(search);
     const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
-    let response: CoreResponse;
+    let response: CoreBytesResponse;
     try {
-      response = await dispatch();
+      response = await dispatch(request, method, path, normalized, api, query, prefer, headers);
     } catch (error) {
       response = errorResponse(error, (e) => logError("sandbox handler failed", e));
     }
@@ -391,34 +442,11 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     if (delay > 0) await sleep(delay);
     if (method === "HEAD") response.body = undefined;
     return response;
-
-    async function dispatch(): Promise<CoreResponse> {
-      // Preflight requests: answered before authentication and rate limiting.
-      if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
-      if (limiter && api) {
-        const decision = limiter(request.remoteAddress ?? "local");
-        Object.assign(headers, decision.headers);
-        if (decision.rejected) return json(429, decision.rejected);
-      }
-      if (!normalized.ok) throw invalidRequest(normalized.message);
-      const { response, org } = await route(request, method, path, query, prefer);
-      if (WRITES.has(method) && response.status < 400) {
-        try {
-          await persist(org);
-        } catch (error) {
-          logError("sandbox state could not be saved", error);
-          return json(
-            500,
-            new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
-          );
-        }
-      }
-      return response;
-    }
   }
 
   return {
     handle,
+    handleBytes,
     keys: KEYS,
     reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
     advance(ms) {
@@ -443,12 +471,18 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   };
 }
 
-/** A handler's reply as a response: objects are serialized, JSON text goes out as is. */
-function reply(result: UntypedReply): CoreResponse {
+/** A handler's reply as a response: objects are serialized, JSON bytes go out as they are. */
+function reply(result: UntypedReply): CoreBytesResponse {
   const status = result.status ?? 200;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
   if (result.body === undefined) return { status, headers, body: undefined };
+  if (result.body instanceof Uint8Array)
+    return {
+      status,
+      headers: { ...headers, "content-type": headers["content-type"] ?? JSON_TYPE },
+      body: result.body as Uint8Array<ArrayBuffer>,
+    };
   if (typeof result.body === "string")
     return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: result.body };
   return {

@@ -60,47 +60,117 @@ function bitCount(word: number): number {
   return (((word + (word >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/** Most sets a conjunction ANDs, and most it ORs, in its one pass (a plan merges the rest beforehand). */
+export const MAX_ALL = 4;
+export const MAX_ANY = 3;
+
+/**
+ * The people in every set of `all` and, when `any` is not empty, in at least one set of `any` (at most
+ * MAX_ALL and MAX_ANY sets, at least one set in all; the sets are only read).
+ */
+export interface Conjunction {
+  readonly all: readonly PeopleSet[];
+  readonly any: readonly PeopleSet[];
+}
+
+/** A set of every bit and one of none, per word count: what a conjunction's unused slots read. */
+const paddings = new Map<number, { ones: PeopleSet; none: PeopleSet }>();
+
+function paddingOf(words: number): { ones: PeopleSet; none: PeopleSet } {
+  let padding = paddings.get(words);
+  if (!padding) {
+    if (paddings.size >= 8) paddings.clear();
+    paddings.set(words, (padding = { ones: new Uint32Array(words).fill(0xffffffff), none: new Uint32Array(words) }));
+  }
+  return padding;
+}
+
+/**
+ * The conjunction's sets in the kernel's seven slots: four ANDed and three ORed (unused AND slots read all
+ * ones; without ORed sets the first OR slot reads all ones). Fixed slots keep the one pass a single
+ * expression per word, several times faster than looping over a list of sets per word.
+ */
+function slotsOf(c: Conjunction): PeopleSet[] {
+  if (c.all.length === 0 || c.all.length > MAX_ALL || c.any.length > MAX_ANY)
+    throw new Error(`a conjunction takes 1 to ${MAX_ALL} ANDed and at most ${MAX_ANY} ORed sets`);
+  const { ones, none } = paddingOf(c.all[0]!.length);
+  const slots = [...c.all];
+  while (slots.length < MAX_ALL) slots.push(ones);
+  slots.push(...c.any);
+  if (c.any.length === 0) slots.push(ones);
+  while (slots.length < MAX_ALL + MAX_ANY) slots.push(none);
+  return slots;
+}
+
+export interface CountedPage {
+  /** The number of members, exact unless it reached `countUpTo` (then at least `countUpTo`). */
+  count: number;
+  /** The members at positions [offset, offset + limit) of the ascending order. */
+  members: number[];
+}
+
+/**
+ * Counts the members of a conjunction and takes one page of them, in one pass, word by word (no set of the
+ * conjunction is built). The pass stops once the page is taken and `countUpTo` members are counted.
+ */
+export function countAndPage(c: Conjunction, offset: number, limit: number, countUpTo = Infinity): CountedPage {
+  const members: number[] = [];
+  const count = scan(c, offset, offset + Math.max(0, limit), countUpTo, (idx) => members.push(idx));
+  return { count, members };
+}
+
+/** Calls `visit` on each member of a conjunction, in ascending order. */
+export function forEachMemberOfAll(c: Conjunction, visit: (idx: number) => void): void {
+  scan(c, 0, Infinity, Infinity, visit);
+}
+
+/** The one pass: visits the members at positions [from, to), counts until `countUpTo` and `to` are reached. */
+function scan(c: Conjunction, from: number, to: number, countUpTo: number, visit: (idx: number) => void): number {
+  const [a, b, d, e, f, g, h] = slotsOf(c) as [
+    PeopleSet,
+    PeopleSet,
+    PeopleSet,
+    PeopleSet,
+    PeopleSet,
+    PeopleSet,
+    PeopleSet,
+  ];
+  let count = 0;
+  for (let w = 0; w < a.length; w++) {
+    let word = a[w]! & b[w]! & d[w]! & e[w]! & (f[w]! | g[w]! | h[w]!);
+    if (word === 0) continue;
+    const bits = bitCount(word);
+    // Members to visit are in this word: its bits in order.
+    if (count + bits > from && count < to) {
+      let at = count;
+      while (word !== 0 && at < to) {
+        const low = word & -word;
+        if (at >= from) visit((w << 5) + 31 - Math.clz32(low));
+        at++;
+        word ^= low;
+      }
+    }
+    count += bits;
+    if (count >= countUpTo && count >= to) break;
+  }
+  return count;
+}
+
+const only = (set: PeopleSet): Conjunction => ({ all: [set], any: [] });
+
 /** Number of members, counted word by word (no member list is built). */
 export function countOf(set: PeopleSet): number {
-  let count = 0;
-  for (let w = 0; w < set.length; w++) if (set[w] !== 0) count += bitCount(set[w]!);
-  return count;
+  return countAndPage(only(set), 0, 0).count;
 }
 
 /** Calls `visit` on each member in ascending order. */
 export function forEachMember(set: PeopleSet, visit: (idx: number) => void): void {
-  for (let w = 0; w < set.length; w++) {
-    let word = set[w]!;
-    while (word !== 0) {
-      const low = word & -word;
-      visit((w << 5) + 31 - Math.clz32(low));
-      word ^= low;
-    }
-  }
+  forEachMemberOfAll(only(set), visit);
 }
 
-/** The members at positions [offset, offset + limit) of the ascending order; whole words are skipped by count. */
+/** The members at positions [offset, offset + limit) of the ascending order. */
 export function membersAt(set: PeopleSet, offset: number, limit: number): number[] {
-  const out: number[] = [];
-  let skip = offset;
-  for (let w = 0; w < set.length && out.length < limit; w++) {
-    let word = set[w]!;
-    if (word === 0) continue;
-    if (skip > 0) {
-      const bits = bitCount(word);
-      if (skip >= bits) {
-        skip -= bits;
-        continue;
-      }
-    }
-    while (word !== 0 && out.length < limit) {
-      const low = word & -word;
-      if (skip > 0) skip--;
-      else out.push((w << 5) + 31 - Math.clz32(low));
-      word ^= low;
-    }
-  }
-  return out;
+  return countAndPage(only(set), offset, limit, 0).members;
 }
 
 /** The members in ascending order. */

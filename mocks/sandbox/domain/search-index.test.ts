@@ -25,6 +25,7 @@ import {
 } from "./postings.js";
 import { containsPhrase, hasWordPrefix, leadingRun, wordRuns } from "../data/text.js";
 import { similarAmong, similarTo } from "./people.js";
+import { planSearch, searchIndexOf } from "./search-index.js";
 import { matchPerson, parseSearch, searchPage, searchPeople, type Hit, type SearchFilters } from "./search.js";
 
 // Each graph is built once per file and only read by the tests.
@@ -109,6 +110,44 @@ describe("indexed search = exact predicate over every person", () => {
     expect(problems).toEqual([]);
     const total = (params: Params) => searchPage(DEFAULT, filtersOf(DEFAULT, params)!, 0, 1).total;
     expect(total(europe)).toBeGreaterThan(total(narrowed[1]!));
+  });
+
+  it("plans that build or merge sets (exclusions, unions past the OR slots, many ANDed sets) find the same people", () => {
+    const heavy: Params[] = [
+      { exclude_locations: "Europe", include_flagged: true },
+      { skills: "python;go", include_flagged: true },
+      { exclude_languages: "english;german" },
+      {
+        location: "Europe",
+        role_family: "engineering",
+        skills: "python;go;kubernetes",
+        languages: "english;german",
+        open_to_work: false,
+        exploring: false,
+        between_roles: false,
+      },
+      {
+        languages: "english;german;french;spanish",
+        skills: "python;go",
+        codehost_hireable: true,
+        school: "university",
+      },
+    ];
+    const shapes = heavy.map((params) => {
+      const plan = planSearch(searchIndexOf(DEFAULT), filtersOf(DEFAULT, params)!);
+      return [plan.candidates!.all.length, plan.candidates!.any.length];
+    });
+    // Every merge path is taken: an exclusion built alone, a full set under a lone union, a union past
+    // MAX_ANY and a second union built, more than MAX_ALL ANDed sets merged.
+    expect(shapes).toEqual([
+      [1, 0],
+      [1, 2],
+      [2, 0],
+      [4, 2],
+      [4, 2],
+    ]);
+    expect(heavy.flatMap((params) => compare(DEFAULT, params))).toEqual([]);
+    expect(heavy.map((params) => searchPage(DEFAULT, filtersOf(DEFAULT, params)!, 0, 1).total)).not.toContain(0);
   });
 
   it("on the fixture graph", () => {

@@ -16,8 +16,11 @@ import {
   intersectInto,
   Postings,
   SetPool,
+  MAX_ALL,
+  MAX_ANY,
   subtractInto,
   unionInto,
+  type Conjunction,
   type PeopleSet,
 } from "./postings.js";
 import { titleMatcher } from "./roles.js";
@@ -190,10 +193,9 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Combines per-term sets (read, never changed) into a pooled set: any -> union, all -> intersection. */
-function combine(pool: SetPool, mode: "any" | "all", sets: PeopleSet[]): PeopleSet {
-  if (mode === "all") return sets.slice(1).reduce((a, b) => intersectInto(a, b), pool.copy(sets[0]!));
-  return sets.reduce((a, b) => unionInto(a, b), pool.empty());
+/** Intersects per-term sets (read, never changed) into a pooled set. */
+function intersectAll(pool: SetPool, sets: PeopleSet[]): PeopleSet {
+  return sets.slice(1).reduce((a, b) => intersectInto(a, b), pool.copy(sets[0]!));
 }
 
 /** The set of a key (read only: it may be the postings' own; a pooled set when sparse or absent). */
@@ -213,9 +215,8 @@ function skillTermSet(index: SearchIndex, pool: SetPool, term: string): { set: P
     set:
       words.length === 1
         ? peek(pool, index.words().skill, words[0]!)
-        : combine(
+        : intersectAll(
             pool,
-            "all",
             words.map((w) => peek(pool, index.words().skill, w)),
           ),
     exact: words.length === 1 && words[0] === term,
@@ -273,114 +274,138 @@ function groupsSet(index: SearchIndex, matches: (l: LowerLocation) => boolean): 
   return set;
 }
 
+/** The people in any of `sets` (an empty list: nobody), or, when `negate`, the people in none of them. */
+interface Factor {
+  sets: PeopleSet[];
+  negate: boolean;
+}
+
+/** The factors of a plan, as its filters add them (methods, not per-plan closures: no function per request). */
+class Factors {
+  readonly list: Factor[] = [];
+
+  /** Keeps the people in the set (null: the filter has nothing to look up). */
+  keep(s: PeopleSet | null): void {
+    if (s !== null) this.list.push({ sets: [s], negate: false });
+  }
+
+  keepAny(sets: PeopleSet[]): void {
+    this.list.push({ sets, negate: false });
+  }
+
+  drop(...sets: PeopleSet[]): void {
+    this.list.push({ sets, negate: true });
+  }
+
+  /** A boolean filter: true keeps the people in the set, false drops them. */
+  flag(s: PeopleSet, wanted: boolean | null): void {
+    if (wanted !== null) {
+      if (wanted) this.keep(s);
+      else this.drop(s);
+    }
+  }
+
+  /** "all": every set; "any": at least one. */
+  byMode(mode: "any" | "all", sets: PeopleSet[]): void {
+    if (mode === "all") for (const s of sets) this.keep(s);
+    else this.keepAny(sets);
+  }
+}
+
 /**
- * The search plan: the candidates (a superset of the matches; null = everyone) and the residual filters
- * the exact per-person predicate still has to check. Filters whose index set is exact (flags, flagged,
- * places, languages, school, certifications, one-word skills) are decided by the set alone. The company,
- * role and keyword filters stay in the residual (they also produce the match and the score). `decided`:
- * every candidate matches (the residual only computes the match), so the total is the candidate count.
+ * The factors as one conjunction: single sets and the first small union are read in place; any other union
+ * or exclusion is built in a pooled set, and ANDed sets past MAX_ALL are merged into one pooled set.
+ */
+function conjunctionOf(pool: SetPool, factors: Factor[]): Conjunction {
+  const all: PeopleSet[] = [];
+  let any: PeopleSet[] = [];
+  for (const { sets, negate } of factors) {
+    if (negate) all.push(sets.reduce((set, s) => subtractInto(set, s), pool.full()));
+    else if (sets.length === 1) all.push(sets[0]!);
+    else if (any.length === 0 && sets.length > 1 && sets.length <= MAX_ANY) any = sets;
+    else all.push(sets.reduce((set, s) => unionInto(set, s), pool.empty()));
+  }
+  if (all.length === 0) all.push(pool.full());
+  if (all.length > MAX_ALL) all.push(intersectAll(pool, all.splice(MAX_ALL - 1)));
+  return { all, any };
+}
+
+/**
+ * The search plan: the candidates (a superset of the matches: the people in every factor; null = everyone)
+ * and the residual filters the exact per-person predicate still has to check. Filters whose index set is
+ * exact (flags, flagged, places, languages, school, certifications, one-word skills) are decided by the sets
+ * alone. The company, role and keyword filters stay in the residual (they also produce the match and the
+ * score). `decided`: every candidate matches (the residual only computes the match), so the total is the
+ * candidate count.
  */
 export interface SearchPlan {
-  candidates: PeopleSet | null;
+  candidates: Conjunction | null;
   residual: SearchFilters;
   decided: boolean;
 }
 
 export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
-  // The working set is the only set the plan changes: index-owned sets are read, copied at most once, and
-  // every set the plan makes comes from the index's pool (no allocation per request).
+  // Index-owned sets are only read: the factors name them and the sets this plan builds in the index's pool
+  // (no allocation that grows with the graph); counting and paging AND them word by word in one pass.
   let pool = pools.get(index);
   if (!pool) pools.set(index, (pool = new SetPool(index.size)));
   pool.reset();
   const blank = pool.empty.bind(pool);
-  let set: PeopleSet | null = null;
-  /** Narrows to a set this plan owns. */
-  const narrow = (s: PeopleSet | null) => {
-    if (s !== null) set = set === null ? s : intersectInto(set, s);
-  };
-  /** Narrows to an index-owned set (read only). */
-  const narrowShared = (s: PeopleSet | null) => {
-    if (s !== null) set = set === null ? pool.copy(s) : intersectInto(set, s);
-  };
-  const drop = (s: PeopleSet) => {
-    set = subtractInto(set ?? pool.full(), s);
-  };
-  /** A boolean filter: true keeps the people in the set, false drops them. */
-  const flag = (s: PeopleSet, wanted: boolean | null) =>
-    wanted === null ? undefined : wanted ? narrowShared(s) : drop(s);
-  if (!f.includeFlagged) narrowShared(index.unflagged);
-  flag(index.openToWork, f.openToWork);
-  flag(index.betweenRoles, f.betweenRoles);
-  flag(index.exploring, f.exploring);
-  flag(index.hireable, f.codehostHireable);
-  if (f.locations) narrowShared(locationSet(index, f.locations));
-  if (f.excludeLocations) drop(locationSet(index, f.excludeLocations));
+  const factors = new Factors();
+  if (!f.includeFlagged) factors.keep(index.unflagged);
+  factors.flag(index.openToWork, f.openToWork);
+  factors.flag(index.betweenRoles, f.betweenRoles);
+  factors.flag(index.exploring, f.exploring);
+  factors.flag(index.hireable, f.codehostHireable);
+  if (f.locations) factors.keep(locationSet(index, f.locations));
+  if (f.excludeLocations) factors.drop(locationSet(index, f.excludeLocations));
   if (f.languages)
-    narrow(
-      combine(
-        pool,
-        f.languages.mode,
-        f.languages.terms.map((t) => peek(pool, index.languages, t)),
-      ),
+    factors.byMode(
+      f.languages.mode,
+      f.languages.terms.map((t) => peek(pool, index.languages, t)),
     );
-  if (f.excludeLanguages.length > 0)
-    drop(
-      combine(
-        pool,
-        "any",
-        f.excludeLanguages.map((t) => peek(pool, index.languages, t)),
-      ),
-    );
-  if (f.school !== null) narrow(index.schools.where((s) => s.includes(f.school!), blank()));
+  if (f.excludeLanguages.length > 0) factors.drop(...f.excludeLanguages.map((t) => peek(pool, index.languages, t)));
+  if (f.school !== null) factors.keep(index.schools.where((s) => s.includes(f.school!), blank()));
   if (f.certifications)
-    narrow(
-      combine(
-        pool,
-        f.certifications.mode,
-        f.certifications.terms.map((t) => certificationTermSet(index, pool, t)),
-      ),
+    factors.byMode(
+      f.certifications.mode,
+      f.certifications.terms.map((t) => certificationTermSet(index, pool, t)),
     );
 
   let skills = f.skills;
   if (skills) {
     const terms = skills.terms.map((t) => ({ term: t, ...skillTermSet(index, pool, t) }));
     if (skills.mode === "all") {
-      terms.forEach((t) => narrowShared(t.set));
+      terms.forEach((t) => factors.keep(t.set));
       const open = terms.filter((t) => !t.exact).map((t) => t.term);
       skills = open.length > 0 ? { terms: open, mode: "all" } : null;
     } else if (terms.every((t) => t.set !== null)) {
-      narrow(
-        combine(
-          pool,
-          "any",
-          terms.map((t) => t.set!),
-        ),
-      );
+      factors.keepAny(terms.map((t) => t.set!));
       if (terms.every((t) => t.exact)) skills = null;
     }
   }
 
-  if (f.company !== null) narrow(index.companyTexts.where((t) => t.includes(f.company!), blank()));
+  if (f.company !== null) factors.keep(index.companyTexts.where((t) => t.includes(f.company!), blank()));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   const current = f.companyCurrent && f.leftMinMonthsAgo === null;
   if (current) {
-    if (f.company === null) narrowShared(index.employed);
-    else narrow(index.currentCompanyTexts.where((t) => t.includes(f.company!), blank()));
+    if (f.company === null) factors.keep(index.employed);
+    else factors.keep(index.currentCompanyTexts.where((t) => t.includes(f.company!), blank()));
   }
-  if (f.roleFamily !== null) narrowShared(peek(pool, index.families, f.roleFamily));
+  if (f.roleFamily !== null) factors.keep(peek(pool, index.families, f.roleFamily));
   let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
-      narrowShared(peek(pool, index.families, r.family));
-      if (r.company !== null) narrow(index.companyTexts.where((t) => t.includes(r.company!), blank()));
+      factors.keep(peek(pool, index.families, r.family));
+      if (r.company !== null) factors.keep(index.companyTexts.where((t) => t.includes(r.company!), blank()));
       rolesExact &&= r.company === null && months === null;
     } else {
-      narrow(index.titles.where(titleMatcher(r), blank()));
+      factors.keep(index.titles.where(titleMatcher(r), blank()));
       rolesExact &&= months === null;
     }
   }
-  for (const word of f.keywords) narrow(keywordSet(index, pool, word, f.qIn));
+  for (const word of f.keywords) factors.keep(keywordSet(index, pool, word, f.qIn));
 
   const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
   const residual: SearchFilters = {
@@ -399,7 +424,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     skills,
   };
   return {
-    candidates: set,
+    candidates: factors.list.length === 0 ? null : conjunctionOf(pool, factors.list),
     residual,
     decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
   };

@@ -11,7 +11,7 @@ import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
-import { countOf, forEachMember, membersAt } from "./postings.js";
+import { countAndPage, forEachMemberOfAll } from "./postings.js";
 import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
@@ -334,6 +334,10 @@ function passesText(rec: PersonRecord, f: SearchFilters): boolean {
 const titleContains = (title: string | null, terms: readonly string[]) =>
   title !== null && terms.some((t) => title.toLowerCase().includes(t));
 
+function atEmployer(s: Stint, ids: string[]): boolean {
+  return ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
+}
+
 /** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
 function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
   if (
@@ -353,8 +357,6 @@ function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number
   ) {
     return false;
   }
-  const atEmployer = (s: Stint, ids: string[]) =>
-    ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
   if (f.employers?.some((e) => !rec.stints.some((s) => s.current === e.current && atEmployer(s, e.ids)))) return false;
   return true;
 }
@@ -382,12 +384,18 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
 /** The hits of a plan's candidates (the residual predicate on each), in graph order. */
 function planHits(graph: Graph, plan: SearchPlan): Hit[] {
   const hits: Hit[] = [];
-  const visit = (rec: PersonRecord) => {
-    const hit = matchPerson(rec, plan.residual, graph.todayMonth);
-    if (hit) hits.push(hit);
-  };
-  if (plan.candidates === null) graph.people.forEach(visit);
-  else forEachMember(plan.candidates, (idx) => visit(graph.people[idx]!));
+  const { residual } = plan;
+  if (plan.candidates === null) {
+    for (const rec of graph.people) {
+      const hit = matchPerson(rec, residual, graph.todayMonth);
+      if (hit) hits.push(hit);
+    }
+  } else {
+    forEachMemberOfAll(plan.candidates, (idx) => {
+      const hit = matchPerson(graph.people[idx]!, residual, graph.todayMonth);
+      if (hit) hits.push(hit);
+    });
+  }
   return hits;
 }
 
@@ -404,29 +412,41 @@ export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
 }
 
 export interface SearchPage {
-  /** Exact number of hits. */
+  /** Number of hits: exact, or at least `countUpTo` when there are that many (counting stopped there). */
   total: number;
   /** The hits at [offset, offset + limit) of the stable order (the same as `searchPeople(...).slice(...)`). */
   hits: Hit[];
 }
 
 /**
- * One page of the search. When the indexes decide every candidate, the total is the candidate count and
- * only the page's rows are evaluated (for their match); otherwise every candidate is evaluated.
+ * One page of the search. When the indexes decide every candidate, the candidates are counted (up to
+ * `countUpTo`: an answer that caps its total needs no count past the cap) and only the page's rows are
+ * evaluated (for their match); otherwise every candidate is evaluated.
  */
-export function searchPage(graph: Graph, f: SearchFilters, offset: number, limit: number): SearchPage {
+export function searchPage(
+  graph: Graph,
+  f: SearchFilters,
+  offset: number,
+  limit: number,
+  countUpTo = Infinity,
+): SearchPage {
   const plan = planSearch(searchIndexOf(graph), f);
   if (!plan.decided) {
     const hits = byScore(planHits(graph, plan), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
-  // Counted and paged on the bitset: no candidate list is built, only the page's rows are visited.
-  const total = plan.candidates === null ? graph.people.length : countOf(plan.candidates);
-  const end = Math.min(total, offset + limit);
-  const rows = plan.candidates === null ? null : membersAt(plan.candidates, offset, end - offset);
+  // Counted and paged in one pass over the candidates' words: no candidate set or list is built.
+  const size = graph.people.length;
+  const { count: total, members } =
+    plan.candidates === null ? { count: size, members: null } : countAndPage(plan.candidates, offset, limit, countUpTo);
   const hits: Hit[] = [];
-  for (let i = offset; i < end; i++) {
-    const hit = matchPerson(graph.people[rows === null ? i : rows[i - offset]!]!, plan.residual, graph.todayMonth);
+  const rows = members === null ? Math.max(0, Math.min(size, offset + limit) - offset) : members.length;
+  for (let i = 0; i < rows; i++) {
+    const hit = matchPerson(
+      graph.people[members === null ? offset + i : members[i]!]!,
+      plan.residual,
+      graph.todayMonth,
+    );
     if (!hit) throw new Error("search index and predicate disagree");
     hits.push(hit);
   }

@@ -1,6 +1,7 @@
 /** Person views and the reference's hydration rules (dossier, search rows, orbit rows, compact). */
 import type { PersonRecord } from "../data/graph.js";
 import type { CompactPerson, Match, Person } from "../data/resources.js";
+import { utf8, Utf8Chunks } from "./utf8-chunks.js";
 
 /** GET /people/{slug}: every collapsed position, education, skills, languages, certifications. */
 export function fullPerson(rec: PersonRecord, match: Match = {}): Person {
@@ -34,35 +35,59 @@ export function rowPerson(rec: PersonRecord, match: Match, hydrate: RowHydration
 const MATCH_MARK = "\u0000match\u0000";
 const MATCH_MARK_JSON = `"match":${JSON.stringify(MATCH_MARK)}`;
 const MATCH_KEY = `"match":`;
-/** Per record and hydration: the row's JSON text before and after the match value (null: not splittable). */
-let rowJsonParts = new WeakMap<PersonRecord, ([before: string, after: string] | null)[]>();
-/** Characters held by rowJsonParts; past the cap the cache starts over (memory stays bounded on any graph). */
-let cachedChars = 0;
-const MAX_CACHED_CHARS = 16_000_000;
+/** A row's UTF-8 JSON before and after the match value. */
+type RowBytes = readonly [before: Uint8Array, after: Uint8Array];
+/** Per record and hydration: the row's bytes around the match (null: not splittable). */
+let rowBytes = new WeakMap<PersonRecord, (RowBytes | null)[]>();
+/** Bytes held by rowBytes; past the cap the cache starts over (memory stays bounded on any graph). */
+let cachedBytes = 0;
+export const MAX_CACHED_BYTES = 16_000_000;
 
-/**
- * The JSON text of `rowPerson(rec, match, hydrate)`, byte-identical to `JSON.stringify` of it: everything
- * but the match is serialized once per record and hydration, so a search page only serializes matches.
- */
-export function rowPersonJson(rec: PersonRecord, match: Match, hydrate: RowHydration = {}): string {
+/** Bytes the row cache holds now (at most MAX_CACHED_BYTES plus one row). */
+export function rowCacheBytes(): number {
+  return cachedBytes;
+}
+
+function rowBytesOf(rec: PersonRecord, hydrate: RowHydration): RowBytes | null {
   const variant = (hydrate.skills ? 1 : 0) | (hydrate.languages ? 2 : 0) | (hydrate.certifications ? 4 : 0);
-  let parts = rowJsonParts.get(rec);
-  if (!parts) rowJsonParts.set(rec, (parts = []));
+  let parts = rowBytes.get(rec);
+  if (!parts) rowBytes.set(rec, (parts = []));
   let split = parts[variant];
   if (split === undefined) {
     const json = JSON.stringify(rowPerson(rec, MATCH_MARK as Match, hydrate));
     const at = json.indexOf(MATCH_MARK_JSON);
     const unique = at >= 0 && json.indexOf(MATCH_MARK_JSON, at + 1) < 0;
-    split = unique ? [json.slice(0, at + MATCH_KEY.length), json.slice(at + MATCH_MARK_JSON.length)] : null;
-    cachedChars += json.length;
-    if (cachedChars > MAX_CACHED_CHARS) {
-      rowJsonParts = new WeakMap();
-      rowJsonParts.set(rec, (parts = []));
-      cachedChars = json.length;
+    split = unique ? [utf8(json.slice(0, at + MATCH_KEY.length)), utf8(json.slice(at + MATCH_MARK_JSON.length))] : null;
+    const size = split ? split[0].length + split[1].length : 0;
+    cachedBytes += size;
+    if (cachedBytes > MAX_CACHED_BYTES) {
+      rowBytes = new WeakMap();
+      rowBytes.set(rec, (parts = []));
+      cachedBytes = size;
     }
     parts[variant] = split;
   }
-  return split ? split[0] + JSON.stringify(match) + split[1] : JSON.stringify(rowPerson(rec, match, hydrate));
+  return split;
+}
+
+/**
+ * Appends the UTF-8 JSON of `rowPerson(rec, match, hydrate)`, byte-identical to encoding its `JSON.stringify`:
+ * everything but the match is serialized and encoded once per record and hydration, so a search page only
+ * serializes matches and copies bytes.
+ */
+export function writeRowPerson(out: Utf8Chunks, rec: PersonRecord, match: Match, hydrate: RowHydration = {}): void {
+  const split = rowBytesOf(rec, hydrate);
+  if (split) out.bytes(split[0]).text(JSON.stringify(match)).bytes(split[1]);
+  else out.text(JSON.stringify(rowPerson(rec, match, hydrate)));
+}
+
+const decoder = new TextDecoder();
+
+/** The JSON text of `rowPerson(rec, match, hydrate)`, from the same cached bytes as `writeRowPerson`. */
+export function rowPersonJson(rec: PersonRecord, match: Match, hydrate: RowHydration = {}): string {
+  const out = new Utf8Chunks();
+  writeRowPerson(out, rec, match, hydrate);
+  return decoder.decode(out.finish());
 }
 
 export function compactPerson(rec: PersonRecord, match: Match): CompactPerson {

@@ -14,7 +14,13 @@ import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { exampleMatcher } from "../../prism/match.js";
 import type { SandboxKey } from "../auth.js";
 import type { StateStorage } from "../context.js";
-import { createSandboxCore, type CoreOptions, type CoreRequest, type CoreResponse, type SandboxCore } from "../core.js";
+import {
+  createSandboxCore,
+  type CoreBytesResponse,
+  type CoreOptions,
+  type CoreRequest,
+  type SandboxCore,
+} from "../core.js";
 import type { JsonObject } from "../spec.js";
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
@@ -113,7 +119,7 @@ const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function mswHandler(
   baseUrl: string,
   specBasePath: string,
-  handle: (request: CoreRequest) => Promise<CoreResponse>,
+  handle: (request: CoreRequest) => Promise<CoreBytesResponse>,
 ): HttpHandler {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   const mount = new URL(baseUrl, "http://any.invalid");
@@ -151,7 +157,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
   page?.addEventListener("pagehide", save);
   const handle = async (request: CoreRequest) => {
-    const response = await core.handle(request);
+    const response = await core.handleBytes(request);
     // The core journaled the change before answering; a reload never closes the sandbox, so compact now.
     if (storage && CHANGES.has(request.method) && response.status < 400) save();
     return response;
@@ -191,6 +197,8 @@ export function createMockHandlers(options: HandlersOptions = {}): { handlers: H
     examples: { choose: exampleMatcher(spec) },
   });
   return {
-    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request))],
+    handlers: [
+      mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handleBytes(request)),
+    ],
   };
 }

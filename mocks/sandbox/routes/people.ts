@@ -1,11 +1,9 @@
 /** GET /people, GET /people/{slug}, GET /people/{slug}/coworkers, GET /people/{slug}/similar */
-import { jsonText, type Area, type ResponseBody } from "../context.js";
+import { jsonBytes, type Area, type ResponseBody } from "../context.js";
 import { coworkersOf, requirePerson, similarTo, stintsOf } from "../domain/people.js";
 import { parseSearch, searchPage } from "../domain/search.js";
-import { compactPerson, fullPerson, rowPerson, rowPersonJson } from "../domain/views.js";
-
-/** A body that is already JSON text goes out as is, with the type Fastify gives serialized objects. */
-const JSON_TEXT = { "content-type": "application/json; charset=utf-8" };
+import { Utf8Chunks } from "../domain/utf8-chunks.js";
+import { compactPerson, fullPerson, rowPerson, writeRowPerson } from "../domain/views.js";
 
 /** Totals above this are reported capped (total_capped: true). */
 export const TOTAL_CAP = 10_000;
@@ -15,29 +13,31 @@ export const peopleArea: Area = {
   handlers: {
     searchPeople(req, { graph }) {
       const { query, filters, view, limit, offset } = parseSearch(req.query, graph);
-      const { total, hits: page } = searchPage(graph, filters, offset, limit);
+      // Counting stops past the cap: the answer says only that the total is above it.
+      const { total, hits: page } = searchPage(graph, filters, offset, limit, TOTAL_CAP + 1);
       const hydrate = {
         skills: filters.skills !== null,
         languages: filters.languages !== null || filters.excludeLanguages.length > 0,
         certifications: filters.certifications !== null,
       };
-      // Rows as JSON text (full rows reuse their serialized form): the body is the JSON of { data, query, meta }.
-      const rows = page.map((h) =>
-        view === "compact"
-          ? JSON.stringify(compactPerson(h.record, h.match))
-          : rowPersonJson(h.record, h.match, hydrate),
-      );
+      // The body is the UTF-8 JSON of { data, query, meta }: full rows copy their cached bytes around the match.
+      const out = new Utf8Chunks().text(`{"data":[`);
+      page.forEach((h, i) => {
+        if (i > 0) out.text(",");
+        if (view === "compact") out.text(JSON.stringify(compactPerson(h.record, h.match)));
+        else writeRowPerson(out, h.record, h.match, hydrate);
+      });
       const browse = Object.keys(query).length === 0;
       const meta = {
-        count: rows.length,
+        count: page.length,
         limit,
         offset,
-        has_more: rows.length === limit,
+        has_more: page.length === limit,
         total: browse ? null : Math.min(total, TOTAL_CAP),
         total_capped: total > TOTAL_CAP,
       };
-      const body = `{"data":[${rows.join(",")}],"query":${JSON.stringify(query)},"meta":${JSON.stringify(meta)}}`;
-      return { body: jsonText<ResponseBody<"searchPeople", 200>>(body), headers: JSON_TEXT };
+      out.text(`],"query":${JSON.stringify(query)},"meta":${JSON.stringify(meta)}}`);
+      return { body: jsonBytes<ResponseBody<"searchPeople", 200>>(out.finish()) };
     },
 
     getPerson(req, { graph }) {
