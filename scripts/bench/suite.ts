@@ -12,26 +12,13 @@
  *   npx tsx scripts/bench/suite.ts [--rounds 3]
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SCENARIO_EDITS, editLine } from "./suite-scenarios.js";
 import { ROOT, alternate, formatSummary, goalLine, machineLine, roundsOption, runBench, summarize } from "./harness.js";
 
-export const SUITE_GOALS = { gate: 45, test: 90 } as const;
-
-/** The one-line changes the gate scenarios make: a file, a line in it, and its replacement. */
-export const SCENARIO_EDITS = {
-  spec: {
-    file: "spec/components/schemas/Person.yaml",
-    from: "    description: Profile headline.",
-    to: "    description: Profile headline, as the person wrote it.",
-  },
-  code: {
-    file: "mocks/sandbox/domain/search.ts",
-    from: "/**",
-    to: "/** (a one-line change for the gate's benchmark)",
-  },
-} as const;
+const SUITE_GOALS = { gate: 45, test: 90 } as const;
 
 // A type, not an interface: the rounds harness takes records of numbers, which an interface is not.
 type Run = { seconds: number; exitCode: number };
@@ -61,17 +48,6 @@ const CACHES = ["node_modules/.cache", "node_modules/.vite"];
 
 function emptyCaches(): void {
   for (const dir of CACHES) rmSync(join(ROOT, dir), { recursive: true, force: true });
-}
-
-/** Replaces the first line equal to `from` (the file must have one). */
-function editLine(dir: string, edit: { file: string; from: string; to: string }): void {
-  const path = join(dir, edit.file);
-  const lines = readFileSync(path, "utf8").split("\n");
-  const at = lines.indexOf(edit.from);
-  if (at < 0)
-    throw new Error(`${edit.file} has no line "${edit.from}": update SCENARIO_EDITS in scripts/bench/suite.ts`);
-  lines[at] = edit.to;
-  writeFileSync(path, lines.join("\n"));
 }
 
 runBench(async () => {

@@ -1,0 +1,39 @@
+/**
+ * The one-line changes the suite benchmark (suite.ts) makes in its scratch checkout before timing the gate, kept
+ * apart from the benchmark so a test can check that each still applies to the tree.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface LineEdit {
+  file: string;
+  /** The whole line to replace; the file must have it. */
+  from: string;
+  to: string;
+}
+
+export const SCENARIO_EDITS = {
+  spec: {
+    file: "spec/components/schemas/Person.yaml",
+    from: "    description: Profile headline.",
+    to: "    description: Profile headline, as the person wrote it.",
+  },
+  code: {
+    file: "mocks/sandbox/domain/search.ts",
+    from: "/**",
+    to: "/** (a one-line change for the gate's benchmark)",
+  },
+} as const satisfies Record<string, LineEdit>;
+
+/** Replaces the first line equal to `edit.from` in `dir`/`edit.file`; throws when the file has no such line. */
+export function editLine(dir: string, edit: LineEdit): void {
+  const path = join(dir, edit.file);
+  const lines = readFileSync(path, "utf8").split("\n");
+  const at = lines.indexOf(edit.from);
+  if (at < 0)
+    throw new Error(
+      `${edit.file} has no line "${edit.from}": update SCENARIO_EDITS in scripts/bench/suite-scenarios.ts`,
+    );
+  lines[at] = edit.to;
+  writeFileSync(path, lines.join("\n"));
+}
