@@ -5,14 +5,16 @@ import { generatedGraph } from "../data/generate.js";
 import { buildGraph, type PersonRecord } from "../data/graph.js";
 import type { Match } from "../data/resources.js";
 import { Utf8Chunks } from "./utf8-chunks.js";
-import {
-  MAX_CACHED_BYTES,
-  rowCacheBytes,
-  rowPerson,
-  rowPersonJson,
-  writeRowPerson,
-  type RowHydration,
-} from "./views.js";
+import { MAX_CACHED_BYTES, rowCacheBytes, rowPerson, writeRowPerson, type RowHydration } from "./views.js";
+
+const decoder = new TextDecoder();
+
+/** The JSON text `writeRowPerson` writes for one row, from its cached bytes. */
+function rowPersonJson(rec: PersonRecord, match: Match, hydrate: RowHydration = {}): string {
+  const out = new Utf8Chunks();
+  writeRowPerson(out, rec, match, hydrate);
+  return decoder.decode(out.finish());
+}
 
 const HYDRATIONS: RowHydration[] = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({
   skills: (bits & 1) > 0,

@@ -81,15 +81,6 @@ export function writeRowPerson(out: Utf8Chunks, rec: PersonRecord, match: Match,
   else out.text(JSON.stringify(rowPerson(rec, match, hydrate)));
 }
 
-const decoder = new TextDecoder();
-
-/** The JSON text of `rowPerson(rec, match, hydrate)`, from the same cached bytes as `writeRowPerson`. */
-export function rowPersonJson(rec: PersonRecord, match: Match, hydrate: RowHydration = {}): string {
-  const out = new Utf8Chunks();
-  writeRowPerson(out, rec, match, hydrate);
-  return decoder.decode(out.finish());
-}
-
 export function compactPerson(rec: PersonRecord, match: Match): CompactPerson {
   const p = rec.person;
   const shown = rec.positions.find((pos) => pos.is_current === true) ?? rec.positions[0];
