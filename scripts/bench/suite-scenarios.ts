@@ -18,10 +18,12 @@ export const SCENARIO_EDITS = {
     from: "    description: Profile headline.",
     to: "    description: Profile headline, as the person wrote it.",
   },
+  // A change to code, not to a comment: the same behaviour written differently, so the gate must typecheck,
+  // lint and test it as any code change.
   code: {
-    file: "mocks/sandbox/domain/search.ts",
-    from: "/**",
-    to: "/** (a one-line change for the gate's benchmark)",
+    file: "mocks/sandbox/stateful/members.ts",
+    from: 'const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);',
+    to: 'const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);',
   },
 } as const satisfies Record<string, LineEdit>;
 

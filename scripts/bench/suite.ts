@@ -6,9 +6,10 @@
  * vitest's timings), as they are after `npm ci` on a pull request's runner:
  *   - `npm test`, on HEAD as committed;
  *   - `npm run gate -- --base HEAD` after a one-line spec change: a description reworded and `npm run
- *     generate` run, as a pull request would carry it (the goal's case: every check and the whole test suite);
- *   - `npm run gate -- --base HEAD` after a one-line code change in the sandbox (drift, breaking and the docs
- *     suite are skipped; lint, typecheck and the other tests run).
+ *     generate` run, as a pull request would carry it (the goal's case: the whole test suite, lint, drift and
+ *     breaking; the typecheck and ESLint only if the gate cannot prove the types unchanged);
+ *   - `npm run gate -- --base HEAD` after a one-line change to code (not a comment) in the sandbox (drift,
+ *     breaking and the docs suite are skipped; lint, typecheck and the other tests run).
  *   npx tsx scripts/bench/suite.ts [--rounds 3]
  */
 import { spawn } from "node:child_process";

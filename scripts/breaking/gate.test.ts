@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -282,6 +282,47 @@ describe("gate runs only the checks a change can affect", () => {
     expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
     expect(log).toContain("typecheck []");
     expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
+    // The type of `x` changed: ESLint's type-aware rules may judge its importers differently.
+    expect(log).toContain('lint ["--eslint-all","--","tool.ts"]');
+  });
+
+  it("a change only to comments and string values skips the typecheck and lints only the changed files", async () => {
+    await writeFile(join(repo.dir, "data.json"), '{ "title": "T", "max": 1 }\n');
+    await repo.commit("data");
+    await repo.edit("tool.ts", "export const x", "/** The x. */\nexport const x");
+    await repo.edit("data.json", '"T"', '"Title"');
+    const { result, log, statuses } = await gate();
+    await repo.git("reset", "-q", "--hard", "HEAD~1");
+    await reset();
+    expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:skip", "tests:pass"]);
+    expect(log).toContain('lint ["--","data.json","tool.ts"]');
+    expect(log).not.toMatch(/^typecheck /m);
+    expect(result.markdown).toContain(
+      "| – Typecheck | skipped: the 2 changed files it reads differ only in comments or string values: the same types (data.json, tool.ts) | — |",
+    );
+    expect(result.markdown).toContain("| ✔ Lint | passed: Prettier and ESLint on the 2 changed files only |");
+  });
+
+  it("a JSON value that changes kind runs the typecheck and ESLint on the whole tree; a tool's configuration lints the whole tree", async () => {
+    await writeFile(join(repo.dir, "data.json"), '{ "title": "T", "max": 1 }\n');
+    await repo.commit("data");
+    await repo.edit("data.json", "1 }", '"1" }');
+    const kind = await gate();
+    await reset();
+    await mkdir(join(repo.dir, "docs"));
+    await writeFile(join(repo.dir, "docs", "package.json.md"), "# Not a package file\n");
+    await writeFile(join(repo.dir, "README.md"), "# Readme\n\nMore.\n");
+    const unrelated = await gate();
+    await reset();
+    await writeFile(join(repo.dir, ".gitignore"), "build/\n");
+    const config = await gate();
+    await repo.git("reset", "-q", "--hard", "HEAD~1");
+    await reset();
+    expect(kind.statuses).toContain("typecheck:pass");
+    expect(kind.log).toContain('lint ["--eslint-all","--","data.json"]');
+    expect(unrelated.log).toContain('lint ["--","README.md","docs/package.json.md"]');
+    expect(config.log).toContain("lint []");
+    expect(config.statuses).toContain("typecheck:skip"); // .gitignore is no input of tsc
   });
 
   it("--all runs every check whole, and a failing check still fails a skippable change", async () => {
@@ -350,6 +391,23 @@ describe("planSteps", () => {
     expect(plan("contract-core/spec.ts")).toEqual({ run: [...STEPS], docs: true });
     expect(plan("generated/schema.d.ts")).toEqual({ run: ["lint", "drift", "typecheck", "tests"], docs: true });
     expect(plan("README.md", "mocks/sandbox/server.ts")).toEqual({ run: ["lint", "typecheck", "tests"], docs: false });
+  });
+
+  it("narrows lint and skips the typecheck only with the proof that every file TypeScript sees kept its types", () => {
+    const spec = ["generated/openapi.json", "generated/schema.d.ts", "spec/components/schemas/Person.yaml"];
+    expect(planSteps(spec).lint).toBeUndefined();
+    expect(planSteps(spec).run).toContain("typecheck");
+    const proven = planSteps(spec, new Set(spec.slice(0, 2)));
+    expect(proven.run).toEqual(["lint", "drift", "breaking", "tests"]);
+    expect(proven.lint).toMatchObject({ files: spec, eslintAll: false });
+    const partly = planSteps(spec, new Set(spec.slice(0, 1)));
+    expect(partly.run).toContain("typecheck");
+    expect(partly.lint).toMatchObject({ files: spec, eslintAll: true });
+    for (const config of ["client/package.json", "docs/.prettierrc.yaml", "client/tsconfig.build.json", ".gitignore"]) {
+      const plan = planSteps([...spec, config], new Set(spec));
+      expect(plan.lint, config).toBeUndefined();
+      expect(plan.run, config).toContain("typecheck");
+    }
   });
 });
 

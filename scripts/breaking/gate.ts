@@ -24,6 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import { type Change, type Report, InputError, compareSpecFiles, markdownTable, operationKey } from "./breaking.js";
+import { TS_VISIBLE, sameForTypeScript } from "./type-identity.js";
 
 const run = promisify(execFile);
 
@@ -109,6 +110,14 @@ export const ALWAYS_AFFECTED: readonly string[] = [
   ".ci/",
 ];
 
+/**
+ * Files, wherever they are, that configure how Prettier, ESLint or TypeScript read other files (a nested
+ * package.json sets the module kind; Prettier also honours .gitignore): a change to one lints and typechecks
+ * the whole tree.
+ */
+const TOOL_CONFIG =
+  /(?:^|\/)(?:\.prettierrc[^/]*|prettier\.config\.[^/]+|\.editorconfig|\.gitignore|eslint\.config\.[^/]+|\.eslintrc[^/]*|tsconfig[^/]*\.json|package\.json)$/;
+
 export function matchesInput(file: string, input: string): boolean {
   if (input === "*") return true;
   if (input.startsWith("*.")) return file.endsWith(input.slice(1));
@@ -122,13 +131,18 @@ export interface StepPlan {
   skipped: Partial<Record<StepName, string>>;
   /** Why the tests run without the docs suite; undefined when they run whole. */
   docsSkipped?: string;
+  /**
+   * Lint only these files with Prettier and ESLint (the spec is linted whole), ESLint on the whole tree when
+   * `eslintAll`; undefined when the code linters run on the whole tree.
+   */
+  lint?: { files: string[]; eslintAll: boolean; note: string };
 }
 
 /**
  * Which checks `changed` (paths relative to the repository root, `/`-separated) can affect. Without the
  * list (unknown changes) every check runs whole.
  */
-export function planSteps(changed: readonly string[] | undefined): StepPlan {
+export function planSteps(changed: readonly string[] | undefined, sameTypes?: ReadonlySet<string>): StepPlan {
   const plan: StepPlan = { run: [], skipped: {} };
   if (changed === undefined || changed.some((f) => ALWAYS_AFFECTED.some((a) => matchesInput(f, a))))
     return { ...plan, run: [...STEPS] };
@@ -144,7 +158,39 @@ export function planSteps(changed: readonly string[] | undefined): StepPlan {
   if (plan.run.includes("tests") && !changed.some((f) => DOCS_SUITE.inputs.some((i) => matchesInput(f, i)))) {
     plan.docsSkipped = `docs suite (${DOCS_SUITE.glob}) not run: no change under ${DOCS_SUITE.inputs.join(", ")}`;
   }
+  if (sameTypes === undefined || changed.some((f) => TOOL_CONFIG.test(f))) return plan;
+  // What TypeScript sees of the changed files; proven the same at the base and here, it cannot change a verdict
+  // of tsc or of ESLint's type-aware rules on any other file.
+  const typed = changed.filter((f) => TS_VISIBLE.test(f));
+  const retyped = typed.filter((f) => !sameTypes.has(f));
+  if (plan.run.includes("typecheck") && retyped.length === 0) {
+    plan.run = plan.run.filter((n) => n !== "typecheck");
+    plan.skipped.typecheck = `the ${typed.length} changed file${typed.length === 1 ? "" : "s"} it reads differ only in comments or string values: the same types (${typed.join(", ")})`;
+  }
+  if (plan.run.includes("lint")) {
+    const eslintAll = retyped.length > 0;
+    plan.lint = {
+      files: [...changed],
+      eslintAll,
+      note: `Prettier${eslintAll ? "" : " and ESLint"} on the ${count} only${eslintAll ? `; ESLint on the whole tree (types changed in ${retyped.length} file${retyped.length === 1 ? "" : "s"})` : ""}`,
+    };
+  }
   return plan;
+}
+
+/**
+ * The changed files TypeScript can see (sources, declarations, JSON) whose base and working-tree versions
+ * give it the same types (see type-identity.ts). A file git cannot show counts as changed.
+ */
+export async function sameTypedFiles(cwd: string, base: string, changed: readonly string[]): Promise<Set<string>> {
+  const same = new Set<string>();
+  for (const file of changed.filter((f) => TS_VISIBLE.test(f))) {
+    const before = await gitShow(cwd, base, file);
+    if (before === null) continue;
+    const after = await readFile(join(cwd, file), "utf8").catch(() => undefined);
+    if (sameForTypeScript(file, before, after)) same.add(file);
+  }
+  return same;
 }
 
 /** Files changed between `base` and the working tree (committed, staged, unstaged, untracked); undefined when git cannot tell. */
@@ -309,6 +355,17 @@ async function git(cwd: string, ...args: string[]): Promise<string | undefined> 
     return stdout.trim();
   } catch {
     return undefined;
+  }
+}
+
+/** A file's text at `ref`; undefined when it does not exist there, null when git fails otherwise. */
+async function gitShow(cwd: string, ref: string, file: string): Promise<string | undefined | null> {
+  if ((await git(cwd, "cat-file", "-e", `${ref}:${file}`)) === undefined) return undefined;
+  try {
+    const { stdout } = await run("git", ["show", `${ref}:${file}`], { cwd, maxBuffer: 256 * 1024 * 1024 });
+    return stdout;
+  } catch {
+    return null;
   }
 }
 
@@ -566,7 +623,8 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   // --only and --all ask for checks by name: those run whole. Otherwise the changed files decide.
   const explicit = options.all === true || options.only !== undefined;
   const changed = explicit || !("sha" in base) ? undefined : await changedFiles(opts.cwd, base.sha);
-  const plan: StepPlan = explicit ? { run: [...STEPS], skipped: {} } : planSteps(changed);
+  const sameTypes = changed && "sha" in base ? await sameTypedFiles(opts.cwd, base.sha, changed) : undefined;
+  const plan: StepPlan = explicit ? { run: [...STEPS], skipped: {} } : planSteps(changed, sameTypes);
   if (!explicit && changed === undefined)
     log(
       `Changed files unknown (${"sha" in base ? "git diff failed" : "skip" in base ? base.skip : base.error}): every check runs.\n`,
@@ -595,12 +653,19 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     } else {
       const argv = [...(options.commands?.[name] ?? DEFAULT_COMMANDS[name])];
       if (name === "tests" && plan.docsSkipped) argv.push("--exclude", DOCS_SUITE.glob);
+      if (name === "lint" && plan.lint) {
+        // npm passes what follows its own `--` to the script; the script's `--` ends its options.
+        if (argv[0] === "npm") argv.push("--");
+        argv.push(...(plan.lint.eslintAll ? ["--eslint-all"] : []), "--", ...plan.lint.files);
+      }
       const typesCovered = name === "tests" && (!options.only || options.only.includes("typecheck"));
       result = await commandStep(name, argv, opts.cwd, hold, {
         [TYPECHECK_SHARED_ENV]: typesCovered ? "1" : undefined,
       });
       if (name === "tests" && plan.docsSkipped)
         result = { ...result, note: [result.note, plan.docsSkipped].filter(Boolean).join("; ") };
+      if (name === "lint" && plan.lint)
+        result = { ...result, note: [result.note, plan.lint.note].filter(Boolean).join("; ") };
     }
     if (grouped) output += "::endgroup::\n";
     log(output);

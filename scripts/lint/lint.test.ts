@@ -2,10 +2,14 @@
  * Each house rule: the clean fixture gives no diagnostic; the fixture changed in exactly one place gives
  * exactly that rule's diagnostic (Zalando/Baloise-style ruleset tests).
  */
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runSpectral } from "./lint.js";
+import { REPO_ROOT } from "../../contract-core/index.js";
+import { codeLintSteps, runSpectral } from "./lint.js";
 import { bundleRuleset, houseRules, OPERATION_VERBS, RULES_DOC, RULES_DOC_URL, rootRuleset } from "./ruleset.js";
 
 type Doc = Record<string, any>;
@@ -121,4 +125,53 @@ describe("the rules document", () => {
     expect(rules[name]!.documentationUrl).toBe(`${RULES_DOC_URL}#${name}`);
     expect(text).toMatch(new RegExp(`^#+ ${name}$`, "m"));
   });
+});
+
+describe("the code linters on given files", () => {
+  const args = (files: string[] | undefined, eslintAll = false) =>
+    codeLintSteps(files, eslintAll).map((s) =>
+      "bin" in s ? [s.bin, ...s.args.filter((a) => !a.startsWith("--"))] : s.label,
+    );
+
+  it("lint the whole tree without files, and only the given files (ESLint only its kinds) with them", () => {
+    expect(args(undefined)).toEqual([
+      ["prettier", "content", "warn", "."],
+      ["eslint", "0", "."],
+    ]);
+    expect(args(["spec/a.yaml", "client/b.ts", "c.mjs"])).toEqual([
+      ["prettier", "content", "warn", "spec/a.yaml", "client/b.ts", "c.mjs"],
+      ["eslint", "0", "client/b.ts", "c.mjs"],
+    ]);
+    expect(args(["client/b.ts"], true)[1]).toEqual(["eslint", "0", "."]);
+    expect(args(["README.md"])[1]).toBe("eslint: none of the given files is JavaScript or TypeScript");
+    expect(args([])).toEqual([
+      "prettier --check: none of the given files exists",
+      "eslint: none of the given files is JavaScript or TypeScript",
+    ]);
+  });
+
+  it("Prettier on given files rejects a badly formatted one and passes a formatted one; ESLint leaves ignored ones out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lint-files-"));
+    try {
+      writeFileSync(join(dir, "bad.ts"), "export const  x=1\n");
+      writeFileSync(join(dir, "good.ts"), "export const x = 1;\n");
+      writeFileSync(join(dir, "image.png"), "not text");
+      const prettier = (file: string) => {
+        const step = codeLintSteps([file, "image.png"], false)[0] as { args: string[] };
+        return spawnSync(join(REPO_ROOT, "node_modules/.bin/prettier"), step.args, { cwd: dir, encoding: "utf8" });
+      };
+      expect(prettier("bad.ts").status).toBe(1);
+      expect(prettier("bad.ts").stderr + prettier("bad.ts").stdout).toContain("bad.ts");
+      expect(prettier("good.ts").status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // generated/ is in ESLint's ignores: named on the command line it must be left out, not warned about.
+    const step = codeLintSteps(["generated/schema.d.ts"], false)[1] as { args: string[] };
+    const eslint = spawnSync(join(REPO_ROOT, "node_modules/.bin/eslint"), step.args, {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    expect({ status: eslint.status, out: eslint.stdout.trim() }).toEqual({ status: 0, out: "" });
+  }, 30_000);
 });

@@ -4,7 +4,7 @@
  * and typescript-eslint. Zero errors and zero warnings, or exit 1.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
 import {
@@ -15,6 +15,7 @@ import {
   isMain,
   runCommand,
   type CommandSpec,
+  type ParsedCommandLine,
 } from "../../contract-core/index.js";
 
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
@@ -59,7 +60,61 @@ export const LINT_COMMAND: CommandSpec = {
   name: "npm run lint",
   summary:
     "Lints the spec (Redocly on spec/openapi.yaml and the Arazzo workflows, Spectral with spectral:oas, OWASP and the house rules on the bundle and the root) and the code (Prettier check, typescript-eslint); zero warnings or exit 1.",
+  positionals: "[files...]",
+  options: {
+    "eslint-all": {
+      type: "boolean",
+      description:
+        "with files: ESLint still lints the whole tree (its type-aware rules read the types of every import, so a change to types can alter other files' verdicts)",
+    },
+  },
+  notes: [
+    "With files, Prettier checks and ESLint lints only those (missing, ignored and other kinds of file are left out); the spec is linted whole either way.",
+  ],
 };
+
+/** ESLint lints these kinds of file; passing it any other kind is an error. */
+const ESLINT_FILE = /\.(?:[cm]?[jt]s|tsx)$/;
+
+export type CodeLintStep = { label: string; bin: "prettier" | "eslint"; args: string[] } | { label: string };
+
+// Prettier's cache is keyed by each file's content and Prettier's version and options, so a hit is the same
+// verdict; it lives in node_modules/.cache, which `npm ci` empties.
+const PRETTIER_CHECK = ["--check", "--cache", "--cache-strategy", "content", "--log-level", "warn"];
+
+/**
+ * The code linters to run: on the whole tree, or on `files` (existing paths relative to the repository root).
+ * Prettier's verdict on a file depends on that file alone; ESLint's type-aware rules also read the types the
+ * file imports, hence `eslintAll` when a change may alter those.
+ */
+export function codeLintSteps(files: string[] | undefined, eslintAll: boolean): CodeLintStep[] {
+  const steps: CodeLintStep[] = [];
+  if (files === undefined)
+    steps.push({ label: "prettier --check (code, spec YAML, docs)", bin: "prettier", args: [...PRETTIER_CHECK, "."] });
+  else if (files.length === 0) steps.push({ label: "prettier --check: none of the given files exists" });
+  else
+    steps.push({
+      label: `prettier --check (${files.length} of the given files)`,
+      bin: "prettier",
+      args: [...PRETTIER_CHECK, "--ignore-unknown", "--no-error-on-unmatched-pattern", "--", ...files],
+    });
+  const eslintFiles = files === undefined || eslintAll ? undefined : files.filter((f) => ESLINT_FILE.test(f));
+  if (eslintFiles === undefined)
+    steps.push({
+      label: "eslint (typescript-eslint, zero warnings)",
+      bin: "eslint",
+      args: ["--max-warnings", "0", "."],
+    });
+  else if (eslintFiles.length === 0)
+    steps.push({ label: "eslint: none of the given files is JavaScript or TypeScript" });
+  else
+    steps.push({
+      label: `eslint (typescript-eslint, zero warnings; ${eslintFiles.length} of the given files)`,
+      bin: "eslint",
+      args: ["--max-warnings", "0", "--no-warn-ignored", "--", ...eslintFiles],
+    });
+  return steps;
+}
 
 /** Runs one of the project's own code linters; prints its findings only when it has some. */
 function runCodeLinter(label: string, bin: string, args: string[]): number {
@@ -79,7 +134,7 @@ function runCodeLinter(label: string, bin: string, args: string[]): number {
   }
 }
 
-async function main(): Promise<number> {
+async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
   const { bundleRuleset, rootRuleset } = await import("./ruleset.js");
   let problems = 0;
   const root = SPEC_ROOT_PATH;
@@ -117,18 +172,11 @@ async function main(): Promise<number> {
     "spectral (bundle: spectral:oas + OWASP + house rules)",
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
-  // Prettier's cache is keyed by each file's content and Prettier's version and options, so a hit is the
-  // same verdict; it lives in node_modules/.cache, which `npm ci` empties.
-  problems += runCodeLinter("prettier --check (code, spec YAML, docs)", "prettier", [
-    "--check",
-    "--cache",
-    "--cache-strategy",
-    "content",
-    "--log-level",
-    "warn",
-    ".",
-  ]);
-  problems += runCodeLinter("eslint (typescript-eslint, zero warnings)", "eslint", ["--max-warnings", "0", "."]);
+  const files = positionals.length > 0 ? positionals.filter((f) => existsSync(join(repoRoot, f))) : undefined;
+  for (const step of codeLintSteps(files, values["eslint-all"] === true)) {
+    if ("bin" in step) problems += runCodeLinter(step.label, step.bin, step.args);
+    else console.log(`✔ ${step.label}`);
+  }
   return problems ? 1 : 0;
 }
 
