@@ -206,7 +206,7 @@ describe("gate runs only the checks a change can affect", () => {
   const echo = (name: string) => [
     process.execPath,
     "-e",
-    `console.log(${JSON.stringify(name)}, JSON.stringify(process.argv.slice(1)))`,
+    `console.log(${JSON.stringify(name)}, JSON.stringify(process.argv.slice(1)), JSON.stringify(process.env.TG_TEST_EXCLUDE ?? ""))`,
     "--",
   ];
   const commands = { lint: echo("lint"), drift: echo("drift"), typecheck: echo("typecheck"), tests: echo("tests") };
@@ -244,7 +244,7 @@ describe("gate runs only the checks a change can affect", () => {
     await reset();
     expect(result.ok).toBe(true);
     expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:skip", "tests:pass"]);
-    expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
+    expect(log).toContain('tests ["--passWithNoTests"] "scripts/docs/**"');
     expect(log).not.toMatch(/^(drift|typecheck) /m);
     expect(result.markdown).toContain(
       "| – Drift (generated files up to date) | skipped: none of the 2 changed files is an input",
@@ -261,7 +261,7 @@ describe("gate runs only the checks a change can affect", () => {
     await reset();
     expect(statuses).toEqual(["lint:pass", "drift:pass", "breaking:pass", "typecheck:skip", "tests:pass"]);
     expect(result.steps.find((s) => s.name === "breaking")?.note).toContain("0 breaking, 1 non-breaking");
-    expect(log).toContain("tests []");
+    expect(log).toContain('tests [] ""');
     expect(result.markdown).toContain(
       "| – Typecheck | skipped: none of the 1 changed file is an input (*.ts, *.mts, *.cts, *.tsx, *.json) | — |",
     );
@@ -281,7 +281,7 @@ describe("gate runs only the checks a change can affect", () => {
     await reset();
     expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
     expect(log).toContain("typecheck []");
-    expect(log).toContain('tests ["--exclude","scripts/docs/**"]');
+    expect(log).toContain('tests ["--passWithNoTests"] "scripts/docs/**"');
     // The type of `x` changed: ESLint's type-aware rules may judge its importers differently.
     expect(log).toContain('lint ["--eslint-all","--","tool.ts"]');
   });
@@ -301,6 +301,33 @@ describe("gate runs only the checks a change can affect", () => {
       "| – Typecheck | skipped: the 2 changed files it reads differ only in comments or string values: the same types (data.json, tool.ts) | — |",
     );
     expect(result.markdown).toContain("| ✔ Lint | passed: Prettier and ESLint on the 2 changed files only |");
+  });
+
+  it("leaves out the test files that import only sources no change reached, and says so", async () => {
+    await writeFile(join(repo.dir, "unit.ts"), "export const one = 1;\n");
+    await writeFile(
+      join(repo.dir, "unit.test.ts"),
+      'import { expect, it } from "vitest";\nimport { one } from "./unit.js";\nit("one", () => expect(one).toBe(1));\n',
+    );
+    await writeFile(
+      join(repo.dir, "io.test.ts"),
+      'import { readFileSync } from "node:fs";\nimport { it } from "vitest";\nit("reads", () => void readFileSync);\n',
+    );
+    await repo.commit("tests");
+    await repo.edit("README.md", "# Readme", "# Readme, reworded");
+    const docs = await gate();
+    await reset();
+    await repo.edit("unit.ts", "= 1", "= 2");
+    const code = await gate();
+    await repo.git("reset", "-q", "--hard", "HEAD~1");
+    await reset();
+    expect(docs.log).toContain('tests ["--passWithNoTests"] "scripts/docs/**\\nunit.test.ts"');
+    expect(docs.log).toContain(
+      "1 test file not run: each imports only its own sources and packages that read no file, and none of those changed:\n  unit.test.ts",
+    );
+    expect(docs.result.markdown).toMatch(/\| ✔ Tests \| passed: docs suite .*; 1 test file not run/);
+    expect(code.log).toContain('tests ["--passWithNoTests"] "scripts/docs/**"');
+    expect(code.log).not.toContain("unit.test.ts");
   });
 
   it("a JSON value that changes kind runs the typecheck and ESLint on the whole tree; a tool's configuration lints the whole tree", async () => {
@@ -328,7 +355,7 @@ describe("gate runs only the checks a change can affect", () => {
   it("--all runs every check whole, and a failing check still fails a skippable change", async () => {
     const all = await gate({ all: true });
     expect(all.statuses).toEqual(["lint:pass", "drift:pass", "breaking:pass", "typecheck:pass", "tests:pass"]);
-    expect(all.log).toContain("tests []");
+    expect(all.log).toContain('tests [] ""');
     const none = await gate();
     expect(none.statuses).toEqual(["lint:skip", "drift:skip", "breaking:skip", "typecheck:skip", "tests:skip"]);
     expect(none.result.markdown).toContain("skipped: no file changed since the base");
@@ -362,6 +389,30 @@ describe("gate runs only the checks a change can affect", () => {
     expect(await changedFiles(repo.dir, "HEAD~1")).toEqual(["README.md", "new.ts", "tool.ts"]);
     expect(await changedFiles(repo.dir, "no-such-ref")).toBeUndefined();
     await reset();
+  });
+});
+
+describe("the tests' exclusions", () => {
+  it("vitest leaves out what the gate names in TG_TEST_EXCLUDE, in every project", async () => {
+    const files = ["mocks/sandbox/search.test.ts", "mocks/sandbox/domain/postings.test.ts"];
+    const list = async (exclude: string | undefined) =>
+      (
+        await run(join(ROOT, "node_modules/.bin/vitest"), ["list", "--filesOnly", ...files], {
+          cwd: ROOT,
+          env: { ...process.env, TG_TEST_EXCLUDE: exclude },
+        })
+      ).stdout
+        .split("\n")
+        .filter((line) => line.startsWith("["))
+        .sort();
+    expect(await list(undefined)).toEqual([
+      "[default] mocks/sandbox/domain/postings.test.ts",
+      "[default] mocks/sandbox/search.test.ts",
+      "[sandbox-msw] mocks/sandbox/search.test.ts",
+    ]);
+    expect(await list("mocks/sandbox/search.test.ts\nscripts/docs/**")).toEqual([
+      "[default] mocks/sandbox/domain/postings.test.ts",
+    ]);
   });
 });
 

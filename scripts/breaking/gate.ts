@@ -24,6 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import { type Change, type Report, InputError, compareSpecFiles, markdownTable, operationKey } from "./breaking.js";
+import { selectTests } from "./test-selection.js";
 import { TS_VISIBLE, sameForTypeScript } from "./type-identity.js";
 
 const run = promisify(execFile);
@@ -52,6 +53,12 @@ export const DEFAULT_COMMANDS: Record<CommandStep, string[]> = {
  * changed): vitest.config.ts then leaves out its own tsc pass over the *.test-d.ts files, which tsc checks too.
  */
 export const TYPECHECK_SHARED_ENV = "TG_TYPECHECK_SHARED";
+
+/**
+ * Test files the tests leave out, one glob per line, read by vitest.config.ts into every project's exclude
+ * (vitest's own --exclude reaches only the root configuration, not the projects that hold the tests).
+ */
+export const TEST_EXCLUDE_ENV = "TG_TEST_EXCLUDE";
 
 export interface StepResult {
   name: StepName;
@@ -191,6 +198,14 @@ export async function sameTypedFiles(cwd: string, base: string, changed: readonl
     if (sameForTypeScript(file, before, after)) same.add(file);
   }
   return same;
+}
+
+/** The test files vitest runs (every `*.test.ts` outside node_modules/ and dist/) that exist in the working tree. */
+async function testFilesOf(cwd: string): Promise<string[]> {
+  const listed = await git(cwd, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.test.ts");
+  const files = (listed ?? "").split("\n").filter((f) => f && !/^(?:node_modules|dist)\//.test(f));
+  const present = await Promise.all(files.map((f) => exists(join(cwd, f))));
+  return files.filter((_, i) => present[i]);
 }
 
 /** Files changed between `base` and the working tree (committed, staged, unstaged, untracked); undefined when git cannot tell. */
@@ -652,7 +667,18 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
         );
     } else {
       const argv = [...(options.commands?.[name] ?? DEFAULT_COMMANDS[name])];
-      if (name === "tests" && plan.docsSkipped) argv.push("--exclude", DOCS_SUITE.glob);
+      const excluded = name === "tests" && plan.docsSkipped ? [DOCS_SUITE.glob] : [];
+      let closedNote: string | undefined;
+      if (name === "tests" && !explicit && changed !== undefined) {
+        const { skip } = await selectTests(opts.cwd, await testFilesOf(opts.cwd), changed);
+        if (skip.length > 0) {
+          excluded.push(...skip);
+          closedNote = `${skip.length} test file${skip.length === 1 ? "" : "s"} not run: each imports only its own sources and packages that read no file, and none of those changed`;
+          hold(`${closedNote}:\n${skip.map((f) => `  ${f}`).join("\n")}\n`);
+        }
+      }
+      // Everything a change can reach may be left out; then there is nothing to run, and that passes.
+      if (excluded.length > 0) argv.push("--passWithNoTests");
       if (name === "lint" && plan.lint) {
         // npm passes what follows its own `--` to the script; the script's `--` ends its options.
         if (argv[0] === "npm") argv.push("--");
@@ -661,9 +687,10 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
       const typesCovered = name === "tests" && (!options.only || options.only.includes("typecheck"));
       result = await commandStep(name, argv, opts.cwd, hold, {
         [TYPECHECK_SHARED_ENV]: typesCovered ? "1" : undefined,
+        [TEST_EXCLUDE_ENV]: excluded.length > 0 ? excluded.join("\n") : undefined,
       });
-      if (name === "tests" && plan.docsSkipped)
-        result = { ...result, note: [result.note, plan.docsSkipped].filter(Boolean).join("; ") };
+      if (name === "tests" && (plan.docsSkipped || closedNote))
+        result = { ...result, note: [result.note, plan.docsSkipped, closedNote].filter(Boolean).join("; ") };
       if (name === "lint" && plan.lint)
         result = { ...result, note: [result.note, plan.lint.note].filter(Boolean).join("; ") };
     }
