@@ -78,7 +78,7 @@ runBench(async () => {
   const perSize = (people: number) => async () => {
     const sandbox = await startServer(
       process.execPath,
-      ["--import", "tsx", "mocks/sandbox/launch.ts", "--port", "0", "--no-rate-limit", "--people", String(people)],
+      ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", "--no-rate-limit", "--people", String(people)],
       READY,
     );
     const pid = sandbox.child.pid!;

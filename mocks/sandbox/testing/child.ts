@@ -1,5 +1,5 @@
 /**
- * Starts `npm run sandbox` (mocks/sandbox/launch.ts, which builds and runs start.ts) as a child process for the tests that need a real process:
+ * Starts `npm run sandbox` (mocks/sandbox/start.ts) as a child process for the tests that need a real process:
  * the command line itself, and kill -9 with a state file. Resolves once the child has printed its base URL and
  * every test key, i.e. once it listens.
  */
@@ -16,19 +16,9 @@ export interface SandboxChild {
 
 export function spawnSandbox(
   args: readonly string[],
-  {
-    detached = false,
-    timeoutMs = 45_000,
-    fromSource = false,
-  }: {
-    detached?: boolean;
-    timeoutMs?: number;
-    /** Run start.ts through tsx instead of the bundle `npm run sandbox` builds (to compare the two). */
-    fromSource?: boolean;
-  } = {},
+  { detached = false, timeoutMs = 45_000 }: { detached?: boolean; timeoutMs?: number } = {},
 ): Promise<SandboxChild> {
-  const entry = fromSource ? "mocks/sandbox/start.ts" : "mocks/sandbox/launch.ts";
-  const child = spawn(process.execPath, ["--import", "tsx", entry, "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...args], {
     cwd: REPO_ROOT,
     detached,
     stdio: ["ignore", "pipe", "pipe"],
