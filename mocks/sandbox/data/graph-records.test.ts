@@ -22,7 +22,8 @@ function recordData(rec: PersonRecord) {
     person: rec.person,
     positions: rec.positions,
     stints: rec.stints.map((s) => ({
-      position: s.position,
+      companyName: s.companyName,
+      title: s.title,
       company: s.company?.key ?? null,
       companyText: s.companyText,
       companyTextId: s.companyTextId,
@@ -30,6 +31,7 @@ function recordData(rec: PersonRecord) {
       end: s.end,
       current: s.current,
       alum: s.alum,
+      notCurrent: s.notCurrent,
       months: s.months,
       family: s.family,
       familyLc: s.familyLc,
@@ -138,7 +140,7 @@ describe("people made again on demand", () => {
 describe("packed fields", () => {
   const graph = generatedGraph(DEFAULTS);
 
-  it("each stint's current, alum and months, and each record's flags, agree with the person", () => {
+  it("each stint's texts, current, alum and months, and each record's flags, agree with the person", () => {
     const today = graph.todayMonth;
     const wrong = graph.people.filter((rec) => {
       const p = rec.person;
@@ -148,11 +150,18 @@ describe("packed fields", () => {
         JSON.stringify([...flags, p.codehost?.hireable === true])
       )
         return true;
-      return rec.stints.some((s) => {
-        const x = s.position;
+      // The positions are made again from the person: each must be the one its stint was built from.
+      const positions = rec.positions;
+      if (positions.length !== rec.stints.length) return true;
+      return rec.stints.some((s, i) => {
+        const x = positions[i]!;
         const months = x.tenure_months ?? (s.start === null ? 0 : monthsBetween(s.start, s.end ?? today));
         return (
+          s.companyName !== x.company ||
+          s.title !== x.title ||
+          s.family !== x.role_family ||
           s.current !== (x.is_current === true) ||
+          s.notCurrent !== (x.is_current === false) ||
           s.alum !== (x.is_current === false || x.ended_at !== null) ||
           s.months !== months
         );
@@ -183,10 +192,22 @@ describe("packed fields", () => {
     const [rec] = graph.people;
     const s = rec!.stints[0]!;
     const make = (months: number) =>
-      new Stint(s.position, s.company, s.companyTextId, s.start, s.end, true, false, months, s.familyLc, s.titleId);
+      new Stint(
+        rec!.positions[0]!,
+        s.company,
+        s.companyTextId,
+        s.start,
+        s.end,
+        true,
+        false,
+        months,
+        s.familyLc,
+        s.titleId,
+      );
     expect(make(-3).months).toBe(-3);
-    expect(make(2 ** 27).months).toBe(2 ** 27);
-    for (const months of [2 ** 28, 1.5, Number.NaN]) expect(() => make(months)).toThrow(RangeError);
+    expect(make(2 ** 27 - 1).months).toBe(2 ** 27 - 1);
+    expect(make(-(2 ** 27 - 1)).months).toBe(-(2 ** 27 - 1));
+    for (const months of [2 ** 27, -(2 ** 27), 1.5, Number.NaN]) expect(() => make(months)).toThrow(RangeError);
   });
 });
 

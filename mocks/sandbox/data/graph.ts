@@ -28,16 +28,26 @@ export function lowerLocation(loc: PersonLocation): LowerLocation {
 /**
  * A collapsed position with its month interval and resolved company. A class, so every stint has one
  * compact shape (a large graph holds several per person); it also serves as its company's `{ record, stint }`
- * entry, so the company lists hold the stints themselves.
+ * entry, so the company lists hold the stints themselves. It keeps the position's few texts the read paths
+ * use, not the position: a record's positions are made again from its person when a view asks for them.
  */
 export class Stint implements CompanyStint {
   /** The person (set once the person's record exists); private, so a stint serializes without its person. */
   #record!: PersonRecord;
-  /** `current` (bit 0), `alum` (bit 1) and `months` (the rest) in one small integer: a large graph holds millions of stints. */
+  /**
+   * `current` (bit 0), `alum` (bit 1), `is_current === false` (bit 2) and `months` (the rest) in one small
+   * integer: a large graph holds millions of stints.
+   */
   readonly #bits: number;
+  /** The position's company name, as the source gives it (`position.company`). */
+  readonly companyName: string | null;
+  /** The position's title, as the source gives it (`position.title`). */
+  readonly title: string | null;
+  /** The position's role family, as the source gives it (`position.role_family`). */
+  readonly family: string | null;
 
   constructor(
-    readonly position: Position,
+    position: Position,
     readonly company: Company | null,
     /** The `textId` of the lower-cased company name and URL (`companyText`). */
     readonly companyTextId: number,
@@ -51,8 +61,11 @@ export class Stint implements CompanyStint {
     /** The `textId` of the lower-case title (`titleLc`). */
     readonly titleId: number,
   ) {
-    if (!Number.isInteger(months) || Math.abs(months) >= 2 ** 28) throw new RangeError(`stint months ${months}`);
-    this.#bits = months * 4 + (alum ? 2 : 0) + (current ? 1 : 0);
+    if (!Number.isInteger(months) || Math.abs(months) >= 2 ** 27) throw new RangeError(`stint months ${months}`);
+    this.#bits = months * 8 + (position.is_current === false ? 4 : 0) + (alum ? 2 : 0) + (current ? 1 : 0);
+    this.companyName = position.company;
+    this.title = position.title;
+    this.family = position.role_family;
   }
 
   /** Lower-cased company name and URL for fragment matching. */
@@ -74,8 +87,13 @@ export class Stint implements CompanyStint {
     return (this.#bits & 2) !== 0;
   }
 
+  /** The source says the position is not current (`is_current === false`, not merely unknown). */
+  get notCurrent(): boolean {
+    return (this.#bits & 4) !== 0;
+  }
+
   get months(): number {
-    return this.#bits >> 2;
+    return this.#bits >> 3;
   }
 
   get record(): PersonRecord {
@@ -84,10 +102,6 @@ export class Stint implements CompanyStint {
 
   set record(record: PersonRecord) {
     this.#record = record;
-  }
-
-  get family(): string | null {
-    return this.position.role_family;
   }
 
   get stint(): Stint {
@@ -136,6 +150,8 @@ export interface CertificationName {
  */
 class PersonStore {
   private readonly made = new Map<number, Person>();
+  /** Collapsed positions by person, made again from the person when asked (stints keep no positions). */
+  private readonly collapsed = new Map<number, Position[]>();
 
   constructor(
     private readonly remake: ((idx: number) => Person) | undefined,
@@ -157,6 +173,17 @@ class PersonStore {
       this.made.set(idx, (person = derivePerson(this.remake(idx), this.todayMonth)));
     }
     return person;
+  }
+
+  /** The person's positions after collapsing, in display order: the positions its stints were built from. */
+  positions(idx: number): Position[] {
+    let positions = this.collapsed.get(idx);
+    if (positions === undefined) {
+      if (this.collapsed.size >= PEOPLE_KEPT) this.collapsed.clear();
+      positions = collapsePositions(this.at(idx).positions, this.todayMonth, this.lower);
+      this.collapsed.set(idx, positions);
+    }
+    return positions;
   }
 }
 
@@ -189,9 +216,9 @@ class GraphPersonRecord implements PersonRecord {
     return this.store.at(this.idx);
   }
 
-  /** The stints' positions (one array per person fewer on the heap). */
+  /** Made again from the person when read (a large graph would otherwise keep millions of positions). */
   get positions(): Position[] {
-    return this.stints.map((s) => s.position);
+    return this.store.positions(this.idx);
   }
 
   get flagged(): boolean {
@@ -217,7 +244,7 @@ class GraphPersonRecord implements PersonRecord {
   /** Made when read (a per-person text would otherwise stay alive for every person of the graph). */
   get skillText(): string {
     const parts = [...this.skillsLc];
-    for (const s of this.stints) parts.push(this.store.lower(s.position.company ?? ""));
+    for (const s of this.stints) parts.push(this.store.lower(s.companyName ?? ""));
     parts.push(this.headlineLc);
     return parts.join(SKILL_TEXT_SEPARATOR);
   }

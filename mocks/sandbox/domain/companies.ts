@@ -89,7 +89,7 @@ export function companyOrbit(graph: Graph, value: string): Orbit {
   for (const { record, stint } of graph.stintsByCompany.get(company.key) ?? []) {
     if (record.flagged) continue;
     if (stint.current && !current.includes(record)) current.push(record);
-    if (stint.position.is_current === false && stint.end !== null && !leavers.includes(record)) leavers.push(record);
+    if (stint.notCurrent && stint.end !== null && !leavers.includes(record)) leavers.push(record);
   }
   const rows = (list: PersonRecord[]) =>
     list

@@ -60,7 +60,7 @@ export function coworkersOf(graph: Graph, rec: PersonRecord): Coworker[] {
           overlap_months: o.months,
           overlap_from: monthToString(o.from),
           overlap_to: o.to === null ? null : monthToString(o.to),
-          title_during: stint.position.title,
+          title_during: stint.title,
         },
       });
     }
@@ -82,9 +82,9 @@ export function stintsOf(rec: PersonRecord): {
   months: number;
 }[] {
   return rec.stints.map((s) => ({
-    company: s.position.company,
+    company: s.companyName,
     company_key: s.company?.key ?? null,
-    title: s.position.title,
+    title: s.title,
     from: s.start === null ? null : monthToString(s.start),
     to: s.current || s.end === null ? null : monthToString(s.end),
     is_current: s.current,

@@ -150,7 +150,7 @@ function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
   const lowerRunsOf = keptRuns((text) => wordRuns(text.toLowerCase()));
   for (const rec of people) {
     for (const skill of rec.skillsLc) for (const w of runsOf(skill)) words.skill.add(w, rec.idx);
-    for (const s of rec.stints) for (const w of lowerRunsOf(s.position.company ?? "")) words.skill.add(w, rec.idx);
+    for (const s of rec.stints) for (const w of lowerRunsOf(s.companyName ?? "")) words.skill.add(w, rec.idx);
     const headline = runsOf(rec.headlineLc);
     for (const w of headline) words.skill.add(w, rec.idx);
     for (const w of headline) words.headline.add(w, rec.idx);

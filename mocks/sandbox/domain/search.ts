@@ -191,7 +191,7 @@ function companyMatch(
     if (qualifying.length === 0) return null;
     months = qualifying[0]!.months;
   }
-  return { company: qualifying[0]!.position.company, company_months: months };
+  return { company: qualifying[0]!.companyName, company_months: months };
 }
 
 function sumMonths(stints: Stint[]): number {
@@ -211,7 +211,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
       family: f.roleFamily,
       months,
       scope: scoped ? "company" : "anywhere",
-      company: scoped ? stints[0]!.position.company : null,
+      company: scoped ? stints[0]!.companyName : null,
     });
   }
   for (const r of f.roles) {
@@ -219,7 +219,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
     let company: string | null = null;
     if (r.kind === "family") {
       stints = rec.stints.filter((s) => s.familyLc === r.family && (r.company === null || atCompany(r, r.company, s)));
-      if (r.company !== null) company = stints[0]?.position.company ?? null;
+      if (r.company !== null) company = stints[0]?.companyName ?? null;
     } else {
       stints = rec.stints.filter((s) => titleMatches(r, s));
     }
@@ -262,7 +262,7 @@ function profileText(rec: PersonRecord): string {
   return [
     rec.nameLc,
     rec.headlineLc,
-    ...rec.positions.map((x) => `${x.title ?? ""} ${x.company ?? ""}`),
+    ...rec.stints.map((s) => `${s.title ?? ""} ${s.companyName ?? ""}`),
     loc.city,
     loc.region,
     loc.country,
@@ -340,12 +340,9 @@ function atEmployer(s: Stint, ids: string[]): boolean {
 
 /** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
 function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
-  if (
-    f.currentTitles?.some((terms) => !rec.positions.some((x) => x.is_current === true && titleContains(x.title, terms)))
-  )
+  if (f.currentTitles?.some((terms) => !rec.stints.some((s) => s.current && titleContains(s.title, terms))))
     return false;
-  if (f.pastTitles && !rec.positions.some((x) => x.is_current !== true && titleContains(x.title, f.pastTitles!)))
-    return false;
+  if (f.pastTitles && !rec.stints.some((s) => !s.current && titleContains(s.title, f.pastTitles!))) return false;
   if (f.anyRoleFamily && !rec.stints.some((s) => s.familyLc !== null && f.anyRoleFamily!.includes(s.familyLc)))
     return false;
   const within = f.changedWithinMonths;
