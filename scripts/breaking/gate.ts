@@ -22,7 +22,14 @@ import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  isMain,
+  parseCommandLine,
+  REPO_ROOT,
+  usageError,
+  UsageError,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 import { type Change, type Report, InputError, compareSpecFiles, markdownTable, operationKey } from "./breaking.js";
 import { selectTests } from "./test-selection.js";
 import { TS_VISIBLE, sameForTypeScript } from "./type-identity.js";
@@ -59,6 +66,14 @@ export const TYPECHECK_SHARED_ENV = "TG_TYPECHECK_SHARED";
  * (vitest's own --exclude reaches only the root configuration, not the projects that hold the tests).
  */
 export const TEST_EXCLUDE_ENV = "TG_TEST_EXCLUDE";
+
+/**
+ * Node's on-disk cache of compiled code, shared by every Node process the checks start (npm scripts, tsx,
+ * vitest's workers and the processes the tests start): the same files are compiled again in each process
+ * otherwise. Node checks each entry against the file's contents, so a stale entry is never used. It lives in
+ * this project's node_modules, never in the repository a gate runs on (a test's scratch repository stays clean).
+ */
+export const COMPILE_CACHE_DIR = join(REPO_ROOT, "node_modules", ".cache", "node-compile");
 
 export interface StepResult {
   name: StepName;
@@ -522,7 +537,7 @@ function commandStep(
     };
     const child = spawn(cmd, args, {
       cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
+      env: { NODE_COMPILE_CACHE: COMPILE_CACHE_DIR, ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.on("data", keep);
