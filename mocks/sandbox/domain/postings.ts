@@ -21,8 +21,12 @@ function fillFull(set: PeopleSet, size: number): PeopleSet {
   return set;
 }
 
-export function addPeople(set: PeopleSet, people: readonly number[]): PeopleSet {
-  for (const i of people) set[i >>> 5]! |= 1 << (i & 31);
+/** Adds the first `count` people of a list (all of them by default) to a set; returns the set. */
+export function addPeople(set: PeopleSet, people: ArrayLike<number>, count = people.length): PeopleSet {
+  for (let k = 0; k < count; k++) {
+    const i = people[k]!;
+    set[i >>> 5]! |= 1 << (i & 31);
+  }
   return set;
 }
 
@@ -180,50 +184,108 @@ export function membersOf(set: PeopleSet): number[] {
   return out;
 }
 
+/** People per chunk of a posting list (a power of two: a list's last chunk wastes at most this many slots). */
+const CHUNK = 1024;
+
 /**
- * key -> people (ascending, no duplicates when added in graph order). Dense lists (more than one person in
- * 64) also keep their bitset once it is first asked for, so a lookup of a common key is a word copy.
+ * Chunks for the posting lists of one index, carved from blocks that double in size: a large graph's lists
+ * hold tens of millions of entries, and lists grown by reallocating would allocate twice their bytes outside
+ * the heap, which V8 answers with extra full collections of the whole graph.
  */
+class ChunkArena {
+  private block = new Int32Array(0);
+  private used = 0;
+  private chunks = 0;
+
+  take(): Int32Array {
+    if (this.used === this.block.length) {
+      this.block = new Int32Array(CHUNK * Math.min(256, Math.max(1, this.chunks)));
+      this.used = 0;
+    }
+    const chunk = this.block.subarray(this.used, this.used + CHUNK);
+    this.used += CHUNK;
+    this.chunks++;
+    return chunk;
+  }
+}
+
+/**
+ * One key's people, ascending (no duplicates when added in graph order), in fixed-size typed chunks: 4 bytes
+ * a person where a JS array of indexes takes 8, and no copying as a list grows. A dense list (more than one
+ * person in 64) also keeps its bitset once it is first asked for.
+ */
+export class PostingList {
+  readonly chunks: Int32Array[] = [];
+  length = 0;
+  /** The list's bitset, kept while no person is added (dense lists only). */
+  dense: PeopleSet | undefined = undefined;
+
+  constructor(private readonly arena: ChunkArena) {}
+
+  add(idx: number): void {
+    const n = this.length;
+    const at = n & (CHUNK - 1);
+    if (n > 0 && this.chunks[this.chunks.length - 1]![(n - 1) & (CHUNK - 1)] === idx) return;
+    if (at === 0) this.chunks.push(this.arena.take());
+    this.chunks[this.chunks.length - 1]![at] = idx;
+    this.length = n + 1;
+    this.dense = undefined;
+  }
+
+  /** Adds the list's people to a set; returns the set. */
+  addTo(set: PeopleSet): PeopleSet {
+    for (let c = 0; c < this.chunks.length; c++)
+      addPeople(set, this.chunks[c]!, Math.min(CHUNK, this.length - c * CHUNK));
+    return set;
+  }
+}
+
+/** key -> people (a PostingList per key); lookups by key, by any key a test accepts, and by key prefix. */
 export class Postings {
-  private readonly lists = new Map<string, number[]>();
-  private readonly dense = new Map<string, PeopleSet>();
+  private readonly lists = new Map<string, PostingList>();
+  private readonly arena = new ChunkArena();
   private sorted: string[] | null = null;
 
   constructor(readonly size: number) {}
 
-  /**
-   * The bitset of one existing key (shared: callers copy or only read it). A sparse key's set is built in
-   * `blank()` when given (a pooled set), else in a fresh one.
-   */
-  private setOfKey(key: string, list: readonly number[], blank?: () => PeopleSet): PeopleSet {
-    let set = this.dense.get(key);
-    if (!set) {
-      const isDense = list.length * 64 > this.size;
-      set = addPeople(blank && !isDense ? blank() : emptySet(this.size), list);
-      if (isDense) this.dense.set(key, set);
+  /** The list of a key, made empty when absent (a builder adds to it directly: no lookup per person). */
+  listOf(key: string): PostingList {
+    let list = this.lists.get(key);
+    if (!list) {
+      this.lists.set(key, (list = new PostingList(this.arena)));
+      this.sorted = null;
     }
-    return set;
-  }
-
-  /** Adds the people under one key to a set. */
-  private addTo(set: PeopleSet, key: string, list: readonly number[]): void {
-    if (list.length * 64 > this.size) unionInto(set, this.setOfKey(key, list));
-    else addPeople(set, list);
+    return list;
   }
 
   add(key: string, idx: number): void {
-    if (this.dense.size > 0) this.dense.clear();
-    const list = this.lists.get(key);
-    if (!list) {
-      this.lists.set(key, [idx]);
-      this.sorted = null;
-    } else if (list[list.length - 1] !== idx) list.push(idx);
+    this.listOf(key).add(idx);
+  }
+
+  /**
+   * The bitset of one existing list (shared: callers copy or only read it). A sparse list's set is built in
+   * `blank()` when given (a pooled set), else in a fresh one.
+   */
+  private setOfList(list: PostingList, blank?: () => PeopleSet): PeopleSet {
+    if (list.dense) return list.dense;
+    const isDense = list.length * 64 > this.size;
+    const set = list.addTo(blank && !isDense ? blank() : emptySet(this.size));
+    if (isDense) list.dense = set;
+    return set;
+  }
+
+  /** Adds the people of one list to a set. */
+  private addTo(set: PeopleSet, list: PostingList): void {
+    if (list.length * 64 > this.size) unionInto(set, this.setOfList(list));
+    else list.addTo(set);
   }
 
   /** People under exactly this key (an empty set when absent); a fresh set the caller may change. */
   get(key: string): PeopleSet {
-    const set = this.peek(key);
-    return set === null ? emptySet(this.size) : this.dense.get(key) === set ? set.slice() : set;
+    const list = this.lists.get(key);
+    if (!list) return emptySet(this.size);
+    const set = this.setOfList(list);
+    return list.dense === set ? set.slice() : set;
   }
 
   /**
@@ -232,12 +294,12 @@ export class Postings {
    */
   peek(key: string, blank?: () => PeopleSet): PeopleSet | null {
     const list = this.lists.get(key);
-    return list ? this.setOfKey(key, list, blank) : null;
+    return list ? this.setOfList(list, blank) : null;
   }
 
   /** People under any key accepted by the test (tested once per distinct key), added to `set`. */
   where(test: (key: string) => boolean, set: PeopleSet = emptySet(this.size)): PeopleSet {
-    for (const [key, list] of this.lists) if (test(key)) this.addTo(set, key, list);
+    for (const [key, list] of this.lists) if (test(key)) this.addTo(set, list);
     return set;
   }
 
@@ -251,8 +313,7 @@ export class Postings {
       if (keys[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++)
-      this.addTo(set, keys[k]!, this.lists.get(keys[k]!)!);
+    for (let k = lo; k < keys.length && keys[k]!.startsWith(prefix); k++) this.addTo(set, this.lists.get(keys[k]!)!);
     return set;
   }
 }

@@ -236,6 +236,29 @@ describe("people sets and posting lists", () => {
     expect(p.peek("missing")).toBeNull();
     expect(membersOf(p.peek("engine")!)).toEqual([150]);
   });
+
+  it("posting lists grow chunk by chunk, keep graph order, and never answer a kept set made stale by an add", () => {
+    const p = new Postings(6000);
+    // Past two chunks' worth of people, with a chunk boundary between a person and its repeat.
+    const many = Array.from({ length: 2500 }, (_, i) => i * 2);
+    for (const i of many) {
+      p.add("many", i);
+      if (i === many[1023]) p.add("many", i);
+    }
+    p.add("many", many.at(-1)!); // the same person again adds nothing
+    expect(p.listOf("many").length).toBe(2500);
+    expect(membersOf(p.get("many"))).toEqual(many);
+    // Dense: its bitset is kept, and dropped again once a person is added.
+    const kept = p.peek("many")!;
+    expect(p.peek("many")).toBe(kept);
+    p.add("many", 5999);
+    expect(p.peek("many")).not.toBe(kept);
+    expect(membersOf(p.peek("many")!)).toEqual([...many, 5999]);
+    // Sparse lists share the index's blocks without mixing their people.
+    for (let i = 0; i < 30; i++) p.add(`key${i}`, i * 7);
+    for (let i = 0; i < 30; i++) expect(membersOf(p.get(`key${i}`))).toEqual([i * 7]);
+    expect(membersOf(p.withPrefix("key2"))).toEqual([14, ...Array.from({ length: 10 }, (_, i) => (20 + i) * 7)]);
+  });
 });
 
 describe("word runs (the word indexes' tokenizer) agree with the phrase and prefix matchers", () => {

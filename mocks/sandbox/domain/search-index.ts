@@ -16,6 +16,7 @@ import {
   intersectInto,
   Postings,
   SetPool,
+  type PostingList,
   MAX_ALL,
   MAX_ANY,
   subtractInto,
@@ -89,14 +90,21 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     certificationAuthorities: postings(),
     languages: postings(),
   };
-  const locations = new Map<string, { location: LowerLocation; people: number[] }>();
-  const groupOf = new Map<LowerLocation, { location: LowerLocation; people: number[] }>();
+  const words: WordIndexes = { skill: postings(), name: postings(), headline: postings() };
+  // Skills, employers and headlines repeat across people and are shared strings (their hash is known):
+  // each distinct one is split and its words' lists looked up once. A skill text is its parts joined by a
+  // non-word character, so its runs are the runs of its parts: the lower-case skills, the lower-cased
+  // employer of each stint, the headline.
+  const skillLists = keptLists(words.skill, (text) => wordRuns(text));
+  const employerLists = keptLists(words.skill, (text) => wordRuns(text.toLowerCase()));
+  const headlineLists = keptLists(words.headline, (text) => wordRuns(text));
   for (const rec of people) {
     const idx = rec.idx;
     for (const s of rec.stints) {
       if (s.familyLc !== null) index.families.add(s.familyLc, idx);
-      index.companyTexts.add(s.companyText, idx);
-      if (s.current) index.currentCompanyTexts.add(s.companyText, idx);
+      const companyText = s.companyText;
+      index.companyTexts.add(companyText, idx);
+      if (s.current) index.currentCompanyTexts.add(companyText, idx);
       index.titles.add(s.titleLc, idx);
     }
     for (const school of rec.schoolsLc) index.schools.add(school, idx);
@@ -105,6 +113,16 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       if (c.authority !== null) index.certificationAuthorities.add(c.authority, idx);
     }
     for (const l of rec.languagesLc) index.languages.add(l, idx);
+    for (const skill of rec.skillsLc) for (const list of skillLists(skill)) list.add(idx);
+    for (const s of rec.stints) for (const list of employerLists(s.companyName ?? "")) list.add(idx);
+    for (const list of skillLists(rec.headlineLc)) list.add(idx);
+    for (const list of headlineLists(rec.headlineLc)) list.add(idx);
+    // Names are mostly distinct: split directly (a cache would only grow).
+    for (const w of wordRuns(rec.nameLc)) words.name.add(w, idx);
+  }
+  const locations = new Map<string, { location: LowerLocation; people: number[] }>();
+  const groupOf = new Map<LowerLocation, { location: LowerLocation; people: number[] }>();
+  for (const rec of people) {
     // Graph records share one location object per distinct place: its group is found by identity first.
     const l = rec.locationLc;
     let group = groupOf.get(l);
@@ -114,7 +132,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       if (!group) locations.set(key, (group = { location: l, people: [] }));
       groupOf.set(l, group);
     }
-    group.people.push(idx);
+    group.people.push(rec.idx);
   }
   // Set bit by bit: no list of up to every person is made per flag.
   const flagSet = (test: (rec: PersonRecord) => boolean) => {
@@ -122,7 +140,6 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     for (const rec of people) if (test(rec)) set[rec.idx >>> 5]! |= 1 << (rec.idx & 31);
     return set;
   };
-  const words = buildWordIndexes(people);
   return {
     ...index,
     unflagged: flagSet(FLAGS.unflagged),
@@ -137,43 +154,20 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
   };
 }
 
-function buildWordIndexes(people: readonly PersonRecord[]): WordIndexes {
-  const words: WordIndexes = {
-    skill: new Postings(people.length),
-    name: new Postings(people.length),
-    headline: new Postings(people.length),
-  };
-  // Skills, employers and headlines repeat across people and are shared strings (their hash is known):
-  // each distinct one is split once. A skill text is its parts joined by a non-word character, so its runs
-  // are the runs of its parts: the lower-case skills, the lower-cased employer of each stint, the headline.
-  const runsOf = keptRuns((text) => wordRuns(text));
-  const lowerRunsOf = keptRuns((text) => wordRuns(text.toLowerCase()));
-  for (const rec of people) {
-    for (const skill of rec.skillsLc) for (const w of runsOf(skill)) words.skill.add(w, rec.idx);
-    for (const s of rec.stints) for (const w of lowerRunsOf(s.companyName ?? "")) words.skill.add(w, rec.idx);
-    const headline = runsOf(rec.headlineLc);
-    for (const w of headline) words.skill.add(w, rec.idx);
-    for (const w of headline) words.headline.add(w, rec.idx);
-    // Names are mostly distinct: split directly (a cache would only grow).
-    for (const w of wordRuns(rec.nameLc)) words.name.add(w, rec.idx);
-  }
-  return words;
-}
-
-/** `split`, remembered per distinct text (up to RUNS_KEPT texts). */
-function keptRuns(split: (text: string) => string[]): (text: string) => string[] {
-  const runs = new Map<string, string[]>();
+/** The lists of a text's words (`split`) in one postings, remembered per distinct text (up to RUNS_KEPT texts). */
+function keptLists(postings: Postings, split: (text: string) => string[]): (text: string) => PostingList[] {
+  const lists = new Map<string, PostingList[]>();
   return (text) => {
-    let found = runs.get(text);
+    let found = lists.get(text);
     if (found === undefined) {
-      found = split(text);
-      if (runs.size < RUNS_KEPT) runs.set(text, found);
+      found = split(text).map((w) => postings.listOf(w));
+      if (lists.size < RUNS_KEPT) lists.set(text, found);
     }
     return found;
   };
 }
 
-/** Most distinct texts whose word runs are kept while the word indexes are built. */
+/** Most distinct texts whose word lists are kept while the indexes are built. */
 const RUNS_KEPT = 200_000;
 
 function buildSkillHolders(people: readonly PersonRecord[]): Map<string, number[]> {
