@@ -13,6 +13,7 @@ import {
   type CliValues,
   type CommandSpec,
 } from "../contract-core/index.js";
+import { machineLine } from "./bench/harness.js";
 
 interface Part {
   file: string;
@@ -147,5 +148,7 @@ await runCommand(BENCH_COMMAND, async ({ positionals: wanted, values }) => {
     } else goalLines.push(...goals);
   }
   if (goalLines.length) console.log(`\n## Goals of issue 17\n\n${goalLines.join("\n")}`);
+  // Each part printed the machine line at its start: this one closes the run, so drift across it shows.
+  console.log(`\nAt the end: ${machineLine()}`);
   return failed ? 1 : 0;
 });

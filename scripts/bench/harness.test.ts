@@ -9,6 +9,7 @@ import {
   goalLine,
   goalMet,
   load,
+  machineLine,
   ratios,
   record,
   roundsOption,
@@ -19,6 +20,14 @@ import {
 } from "./harness.js";
 
 describe("statistics", () => {
+  it("the machine line names the CPUs, Node, the load and the reference work's time", () => {
+    const line = machineLine();
+    expect(line).toMatch(
+      /^\d+ CPUs \(.*\), Node v\d+\.\d+\.\d+, load average \(1 min\) \d+\.\d, reference work (\d+) ms /,
+    );
+    expect(Number(/reference work (\d+) ms/.exec(line)![1])).toBeGreaterThan(0);
+  });
+
   it("summarize gives the median (odd and even counts), min and max", () => {
     expect(summarize([5, 1, 3])).toMatchObject({ median: 3, min: 1, max: 5 });
     expect(summarize([4, 1, 3, 10])).toMatchObject({ median: 3.5, min: 1, max: 10 });

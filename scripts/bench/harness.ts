@@ -139,9 +139,39 @@ export function unmeasuredGoalLine(name: string, how: string): string {
   return `goal ${name}: not measured in this run (${how})`;
 }
 
-/** Machine context printed above the figures: they hold for this machine and its load at the time only. */
+/**
+ * Machine context printed above the figures: they hold for this machine and its load at the time only. The
+ * reference work's time tells runs apart that the CPU model does not: a shared virtual machine's speed moves
+ * from hour to hour, and a slower moment shows in every absolute figure (seconds, req/s) but not in a ratio.
+ */
 export function machineLine(): string {
-  return `${cpus().length} CPUs (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}, load average at start ${loadavg()[0]!.toFixed(1)}`;
+  return (
+    `${cpus().length} CPUs (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}, load average (1 min) ` +
+    `${loadavg()[0]!.toFixed(1)}, reference work ${Math.round(referenceWorkMs())} ms (fixed single-threaded work, ` +
+    `best of 3: higher means a slower machine or moment)`
+  );
+}
+
+/** Times a fixed piece of single-threaded work (integer arithmetic, JSON, strings): best of 3, in ms. */
+export function referenceWorkMs(): number {
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const started = performance.now();
+    let x = 0x9e3779b9;
+    let sum = 0;
+    const parts: string[] = [];
+    for (let i = 0; i < 10_000_000; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      sum = (sum + (x >>> 0)) % 1_000_003;
+      if ((i & 1023) === 0) parts.push(JSON.stringify({ i, sum, text: `item ${i}` }));
+    }
+    // The result is read, so no step of the work can be left out.
+    if ((JSON.parse(`[${parts.join(",")}]`) as unknown[]).length !== 9766) throw new Error("reference work changed");
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
 }
 
 /** A plain table with right-aligned figures (columns after `textColumns`). */
