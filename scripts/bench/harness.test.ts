@@ -23,9 +23,11 @@ describe("statistics", () => {
   it("the machine line names the CPUs, Node, the load and the reference work's time", () => {
     const line = machineLine();
     expect(line).toMatch(
-      /^\d+ CPUs \(.*\), Node v\d+\.\d+\.\d+, load average \(1 min\) \d+\.\d, reference work (\d+) ms /,
+      /^\d+ CPUs \(.*\), Node v\d+\.\d+\.\d+, load average \(1 min\) \d+\.\d, reference work (\d+) ms compute, (\d+) ms memory /,
     );
-    expect(Number(/reference work (\d+) ms/.exec(line)![1])).toBeGreaterThan(0);
+    const [, compute, memory] = /reference work (\d+) ms compute, (\d+) ms memory/.exec(line)!;
+    expect(Number(compute)).toBeGreaterThan(0);
+    expect(Number(memory)).toBeGreaterThan(0);
   });
 
   it("summarize gives the median (odd and even counts), min and max", () => {
