@@ -3,13 +3,17 @@
  * every part uses (generate, check:generated, lint, breaking, docs).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { isObj } from "./pointer.js";
 
 const require = createRequire(import.meta.url);
-const CLI = path.join(path.dirname(require.resolve("@redocly/cli/package.json")), "bin", "cli.js");
+const CLI_PACKAGE = require.resolve("@redocly/cli/package.json");
+const CLI = path.join(path.dirname(CLI_PACKAGE), "bin", "cli.js");
 
 export const REDOCLY_ENV = {
   REDOCLY_TELEMETRY: "off",
@@ -59,8 +63,115 @@ export class BundleError extends Error {
   override name = "BundleError";
 }
 
+/** Redocly's configuration files, looked up in the working directory the CLI runs in. */
+const CONFIG_FILES = ["redocly.yaml", "redocly.yml", ".redocly.yaml", ".redocly.yml"];
+
+/** Every `$ref` string value in a parsed document. */
+export function refsOf(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsOf(item, out);
+  else if (isObj(node))
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") out.push(value);
+      else refsOf(value, out);
+    }
+  return out;
+}
+
+/**
+ * The `$ref` values of a YAML or JSON text read off the text (parsing every file of a split spec costs more than
+ * the bundle it would save): a key `$ref` with a quoted or plain value that ends its line or flow entry. Null
+ * when some "$ref" in the text is not of that form (an escape, a multi-line value, the word in a description):
+ * the caller parses the file then.
+ */
+export function refsInText(text: string): string[] | null {
+  const refs: string[] = [];
+  for (const m of text.matchAll(REF_ENTRY)) refs.push(m[2] ?? m[3] ?? m[4]!);
+  return refs.length === text.split("$ref").length - 1 ? refs : null;
+}
+const REF_ENTRY =
+  /(["']?)\$ref\1[ \t]*:[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s'"#,{}[\]][^\s,{}[\]]*))(?=[ \t]*(?:$|[,}\]]|#))/gm;
+
+/**
+ * What a bundle of `root` is made from, as one hash: the CLI's version, the configuration it would read, and
+ * each file the root reaches through `$ref`s (its path relative to the root's folder, so the same spec checked
+ * out in another folder is the same bundle, and its bytes). Null when that cannot be known for certain (a file
+ * that cannot be read or parsed, a `$ref` to a URL or to no file): the CLI then runs, and reports the problem.
+ */
+function bundleKey(root: string): string | null {
+  const hash = createHash("sha256");
+  hash.update(readFileSync(CLI_PACKAGE));
+  for (const name of CONFIG_FILES) {
+    const file = path.resolve(name);
+    hash.update(`\0${name}\0${existsSync(file) ? readFileSync(file, "utf8") : "-"}`);
+  }
+  const base = path.dirname(root);
+  const seen = new Set<string>();
+  const files = [root];
+  while (files.length > 0) {
+    const file = files.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    let text: string;
+    let refs: string[] | null;
+    try {
+      text = readFileSync(file, "utf8");
+      refs = refsInText(text) ?? refsOf(parseYaml(text));
+    } catch {
+      return null;
+    }
+    hash.update(`\0${path.relative(base, file)}\0${text}`);
+    for (const ref of refs) {
+      const target = ref.split("#")[0]!;
+      if (target === "") continue;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return null;
+      const raw = path.resolve(path.dirname(file), target);
+      let decoded = raw;
+      try {
+        decoded = path.resolve(path.dirname(file), decodeURIComponent(target));
+      } catch {
+        // not percent-encoded: the raw path is the only candidate
+      }
+      const found = [raw, decoded].find((candidate) => existsSync(candidate));
+      if (!found) return null;
+      files.push(found);
+    }
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * Bundles made in this process, as JSON text, by bundleKey: the gate's checks and the tests bundle the same
+ * spec (or the same base commit checked out in a new folder) again and again, and each CLI run costs about half
+ * a second of CPU, most of it the CLI's own start-up. A bundle is a function of those inputs alone.
+ */
+const bundles = new Map<string, string>();
+/** Most bundles kept (each is the JSON of one spec). */
+const BUNDLES_KEPT = 16;
+
+let cliBundles = 0;
+
+/** How many times bundleSpec ran the CLI in this process (its tests check that a repeat is not bundled again). */
+export function bundleRuns(): number {
+  return cliBundles;
+}
+
 /** Bundles a split root (or any spec file) into one JSON document (all `$ref`s local). Throws BundleError naming the file. */
 export function bundleSpec(root: string): Record<string, unknown> {
+  const absolute = path.resolve(root);
+  const key = bundleKey(absolute);
+  const known = key === null ? undefined : bundles.get(key);
+  if (known !== undefined) return JSON.parse(known) as Record<string, unknown>;
+  const text = bundleWithCli(root);
+  if (key !== null) {
+    if (bundles.size >= BUNDLES_KEPT) bundles.delete(bundles.keys().next().value!);
+    bundles.set(key, text);
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The CLI's bundle of `root`, as JSON text. */
+function bundleWithCli(root: string): string {
+  cliBundles++;
   const dir = mkdtempSync(path.join(tmpdir(), "tg-bundle-"));
   try {
     const out = path.join(dir, "openapi.json");
@@ -75,7 +186,7 @@ export function bundleSpec(root: string): Record<string, unknown> {
         .join("\n");
       throw new BundleError(`cannot bundle ${root}:\n${detail}`);
     }
-    return JSON.parse(readFileSync(out, "utf8")) as Record<string, unknown>;
+    return readFileSync(out, "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
