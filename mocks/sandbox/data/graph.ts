@@ -403,10 +403,6 @@ export function buildGraph(input: GraphSource): Graph {
     input.companies.filter((c) => c.network_url).map((c) => [c.network_url!.toLowerCase(), c]),
   );
   const companyByName = new Map(input.companies.map((c) => [c.name.toLowerCase(), c]));
-  const resolveCompany = (p: Position): Company | null =>
-    (p.company_url ? companyByUrl.get(p.company_url.toLowerCase()) : undefined) ??
-    (p.company ? companyByName.get(p.company.toLowerCase()) : undefined) ??
-    null;
 
   const bySlug = new Map<string, PersonRecord>();
   const graph: Graph = {
@@ -422,6 +418,11 @@ export function buildGraph(input: GraphSource): Graph {
 
   const intern = new Interner();
   const lower = (text: string) => intern.lower(text);
+  // The kept lower-case forms: a position's company and URL are shared strings, so no text is made per row.
+  const resolveCompany = (p: Position): Company | null =>
+    (p.company_url ? companyByUrl.get(lower(p.company_url)) : undefined) ??
+    (p.company ? companyByName.get(lower(p.company)) : undefined) ??
+    null;
   // One lower-case location per distinct place and one certification pair per distinct name and authority
   // (absent and null parts are the same place).
   const places = new PairValues<string | null, string | null, Map<string | null, LowerLocation>>(() => new Map());
@@ -442,7 +443,9 @@ export function buildGraph(input: GraphSource): Graph {
   for (const person of input.people) {
     // The derived person is made only when the store keeps it: a record reads the derived fields it needs.
     if (!input.personAt) store.add(idx, derivePerson(person, todayMonth));
-    const sourcePositions = positionsWithTenure(person, todayMonth);
+    // Collapsed from the source rows as they are: a stint reads each row's tenure through tenureOf, so no
+    // tenure-filled copy of every row is made (derivePerson's positions are the display's, made on demand).
+    const sourcePositions = person.positions;
     const positions = collapsePositions(sourcePositions, todayMonth, lower);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
@@ -571,12 +574,19 @@ function isValidInterpretation(i: NonNullable<Person["exploring_interpretation"]
   );
 }
 
+/** A position's tenure: its own, else months from start to now (current) or to its end; null when unknown. */
+function tenureOf(p: Position, todayMonth: number): number | null {
+  if (p.tenure_months !== null) return p.tenure_months;
+  const start = periodStart(p.started_at);
+  if (start === null) return null;
+  const end = p.is_current ? todayMonth : periodStart(p.ended_at);
+  return end === null ? null : monthsBetween(start, end);
+}
+
 function withTenure(p: Position, todayMonth: number): Position {
   if (p.tenure_months !== null) return p;
-  const start = periodStart(p.started_at);
-  if (start === null) return p;
-  const end = p.is_current ? todayMonth : periodStart(p.ended_at);
-  return end === null ? p : { ...p, tenure_months: monthsBetween(start, end) };
+  const months = tenureOf(p, todayMonth);
+  return months === null ? p : { ...p, tenure_months: months };
 }
 
 /**
@@ -655,7 +665,7 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     end,
     current,
     position.is_current === false || position.ended_at !== null,
-    position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
+    tenureOf(position, todayMonth) ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     position.role_family == null ? null : intern.lower(position.role_family),
     textId(titleLc),
   );
