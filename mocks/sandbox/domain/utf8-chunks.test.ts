@@ -52,10 +52,11 @@ describe("Utf8Chunks", () => {
   });
 
   it("reuses a slab only once every answer in it was released; an answer held is never overwritten", () => {
+    const ANSWER_BYTES = 40_000;
     const answer = (i: number) =>
       new Utf8Chunks()
         .text(`answer ${i} `)
-        .bytes(utf8("é".repeat(20_000)))
+        .bytes(utf8("é".repeat(ANSWER_BYTES / 2)))
         .finish();
     const held = answer(0);
     const heldCopy = Array.from(held);
@@ -69,10 +70,14 @@ describe("Utf8Chunks", () => {
         releaseBytes(bytes);
       }
     }
-    // Released slabs came back (fewer distinct buffers than slabs filled), the held one never did.
+    // Released slabs came back (fewer distinct buffers than slabs filled), the held one never did: only the
+    // answers written right after it, while its slab had room, share its buffer. (The slab it lands in is
+    // whatever earlier answers of this worker left, of any size: the count of those answers is not fixed.)
     expect(new Set(seen).size).toBeLessThanOrEqual(6);
-    expect(seen.filter((b) => b === held.buffer).length).toBeLessThan(15);
-    expect(seen.slice(20).includes(held.buffer)).toBe(false);
+    const firstElsewhere = seen.findIndex((b) => b !== held.buffer);
+    expect(firstElsewhere).toBeGreaterThanOrEqual(0);
+    expect(firstElsewhere).toBeLessThanOrEqual(Math.floor(held.buffer.byteLength / ANSWER_BYTES));
+    expect(seen.slice(firstElsewhere).includes(held.buffer)).toBe(false);
     expect(Array.from(held)).toEqual(heldCopy);
     // Releasing bytes that no slab holds (or twice-created empty answers) changes nothing.
     releaseBytes(new Uint8Array(4));
