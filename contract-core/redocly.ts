@@ -162,7 +162,8 @@ export function bundleSpec(root: string): Record<string, unknown> {
   const known = key === null ? undefined : bundles.get(key);
   if (known !== undefined) return JSON.parse(known) as Record<string, unknown>;
   const text = bundleWithCli(root);
-  if (key !== null) {
+  // Kept only when no file changed while the CLI read them (an editor saving during a preview's rebuild).
+  if (key !== null && bundleKey(absolute) === key) {
     if (bundles.size >= BUNDLES_KEPT) bundles.delete(bundles.keys().next().value!);
     bundles.set(key, text);
   }
