@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { isObj } from "./pointer.js";
-import { bundleSpec } from "./redocly.js";
+import { bundleSpec, refsOf } from "./redocly.js";
 import type { OpenApiDocument } from "./servers.js";
 
 export type { OpenApiDocument } from "./servers.js";
@@ -19,13 +19,6 @@ export const SPEC_ROOT_PATH = fileURLToPath(new URL("../spec/openapi.yaml", impo
 /** A spec file that cannot be read, parsed or bundled; the message names the file and the problem. */
 export class SpecLoadError extends Error {
   override name = "SpecLoadError";
-}
-
-function hasExternalRef(node: unknown): boolean {
-  if (Array.isArray(node)) return node.some(hasExternalRef);
-  if (!isObj(node)) return false;
-  if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true;
-  return Object.values(node).some(hasExternalRef);
 }
 
 /**
@@ -51,7 +44,7 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
       `${path} is not an OpenAPI document (it is not an OpenAPI 3.x document: no "openapi: 3.x" field)`,
     );
   }
-  if (!hasExternalRef(doc)) return doc;
+  if (refsOf(doc).every((ref) => ref.startsWith("#"))) return doc;
   try {
     return bundleSpec(path);
   } catch (e) {
