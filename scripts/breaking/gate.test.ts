@@ -177,8 +177,9 @@ describe("gate in a temporary git repository", () => {
   });
 
   it("reports a failing command check with the tail of its output, and runs every check", async () => {
-    const fail = [process.execPath, "-e", "console.error('lint says no'); process.exit(3)"];
-    const pass = [process.execPath, "-e", "process.exit(0)"];
+    // "--": the gate passes the lint command its arguments (--typecheck ... when both run), not to Node.
+    const fail = [process.execPath, "-e", "console.error('lint says no'); process.exit(3)", "--"];
+    const pass = [process.execPath, "-e", "process.exit(0)", "--"];
     const result = await runGate({
       cwd: repo.dir,
       base: "HEAD",
@@ -280,10 +281,69 @@ describe("gate runs only the checks a change can affect", () => {
     const { log, statuses } = await gate();
     await reset();
     expect(statuses).toEqual(["lint:pass", "drift:skip", "breaking:skip", "typecheck:pass", "tests:pass"]);
+    // This lint command writes no typecheck report, so tsc runs on its own.
+    expect(log).toContain("The Lint check wrote no typecheck report: tsc runs on its own.");
     expect(log).toContain("typecheck []");
     expect(log).toContain('tests ["--passWithNoTests"] "scripts/docs/**"');
-    // The type of `x` changed: ESLint's type-aware rules may judge its importers differently.
-    expect(log).toContain('lint ["--eslint-all","--","tool.ts"]');
+    // The type of `x` changed: ESLint's type-aware rules may judge its importers differently; the lint
+    // command is asked to typecheck on the program it builds.
+    expect(log).toMatch(
+      /^lint \["--typecheck","--typecheck-report","[^"]+typecheck\.json","--eslint-all","--","tool\.ts"\]/m,
+    );
+  });
+
+  it("when lint and typecheck both run, the Typecheck check reports the typecheck the lint command ran, not a tsc of its own", async () => {
+    // A lint command that typechecks as `npm run lint -- --typecheck --typecheck-report <file>` does: it writes
+    // the outcome it was given through TYPECHECK_OUTCOME. The typecheck command must not run.
+    const lint = [
+      process.execPath,
+      "-e",
+      `const a = process.argv.slice(1); const at = a.indexOf("--typecheck-report");
+       if (at >= 0) require("node:fs").writeFileSync(a[at + 1], process.env.TYPECHECK_OUTCOME);`,
+      "--",
+    ];
+    const gateWith = async (outcome: object) => {
+      process.env.TYPECHECK_OUTCOME = JSON.stringify(outcome);
+      let log = "";
+      try {
+        const result = await runGate({
+          cwd: repo.dir,
+          base: "HEAD",
+          all: true,
+          optic: false,
+          commands: {
+            ...commands,
+            lint,
+            typecheck: [process.execPath, "-e", "console.log('tsc ran'); process.exit(5)"],
+          },
+          log: (t) => void (log += t),
+        });
+        return { result, log, typecheck: result.steps.find((s) => s.name === "typecheck")! };
+      } finally {
+        delete process.env.TYPECHECK_OUTCOME;
+      }
+    };
+    const clean = await gateWith({ problems: 0, text: "", ms: 4321, files: 7 });
+    expect(clean.log).not.toContain("tsc ran");
+    expect(clean.typecheck).toMatchObject({ status: "pass", ms: 4321 });
+    expect(clean.result.markdown).toContain(
+      "| ✔ Typecheck | passed: checked in the Lint check, on the one TypeScript program its ESLint then used (this time is part of Lint's) | 4.3 s |",
+    );
+    const failing = await gateWith({
+      problems: 2,
+      text: "a.ts(1,7): error TS2322: nope.\nb.ts(2,1): error TS2304: no.",
+      ms: 10,
+      files: 7,
+    });
+    expect(failing.log).not.toContain("tsc ran");
+    expect(failing.result.ok).toBe(false);
+    expect(failing.typecheck.status).toBe("fail");
+    expect(failing.result.markdown).toContain("✘ Typecheck | failed: tsc --noEmit: 2 errors in the project's 7 files;");
+    expect(failing.result.markdown).toContain("a.ts(1,7): error TS2322: nope.");
+    // A report without its figures is no report: tsc runs, and its failure is the check's.
+    const garbled = await gateWith({ text: "" });
+    expect(garbled.log).toContain("tsc ran");
+    expect(garbled.typecheck).toMatchObject({ status: "fail", note: "exit code 5" });
   });
 
   it("a change only to comments and string values skips the typecheck and lints only the changed files", async () => {
@@ -346,7 +406,7 @@ describe("gate runs only the checks a change can affect", () => {
     await repo.git("reset", "-q", "--hard", "HEAD~1");
     await reset();
     expect(kind.statuses).toContain("typecheck:pass");
-    expect(kind.log).toContain('lint ["--eslint-all","--","data.json"]');
+    expect(kind.log).toMatch(/^lint \["--typecheck","--typecheck-report","[^"]+","--eslint-all","--","data\.json"\]/m);
     expect(unrelated.log).toContain('lint ["--","README.md","docs/package.json.md"]');
     expect(config.log).toContain("lint []");
     expect(config.statuses).toContain("typecheck:skip"); // .gitignore is no input of tsc

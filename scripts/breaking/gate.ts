@@ -630,6 +630,46 @@ export function renderSummary(steps: StepResult[], breaking: BreakingOutcome | u
 // Running the gate
 // ---------------------------------------------------------------------------
 
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** What the lint command's --typecheck-report holds (scripts/lint/lint.ts). */
+interface TypecheckReport {
+  problems: number;
+  text: string;
+  ms: number;
+  files: number;
+}
+
+/**
+ * The Typecheck check's result from the typecheck the Lint check ran (once it is done); undefined when the
+ * lint command wrote no report (it failed before typechecking, or is not the project's): then tsc runs itself.
+ */
+async function typecheckFromLint(
+  shared: { report: string; lintDone: { promise: Promise<void> } },
+  log: (t: string) => void,
+): Promise<StepResult | undefined> {
+  await shared.lintDone.promise;
+  const text = await readFile(shared.report, "utf8").catch(() => undefined);
+  const report = text === undefined ? undefined : (JSON.parse(text) as Partial<TypecheckReport>);
+  if (typeof report?.problems !== "number" || typeof report.ms !== "number") {
+    log("The Lint check wrote no typecheck report: tsc runs on its own.\n");
+    return undefined;
+  }
+  const summary = `tsc --noEmit: ${report.problems} error${report.problems === 1 ? "" : "s"} in the project's ${report.files} files`;
+  log(`${report.text ? `${report.text}\n` : ""}${report.problems ? "✘" : "✔"} ${summary}\n`);
+  return {
+    name: "typecheck",
+    status: report.problems ? "fail" : "pass",
+    ms: report.ms,
+    note: `${report.problems ? `${summary}; ` : ""}checked in the Lint check, on the one TypeScript program its ESLint then used (this time is part of Lint's)`,
+    ...(report.problems ? { output: (report.text ?? "").split("\n").slice(-40).join("\n") } : {}),
+  };
+}
+
 /** Runs `tasks` at most `limit` at a time, in order; resolves when all are done. */
 async function inLanes(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
   let next = 0;
@@ -666,12 +706,21 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
 
   const results = new Map<StepName, StepResult>();
   let breaking: BreakingOutcome | undefined;
+  const toRun = STEPS.filter((name) => plan.run.includes(name) && (!options.only || options.only.includes(name)));
+  // tsc and ESLint's type-aware rules each build the whole TypeScript program: when both checks run, the lint
+  // command typechecks too, on the program its ESLint then uses, and writes the outcome the Typecheck check
+  // reports (scripts/lint/typed-lint.ts). Lint runs first in its lane; Typecheck waits for it.
+  const shared =
+    toRun.includes("lint") && toRun.includes("typecheck")
+      ? { report: join(await mkdtemp(join(tmpdir(), "gate-typecheck-")), "typecheck.json"), lintDone: deferred() }
+      : undefined;
   const step = (name: StepName) => async () => {
     const t0 = performance.now();
     // Each check's output is held and written in one piece, so checks running side by side do not interleave.
     let output = grouped ? `::group::${TITLES[name]}\n` : `\n── ${TITLES[name]} ──\n`;
     const hold = (text: string) => void (output += text);
-    let result: Omit<StepResult, "ms">;
+    // A check that ran inside another one brings its own time.
+    let result: Omit<StepResult, "ms"> & { ms?: number };
     if (name === "breaking") {
       const outcome = await breakingStep(opts, base);
       breaking = outcome.outcome;
@@ -694,16 +743,24 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
       }
       // Everything a change can reach may be left out; then there is nothing to run, and that passes.
       if (excluded.length > 0) argv.push("--passWithNoTests");
-      if (name === "lint" && plan.lint) {
-        // npm passes what follows its own `--` to the script; the script's `--` ends its options.
-        if (argv[0] === "npm") argv.push("--");
-        argv.push(...(plan.lint.eslintAll ? ["--eslint-all"] : []), "--", ...plan.lint.files);
-      }
+      const lintArgs =
+        name !== "lint"
+          ? []
+          : [
+              ...(shared ? ["--typecheck", "--typecheck-report", shared.report] : []),
+              ...(plan.lint ? [...(plan.lint.eslintAll ? ["--eslint-all"] : []), "--", ...plan.lint.files] : []),
+            ];
+      // npm passes what follows its own `--` to the script; the script's `--` ends its options.
+      if (lintArgs.length > 0 && argv[0] === "npm") argv.push("--");
+      argv.push(...lintArgs);
       const typesCovered = name === "tests" && (!options.only || options.only.includes("typecheck"));
-      result = await commandStep(name, argv, opts.cwd, hold, {
-        [TYPECHECK_SHARED_ENV]: typesCovered ? "1" : undefined,
-        [TEST_EXCLUDE_ENV]: excluded.length > 0 ? excluded.join("\n") : undefined,
-      });
+      const fromLint = name === "typecheck" && shared ? await typecheckFromLint(shared, hold) : undefined;
+      result =
+        fromLint ??
+        (await commandStep(name, argv, opts.cwd, hold, {
+          [TYPECHECK_SHARED_ENV]: typesCovered ? "1" : undefined,
+          [TEST_EXCLUDE_ENV]: excluded.length > 0 ? excluded.join("\n") : undefined,
+        }));
       if (name === "tests" && (plan.docsSkipped || closedNote))
         result = { ...result, note: [result.note, plan.docsSkipped, closedNote].filter(Boolean).join("; ") };
       if (name === "lint" && plan.lint)
@@ -711,12 +768,23 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     }
     if (grouped) output += "::endgroup::\n";
     log(output);
-    results.set(name, { ...result, ms: performance.now() - t0 });
+    results.set(name, { ...result, ms: result.ms ?? performance.now() - t0 });
   };
-  const toRun = STEPS.filter((name) => plan.run.includes(name) && (!options.only || options.only.includes(name)));
   // The tests take longest and are the critical path: they start first, the other checks share the second lane.
   const order = [...toRun.filter((n) => n === "tests"), ...toRun.filter((n) => n !== "tests")];
-  await inLanes(order.map(step), 2);
+  try {
+    // Whatever becomes of the Lint check, a Typecheck waiting on it goes on (to run tsc itself, without a report).
+    const tasks = order.map((name) => async () => {
+      try {
+        await step(name)();
+      } finally {
+        if (name === "lint") shared?.lintDone.resolve();
+      }
+    });
+    await inLanes(tasks, 2);
+  } finally {
+    if (shared) await rm(dirname(shared.report), { recursive: true, force: true });
+  }
 
   const steps: StepResult[] = STEPS.map((name) => {
     const done = results.get(name);

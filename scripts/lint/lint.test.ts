@@ -5,11 +5,12 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../contract-core/index.js";
-import { codeLintSteps, runSpectral } from "./lint.js";
+import { codeLintSteps, runSpectral, TSC_BUILD_INFO } from "./lint.js";
+import { typedLint } from "./typed-lint.js";
 import { bundleRuleset, houseRules, OPERATION_VERBS, RULES_DOC, RULES_DOC_URL, rootRuleset } from "./ruleset.js";
 
 type Doc = Record<string, any>;
@@ -130,19 +131,30 @@ describe("the rules document", () => {
 describe("the code linters on given files", () => {
   const args = (files: string[] | undefined, eslintAll = false) =>
     codeLintSteps(files, eslintAll).map((s) =>
-      "bin" in s ? [s.bin, ...s.args.filter((a) => !a.startsWith("--"))] : s.label,
+      "bin" in s
+        ? [s.bin, ...s.args.filter((a) => !a.startsWith("--"))]
+        : "eslint" in s
+          ? ["eslint", ...s.eslint]
+          : s.label,
     );
+
+  it("--typecheck keeps npm run typecheck's build info (one incremental state for both)", () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.typecheck).toContain(`--tsBuildInfoFile ${relative(REPO_ROOT, TSC_BUILD_INFO)}`);
+  });
 
   it("lint the whole tree without files, and only the given files (ESLint only its kinds) with them", () => {
     expect(args(undefined)).toEqual([
       ["prettier", "content", "warn", "."],
-      ["eslint", "0", "."],
+      ["eslint", "."],
     ]);
     expect(args(["spec/a.yaml", "client/b.ts", "c.mjs"])).toEqual([
       ["prettier", "content", "warn", "spec/a.yaml", "client/b.ts", "c.mjs"],
-      ["eslint", "0", "client/b.ts", "c.mjs"],
+      ["eslint", "client/b.ts", "c.mjs"],
     ]);
-    expect(args(["client/b.ts"], true)[1]).toEqual(["eslint", "0", "."]);
+    expect(args(["client/b.ts"], true)[1]).toEqual(["eslint", "."]);
     expect(args(["README.md"])[1]).toBe("eslint: none of the given files is JavaScript or TypeScript");
     expect(args([])).toEqual([
       "prettier --check: none of the given files exists",
@@ -167,11 +179,8 @@ describe("the code linters on given files", () => {
       rmSync(dir, { recursive: true, force: true });
     }
     // generated/ is in ESLint's ignores: named on the command line it must be left out, not warned about.
-    const step = codeLintSteps(["generated/schema.d.ts"], false)[1] as { args: string[] };
-    const eslint = spawnSync(join(REPO_ROOT, "node_modules/.bin/eslint"), step.args, {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-    });
-    expect({ status: eslint.status, out: eslint.stdout.trim() }).toEqual({ status: 0, out: "" });
+    const step = codeLintSteps(["generated/schema.d.ts"], false)[1] as { eslint: string[] };
+    const { eslint } = await typedLint({ cwd: REPO_ROOT, patterns: step.eslint });
+    expect(eslint).toMatchObject({ problems: 0, text: "" });
   }, 30_000);
 });

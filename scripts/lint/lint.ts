@@ -4,7 +4,7 @@
  * and typescript-eslint. Zero errors and zero warnings, or exit 1.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
 import {
@@ -14,11 +14,16 @@ import {
   bundleSpec,
   isMain,
   runCommand,
+  UsageError,
   type CommandSpec,
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
+import { typedLint } from "./typed-lint.js";
 
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
+
+/** `npm run typecheck`'s build info (package.json), which --typecheck reads and updates the same way. */
+export const TSC_BUILD_INFO = join(repoRoot, "node_modules/.cache/tsc/tsbuildinfo");
 
 // Spectral and the rulesets load only when a lint runs (--help stays instant), and each ruleset is
 // compiled once per process: setRuleset is the costly part, and a Spectral instance can run it many times.
@@ -67,16 +72,29 @@ export const LINT_COMMAND: CommandSpec = {
       description:
         "with files: ESLint still lints the whole tree (its type-aware rules read the types of every import, so a change to types can alter other files' verdicts)",
     },
+    typecheck: {
+      type: "boolean",
+      description:
+        "also typecheck the project (what npm run typecheck checks, with its build info) on the TypeScript program ESLint's type-aware rules then use: the program is built once instead of twice",
+    },
+    "typecheck-report": {
+      type: "string",
+      description:
+        "with --typecheck: also write the typecheck's outcome to this file as JSON ({ problems, text, ms, files }; the gate reports it as its own check)",
+    },
   },
   notes: [
     "With files, Prettier checks and ESLint lints only those (missing, ignored and other kinds of file are left out); the spec is linted whole either way.",
+    "--typecheck checks the whole project whatever the files: types flow across files.",
   ],
 };
 
 /** ESLint lints these kinds of file; passing it any other kind is an error. */
 const ESLINT_FILE = /\.(?:[cm]?[jt]s|tsx)$/;
 
-export type CodeLintStep = { label: string; bin: "prettier" | "eslint"; args: string[] } | { label: string };
+/** Prettier (a command with its arguments), ESLint (what it lints, in-process) or a note that nothing is linted. */
+export type CodeLintStep =
+  { label: string; bin: "prettier"; args: string[] } | { label: string; eslint: string[] } | { label: string };
 
 // Prettier's cache is keyed by each file's content and Prettier's version and options, so a hit is the same
 // verdict; it lives in node_modules/.cache, which `npm ci` empties.
@@ -99,19 +117,13 @@ export function codeLintSteps(files: string[] | undefined, eslintAll: boolean): 
       args: [...PRETTIER_CHECK, "--ignore-unknown", "--no-error-on-unmatched-pattern", "--", ...files],
     });
   const eslintFiles = files === undefined || eslintAll ? undefined : files.filter((f) => ESLINT_FILE.test(f));
-  if (eslintFiles === undefined)
-    steps.push({
-      label: "eslint (typescript-eslint, zero warnings)",
-      bin: "eslint",
-      args: ["--max-warnings", "0", "."],
-    });
+  if (eslintFiles === undefined) steps.push({ label: "eslint (typescript-eslint, zero warnings)", eslint: ["."] });
   else if (eslintFiles.length === 0)
     steps.push({ label: "eslint: none of the given files is JavaScript or TypeScript" });
   else
     steps.push({
       label: `eslint (typescript-eslint, zero warnings; ${eslintFiles.length} of the given files)`,
-      bin: "eslint",
-      args: ["--max-warnings", "0", "--no-warn-ignored", "--", ...eslintFiles],
+      eslint: eslintFiles,
     });
   return steps;
 }
@@ -173,9 +185,34 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
   const files = positionals.length > 0 ? positionals.filter((f) => existsSync(join(repoRoot, f))) : undefined;
+  const typecheck = values.typecheck === true;
+  const reportPath = values["typecheck-report"];
+  if (typeof reportPath === "string" && !typecheck) throw new UsageError("--typecheck-report needs --typecheck");
+  let eslintPatterns: string[] = [];
   for (const step of codeLintSteps(files, values["eslint-all"] === true)) {
     if ("bin" in step) problems += runCodeLinter(step.label, step.bin, step.args);
+    else if ("eslint" in step) eslintPatterns = step.eslint;
     else console.log(`✔ ${step.label}`);
+  }
+  const eslintLabel = codeLintSteps(files, values["eslint-all"] === true).at(-1)!.label;
+  const outcome = await typedLint({
+    cwd: repoRoot,
+    patterns: eslintPatterns,
+    ...(typecheck ? { typecheck: { tsconfig: join(repoRoot, "tsconfig.json"), buildInfo: TSC_BUILD_INFO } } : {}),
+  });
+  if (outcome.tsc) {
+    const { tsc } = outcome;
+    if (tsc.text) console.log(tsc.text);
+    console.log(
+      `${tsc.problems ? "✘" : "✔"} tsc --noEmit (the project's ${tsc.files} files${eslintPatterns.length ? ", on the program ESLint then uses" : ""}): ${tsc.problems} error${tsc.problems === 1 ? "" : "s"}`,
+    );
+    problems += tsc.problems;
+    if (typeof reportPath === "string") writeFileSync(reportPath, JSON.stringify(tsc));
+  }
+  if (outcome.eslint) {
+    if (outcome.eslint.text) console.log(outcome.eslint.text);
+    console.log(`${outcome.eslint.problems ? "✘" : "✔"} ${eslintLabel}`);
+    problems += outcome.eslint.problems;
   }
   return problems ? 1 : 0;
 }
