@@ -1,13 +1,23 @@
 /**
- * bundleSpec's memo: a bundle of the same files (in any folder) is made once per process, and any change to a
- * file the root reaches, or a reference the memo cannot follow, runs the CLI again.
+ * bundleSpec's memo: a bundle of the same files (in any folder) is made once per process (and once per install,
+ * through the files it keeps on disk), and any change to a file the root reaches, or a reference the memo cannot
+ * follow, runs the CLI again.
  */
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { BundleError, bundleRuns, bundleSpec, refsInText, refsOf } from "./redocly.js";
+import {
+  BundleError,
+  bundleCacheFile,
+  bundleRuns,
+  bundleSpec,
+  forgetBundles,
+  pruneBundleFiles,
+  refsInText,
+  refsOf,
+} from "./redocly.js";
 import { REPO_ROOT } from "./spec.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "tg-redocly-test-"));
@@ -70,6 +80,45 @@ describe("bundleSpec memo", () => {
     expect(() => bundleSpec(root)).toThrow(BundleError);
     expect(() => bundleSpec(root)).toThrow(/no-such-file/);
     expect(bundleRuns() - before).toBe(2);
+  });
+});
+
+describe("bundleSpec's bundles on disk (for the other processes of a run)", () => {
+  it("a process that did not bundle these files reads the bundle another wrote, equal, without the CLI", () => {
+    const root = specCopy("disk");
+    const before = bundleRuns();
+    const made = bundleSpec(root);
+    expect(bundleRuns() - before).toBe(1);
+    forgetBundles();
+    expect(bundleSpec(root)).toEqual(made);
+    expect(bundleRuns() - before).toBe(1);
+  });
+
+  it("a kept file that is not JSON is bundled again and written over", () => {
+    const root = specCopy("garbled");
+    bundleSpec(root);
+    const file = bundleCacheFile(root)!;
+    expect(readFileSync(file, "utf8")).toContain('"openapi"');
+    writeFileSync(file, '{"openapi": "3.1');
+    forgetBundles();
+    const before = bundleRuns();
+    expect((bundleSpec(root).info as { title: string }).title).toBe("Talent Graph API");
+    expect(bundleRuns() - before).toBe(1);
+    expect(() => JSON.parse(readFileSync(file, "utf8")) as unknown).not.toThrow();
+  });
+
+  it("keeps the most recently written files only, and removes partial files a crash left", () => {
+    const dir = mkdtempSync(path.join(scratch, "prune-"));
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(path.join(dir, `${i}.json`), "{}");
+      utimesSync(path.join(dir, `${i}.json`), now - 100 + i, now - 100 + i);
+    }
+    writeFileSync(path.join(dir, "9.json.123.tmp"), "{");
+    utimesSync(path.join(dir, "9.json.123.tmp"), now - 600, now - 600);
+    writeFileSync(path.join(dir, "8.json.456.tmp"), "{");
+    pruneBundleFiles(dir, 3);
+    expect(readdirSync(dir).sort()).toEqual(["2.json", "3.json", "4.json", "8.json.456.tmp"]);
   });
 });
 

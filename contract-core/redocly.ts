@@ -4,7 +4,17 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -91,15 +101,31 @@ export function refsInText(text: string): string[] | null {
 const REF_ENTRY =
   /(["']?)\$ref\1[ \t]*:[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s'"#,{}[\]][^\s,{}[\]]*))(?=[ \t]*(?:$|[,}\]]|#))/gm;
 
+let installed: string | undefined;
 /**
- * What a bundle of `root` is made from, as one hash: the CLI's version, the configuration it would read, and
+ * The CLI as installed, as a hash: its package.json and npm's record of the whole installed tree
+ * (node_modules/.package-lock.json), so an install that changes any package the CLI loads makes new keys.
+ */
+function toolchain(): string {
+  if (installed === undefined) {
+    const tree = path.resolve(path.dirname(CLI_PACKAGE), "..", "..", ".package-lock.json");
+    installed = createHash("sha256")
+      .update(readFileSync(CLI_PACKAGE))
+      .update(existsSync(tree) ? readFileSync(tree) : "")
+      .digest("hex");
+  }
+  return installed;
+}
+
+/**
+ * What a bundle of `root` is made from, as one hash: the CLI as installed, the configuration it would read, and
  * each file the root reaches through `$ref`s (its path relative to the root's folder, so the same spec checked
  * out in another folder is the same bundle, and its bytes). Null when that cannot be known for certain (a file
  * that cannot be read or parsed, a `$ref` to a URL or to no file): the CLI then runs, and reports the problem.
  */
 function bundleKey(root: string): string | null {
   const hash = createHash("sha256");
-  hash.update(readFileSync(CLI_PACKAGE));
+  hash.update(toolchain());
   for (const name of CONFIG_FILES) {
     const file = path.resolve(name);
     hash.update(`\0${name}\0${existsSync(file) ? readFileSync(file, "utf8") : "-"}`);
@@ -148,6 +174,14 @@ const bundles = new Map<string, string>();
 /** Most bundles kept (each is the JSON of one spec). */
 const BUNDLES_KEPT = 16;
 
+/**
+ * Bundles kept on disk by the same key, for the other processes of a run (the gate's lint and drift checks, the
+ * tests' workers and the commands they start): in the install's node_modules/.cache, which `npm ci` empties.
+ */
+export const BUNDLE_CACHE_DIR = path.resolve(path.dirname(CLI_PACKAGE), "..", "..", ".cache", "tg-bundles");
+/** Most bundles kept on disk; past it the least recently written go. */
+export const BUNDLE_FILES_KEPT = 64;
+
 let cliBundles = 0;
 
 /** How many times bundleSpec ran the CLI in this process (its tests check that a repeat is not bundled again). */
@@ -155,19 +189,71 @@ export function bundleRuns(): number {
   return cliBundles;
 }
 
+/** Where a bundle of `root` is kept on disk (whether or not it is there); null when it is never kept. */
+export function bundleCacheFile(root: string): string | null {
+  const key = bundleKey(path.resolve(root));
+  return key === null ? null : path.join(BUNDLE_CACHE_DIR, `${key}.json`);
+}
+
+/** Forgets the bundles this process keeps, as a new process starts (tests show the disk cache serving it). */
+export function forgetBundles(): void {
+  bundles.clear();
+}
+
+/** A kept bundle from disk, as text and document; undefined when there is none or it is not JSON. */
+function bundleFromDisk(key: string): { text: string; doc: Record<string, unknown> } | undefined {
+  try {
+    const text = readFileSync(path.join(BUNDLE_CACHE_DIR, `${key}.json`), "utf8");
+    return { text, doc: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a bundle whole (a reader sees the old file or the new one, never part of one); a failure is no error. */
+function bundleToDisk(key: string, text: string): void {
+  try {
+    mkdirSync(BUNDLE_CACHE_DIR, { recursive: true });
+    const file = path.join(BUNDLE_CACHE_DIR, `${key}.json`);
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, text);
+    renameSync(partial, file);
+    pruneBundleFiles(BUNDLE_CACHE_DIR, BUNDLE_FILES_KEPT);
+  } catch {
+    // A cache that cannot be written (read-only install, full disk) only costs the next process a CLI run.
+  }
+}
+
+/** Deletes all but the `keep` most recently written bundle files of `dir` (and partial files left by a crash). */
+export function pruneBundleFiles(dir: string, keep: number): void {
+  const entries = readdirSync(dir).map((name) => {
+    const file = path.join(dir, name);
+    return { file, partial: name.endsWith(".tmp"), mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 };
+  });
+  const old = Date.now() - 60_000;
+  const done = entries.filter((e) => !e.partial).sort((a, b) => b.mtime - a.mtime);
+  for (const e of [...done.slice(keep), ...entries.filter((p) => p.partial && p.mtime < old)])
+    rmSync(e.file, { force: true });
+}
+
 /** Bundles a split root (or any spec file) into one JSON document (all `$ref`s local). Throws BundleError naming the file. */
 export function bundleSpec(root: string): Record<string, unknown> {
   const absolute = path.resolve(root);
   const key = bundleKey(absolute);
-  const known = key === null ? undefined : bundles.get(key);
-  if (known !== undefined) return JSON.parse(known) as Record<string, unknown>;
-  const text = bundleWithCli(root);
-  // Kept only when no file changed while the CLI read them (an editor saving during a preview's rebuild).
-  if (key !== null && bundleKey(absolute) === key) {
-    if (bundles.size >= BUNDLES_KEPT) bundles.delete(bundles.keys().next().value!);
-    bundles.set(key, text);
+  if (key === null) return JSON.parse(bundleWithCli(root)) as Record<string, unknown>;
+  const kept = bundles.get(key);
+  if (kept !== undefined) return JSON.parse(kept) as Record<string, unknown>;
+  let found = bundleFromDisk(key);
+  if (found === undefined) {
+    const text = bundleWithCli(root);
+    found = { text, doc: JSON.parse(text) as Record<string, unknown> };
+    // Kept only when no file changed while the CLI read them (an editor saving during a preview's rebuild).
+    if (bundleKey(absolute) !== key) return found.doc;
+    bundleToDisk(key, text);
   }
-  return JSON.parse(text) as Record<string, unknown>;
+  if (bundles.size >= BUNDLES_KEPT) bundles.delete(bundles.keys().next().value!);
+  bundles.set(key, found.text);
+  return found.doc;
 }
 
 /** The CLI's bundle of `root`, as JSON text. */
