@@ -302,8 +302,8 @@ describe("gate runs only the checks a change can affect", () => {
        if (at >= 0) require("node:fs").writeFileSync(a[at + 1], process.env.TYPECHECK_OUTCOME);`,
       "--",
     ];
-    const gateWith = async (outcome: object) => {
-      process.env.TYPECHECK_OUTCOME = JSON.stringify(outcome);
+    const gateWith = async (outcome: object | string) => {
+      process.env.TYPECHECK_OUTCOME = typeof outcome === "string" ? outcome : JSON.stringify(outcome);
       let log = "";
       try {
         const result = await runGate({
@@ -344,6 +344,10 @@ describe("gate runs only the checks a change can affect", () => {
     const garbled = await gateWith({ text: "" });
     expect(garbled.log).toContain("tsc ran");
     expect(garbled.typecheck).toMatchObject({ status: "fail", note: "exit code 5" });
+    // Nor is a report cut short.
+    const cut = await gateWith('{"problems": 0, "te');
+    expect(cut.log).toContain("tsc ran");
+    expect(cut.typecheck).toMatchObject({ status: "fail", note: "exit code 5" });
   });
 
   it("a change only to comments and string values skips the typecheck and lints only the changed files", async () => {

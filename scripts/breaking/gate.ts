@@ -653,8 +653,12 @@ async function typecheckFromLint(
   log: (t: string) => void,
 ): Promise<StepResult | undefined> {
   await shared.lintDone.promise;
-  const text = await readFile(shared.report, "utf8").catch(() => undefined);
-  const report = text === undefined ? undefined : (JSON.parse(text) as Partial<TypecheckReport>);
+  let report: Partial<TypecheckReport> | undefined;
+  try {
+    report = JSON.parse(await readFile(shared.report, "utf8")) as Partial<TypecheckReport>;
+  } catch {
+    // No file, or one cut short: no report.
+  }
   if (typeof report?.problems !== "number" || typeof report.ms !== "number") {
     log("The Lint check wrote no typecheck report: tsc runs on its own.\n");
     return undefined;
