@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ROOT,
   alternate,
+  childrenCpuSeconds,
   goalLine,
   goalMet,
   load,
   machineLine,
+  ownChildrenCpuSeconds,
   ratios,
   record,
   roundsOption,
@@ -28,6 +30,21 @@ describe("statistics", () => {
     const [, compute, memory] = /reference work (\d+) ms compute, (\d+) ms memory/.exec(line)!;
     expect(Number(compute)).toBeGreaterThan(0);
     expect(Number(memory)).toBeGreaterThan(0);
+  });
+
+  it("children's CPU: fields 16 and 17 of a stat line, counted after the last parenthesis of the name", () => {
+    // A name with a space and a ")" in it; utime 11, stime 12, cutime 1234, cstime 56 (ticks of 1/100 s).
+    const line = "4242 (we ird) x) S 1 4242 4242 0 -1 4194560 100 200 0 0 11 12 1234 56 20 0 1 0 500 1000 10";
+    expect(childrenCpuSeconds(line)).toBeCloseTo(12.9, 9);
+    expect(childrenCpuSeconds("4242 (cut) S 1 2")).toBeNaN();
+  });
+
+  it("a child that used at least 0.3 s of CPU adds at least that much to this process's children's CPU", () => {
+    const before = ownChildrenCpuSeconds();
+    // Busy until its own CPU time reaches 300 ms, however long that takes on a loaded machine.
+    const child = spawnSync(process.execPath, ["-e", "while (process.cpuUsage().user < 300000) {}"]);
+    expect(child.status).toBe(0);
+    expect(ownChildrenCpuSeconds() - before).toBeGreaterThanOrEqual(0.29);
   });
 
   it("summarize gives the median (odd and even counts), min and max", () => {

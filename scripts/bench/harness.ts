@@ -382,6 +382,29 @@ export function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for, with theirs
+ * (fields cutime and cstime of a /proc/<pid>/stat line, in Linux's fixed 100 ticks a second): the difference
+ * around one command is the CPU that command's whole process tree used. NaN when the line cannot be read.
+ */
+export function childrenCpuSeconds(stat: string): number {
+  // The command name (field 2) is in parentheses and may hold spaces or ")": fields are counted after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 16 and 17 of the line; field 3 is the first after the name.
+  const cutime = Number(fields[16 - 3]);
+  const cstime = Number(fields[17 - 3]);
+  return Number.isInteger(cutime) && Number.isInteger(cstime) ? (cutime + cstime) / 100 : Number.NaN;
+}
+
+/** childrenCpuSeconds of this process now; NaN where there is no /proc. */
+export function ownChildrenCpuSeconds(): number {
+  try {
+    return childrenCpuSeconds(readFileSync("/proc/self/stat", "utf8"));
+  } catch {
+    return Number.NaN;
+  }
+}
+
 // ---------------------------------------------------------------- bare baseline with the same bytes
 
 /** One recorded answer: what the bare server sends back for a URL. */
