@@ -31,6 +31,7 @@ import {
   type CommandSpec,
 } from "../../contract-core/index.js";
 import { type Change, type Report, InputError, compareSpecFiles, markdownTable, operationKey } from "./breaking.js";
+import type { TypedLintOutcome } from "../lint/typed-lint.js";
 import { selectTests } from "./test-selection.js";
 import { TS_VISIBLE, sameForTypeScript } from "./type-identity.js";
 
@@ -636,13 +637,8 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-/** What the lint command's --typecheck-report holds (scripts/lint/lint.ts). */
-interface TypecheckReport {
-  problems: number;
-  text: string;
-  ms: number;
-  files: number;
-}
+/** What the lint command's --typecheck-report holds (scripts/lint/lint.ts writes typedLint's outcome). */
+type TypecheckReport = NonNullable<TypedLintOutcome["tsc"]>;
 
 /**
  * The Typecheck check's result from the typecheck the Lint check ran (once it is done); undefined when the

@@ -188,13 +188,14 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   const typecheck = values.typecheck === true;
   const reportPath = values["typecheck-report"];
   if (typeof reportPath === "string" && !typecheck) throw new UsageError("--typecheck-report needs --typecheck");
-  let eslintPatterns: string[] = [];
+  // ESLint runs last, in this process, with the typecheck when asked (one TypeScript program for both).
+  let eslintStep: { label: string; eslint: string[] } | undefined;
   for (const step of codeLintSteps(files, values["eslint-all"] === true)) {
     if ("bin" in step) problems += runCodeLinter(step.label, step.bin, step.args);
-    else if ("eslint" in step) eslintPatterns = step.eslint;
+    else if ("eslint" in step) eslintStep = step;
     else console.log(`✔ ${step.label}`);
   }
-  const eslintLabel = codeLintSteps(files, values["eslint-all"] === true).at(-1)!.label;
+  const eslintPatterns = eslintStep?.eslint ?? [];
   const outcome = await typedLint({
     cwd: repoRoot,
     patterns: eslintPatterns,
@@ -211,7 +212,7 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   }
   if (outcome.eslint) {
     if (outcome.eslint.text) console.log(outcome.eslint.text);
-    console.log(`${outcome.eslint.problems ? "✘" : "✔"} ${eslintLabel}`);
+    console.log(`${outcome.eslint.problems ? "✘" : "✔"} ${eslintStep!.label}`);
     problems += outcome.eslint.problems;
   }
   return problems ? 1 : 0;
