@@ -33,6 +33,7 @@ export {
   BundleError,
   REDOCLY_ENV,
   bundleSpec,
+  pruneCacheFiles,
   redocly,
   redoclyOutput,
   runRedocly,

@@ -14,7 +14,7 @@ import {
   bundleRuns,
   bundleSpec,
   forgetBundles,
-  pruneBundleFiles,
+  pruneCacheFiles,
   refsInText,
   refsOf,
 } from "./redocly.js";
@@ -112,7 +112,7 @@ describe("bundleSpec's bundles on disk (for the other processes of a run)", () =
     writeFileSync(path.join(dir, "9.json.123.tmp"), "{");
     utimesSync(path.join(dir, "9.json.123.tmp"), now - 600, now - 600);
     writeFileSync(path.join(dir, "8.json.456.tmp"), "{");
-    pruneBundleFiles(dir, 3);
+    pruneCacheFiles(dir, 3);
     expect(readdirSync(dir).sort()).toEqual(["2.json", "3.json", "4.json", "8.json.456.tmp"]);
   });
 });

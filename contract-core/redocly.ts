@@ -218,19 +218,22 @@ function bundleToDisk(key: string, text: string): void {
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, text);
     renameSync(partial, file);
-    pruneBundleFiles(BUNDLE_CACHE_DIR, BUNDLE_FILES_KEPT);
+    pruneCacheFiles(BUNDLE_CACHE_DIR, BUNDLE_FILES_KEPT);
   } catch {
     // A cache that cannot be written (read-only install, full disk) only costs the next process a CLI run.
   }
 }
 
-/** Deletes all but the `keep` most recently written bundle files of `dir` (and partial files left by a crash). */
-export function pruneBundleFiles(dir: string, keep: number): void {
+/**
+ * Deletes all but the `keep` most recently written files of a cache folder, and the partial files (`.tmp`)
+ * older than `partialAgeMs` (left by a crash: a writer renames its partial file within that time).
+ */
+export function pruneCacheFiles(dir: string, keep: number, partialAgeMs = 60_000): void {
   const entries = readdirSync(dir).map((name) => {
     const file = path.join(dir, name);
     return { file, partial: name.endsWith(".tmp"), mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 };
   });
-  const old = Date.now() - 60_000;
+  const old = Date.now() - partialAgeMs;
   const done = entries.filter((e) => !e.partial).sort((a, b) => b.mtime - a.mtime);
   for (const e of [...done.slice(keep), ...entries.filter((p) => p.partial && p.mtime < old)])
     rmSync(e.file, { force: true });

@@ -41,6 +41,11 @@ export const SANDBOX_COMMAND: CommandSpec = {
       `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
     ),
     log: { type: "boolean", description: "log requests (never headers or keys)" },
+    snapshot: {
+      type: "boolean",
+      description:
+        "start from a start-up snapshot of the generated graph (built by the first such start, minutes at 500,000 people; later starts restore it in seconds)",
+    },
   },
   notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],
 };

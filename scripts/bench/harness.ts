@@ -377,6 +377,17 @@ export async function waitUntilAnswering(
 }
 
 /** Resident memory of a process in MB (Linux /proc). */
+/** The processes `pid` started and that still run (Linux /proc); none when it is gone. */
+export function childPids(pid: number): number[] {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  } catch {
+    return [];
+  }
+  return text ? text.split(" ").map(Number) : [];
+}
+
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : Number.NaN;

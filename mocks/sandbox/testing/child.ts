@@ -16,11 +16,16 @@ export interface SandboxChild {
 
 export function spawnSandbox(
   args: readonly string[],
-  { detached = false, timeoutMs = 45_000 }: { detached?: boolean; timeoutMs?: number } = {},
+  {
+    detached = false,
+    timeoutMs = 45_000,
+    env,
+  }: { detached?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<SandboxChild> {
   const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...args], {
     cwd: REPO_ROOT,
     detached,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

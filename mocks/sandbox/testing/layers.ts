@@ -16,7 +16,7 @@ export const LAYERS: readonly { name: string; match: RegExp }[] = [
   { name: "area contract", match: /^(options|spec|state|auth|context)\.ts$/ },
   { name: "areas", match: /^(routes|stateful)\// },
   { name: "core", match: /^(core|cors|ratelimit|prefer|validation)\.ts$/ },
-  { name: "hosts", match: /^(server|node-state-storage|cli|start|bench)\.ts$|^(hosts|testing)\// },
+  { name: "hosts", match: /^(server|node-state-storage|cli|launch|start|bench)\.ts$|^(hosts|testing)\// },
 ];
 
 /** Layers up to and including this one must stay free of Node built-ins and Fastify. */

@@ -1,0 +1,80 @@
+/**
+ * The sandbox command's body, shared by `npm run sandbox` (start.ts) and the process a start-up snapshot
+ * restores (hosts/snapshot-entry.ts): parse the command line, start the Fastify host, print the banner, stop
+ * on SIGINT/SIGTERM. With --snapshot, the start is handed to hosts/startup-snapshot.ts.
+ */
+import { describeListenError, runCommand } from "../../contract-core/index.js";
+import { KEYS, ORGS } from "./auth.js";
+import { parseCli, SANDBOX_COMMAND } from "./cli.js";
+import type { RestoredSnapshot } from "./hosts/snapshot-protocol.js";
+import { resolveOptions, type SandboxOptions } from "./options.js";
+
+/**
+ * Runs the sandbox command line. `restored` is set in a process started from a snapshot: --snapshot is then
+ * already honoured, and the banner says whether the snapshot's graph is the one in use.
+ */
+export async function runSandboxCommand(argv: readonly string[], restored?: RestoredSnapshot): Promise<void> {
+  await runCommand(
+    SANDBOX_COMMAND,
+    async (args) => {
+      const options = parseCli(argv);
+      if (!options) return;
+      if (args.values.snapshot && !restored) {
+        // Loaded only here: esbuild and the snapshot files are nothing to a plain start.
+        const { startFromSnapshot } = await import("./hosts/startup-snapshot.js");
+        return startFromSnapshot(options, argv, () => launchSandbox(options));
+      }
+      await launchSandbox(options, restored);
+    },
+    argv,
+  );
+}
+
+/** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
+export async function launchSandbox(options: Partial<SandboxOptions>, restored?: RestoredSnapshot): Promise<void> {
+  const { host, port, people, companies, seed } = resolveOptions(options);
+  // The server (Fastify, the graph) loads only once the command line asks for a start, not for --help.
+  const { startSandbox } = await import("./server.js");
+  const t0 = performance.now();
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox(options);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code) throw new Error(describeListenError(e, port, host), { cause: e });
+    throw e;
+  }
+  const readyMs = performance.now() - t0;
+  const { graph } = sandbox;
+  console.log(
+    `Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`,
+  );
+  if (restored) {
+    const same = restored.people === people && restored.companies === companies && restored.seed === seed;
+    console.log(
+      same
+        ? "Graph: from the start-up snapshot (restored, not built)"
+        : `Graph: built (the start-up snapshot holds ${restored.people} people, ${restored.companies} companies, seed ${restored.seed})`,
+    );
+  }
+  console.log(`Base URL: ${sandbox.baseUrl}`);
+  console.log(`Control:  ${sandbox.origin}/__sandbox`);
+  console.log(
+    `Rate limit: ${sandbox.ctx.options.rateLimit ? `${sandbox.ctx.options.rateLimit.max}/min per client IP` : "off"}; latency: ${sandbox.ctx.options.latencyMs} ms`,
+  );
+  console.log("\nTest keys (send as Authorization: Bearer <key> or X-Api-Key: <key>):");
+  for (const k of KEYS) console.log(`  ${k.key.padEnd(34)} ${k.description}`);
+  console.log(`\nOrganization UUIDs (X-Service-Org-Id for the platform key):`);
+  for (const o of Object.values(ORGS)) console.log(`  ${o.id}  ${o.name}`);
+  let closing = false;
+  const stop = async () => {
+    if (closing) return;
+    closing = true;
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  // A restored process runs under start.ts, which relays signals; when that parent is gone (killed), so is the
+  // IPC channel, and the sandbox stops instead of staying behind as an orphan.
+  if (restored) process.on("disconnect", stop);
+}
