@@ -275,7 +275,7 @@ async function snapshotStarts(
       const started = await startServer(process.execPath, args, RESTORED, env);
       try {
         // The sandbox runs in the process start.ts started from the snapshot.
-        const sandboxPid = childPids(started.child.pid!)[0]!;
+        const sandboxPid = childPids(started.child.pid!, /--snapshot-blob/)[0]!;
         figures.readyMs!.push(started.readyMs);
         figures.rssReadyMb!.push(rssMb(sandboxPid));
         const r = await load(started.match[1]! + SEARCH, loadOptions);

@@ -9,6 +9,9 @@ import { parseCli, SANDBOX_COMMAND } from "./cli.js";
 import type { RestoredSnapshot } from "./hosts/snapshot-protocol.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 
+/** A plain start whose graph took longer than this points to --snapshot. */
+const SLOW_GRAPH_MS = 10_000;
+
 /**
  * Runs the sandbox command line. `restored` is set in a process started from a snapshot: --snapshot is then
  * already honoured, and the banner says whether the snapshot's graph is the one in use.
@@ -48,6 +51,11 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   console.log(
     `Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`,
   );
+  if (!restored && sandbox.graphMs > SLOW_GRAPH_MS) {
+    console.log(
+      `Graph: generated in ${(sandbox.graphMs / 1000).toFixed(1)} s; with --snapshot, the next starts restore it from a start-up snapshot instead (mocks/sandbox/README.md)`,
+    );
+  }
   if (restored) {
     const same = restored.people === people && restored.companies === companies && restored.seed === seed;
     console.log(

@@ -377,15 +377,27 @@ export async function waitUntilAnswering(
 }
 
 /** Resident memory of a process in MB (Linux /proc). */
-/** The processes `pid` started and that still run (Linux /proc); none when it is gone. */
-export function childPids(pid: number): number[] {
+/**
+ * The processes `pid` started and that still run (Linux /proc), those whose command line (arguments joined by
+ * spaces) matches `commandLine` when it is given; none when `pid` is gone.
+ */
+export function childPids(pid: number, commandLine?: RegExp): number[] {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
   } catch {
     return [];
   }
-  return text ? text.split(" ").map(Number) : [];
+  const pids = text ? text.split(" ").map(Number) : [];
+  return commandLine ? pids.filter((child) => commandLine.test(commandLineOf(child))) : pids;
+}
+
+function commandLineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
 }
 
 export function rssMb(pid: number): number {

@@ -122,7 +122,7 @@ describe("npm run sandbox -- --snapshot", () => {
     }
 
     // SIGTERM to the parent alone (not its group) reaches the restored process, and both end.
-    const [restored] = childPids(first.child.pid!);
+    const [restored] = childPids(first.child.pid!, /--snapshot-blob/);
     expect(restored).toBeGreaterThan(0);
     const exited = new Promise<number | null>((r) => first.child.once("exit", (code) => r(code)));
     kill(first.child.pid!, "SIGTERM");
@@ -136,7 +136,7 @@ describe("npm run sandbox -- --snapshot", () => {
     expect(again.output()).toContain("Graph: from the start-up snapshot (restored, not built)");
     const res = await fetch(`${again.baseUrl}/people/priya-raman`, { headers });
     expect(res.status).toBe(200);
-    const [restored] = childPids(again.child.pid!);
+    const [restored] = childPids(again.child.pid!, /--snapshot-blob/);
     kill(again.child.pid!, "SIGKILL");
     expect(await gone(restored!)).toBe(true);
   });

@@ -68,19 +68,22 @@ export async function bundleSnapshotEntry(
   source: string = ENTRY_SOURCE,
 ): Promise<SnapshotEntry> {
   const esbuild = await import("esbuild");
-  const result = await esbuild.build({
-    entryPoints: [source],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node22",
-    // Only the parent of a restored process builds snapshots; the restored one never loads esbuild.
-    external: ["esbuild"],
-    plugins: [fileUrls],
-    write: false,
-    logLevel: "silent",
-    legalComments: "none",
-  });
+  const result = await esbuild
+    .build({
+      entryPoints: [source],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node22",
+      // Only the parent of a restored process builds snapshots; the restored one never loads esbuild.
+      external: ["esbuild"],
+      plugins: [fileUrls],
+      write: false,
+      logLevel: "silent",
+      legalComments: "none",
+    })
+    // esbuild's service process would otherwise stay beside the sandbox for as long as it runs.
+    .finally(() => esbuild.stop());
   const left = result.warnings.filter((w) => w.id === "empty-import-meta");
   if (left.length > 0) {
     const where = left.map((w) => `${w.location?.file ?? "?"}:${w.location?.line ?? "?"}`).join(", ");
