@@ -3,7 +3,7 @@
  * real starts from one: built once, restored after (the answers those of a plain core on the same graph), the
  * restored sandbox stopping with its parent, and a file Node cannot restore removed and started without.
  */
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -139,6 +139,39 @@ describe("npm run sandbox -- --snapshot", () => {
     const [restored] = childPids(again.child.pid!, /--snapshot-blob/);
     kill(again.child.pid!, "SIGKILL");
     expect(await gone(restored!)).toBe(true);
+  });
+
+  it("stops building on SIGTERM: the builder ends, no file is left, the exit code says why", async () => {
+    const fresh = tempDir();
+    const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, [SNAPSHOT_DIR_ENV]: fresh },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    let builder: number | undefined;
+    for (let waited = 0; builder === undefined && waited < 30_000; waited += 20) {
+      await new Promise((r) => setTimeout(r, 20));
+      builder = childPids(child.pid!, /--build-snapshot/)[0];
+    }
+    expect(builder).toBeGreaterThan(0);
+    kill(child.pid!, "SIGTERM");
+    expect(await exited).toBe(143);
+    expect(await gone(builder!)).toBe(true);
+    expect(readdirSync(path.join(fresh, "blobs"))).toEqual([]);
+  });
+
+  it("starts without a snapshot when none can be kept, saying why", async () => {
+    const started = await spawnSandbox(args, { env: { [SNAPSHOT_DIR_ENV]: "/dev/null/snapshots" } });
+    children.push(started.child);
+    expect(started.output()).toMatch(/No start-up snapshot \(.*\/dev\/null\/snapshots.*\): starting without it\./);
+    expect(started.output()).not.toContain("Graph: from the start-up snapshot");
+    const res = await fetch(`${started.baseUrl}/people/priya-raman`, { headers });
+    expect(res.status).toBe(200);
+    const exited = new Promise((r) => started.child.once("exit", r));
+    kill(started.child.pid!, "SIGTERM");
+    await exited;
   });
 
   it("removes a snapshot Node cannot restore and starts without it", async () => {

@@ -117,7 +117,10 @@ export function snapshotFileName(graph: RestoredSnapshot, entryHash: string): st
   return `${graph.people}-people-${key}.blob`;
 }
 
-/** Builds the snapshot of `graph` from `entry` into `blob` (written whole). Throws with the builder's output. */
+/**
+ * Builds the snapshot of `graph` from `entry` into `blob` (written whole). Throws with the builder's output.
+ * SIGINT or SIGTERM while it builds stops the builder, removes its partial file and ends this process.
+ */
 export async function buildSnapshot(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): Promise<void> {
   mkdirSync(path.dirname(blob), { recursive: true });
   const partial = `${blob}.${process.pid}.tmp`;
@@ -128,10 +131,24 @@ export async function buildSnapshot(entry: SnapshotEntry, graph: RestoredSnapsho
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  let interrupted: NodeJS.Signals | undefined;
+  const interrupt = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    child.kill("SIGKILL");
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", resolve);
+  }).finally(() => {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
   });
+  if (interrupted) {
+    rmSync(partial, { force: true });
+    process.exit(interrupted === "SIGINT" ? 130 : 143);
+  }
   if (code !== 0 || !existsSync(partial)) {
     rmSync(partial, { force: true });
     throw new Error(
@@ -186,22 +203,14 @@ export async function startFromSnapshot(
   argv: readonly string[],
   startWithout: () => Promise<void>,
 ): Promise<number> {
-  const { people, companies, seed } = resolveOptions(options);
-  const graph: RestoredSnapshot = { people, companies, seed };
-  const dir = snapshotDir();
-  const entry = await bundleSnapshotEntry(dir);
-  const blob = path.join(dir, "blobs", snapshotFileName(graph, entry.hash));
-  if (existsSync(blob)) touch(blob);
-  else {
-    console.log(
-      `Building the start-up snapshot of ${people.toLocaleString("en-US")} people (once for this graph, code and Node version; minutes for a large graph)...`,
-    );
-    const t0 = performance.now();
-    await buildSnapshot(entry, graph, blob);
-    const mb = statSync(blob).size / 1e6;
-    console.log(
-      `Start-up snapshot built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${path.relative(process.cwd(), blob)} (${mb.toFixed(0)} MB)`,
-    );
+  let blob: string;
+  try {
+    blob = await findOrBuild(options);
+  } catch (e) {
+    // No snapshot is no reason not to start: a read-only or full disk, an install without esbuild.
+    console.error(`No start-up snapshot (${(e as Error).message}): starting without it.`);
+    await startWithout();
+    return 0;
   }
   const run = await runRestored(blob, argv);
   if (run.restored) return run.code;
@@ -211,6 +220,29 @@ export async function startFromSnapshot(
   );
   await startWithout();
   return 0;
+}
+
+/** The kept snapshot for these options, built first when there is none. */
+async function findOrBuild(options: Partial<SandboxOptions>): Promise<string> {
+  const { people, companies, seed } = resolveOptions(options);
+  const graph: RestoredSnapshot = { people, companies, seed };
+  const dir = snapshotDir();
+  const entry = await bundleSnapshotEntry(dir);
+  const blob = path.join(dir, "blobs", snapshotFileName(graph, entry.hash));
+  if (existsSync(blob)) {
+    touch(blob);
+    return blob;
+  }
+  console.log(
+    `Building the start-up snapshot of ${people.toLocaleString("en-US")} people (once for this graph, code and Node version; minutes for a large graph)...`,
+  );
+  const t0 = performance.now();
+  await buildSnapshot(entry, graph, blob);
+  const mb = statSync(blob).size / 1e6;
+  console.log(
+    `Start-up snapshot built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${path.relative(process.cwd(), blob)} (${mb.toFixed(0)} MB)`,
+  );
+  return blob;
 }
 
 function sha256(text: string): string {
