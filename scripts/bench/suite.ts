@@ -34,26 +34,45 @@ const SUITE_GOALS = { gate: 45, test: 90 } as const;
 // A type, not an interface: the rounds harness takes records of numbers, which an interface is not.
 type Run = { seconds: number; exitCode: number; cpuSeconds: number };
 
+/** The end of a failed run's output, kept for the report (a run's output is otherwise discarded). */
+const OUTPUT_KEPT = 16_000;
+const failedOutputs: string[] = [];
+
 /**
- * Runs `command args` in `cwd` with its output discarded; resolves with the wall time, the CPU time of its whole
- * process tree (the runs happen one at a time, so the difference of this process's children's CPU is this run's)
- * and the exit code. A failed run counts as infinitely slow, so a gate that fails fast never meets its goal.
+ * Runs `command args` in `cwd`; resolves with the wall time, the CPU time of its whole process tree (the runs
+ * happen one at a time, so the difference of this process's children's CPU is this run's) and the exit code.
+ * A failed run counts as infinitely slow, so a gate that fails fast never meets its goal; the end of its output
+ * is kept for the report.
  */
 function timed(cwd: string, command: string, args: string[]): Promise<Run> {
   const t0 = performance.now();
   const cpu0 = ownChildrenCpuSeconds();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: "ignore", env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let output = "";
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
     child.once("error", reject);
     // "close", not "exit": the child has then been waited for, and its CPU counted among this process's children.
-    child.once("close", (code) =>
+    child.once("close", (code) => {
+      if (code !== 0)
+        failedOutputs.push(`${command} ${args.join(" ")} (exit ${code}), last lines:\n${lastLines(output, 40)}`);
       resolve({
         seconds: code === 0 ? (performance.now() - t0) / 1000 : Infinity,
         exitCode: code ?? 1,
         cpuSeconds: ownChildrenCpuSeconds() - cpu0,
-      }),
-    );
+      });
+    });
   });
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trimEnd().split("\n").slice(-count).join("\n");
 }
 
 /** "CPU 123.4 s median (min-max)" of a scenario's runs: steadier than wall time on a machine others share. */
@@ -147,6 +166,8 @@ runBench(async () => {
         details: [cpuLine(runs.test), ...failures(runs.test)],
       }),
     );
+    // After the goal lines (the parent collects those): why each failed run failed.
+    for (const output of failedOutputs) console.log(`\nFailed run: ${output}`);
   } finally {
     await must(ROOT, "git", ["worktree", "remove", "--force", dir]).catch((e: Error) => console.error(e.message));
     rmSync(join(dir, ".."), { recursive: true, force: true });
