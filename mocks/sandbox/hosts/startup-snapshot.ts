@@ -124,13 +124,8 @@ export function snapshotFileName(graph: RestoredSnapshot, entryHash: string): st
 export async function buildSnapshot(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): Promise<void> {
   mkdirSync(path.dirname(blob), { recursive: true });
   const partial = `${blob}.${process.pid}.tmp`;
-  const child = spawn(process.execPath, ["--snapshot-blob", partial, "--build-snapshot", entry.file], {
-    env: { ...process.env, [SNAPSHOT_GRAPH_ENV]: JSON.stringify(graph) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // Listening before the builder is spawned: until a listener is added, a signal's default action ends this
+  // process at once and leaves the builder running. (Listeners run from the event loop, after `child` is set.)
   let interrupted: NodeJS.Signals | undefined;
   const interrupt = (signal: NodeJS.Signals) => {
     interrupted = signal;
@@ -138,6 +133,13 @@ export async function buildSnapshot(entry: SnapshotEntry, graph: RestoredSnapsho
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
+  const child = spawn(process.execPath, ["--snapshot-blob", partial, "--build-snapshot", entry.file], {
+    env: { ...process.env, [SNAPSHOT_GRAPH_ENV]: JSON.stringify(graph) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", resolve);
@@ -170,6 +172,10 @@ export interface RestoredRun {
  * `restored` is false when Node could not restore the file (it exits before the snapshot's main function).
  */
 export async function runRestored(blob: string, argv: readonly string[]): Promise<RestoredRun> {
+  // Listening before the child is spawned, as in buildSnapshot: no signal ends this process without it.
+  const relay = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on("SIGINT", relay);
+  process.on("SIGTERM", relay);
   const child = spawn(process.execPath, ["--snapshot-blob", blob, "--", ...argv], {
     stdio: ["inherit", "inherit", "inherit", "ipc"],
   });
@@ -177,9 +183,6 @@ export async function runRestored(blob: string, argv: readonly string[]): Promis
   child.on("message", (message) => {
     if (message === RESTORED_MESSAGE) restored = true;
   });
-  const relay = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on("SIGINT", relay);
-  process.on("SIGTERM", relay);
   try {
     // 'close' comes after the IPC channel has delivered its messages; 'exit' may come before.
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
