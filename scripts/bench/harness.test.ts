@@ -1,11 +1,12 @@
 /** Tests of the bench harness: statistics, options, goal lines, the same-bytes baseline and the runner's usage. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ROOT,
   alternate,
+  childPids,
   childrenCpuSeconds,
   goalLine,
   goalMet,
@@ -45,6 +46,22 @@ describe("statistics", () => {
     const child = spawnSync(process.execPath, ["-e", "while (process.cpuUsage().user < 300000) {}"]);
     expect(child.status).toBe(0);
     expect(ownChildrenCpuSeconds() - before).toBeGreaterThanOrEqual(0.29);
+  });
+
+  it("childPids lists this process's running children, those whose command line matches when asked", async () => {
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "--", "tg-childpids-marker"]);
+    try {
+      await new Promise((r) => child.once("spawn", r));
+      expect(childPids(process.pid)).toContain(child.pid);
+      expect(childPids(process.pid, /tg-childpids-marker/)).toEqual([child.pid]);
+      expect(childPids(process.pid, /no-such-marker/)).not.toContain(child.pid);
+    } finally {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+    }
+    expect(childPids(process.pid)).not.toContain(child.pid);
+    expect(childPids(2 ** 22 + 1)).toEqual([]);
   });
 
   it("summarize gives the median (odd and even counts), min and max", () => {

@@ -376,7 +376,6 @@ export async function waitUntilAnswering(
   throw new Error(`${url} did not answer in ${timeoutMs} ms`);
 }
 
-/** Resident memory of a process in MB (Linux /proc). */
 /**
  * The processes `pid` started and that still run (Linux /proc), those whose command line (arguments joined by
  * spaces) matches `commandLine` when it is given; none when `pid` is gone.
@@ -400,6 +399,7 @@ function commandLineOf(pid: number): string {
   }
 }
 
+/** Resident memory of a process in MB (Linux /proc). */
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : Number.NaN;
