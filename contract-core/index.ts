@@ -33,12 +33,12 @@ export {
   BundleError,
   REDOCLY_ENV,
   bundleSpec,
-  pruneCacheFiles,
   redocly,
   redoclyOutput,
   runRedocly,
   type RedoclyRun,
 } from "./redocly.js";
+export { partialFileOf, pruneCacheFiles, writeFileWhole } from "./cache-files.js";
 export * from "./cli.js";
 export {
   MAX_BODY_BYTES,

@@ -8,16 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  BundleError,
-  bundleCacheFile,
-  bundleRuns,
-  bundleSpec,
-  forgetBundles,
-  pruneCacheFiles,
-  refsInText,
-  refsOf,
-} from "./redocly.js";
+import { BundleError, bundleCacheFile, bundleRuns, bundleSpec, forgetBundles, refsInText, refsOf } from "./redocly.js";
+import { pruneCacheFiles } from "./cache-files.js";
 import { REPO_ROOT } from "./spec.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "tg-redocly-test-"));

@@ -4,21 +4,12 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { pruneCacheFiles, writeFileWhole } from "./cache-files.js";
 import { isObj } from "./pointer.js";
 
 const require = createRequire(import.meta.url);
@@ -213,30 +204,11 @@ function bundleFromDisk(key: string): { text: string; doc: Record<string, unknow
 /** Writes a bundle whole (a reader sees the old file or the new one, never part of one); a failure is no error. */
 function bundleToDisk(key: string, text: string): void {
   try {
-    mkdirSync(BUNDLE_CACHE_DIR, { recursive: true });
-    const file = path.join(BUNDLE_CACHE_DIR, `${key}.json`);
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, text);
-    renameSync(partial, file);
+    writeFileWhole(path.join(BUNDLE_CACHE_DIR, `${key}.json`), text);
     pruneCacheFiles(BUNDLE_CACHE_DIR, BUNDLE_FILES_KEPT);
   } catch {
     // A cache that cannot be written (read-only install, full disk) only costs the next process a CLI run.
   }
-}
-
-/**
- * Deletes all but the `keep` most recently written files of a cache folder, and the partial files (`.tmp`)
- * older than `partialAgeMs` (left by a crash: a writer renames its partial file within that time).
- */
-export function pruneCacheFiles(dir: string, keep: number, partialAgeMs = 60_000): void {
-  const entries = readdirSync(dir).map((name) => {
-    const file = path.join(dir, name);
-    return { file, partial: name.endsWith(".tmp"), mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 };
-  });
-  const old = Date.now() - partialAgeMs;
-  const done = entries.filter((e) => !e.partial).sort((a, b) => b.mtime - a.mtime);
-  for (const e of [...done.slice(keep), ...entries.filter((p) => p.partial && p.mtime < old)])
-    rmSync(e.file, { force: true });
 }
 
 /** Bundles a split root (or any spec file) into one JSON document (all `$ref`s local). Throws BundleError naming the file. */

@@ -12,17 +12,17 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
-import { REPO_ROOT, pruneCacheFiles } from "../../../contract-core/index.js";
+import { REPO_ROOT, partialFileOf, pruneCacheFiles, writeFileWhole } from "../../../contract-core/index.js";
 import { resolveOptions, type SandboxOptions } from "../options.js";
 import { RESTORED_MESSAGE, SNAPSHOT_GRAPH_ENV, type RestoredSnapshot } from "./snapshot-protocol.js";
 
 export const SNAPSHOT_DIR_ENV = "TG_SANDBOX_SNAPSHOT_DIR";
 /** Snapshots kept (a 500,000-person one is several hundred MB); past it the least recently used go. */
-export const SNAPSHOTS_KEPT = 2;
+const SNAPSHOTS_KEPT = 2;
 const ENTRIES_KEPT = 4;
 /** A build writes its file at its very end; a partial file older than this was left by a crash. */
 const PARTIAL_AGE_MS = 10 * 60_000;
@@ -95,7 +95,7 @@ export async function bundleSnapshotEntry(
   const file = path.join(entries, `entry-${hash}.cjs`);
   if (existsSync(file)) touch(file);
   else {
-    writeWhole(file, text);
+    writeFileWhole(file, text);
     pruneCacheFiles(entries, ENTRIES_KEPT);
   }
   return { file, hash };
@@ -123,7 +123,7 @@ export function snapshotFileName(graph: RestoredSnapshot, entryHash: string): st
  */
 export async function buildSnapshot(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): Promise<void> {
   mkdirSync(path.dirname(blob), { recursive: true });
-  const partial = `${blob}.${process.pid}.tmp`;
+  const partial = partialFileOf(blob);
   // Listening before the builder is spawned: until a listener is added, a signal's default action ends this
   // process at once and leaves the builder running. (Listeners run from the event loop, after `child` is set.)
   let interrupted: NodeJS.Signals | undefined;
@@ -256,12 +256,4 @@ function sha256(text: string): string {
 function touch(file: string): void {
   const now = new Date();
   utimesSync(file, now, now);
-}
-
-/** Writes a file whole: a reader sees no file or all of it. */
-function writeWhole(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, text);
-  renameSync(partial, file);
 }
