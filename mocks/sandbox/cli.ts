@@ -44,7 +44,7 @@ export const SANDBOX_COMMAND: CommandSpec = {
     snapshot: {
       type: "boolean",
       description:
-        "start from a start-up snapshot of the generated graph (built by the first such start, minutes at 500,000 people; later starts restore it in seconds)",
+        "start from a start-up snapshot of the generated graph (the first such start is a plain one while it builds in the background; later starts restore it in seconds)",
     },
   },
   notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],

@@ -6,13 +6,15 @@
  *
  * Snapshots are kept in node_modules/.cache/tg-sandbox-snapshots (TG_SANDBOX_SNAPSHOT_DIR elsewhere), named by a
  * key of the graph's options, the Node version and platform, and the bundled code: a change to any of them
- * builds a new one, and a file Node cannot restore is removed and the start goes on without it. Building runs
- * without V8's optimizing compilers (a snapshot cannot hold optimized code), so the first start takes a few
- * times longer than a plain one: worth it for a graph that is started again and again.
+ * builds a new one, and a file Node cannot restore is removed. A start that finds no snapshot starts the sandbox
+ * at once, as a plain start, while a child process builds the snapshot in the background at low priority.
+ * Building runs without V8's optimizing compilers (a snapshot cannot hold optimized code), so it takes a few
+ * times longer than a plain start: worth it for a graph that is started again and again.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
@@ -117,48 +119,73 @@ export function snapshotFileName(graph: RestoredSnapshot, entryHash: string): st
   return `${graph.people}-people-${key}.blob`;
 }
 
+/** A snapshot being built by a child process, while this process goes on. */
+export interface SnapshotBuild {
+  /** Resolves once the file is in place; rejects with the builder's last output when it failed. */
+  done: Promise<void>;
+  /**
+   * Stops the builder and removes its partial file. Synchronous, so an 'exit' listener can call it; a builder
+   * that wrote a last block after the removal leaves a partial file the next prune removes.
+   */
+  cancel(): void;
+}
+
+/** The last bytes of a builder's output kept for an error message. */
+const OUTPUT_KEPT = 8_000;
+
 /**
- * Builds the snapshot of `graph` from `entry` into `blob` (written whole). Throws with the builder's output.
- * SIGINT or SIGTERM while it builds stops the builder, removes its partial file and ends this process.
+ * Starts building the snapshot of `graph` from `entry` into `blob` (written whole) in a child process at the
+ * lowest scheduling priority, so a sandbox serving beside it keeps its core.
  */
-export async function buildSnapshot(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): Promise<void> {
+export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): SnapshotBuild {
   mkdirSync(path.dirname(blob), { recursive: true });
   const partial = partialFileOf(blob);
-  // Listening before the builder is spawned: until a listener is added, a signal's default action ends this
-  // process at once and leaves the builder running. (Listeners run from the event loop, after `child` is set.)
-  let interrupted: NodeJS.Signals | undefined;
-  const interrupt = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    child.kill("SIGKILL");
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
   const child = spawn(process.execPath, ["--snapshot-blob", partial, "--build-snapshot", entry.file], {
     env: { ...process.env, [SNAPSHOT_GRAPH_ENV]: JSON.stringify(graph) },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, 19);
+    } catch {
+      // Not allowed here (some containers): it builds at normal priority.
+    }
+  }
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", resolve);
-  }).finally(() => {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  let cancelled = false;
+  const cancel = () => {
+    if (cancelled) return;
+    cancelled = true;
+    child.kill("SIGKILL");
+    rmSync(partial, { force: true });
+  };
+  const done = new Promise<void>((resolve, reject) => {
+    child.once("error", (e) => {
+      rmSync(partial, { force: true });
+      reject(e);
+    });
+    child.once("close", (code, signal) => {
+      if (cancelled) return reject(new Error("the build was cancelled"));
+      if (code !== 0 || !existsSync(partial)) {
+        rmSync(partial, { force: true });
+        const tail = output.trim().split("\n").slice(-20).join("\n");
+        return reject(new Error(`building the start-up snapshot failed (${signal ?? `exit ${code}`}):\n${tail}`));
+      }
+      try {
+        renameSync(partial, blob);
+        pruneCacheFiles(path.dirname(blob), SNAPSHOTS_KEPT, PARTIAL_AGE_MS);
+        resolve();
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
   });
-  if (interrupted) {
-    rmSync(partial, { force: true });
-    process.exit(interrupted === "SIGINT" ? 130 : 143);
-  }
-  if (code !== 0 || !existsSync(partial)) {
-    rmSync(partial, { force: true });
-    throw new Error(
-      `building the start-up snapshot failed (exit ${code}):\n${output.trim().split("\n").slice(-20).join("\n")}`,
-    );
-  }
-  renameSync(partial, blob);
-  pruneCacheFiles(path.dirname(blob), SNAPSHOTS_KEPT, PARTIAL_AGE_MS);
+  // A failure is reported by whoever awaits `done`; an unobserved one must not end the process.
+  done.catch(() => undefined);
+  return { done, cancel };
 }
 
 /** How a restored process ended: whether Node restored the snapshot at all, and its exit code. */
@@ -172,7 +199,8 @@ export interface RestoredRun {
  * `restored` is false when Node could not restore the file (it exits before the snapshot's main function).
  */
 export async function runRestored(blob: string, argv: readonly string[]): Promise<RestoredRun> {
-  // Listening before the child is spawned, as in buildSnapshot: no signal ends this process without it.
+  // Listening before the child is spawned: until a listener is added, a signal's default action ends this
+  // process at once and leaves the child running. (Listeners run from the event loop, after `child` is set.)
   const relay = (signal: NodeJS.Signals) => child.kill(signal);
   process.on("SIGINT", relay);
   process.on("SIGTERM", relay);
@@ -197,55 +225,102 @@ export async function runRestored(blob: string, argv: readonly string[]): Promis
 }
 
 /**
- * `npm run sandbox -- --snapshot ...`: finds (or builds) the snapshot of this graph and runs the sandbox from
- * it; the process's exit code is the restored sandbox's. A snapshot Node cannot restore is removed, and
- * `startWithout` starts the sandbox here instead.
+ * `npm run sandbox -- --snapshot ...`: runs the sandbox from the kept snapshot of this graph, and ends with
+ * that sandbox's exit code. Without one (none kept yet, or a file Node cannot restore, which is removed),
+ * `startWithout` starts the sandbox here at once while the snapshot is built in the background for the next
+ * start; without a usable folder (read-only or full disk, no esbuild), it starts here after saying why.
  */
 export async function startFromSnapshot(
   options: Partial<SandboxOptions>,
   argv: readonly string[],
   startWithout: () => Promise<void>,
 ): Promise<number> {
+  const { people, companies, seed } = resolveOptions(options);
+  const graph: RestoredSnapshot = { people, companies, seed };
+  let entry: SnapshotEntry;
   let blob: string;
   try {
-    blob = await findOrBuild(options);
+    const dir = snapshotDir();
+    entry = await bundleSnapshotEntry(dir);
+    blob = path.join(dir, "blobs", snapshotFileName(graph, entry.hash));
   } catch (e) {
-    // No snapshot is no reason not to start: a read-only or full disk, an install without esbuild.
-    console.error(`No start-up snapshot (${(e as Error).message}): starting without it.`);
-    await startWithout();
-    return 0;
+    return startedWithout(e, startWithout);
   }
-  const run = await runRestored(blob, argv);
-  if (run.restored) return run.code;
-  rmSync(blob, { force: true });
-  console.error(
-    `The start-up snapshot ${path.relative(process.cwd(), blob)} could not be restored (exit ${run.code}): removed it, starting without it.`,
-  );
+  if (existsSync(blob)) {
+    touch(blob);
+    const run = await runRestored(blob, argv);
+    if (run.restored) return run.code;
+    rmSync(blob, { force: true });
+    console.error(
+      `The start-up snapshot ${path.relative(process.cwd(), blob)} could not be restored (exit ${run.code}): removed it.`,
+    );
+  }
+  return startWhileBuilding(() => startBuild(entry, graph, blob), graph, blob, startWithout);
+}
+
+/** Starts the sandbox here, saying why there is no snapshot (a read-only or full disk, no esbuild). */
+async function startedWithout(e: unknown, startWithout: () => Promise<void>): Promise<number> {
+  console.error(`No start-up snapshot (${(e as Error).message}): starting without it.`);
   await startWithout();
   return 0;
 }
 
-/** The kept snapshot for these options, built first when there is none. */
-async function findOrBuild(options: Partial<SandboxOptions>): Promise<string> {
-  const { people, companies, seed } = resolveOptions(options);
-  const graph: RestoredSnapshot = { people, companies, seed };
-  const dir = snapshotDir();
-  const entry = await bundleSnapshotEntry(dir);
-  const blob = path.join(dir, "blobs", snapshotFileName(graph, entry.hash));
-  if (existsSync(blob)) {
-    touch(blob);
-    return blob;
+/**
+ * Starts the build and, at once, the sandbox here. The builder never outlives this process: a signal handled
+ * before the sandbox listens (it then handles SIGINT and SIGTERM itself) stops both with 130 or 143, and any
+ * other end of this process (the sandbox's own stop among them) stops the builder.
+ */
+async function startWhileBuilding(
+  begin: () => SnapshotBuild,
+  graph: RestoredSnapshot,
+  blob: string,
+  startWithout: () => Promise<void>,
+): Promise<number> {
+  // Listening before the builder is spawned: until a listener is added, a signal's default action ends this
+  // process at once and leaves the builder running.
+  let build: SnapshotBuild | undefined;
+  const interrupt = (signal: NodeJS.Signals) => {
+    build?.cancel();
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  try {
+    try {
+      build = begin();
+    } catch (e) {
+      return await startedWithout(e, startWithout);
+    }
+    const { cancel, done } = build;
+    process.on("exit", cancel);
+    const t0 = performance.now();
+    console.log(
+      `No start-up snapshot of ${graph.people.toLocaleString("en-US")} people yet: starting without one, and building it in the background (at low priority; minutes for a large graph) for the next --snapshot start.`,
+    );
+    done.then(
+      () => {
+        process.off("exit", cancel);
+        const mb = statSync(blob).size / 1e6;
+        console.log(
+          `Start-up snapshot built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${path.relative(process.cwd(), blob)} (${mb.toFixed(0)} MB); the next --snapshot start restores it.`,
+        );
+      },
+      (e: Error) => {
+        process.off("exit", cancel);
+        console.error(`No start-up snapshot: ${e.message}\nThe sandbox goes on without one.`);
+      },
+    );
+    try {
+      await startWithout();
+    } catch (e) {
+      cancel();
+      throw e;
+    }
+    return 0;
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
   }
-  console.log(
-    `Building the start-up snapshot of ${people.toLocaleString("en-US")} people (once for this graph, code and Node version; minutes for a large graph)...`,
-  );
-  const t0 = performance.now();
-  await buildSnapshot(entry, graph, blob);
-  const mb = statSync(blob).size / 1e6;
-  console.log(
-    `Start-up snapshot built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${path.relative(process.cwd(), blob)} (${mb.toFixed(0)} MB)`,
-  );
-  return blob;
 }
 
 function sha256(text: string): string {
