@@ -5,7 +5,7 @@
  * a file Node cannot restore removed, started without and built again.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -55,15 +55,49 @@ describe("the snapshot's bundle", () => {
   it("is one CommonJS file, the same for the same code, with each file's import.meta.url filled in", async () => {
     const dir = tempDir();
     const first = await bundleSnapshotEntry(dir);
+    expect(first.bundled).toBe(true);
+    // Made again from the same files (no manifest to find), the same bundle.
+    rmSync(first.file.replace(/\.cjs$/, ".json"));
     const second = await bundleSnapshotEntry(dir);
     expect(second).toEqual(first);
-    expect(readdirSync(path.join(dir, "entries"))).toEqual([path.basename(first.file)]);
+    expect(readdirSync(path.join(dir, "entries")).sort()).toEqual(
+      [path.basename(first.file), path.basename(first.file).replace(/\.cjs$/, ".json")].sort(),
+    );
     const text = readFileSync(first.file, "utf8");
     // esbuild's stand-in for an import.meta a CommonJS bundle lacks.
     expect(text).not.toMatch(/import_meta\d* = \{\}/);
     // contract-core finds the repository and the spec from its own file's URL.
     expect(text).toContain(JSON.stringify(pathToFileURL(path.join(REPO_ROOT, "contract-core", "spec.ts")).href));
     expect(text).not.toMatch(/^module\.exports\s*=/m);
+  });
+
+  it("is kept and found again until a file it was made from changes", async () => {
+    const dir = tempDir();
+    const source = path.join(dir, "entry.ts");
+    const dep = path.join(dir, "dep.ts");
+    writeFileSync(source, 'import { answer } from "./dep.js";\nconsole.log(answer);\n');
+    writeFileSync(dep, "export const answer = 41;\n");
+    const made = await bundleSnapshotEntry(dir, source);
+    expect(made.bundled).toBe(true);
+    const kept = await bundleSnapshotEntry(dir, source);
+    expect(kept).toEqual({ ...made, bundled: false });
+    // Another entry's manifest is not this one's.
+    expect((await bundleSnapshotEntry(dir, dep)).bundled).toBe(true);
+
+    writeFileSync(dep, "export const answer = 42;\n");
+    const changed = await bundleSnapshotEntry(dir, source);
+    expect(changed.bundled).toBe(true);
+    expect(changed.hash).not.toBe(made.hash);
+    expect(readFileSync(changed.file, "utf8")).toContain("42");
+    expect((await bundleSnapshotEntry(dir, source)).bundled).toBe(false);
+
+    // The same text written again (a checkout, a save): bundled again, to the same bundle.
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(dep, later, later);
+    expect(await bundleSnapshotEntry(dir, source)).toEqual(changed);
+    // A manifest naming a file that is gone is not used.
+    rmSync(dep);
+    await expect(bundleSnapshotEntry(dir, source)).rejects.toThrow();
   });
 
   it("refuses a bundle that would leave an import.meta it cannot fill in empty", async () => {

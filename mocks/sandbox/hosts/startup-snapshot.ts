@@ -13,7 +13,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import { setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -25,6 +25,7 @@ import { RESTORED_MESSAGE, SNAPSHOT_GRAPH_ENV, type RestoredSnapshot } from "./s
 export const SNAPSHOT_DIR_ENV = "TG_SANDBOX_SNAPSHOT_DIR";
 /** Snapshots kept (a 500,000-person one is several hundred MB); past it the least recently used go. */
 const SNAPSHOTS_KEPT = 2;
+/** Bundles kept (each with its manifest). */
 const ENTRIES_KEPT = 4;
 /** A build writes its file at its very end; a partial file older than this was left by a crash. */
 const PARTIAL_AGE_MS = 10 * 60_000;
@@ -39,6 +40,73 @@ export function snapshotDir(env: NodeJS.ProcessEnv = process.env): string {
 export interface SnapshotEntry {
   file: string;
   hash: string;
+  /** False when the kept bundle was used: no input changed since it was made (see keptEntry). */
+  bundled: boolean;
+}
+
+/**
+ * What a kept bundle was made from: its source, and the size and modification time of every file esbuild read
+ * for it, plus the files that shape how esbuild reads them (its own version, the TypeScript and package
+ * settings, this module's options). Saved beside the bundle as entry-<hash>.json.
+ */
+interface EntryManifest {
+  source: string;
+  hash: string;
+  inputs: [file: string, size: number, mtimeMs: number][];
+}
+
+const THIS_FILE = fileURLToPath(import.meta.url);
+const BUNDLE_SETTINGS = [
+  THIS_FILE,
+  path.join(REPO_ROOT, "package.json"),
+  path.join(REPO_ROOT, "tsconfig.json"),
+  path.join(REPO_ROOT, "node_modules", "esbuild", "package.json"),
+];
+
+function fileStamp(file: string): [file: string, size: number, mtimeMs: number] | null {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s ? [file, s.size, s.mtimeMs] : null;
+}
+
+/**
+ * The newest kept bundle of `source` none of whose inputs changed (same size and modification time), so a
+ * start skips bundling (about half a second, esbuild's start included). An edit changes the edited file's time,
+ * and a new import is an edit of a file already listed; anything unreadable means bundling again.
+ */
+function keptEntry(entries: string, source: string): SnapshotEntry | null {
+  let names: string[];
+  try {
+    names = readdirSync(entries).filter((n) => /^entry-[0-9a-f]+\.json$/.test(n));
+  } catch {
+    return null;
+  }
+  const newest = names
+    .map((n) => ({
+      file: path.join(entries, n),
+      at: statSync(path.join(entries, n), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    }))
+    .sort((a, b) => b.at - a.at);
+  for (const { file } of newest) {
+    let manifest: EntryManifest;
+    try {
+      manifest = JSON.parse(readFileSync(file, "utf8")) as EntryManifest;
+    } catch {
+      continue;
+    }
+    if (manifest.source !== source || !Array.isArray(manifest.inputs)) continue;
+    const bundle = path.join(entries, `entry-${manifest.hash}.cjs`);
+    if (!existsSync(bundle)) continue;
+    const same = manifest.inputs.every(([input, size, mtimeMs]) => {
+      const now = fileStamp(input);
+      return now !== null && now[1] === size && now[2] === mtimeMs;
+    });
+    if (same) {
+      touch(bundle);
+      touch(file);
+      return { file: bundle, hash: manifest.hash, bundled: false };
+    }
+  }
+  return null;
 }
 
 /**
@@ -62,17 +130,22 @@ const fileUrls: Plugin = {
 
 /**
  * Bundles snapshot-entry.ts, and everything a restored start loads, into one CommonJS file in `dir`/entries
- * (a snapshot is built from one script; Node's snapshot builder loads no other file).
+ * (a snapshot is built from one script; Node's snapshot builder loads no other file), or finds the kept bundle
+ * of the same inputs.
  */
 export async function bundleSnapshotEntry(
   dir: string = snapshotDir(),
   /** The entry's source (tests bundle others). */
   source: string = ENTRY_SOURCE,
 ): Promise<SnapshotEntry> {
+  const entries = path.join(dir, "entries");
+  const kept = keptEntry(entries, source);
+  if (kept) return kept;
   const esbuild = await import("esbuild");
   const result = await esbuild
     .build({
       entryPoints: [source],
+      absWorkingDir: REPO_ROOT,
       bundle: true,
       platform: "node",
       format: "cjs",
@@ -81,6 +154,7 @@ export async function bundleSnapshotEntry(
       external: ["esbuild"],
       plugins: [fileUrls],
       write: false,
+      metafile: true,
       logLevel: "silent",
       legalComments: "none",
     })
@@ -93,14 +167,18 @@ export async function bundleSnapshotEntry(
   }
   const text = result.outputFiles[0]!.text;
   const hash = sha256(text).slice(0, 16);
-  const entries = path.join(dir, "entries");
   const file = path.join(entries, `entry-${hash}.cjs`);
+  const read = Object.keys(result.metafile.inputs).map((input) => path.resolve(REPO_ROOT, input));
+  const inputs = [...new Set([...read, ...BUNDLE_SETTINGS])].map(fileStamp);
   if (existsSync(file)) touch(file);
-  else {
-    writeFileWhole(file, text);
-    pruneCacheFiles(entries, ENTRIES_KEPT);
+  else writeFileWhole(file, text);
+  // A file that vanished while bundling leaves no manifest: the next start bundles again.
+  if (inputs.every((i) => i !== null)) {
+    const manifest: EntryManifest = { source, hash, inputs };
+    writeFileWhole(path.join(entries, `entry-${hash}.json`), JSON.stringify(manifest));
   }
-  return { file, hash };
+  pruneCacheFiles(entries, 2 * ENTRIES_KEPT);
+  return { file, hash, bundled: true };
 }
 
 /** A snapshot's file name: its people count (for a reader of the folder) and its key. */
