@@ -10,12 +10,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec } from "../../../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, partialFileOf } from "../../../contract-core/index.js";
 import { childPids } from "../../../scripts/bench/harness.js";
 import { KEYS } from "../auth.js";
 import { createSandboxCore } from "../core.js";
 import { spawnSandbox, type SandboxChild } from "../testing/child.js";
-import { bundleSnapshotEntry, SNAPSHOT_DIR_ENV, snapshotFileName } from "./startup-snapshot.js";
+import {
+  BuildCancelled,
+  bundleSnapshotEntry,
+  SNAPSHOT_DIR_ENV,
+  snapshotFileName,
+  startBuild,
+  type SnapshotEntry,
+} from "./startup-snapshot.js";
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -105,6 +112,38 @@ describe("the snapshot's bundle", () => {
     const source = path.join(dir, "entry.ts");
     writeFileSync(source, 'console.log(import.meta["resolve"]("./x.js"));\n');
     await expect(bundleSnapshotEntry(dir, source)).rejects.toThrow(/import\.meta empty in .*entry\.ts:1/);
+  });
+});
+
+describe("startBuild", () => {
+  const graph = { people: 10, companies: 4, seed: 1 };
+  /** A stand-in for the bundled entry: the builder runs it as `node --build-snapshot <file>`. */
+  function entryOf(dir: string, text: string): SnapshotEntry {
+    const file = path.join(dir, "entry.cjs");
+    writeFileSync(file, text);
+    return { file, hash: "0", bundled: true };
+  }
+
+  it("reports a build that fails with the builder's own words, and leaves no file", async () => {
+    const dir = tempDir();
+    const blob = path.join(dir, "blobs", "x.blob");
+    const build = startBuild(entryOf(dir, 'throw new Error("no graph today");\n'), graph, blob);
+    await expect(build.done).rejects.toThrow(
+      /building the start-up snapshot failed \(exit \d+\):[\s\S]*no graph today/,
+    );
+    expect(readdirSync(path.join(dir, "blobs"))).toEqual([]);
+  });
+
+  it("stops when cancelled, removes its partial file and says it was stopped (nothing to report)", async () => {
+    const dir = tempDir();
+    const blob = path.join(dir, "blobs", "x.blob");
+    const build = startBuild(entryOf(dir, "for (;;);\n"), graph, blob);
+    await new Promise((r) => setTimeout(r, 200));
+    // What a builder cut short while writing leaves.
+    writeFileSync(partialFileOf(blob), "part of a snapshot");
+    build.cancel();
+    await expect(build.done).rejects.toBeInstanceOf(BuildCancelled);
+    expect(readdirSync(path.join(dir, "blobs"))).toEqual([]);
   });
 });
 

@@ -208,6 +208,9 @@ export interface SnapshotBuild {
   cancel(): void;
 }
 
+/** How `SnapshotBuild.done` fails after `cancel()`: nothing to report, the caller stopped it. */
+export class BuildCancelled extends Error {}
+
 /** The last bytes of a builder's output kept for an error message. */
 const OUTPUT_KEPT = 8_000;
 
@@ -246,7 +249,7 @@ export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: 
       reject(e);
     });
     child.once("close", (code, signal) => {
-      if (cancelled) return reject(new Error("the build was cancelled"));
+      if (cancelled) return reject(new BuildCancelled("the build was stopped"));
       if (code !== 0 || !existsSync(partial)) {
         rmSync(partial, { force: true });
         const tail = output.trim().split("\n").slice(-20).join("\n");
@@ -378,14 +381,15 @@ async function startWhileBuilding(
     done.then(
       () => {
         process.off("exit", cancel);
-        const mb = statSync(blob).size / 1e6;
+        const mb = (statSync(blob, { throwIfNoEntry: false })?.size ?? 0) / 1e6;
         console.log(
           `Start-up snapshot built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${path.relative(process.cwd(), blob)} (${mb.toFixed(0)} MB); the next --snapshot start restores it.`,
         );
       },
       (e: Error) => {
         process.off("exit", cancel);
-        console.error(`No start-up snapshot: ${e.message}\nThe sandbox goes on without one.`);
+        if (!(e instanceof BuildCancelled))
+          console.error(`No start-up snapshot: ${e.message}\nThe sandbox goes on without one.`);
       },
     );
     try {
