@@ -6,8 +6,8 @@
  * memory, then measures requests/s and p99 (autocannon, loopback, rate limit off) of a filtered search and
  * a dossier, alternating with a bare node:http server that sends the sandbox's own status, headers and body
  * bytes for that size. At 500,000 people it also starts the sandbox with --snapshot: once without a
- * snapshot (a plain start that builds one in the background), then once per round from it. Prints the goal lines of issue 17 for the sandbox. Then it
- * measures write throughput (POST /v1/lists through the core, 10 in flight) in memory only and with the
+ * snapshot (a plain start that builds one in the background), then once per round from it. Prints the goal
+ * lines of issue 17 for the sandbox. Then it measures write throughput (POST /v1/lists through the core, 10 in flight) in memory only and with the
  * fsynced journal of --state-file, to show what durability costs on this disk (BENCH_WRITES writes each,
  * default 1000).
  *
@@ -252,9 +252,9 @@ runBench(async () => {
 
 /**
  * Starts from a start-up snapshot at `people`: one start that finds none and builds it in the background (in a
- * new folder, so every run pays the build once, as a first start does), then `rounds` starts that restore it, each with its ready
- * time (spawn to listening), the restored sandbox's RSS at ready and after a search load run, and that run.
- * Prints its table and returns the ready times.
+ * new folder, so every run pays the build once, as a first start does), then `rounds` starts that restore it,
+ * each with its ready time (spawn to listening), the restored sandbox's RSS at ready and after a search load
+ * run, and that run. Prints its table and returns the ready times.
  */
 async function snapshotStarts(
   people: number,
