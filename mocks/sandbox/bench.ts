@@ -7,9 +7,9 @@
  * a dossier, alternating with a bare node:http server that sends the sandbox's own status, headers and body
  * bytes for that size. At 500,000 people it also starts the sandbox with --snapshot: once without a
  * snapshot (a plain start that builds one in the background), then once per round from it. Prints the goal
- * lines of issue 17 for the sandbox. Then it measures write throughput (POST /v1/lists through the core, 10 in flight) in memory only and with the
- * fsynced journal of --state-file, to show what durability costs on this disk (BENCH_WRITES writes each,
- * default 1000).
+ * lines of issue 17 for the sandbox. Then it measures write throughput (POST /v1/lists through the core, 10
+ * in flight) in memory only and with the fsynced journal of --state-file, to show what durability costs on
+ * this disk (BENCH_WRITES writes each, default 1000).
  *
  *   npx tsx mocks/sandbox/bench.ts [--sizes 5000,50000,500000] [--rounds 3] [--seconds 5] [--connections 10]
  */
