@@ -221,7 +221,7 @@ describe("npm run sandbox -- --snapshot", () => {
     expect(restored).toBeGreaterThan(0);
     expect(await stopped(second.child, "SIGTERM")).toBe(0);
     expect(await gone(restored!)).toBe(true);
-  });
+  }, 90_000); // two starts and a build: on a busy machine, more than the default 30 s
 
   it("restores the kept snapshot on the next start, and the restored sandbox ends when its parent is killed", async () => {
     const again = await start();
@@ -234,7 +234,7 @@ describe("npm run sandbox -- --snapshot", () => {
     expect(await gone(restored!)).toBe(true);
   });
 
-  // 20,000 people: the plain start takes a second or two, the build (unoptimized, at low priority) several
+  // 20,000 people: the plain start takes a second or two, the build (unoptimized) several
   // times that, so the build is still running at each signal below.
   const slower = ["--snapshot", "--people", "20000", "--companies", "40"];
   const noFiles = (folder: string) => expect(readdirSync(path.join(folder, "blobs"))).toEqual([]);

@@ -7,14 +7,13 @@
  * Snapshots are kept in node_modules/.cache/tg-sandbox-snapshots (TG_SANDBOX_SNAPSHOT_DIR elsewhere), named by a
  * key of the graph's options, the Node version and platform, and the bundled code: a change to any of them
  * builds a new one, and a file Node cannot restore is removed. A start that finds no snapshot starts the sandbox
- * at once, as a plain start, while a child process builds the snapshot in the background at low priority.
+ * at once, as a plain start, while a child process builds the snapshot in the background.
  * Building runs without V8's optimizing compilers (a snapshot cannot hold optimized code), so it takes a few
  * times longer than a plain start: worth it for a graph that is started again and again.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
-import { setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
@@ -215,8 +214,9 @@ export class BuildCancelled extends Error {}
 const OUTPUT_KEPT = 8_000;
 
 /**
- * Starts building the snapshot of `graph` from `entry` into `blob` (written whole) in a child process at the
- * lowest scheduling priority, so a sandbox serving beside it keeps its core.
+ * Starts building the snapshot of `graph` from `entry` into `blob` (written whole) in a child process. It runs
+ * at normal priority: at a low one, a busy machine (CI, other work on every core) starved it until it never
+ * finished, while on a machine with a free core it takes that core and the sandbox keeps its own.
  */
 export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): SnapshotBuild {
   mkdirSync(path.dirname(blob), { recursive: true });
@@ -225,13 +225,6 @@ export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: 
     env: { ...process.env, [SNAPSHOT_GRAPH_ENV]: JSON.stringify(graph) },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, 19);
-    } catch {
-      // Not allowed here (some containers): it builds at normal priority.
-    }
-  }
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
   child.stdout.on("data", keep);
@@ -376,7 +369,7 @@ async function startWhileBuilding(
     process.on("exit", cancel);
     const t0 = performance.now();
     console.log(
-      `No start-up snapshot of ${graph.people.toLocaleString("en-US")} people yet: starting without one, and building it in the background (at low priority; minutes for a large graph) for the next --snapshot start.`,
+      `No start-up snapshot of ${graph.people.toLocaleString("en-US")} people yet: starting without one, and building it in the background (minutes for a large graph) for the next --snapshot start.`,
     );
     done.then(
       () => {
