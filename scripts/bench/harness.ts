@@ -139,24 +139,27 @@ export function unmeasuredGoalLine(name: string, how: string): string {
   return `goal ${name}: not measured in this run (${how})`;
 }
 
+/** Rounds of each reference work a benchmark's machine line takes the best of. */
+const REFERENCE_ROUNDS = 3;
+
 /**
  * Machine context printed above the figures: they hold for this machine and its load at the time only. The
  * reference work's time tells runs apart that the CPU model does not: a shared virtual machine's speed moves
  * from hour to hour, and a slower moment shows in every absolute figure (seconds, req/s) but not in a ratio.
  */
-export function machineLine(): string {
+export function machineLine(rounds = REFERENCE_ROUNDS): string {
   return (
     `${cpus().length} CPUs (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}, load average (1 min) ` +
-    `${loadavg()[0]!.toFixed(1)}, reference work ${Math.round(referenceWorkMs())} ms compute, ` +
-    `${Math.round(referenceMemoryWorkMs())} ms memory (fixed single-threaded work, best of 3: higher means a ` +
-    `slower machine or moment)`
+    `${loadavg()[0]!.toFixed(1)}, reference work ${Math.round(referenceWorkMs(rounds))} ms compute, ` +
+    `${Math.round(referenceMemoryWorkMs(rounds))} ms memory (fixed single-threaded work, best of ${rounds}: higher ` +
+    `means a slower machine or moment)`
   );
 }
 
-/** Times a fixed piece of single-threaded work that stays in the CPU's caches (integer arithmetic, small JSON): best of 3, in ms. */
-export function referenceWorkMs(): number {
+/** Times a fixed piece of single-threaded work that stays in the CPU's caches (integer arithmetic, small JSON): best of `rounds`, in ms. */
+export function referenceWorkMs(rounds = REFERENCE_ROUNDS): number {
   let best = Infinity;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < rounds; round++) {
     const started = performance.now();
     let x = 0x9e3779b9;
     let sum = 0;
@@ -177,11 +180,11 @@ export function referenceWorkMs(): number {
 
 /**
  * Times a fixed piece of allocation-heavy work (300,000 small objects kept in a Map, their keys sorted): it
- * moves with memory bandwidth and the collector, as building a large sandbox graph does; best of 3, in ms.
+ * moves with memory bandwidth and the collector, as building a large sandbox graph does; best of `rounds`, in ms.
  */
-export function referenceMemoryWorkMs(): number {
+export function referenceMemoryWorkMs(rounds = REFERENCE_ROUNDS): number {
   let best = Infinity;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < rounds; round++) {
     const started = performance.now();
     const byKey = new Map<string, { id: number; name: string; tags: string[] }>();
     // 7919 is prime and does not divide 300,000: every name is distinct, in a scattered order.
