@@ -251,6 +251,20 @@ describe("npm run sandbox -- --snapshot", () => {
     noFiles(fresh);
   });
 
+  it("a sandbox killed outright (SIGKILL) leaves no builder behind: its watchdog stops it and removes the partial file", async () => {
+    const fresh = tempDir();
+    const started = await spawnSandbox(slower, { env: { [SNAPSHOT_DIR_ENV]: fresh }, timeoutMs: 60_000 });
+    children.push(started.child);
+    const [builder] = childPids(started.child.pid!, /--build-snapshot/);
+    const [watchdog] = childPids(started.child.pid!, /snapshot-build watchdog/);
+    expect(builder, started.output()).toBeGreaterThan(0);
+    expect(watchdog, started.output()).toBeGreaterThan(0);
+    kill(started.child.pid!, "SIGKILL");
+    expect(await gone(builder!)).toBe(true);
+    expect(await gone(watchdog!)).toBe(true);
+    noFiles(fresh);
+  });
+
   it("a signal while the sandbox starts stops the build too", async () => {
     const fresh = tempDir();
     const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...slower], {

@@ -11,9 +11,10 @@
  * Building runs without V8's optimizing compilers (a snapshot cannot hold optimized code), so it takes a few
  * times longer than a plain start: worth it for a graph that is started again and again.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
@@ -214,9 +215,42 @@ export class BuildCancelled extends Error {}
 const OUTPUT_KEPT = 8_000;
 
 /**
- * Starts building the snapshot of `graph` from `entry` into `blob` (written whole) in a child process. It runs
- * at normal priority: at a low one, a busy machine (CI, other work on every core) starved it until it never
- * finished, while on a machine with a free core it takes that core and the sandbox keeps its own.
+ * The builder's watchdog (`node -e`, arguments: the builder's pid and its partial file). Its standard input is
+ * a pipe from the process that started the build, and the operating system closes that pipe however the
+ * process ends, SIGKILL included, when no listener of its own can run: the watchdog then stops the builder and
+ * removes the partial file. The builder cannot watch for this itself: it makes the graph in one long turn of
+ * its event loop. The starting process stops the watchdog once the build ends or is cancelled.
+ */
+const BUILD_WATCHDOG = `// tg-sandbox snapshot-build watchdog
+const [, builder, partial] = process.argv;
+const stop = () => {
+  try { process.kill(Number(builder), "SIGKILL"); } catch {}
+  try { require("node:fs").rmSync(partial, { force: true }); } catch {}
+  process.exit(0);
+};
+process.stdin.on("end", stop).on("close", stop).on("error", stop).resume();`;
+
+/** Starts the watchdog of a builder (above); undefined when it cannot start (the build then goes on unwatched). */
+function watchBuilder(builder: number, partial: string): ChildProcess | undefined {
+  try {
+    const watchdog = spawn(process.execPath, ["-e", BUILD_WATCHDOG, String(builder), partial], {
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    watchdog.once("error", () => undefined);
+    // Neither the watchdog nor its pipe keeps this process's event loop alive.
+    watchdog.unref();
+    (watchdog.stdin as Socket | null)?.unref();
+    return watchdog;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts building the snapshot of `graph` from `entry` into `blob` (written whole) in a child process, with a
+ * watchdog that stops it if this process is killed outright. It runs at normal priority: at a low one, a busy
+ * machine (CI, other work on every core) starved it until it never finished, while on a machine with a free
+ * core it takes that core and the sandbox keeps its own.
  */
 export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: string): SnapshotBuild {
   mkdirSync(path.dirname(blob), { recursive: true });
@@ -225,6 +259,7 @@ export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: 
     env: { ...process.env, [SNAPSHOT_GRAPH_ENV]: JSON.stringify(graph) },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const watchdog = child.pid === undefined ? undefined : watchBuilder(child.pid, partial);
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
   child.stdout.on("data", keep);
@@ -234,14 +269,17 @@ export function startBuild(entry: SnapshotEntry, graph: RestoredSnapshot, blob: 
     if (cancelled) return;
     cancelled = true;
     child.kill("SIGKILL");
+    watchdog?.kill("SIGKILL");
     rmSync(partial, { force: true });
   };
   const done = new Promise<void>((resolve, reject) => {
     child.once("error", (e) => {
+      watchdog?.kill("SIGKILL");
       rmSync(partial, { force: true });
       reject(e);
     });
     child.once("close", (code, signal) => {
+      watchdog?.kill("SIGKILL");
       if (cancelled) return reject(new BuildCancelled("the build was stopped"));
       if (code !== 0 || !existsSync(partial)) {
         rmSync(partial, { force: true });
@@ -341,8 +379,9 @@ async function startedWithout(e: unknown, startWithout: () => Promise<void>): Pr
 
 /**
  * Starts the build and, at once, the sandbox here. The builder never outlives this process: a signal handled
- * before the sandbox listens (it then handles SIGINT and SIGTERM itself) stops both with 130 or 143, and any
- * other end of this process (the sandbox's own stop among them) stops the builder.
+ * before the sandbox listens (it then handles SIGINT and SIGTERM itself) stops both with 130 or 143, any
+ * other end of this process (the sandbox's own stop among them) stops the builder, and when this process is
+ * killed outright the build's watchdog does (startBuild).
  */
 async function startWhileBuilding(
   begin: () => SnapshotBuild,
