@@ -236,8 +236,9 @@ function watchBuilder(builder: number, partial: string): ChildProcess | undefine
     const watchdog = spawn(process.execPath, ["-e", BUILD_WATCHDOG, String(builder), partial], {
       stdio: ["pipe", "ignore", "ignore"],
     });
+    // Nothing is ever written to the pipe; neither the watchdog nor its pipe may end or hold this process.
     watchdog.once("error", () => undefined);
-    // Neither the watchdog nor its pipe keeps this process's event loop alive.
+    watchdog.stdin?.on("error", () => undefined);
     watchdog.unref();
     (watchdog.stdin as Socket | null)?.unref();
     return watchdog;
