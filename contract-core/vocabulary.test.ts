@@ -13,7 +13,7 @@ import {
 import { deref, followRef, resolvePointer } from "./pointer.js";
 import { HTTP_METHODS, listOperations } from "./operations.js";
 import { loadSpec, SpecLoadError, DEFAULT_SPEC_PATH } from "./spec.js";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -121,16 +121,20 @@ describe("operations and spec loading", () => {
 
   it("reads YAML and JSON and rejects what is not an OpenAPI document, naming the file", () => {
     const dir = mkdtempSync(join(tmpdir(), "core-spec-"));
-    const yaml = join(dir, "a.yaml");
-    writeFileSync(yaml, "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n");
-    expect(loadSpec(yaml).openapi).toBe("3.1.0");
-    const bad = join(dir, "b.json");
-    writeFileSync(bad, "{ nope");
-    expect(() => loadSpec(bad)).toThrow(SpecLoadError);
-    expect(() => loadSpec(bad)).toThrow(/b\.json is not valid JSON/);
-    const swagger = join(dir, "c.yaml");
-    writeFileSync(swagger, "swagger: '2.0'\n");
-    expect(() => loadSpec(swagger)).toThrow(/c\.yaml is not an OpenAPI document/);
-    expect(() => loadSpec(join(dir, "missing.json"))).toThrow(/cannot read .*missing\.json: ENOENT/);
+    try {
+      const yaml = join(dir, "a.yaml");
+      writeFileSync(yaml, "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n");
+      expect(loadSpec(yaml).openapi).toBe("3.1.0");
+      const bad = join(dir, "b.json");
+      writeFileSync(bad, "{ nope");
+      expect(() => loadSpec(bad)).toThrow(SpecLoadError);
+      expect(() => loadSpec(bad)).toThrow(/b\.json is not valid JSON/);
+      const swagger = join(dir, "c.yaml");
+      writeFileSync(swagger, "swagger: '2.0'\n");
+      expect(() => loadSpec(swagger)).toThrow(/c\.yaml is not an OpenAPI document/);
+      expect(() => loadSpec(join(dir, "missing.json"))).toThrow(/cannot read .*missing\.json: ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
