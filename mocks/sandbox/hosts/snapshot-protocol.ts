@@ -3,6 +3,13 @@
 /** The graph a snapshot is built for, as JSON ({ people, companies, seed }). */
 export const SNAPSHOT_GRAPH_ENV = "TG_SANDBOX_SNAPSHOT_GRAPH";
 
+/**
+ * Milliseconds the builder waits (a timer, using no CPU) before it makes the graph: for tests that stop a
+ * build in flight, which otherwise need a graph big enough to keep a builder busy (and a core with it) until
+ * they act. Unset or not a positive number: no wait.
+ */
+export const SNAPSHOT_BUILD_HOLD_ENV = "TG_SANDBOX_SNAPSHOT_BUILD_HOLD_MS";
+
 /** The message a restored process sends its parent first: the snapshot loaded (a bad file exits before). */
 export const RESTORED_MESSAGE = "tg-sandbox-snapshot-restored";
 

@@ -15,6 +15,7 @@ import { childPids } from "../../../scripts/bench/harness.js";
 import { KEYS } from "../auth.js";
 import { createSandboxCore } from "../core.js";
 import { spawnSandbox, type SandboxChild } from "../testing/child.js";
+import { SNAPSHOT_BUILD_HOLD_ENV } from "./snapshot-protocol.js";
 import {
   BuildCancelled,
   bundleSnapshotEntry,
@@ -234,32 +235,41 @@ describe("npm run sandbox -- --snapshot", () => {
     expect(await gone(restored!)).toBe(true);
   });
 
-  // 20,000 people: the plain start takes a second or two, the build (unoptimized) several
-  // times that, so the build is still running at each signal below.
-  const slower = ["--snapshot", "--people", "20000", "--companies", "40"];
+  // The builder is held (blocked, using no CPU) before it makes the graph, so the build is still running at
+  // each signal below without a graph big enough to keep a core busy until then.
+  const heldEnv = (folder: string) => ({ [SNAPSHOT_DIR_ENV]: folder, [SNAPSHOT_BUILD_HOLD_ENV]: "60000" });
+  /** The first child process of `pid` whose command line matches `command`, once it has started (30 s at most). */
+  async function started(pid: number, command: RegExp): Promise<number | undefined> {
+    for (let waited = 0; waited < 30_000; waited += 20) {
+      const [found] = childPids(pid, command);
+      if (found !== undefined) return found;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return undefined;
+  }
   const noFiles = (folder: string) => expect(readdirSync(path.join(folder, "blobs"))).toEqual([]);
 
   it("stops the background build when the sandbox stops: the builder ends and no file is left", async () => {
     const fresh = tempDir();
-    const started = await spawnSandbox(slower, { env: { [SNAPSHOT_DIR_ENV]: fresh }, timeoutMs: 60_000 });
-    children.push(started.child);
-    const [builder] = childPids(started.child.pid!, /--build-snapshot/);
-    expect(builder, started.output()).toBeGreaterThan(0);
-    expect(await stopped(started.child, "SIGTERM")).toBe(0);
+    const sandbox = await spawnSandbox(args, { env: heldEnv(fresh), timeoutMs: 60_000 });
+    children.push(sandbox.child);
+    const builder = await started(sandbox.child.pid!, /--build-snapshot/);
+    expect(builder, sandbox.output()).toBeGreaterThan(0);
+    expect(await stopped(sandbox.child, "SIGTERM")).toBe(0);
     expect(await gone(builder!)).toBe(true);
-    expect(started.output()).not.toMatch(/Start-up snapshot built/);
+    expect(sandbox.output()).not.toMatch(/Start-up snapshot built/);
     noFiles(fresh);
   });
 
   it("a sandbox killed outright (SIGKILL) leaves no builder behind: its watchdog stops it and removes the partial file", async () => {
     const fresh = tempDir();
-    const started = await spawnSandbox(slower, { env: { [SNAPSHOT_DIR_ENV]: fresh }, timeoutMs: 60_000 });
-    children.push(started.child);
-    const [builder] = childPids(started.child.pid!, /--build-snapshot/);
-    const [watchdog] = childPids(started.child.pid!, /snapshot-build watchdog/);
-    expect(builder, started.output()).toBeGreaterThan(0);
-    expect(watchdog, started.output()).toBeGreaterThan(0);
-    kill(started.child.pid!, "SIGKILL");
+    const sandbox = await spawnSandbox(args, { env: heldEnv(fresh), timeoutMs: 60_000 });
+    children.push(sandbox.child);
+    const builder = await started(sandbox.child.pid!, /--build-snapshot/);
+    const watchdog = await started(sandbox.child.pid!, /snapshot-build watchdog/);
+    expect(builder, sandbox.output()).toBeGreaterThan(0);
+    expect(watchdog, sandbox.output()).toBeGreaterThan(0);
+    kill(sandbox.child.pid!, "SIGKILL");
     expect(await gone(builder!)).toBe(true);
     expect(await gone(watchdog!)).toBe(true);
     noFiles(fresh);
@@ -267,21 +277,17 @@ describe("npm run sandbox -- --snapshot", () => {
 
   it("a signal while the sandbox starts stops the build too", async () => {
     const fresh = tempDir();
-    const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...slower], {
+    const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, [SNAPSHOT_DIR_ENV]: fresh },
+      env: { ...process.env, ...heldEnv(fresh) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(child);
-    let builder: number | undefined;
-    for (let waited = 0; builder === undefined && waited < 30_000; waited += 20) {
-      await new Promise((r) => setTimeout(r, 20));
-      builder = childPids(child.pid!, /--build-snapshot/)[0];
-    }
+    const builder = await started(child.pid!, /--build-snapshot/);
     expect(builder).toBeGreaterThan(0);
     // Signals are handled between turns of the event loop, and making the graph is one long turn: the signal
-    // lands while the start loads its modules (143, the build stopped) or once the sandbox listens (its own
-    // stop, 0). Either way the builder ends with it.
+    // lands while the start loads its modules or makes its graph (143, the build stopped) or once the sandbox
+    // listens (its own stop, 0). Either way the builder ends with it.
     expect([0, 143]).toContain(await stopped(child, "SIGTERM"));
     expect(await gone(builder!)).toBe(true);
     noFiles(fresh);
