@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { pruneCacheFiles, writeFileWhole } from "./cache-files.js";
 import { isObj } from "./pointer.js";
+import { parseYaml } from "./yaml.js";
 
 const require = createRequire(import.meta.url);
 const CLI_PACKAGE = require.resolve("@redocly/cli/package.json");

@@ -1,10 +1,10 @@
 /** Loading an OpenAPI document (YAML or JSON, split or bundled) and the repository's default paths. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
 import { isObj } from "./pointer.js";
 import { bundleSpec, refsOf } from "./redocly.js";
 import type { OpenApiDocument } from "./servers.js";
+import { parseYaml } from "./yaml.js";
 
 export type { OpenApiDocument } from "./servers.js";
 export { serverBasePath } from "./servers.js";
