@@ -224,7 +224,13 @@ type Autocannon = (opts: {
   duration: number;
   headers?: Record<string, string>;
 }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+/**
+ * Loaded on the first load run: the package and its dependencies (hundreds of modules) would otherwise slow the
+ * start of every process that imports this harness, `npm run bench -- --help` and the tests' included.
+ */
+let loadedAutocannon: Autocannon | undefined;
+const autocannon: Autocannon = (opts) =>
+  (loadedAutocannon ??= createRequire(import.meta.url)("autocannon") as Autocannon)(opts);
 
 export interface LoadOptions {
   connections: number;
