@@ -235,8 +235,8 @@ describe("npm run sandbox -- --snapshot", () => {
     expect(await gone(restored!)).toBe(true);
   });
 
-  // The builder is held (blocked, using no CPU) before it makes the graph, so the build is still running at
-  // each signal below without a graph big enough to keep a core busy until then.
+  // The builder waits on a timer (no CPU) before it makes the graph, so the build is still running at each
+  // signal below without a graph big enough to keep a core busy until then.
   const heldEnv = (folder: string) => ({ [SNAPSHOT_DIR_ENV]: folder, [SNAPSHOT_BUILD_HOLD_ENV]: "60000" });
   /** The first child process of `pid` whose command line matches `command`, once it has started (30 s at most). */
   async function started(pid: number, command: RegExp): Promise<number | undefined> {
