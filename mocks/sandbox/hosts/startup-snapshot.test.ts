@@ -50,13 +50,19 @@ function alive(pid: number): boolean {
   return existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
 }
 
-async function gone(pid: number, timeoutMs = 10_000): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (alive(pid)) {
-    if (Date.now() > until) return false;
+/** `probe()` once it gives a value (neither undefined nor null nor false), checked every 50 ms; undefined after `timeoutMs`. */
+async function until<T>(probe: () => T | undefined | null | false, timeoutMs: number): Promise<T | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > end) return undefined;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return true;
+}
+
+async function gone(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  return (await until(() => !alive(pid), timeoutMs)) === true;
 }
 
 describe("the snapshot's bundle", () => {
@@ -178,11 +184,8 @@ describe("npm run sandbox -- --snapshot", () => {
 
   /** Waits until `started` has printed a line matching `line`. */
   async function printed(started: SandboxChild, line: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
-    for (let waited = 0; waited < timeoutMs; waited += 50) {
-      const m = line.exec(started.output());
-      if (m) return m;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const m = await until(() => line.exec(started.output()), timeoutMs);
+    if (m) return m;
     throw new Error(`no line ${line} in ${timeoutMs} ms:\n${started.output()}`);
   }
   async function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
@@ -239,14 +242,7 @@ describe("npm run sandbox -- --snapshot", () => {
   // signal below without a graph big enough to keep a core busy until then.
   const heldEnv = (folder: string) => ({ [SNAPSHOT_DIR_ENV]: folder, [SNAPSHOT_BUILD_HOLD_ENV]: "60000" });
   /** The first child process of `pid` whose command line matches `command`, once it has started (30 s at most). */
-  async function started(pid: number, command: RegExp): Promise<number | undefined> {
-    for (let waited = 0; waited < 30_000; waited += 20) {
-      const [found] = childPids(pid, command);
-      if (found !== undefined) return found;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return undefined;
-  }
+  const started = (pid: number, command: RegExp) => until(() => childPids(pid, command)[0], 30_000);
   const noFiles = (folder: string) => expect(readdirSync(path.join(folder, "blobs"))).toEqual([]);
 
   it("stops the background build when the sandbox stops: the builder ends and no file is left", async () => {
