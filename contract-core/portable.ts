@@ -16,7 +16,7 @@ export {
   type Obj,
 } from "./pointer.js";
 export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
-export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords } from "./ajv.js";
+export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords, type SpecCompiler } from "./ajv.js";
 export {
   describeViolation,
   describeViolations,

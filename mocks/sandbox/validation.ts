@@ -10,11 +10,10 @@ import {
   describeViolation,
   parseQueryInteger,
   violationFromAjv,
+  type SpecCompiler,
 } from "../../contract-core/portable.js";
 import { invalidRequest } from "./errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "./spec.js";
-
-type SpecCompiler = ReturnType<typeof createSpecCompiler>;
 
 export interface RequestValidator {
   /** Validates and coerces; throws ApiError 400 invalid_request naming the first problem. */
