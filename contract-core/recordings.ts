@@ -6,11 +6,11 @@ import { parseBodyText } from "./fetch.js";
 import { isObj, type Obj } from "./pointer.js";
 
 export class RecordingError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-  ) {
+  declare readonly file: string;
+
+  constructor(file: string, reason: string) {
     super(`${file}: ${reason}`);
+    this.file = file;
     this.name = "RecordingError";
   }
 }

@@ -52,11 +52,10 @@ function bySpecificity(a: Template, b: Template): number {
 
 export class Router {
   private readonly templates: Template[] = [];
+  declare readonly basePath: string;
 
-  constructor(
-    readonly basePath: string,
-    operations: OperationModel[],
-  ) {
+  constructor(basePath: string, operations: OperationModel[]) {
+    this.basePath = basePath;
     const byTemplate = new Map<string, Template>();
     for (const operation of operations) {
       let template = byTemplate.get(operation.pathTemplate);

@@ -42,8 +42,10 @@ function findMedia(media: MediaModel[], type: string): MediaModel | undefined {
 export class Validator implements ContractValidator {
   private readonly router: Router;
   private readonly locate: (error: ErrorObject) => string;
+  declare private readonly model: ContractModel;
 
-  constructor(private readonly model: ContractModel) {
+  constructor(model: ContractModel) {
+    this.model = model;
     this.router = new Router(model.basePath, model.operations);
     this.locate = locator(model.locations);
   }

@@ -12,8 +12,11 @@ const MAX_DEPTH = 5;
 
 export class SchemaArbitraries {
   private readonly cache = new Map<Obj, fc.Arbitrary<unknown>>();
+  declare private readonly doc: OpenApiDocument;
 
-  constructor(private readonly doc: OpenApiDocument) {}
+  constructor(doc: OpenApiDocument) {
+    this.doc = doc;
+  }
 
   /** Follows `$ref`s and merges `allOf` parts into one schema (properties, required, and the rest shallowly). */
   resolve(schema: unknown): Obj {

@@ -70,8 +70,10 @@ const str = (value: unknown): string => (typeof value === "string" ? value : JSO
 
 export class RequestGenerator {
   private readonly schemas: SchemaArbitraries;
+  declare private readonly spec: FuzzSpec;
 
-  constructor(private readonly spec: FuzzSpec) {
+  constructor(spec: FuzzSpec) {
+    this.spec = spec;
     this.schemas = new SchemaArbitraries(spec.doc);
   }
 

@@ -7,13 +7,15 @@ import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from 
 export { UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType };
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: ErrorType | "server_error",
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  declare readonly status: number;
+  declare readonly type: ErrorType | "server_error";
+  declare readonly headers: Record<string, string>;
+
+  constructor(status: number, type: ErrorType | "server_error", message: string, headers: Record<string, string> = {}) {
     super(message);
+    this.status = status;
+    this.type = type;
+    this.headers = headers;
     this.name = "ApiError";
   }
 

@@ -42,11 +42,13 @@ export function defineSlice<T>(slice: Slice<T>): Slice<T> {
 
 export class OrgState {
   private readonly slices = new Map<string, unknown>();
+  declare readonly info: OrgInfo;
+  declare readonly sandbox: SandboxState;
 
-  constructor(
-    readonly info: OrgInfo,
-    readonly sandbox: SandboxState,
-  ) {}
+  constructor(info: OrgInfo, sandbox: SandboxState) {
+    this.info = info;
+    this.sandbox = sandbox;
+  }
 
   get id(): string {
     return this.info.id;
@@ -88,13 +90,15 @@ export interface StateSnapshot {
 
 export class SandboxState {
   readonly orgs = new Map<string, OrgState>();
+  declare readonly graph: Graph;
+  declare private readonly seedOrgs: readonly OrgInfo[];
+  /** How many organizations the platform key may create (orgForService). */
+  declare private readonly maxPlatformOrgs: number;
 
-  constructor(
-    readonly graph: Graph,
-    private readonly seedOrgs: readonly OrgInfo[],
-    /** How many organizations the platform key may create (orgForService). */
-    private readonly maxPlatformOrgs = Number.POSITIVE_INFINITY,
-  ) {
+  constructor(graph: Graph, seedOrgs: readonly OrgInfo[], maxPlatformOrgs = Number.POSITIVE_INFINITY) {
+    this.graph = graph;
+    this.seedOrgs = seedOrgs;
+    this.maxPlatformOrgs = maxPlatformOrgs;
     this.reset();
   }
 

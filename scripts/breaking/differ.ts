@@ -159,10 +159,13 @@ type Dir = "request" | "response";
 
 /** Where we are: pointer relative to the operation, and inside a named component if any. */
 class Loc {
-  constructor(
-    readonly ptr: string,
-    readonly comp?: string,
-  ) {}
+  declare readonly ptr: string;
+  declare readonly comp?: string;
+
+  constructor(ptr: string, comp?: string) {
+    this.ptr = ptr;
+    this.comp = comp;
+  }
   child(...segs: string[]): Loc {
     const tail = segs.map((s) => `/${escapeToken(s)}`).join("");
     return new Loc(this.ptr + tail, this.comp === undefined ? undefined : this.comp + tail);
@@ -178,11 +181,13 @@ class Differ {
   readonly changes: Change[] = [];
   private op: OpInfo | undefined;
   private readonly stack = new Set<string>();
+  declare private readonly base: Obj;
+  declare private readonly head: Obj;
 
-  constructor(
-    private readonly base: Obj,
-    private readonly head: Obj,
-  ) {}
+  constructor(base: Obj, head: Obj) {
+    this.base = base;
+    this.head = head;
+  }
 
   run(): Change[] {
     const baseOps = operationsOf(this.base);

@@ -177,19 +177,23 @@ class PersonGenerator {
   private readonly titleAt = new PairValues<string | null, string | null>((title, company) =>
     this.intern.string(`${title} at ${company}`),
   );
+  declare private readonly rng: Prng;
+  declare private readonly companies: Company[];
+  /** The slugs a first run gave (a replay draws the same person without the earlier people's slugs). */
+  declare private readonly knownSlugs?: readonly (string | null)[];
+  /**
+   * Makes only what a graph record reads: texts no record keeps (timestamps, picture and codehost URLs,
+   * handles, issue dates) are left empty. Every number is still drawn, so the PRNG stream, the slugs and
+   * every later person are those of a full run.
+   */
+  declare private readonly light: boolean;
 
-  constructor(
-    private readonly rng: Prng,
-    private readonly companies: Company[],
-    /** The slugs a first run gave (a replay draws the same person without the earlier people's slugs). */
-    private readonly knownSlugs?: readonly (string | null)[],
-    /**
-     * Makes only what a graph record reads: texts no record keeps (timestamps, picture and codehost URLs,
-     * handles, issue dates) are left empty. Every number is still drawn, so the PRNG stream, the slugs and
-     * every later person are those of a full run.
-     */
-    private readonly light = false,
-  ) {}
+  constructor(rng: Prng, companies: Company[], knownSlugs?: readonly (string | null)[], light = false) {
+    this.rng = rng;
+    this.companies = companies;
+    this.knownSlugs = knownSlugs;
+    this.light = light;
+  }
 
   /** `isoDaysAgo`, or "" in a light run (the numbers are drawn by the caller either way). */
   private iso(daysAgo: number, minutes: number): string {

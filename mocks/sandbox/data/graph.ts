@@ -45,22 +45,34 @@ export class Stint implements CompanyStint {
   readonly title: string | null;
   /** The position's role family, as the source gives it (`position.role_family`). */
   readonly family: string | null;
+  declare readonly company: Company | null;
+  /** The `textId` of the lower-cased company name and URL (`companyText`). */
+  declare readonly companyTextId: number;
+  declare readonly start: number | null;
+  /** Last month of the ended period; null when open (current, or no end recorded). */
+  declare readonly end: number | null;
+  declare readonly familyLc: string | null;
+  /** The `textId` of the lower-case title (`titleLc`). */
+  declare readonly titleId: number;
 
   constructor(
     position: Position,
-    readonly company: Company | null,
-    /** The `textId` of the lower-cased company name and URL (`companyText`). */
-    readonly companyTextId: number,
-    readonly start: number | null,
-    /** Last month of the ended period; null when open (current, or no end recorded). */
-    readonly end: number | null,
+    company: Company | null,
+    companyTextId: number,
+    start: number | null,
+    end: number | null,
     current: boolean,
     alum: boolean,
     months: number,
-    readonly familyLc: string | null,
-    /** The `textId` of the lower-case title (`titleLc`). */
-    readonly titleId: number,
+    familyLc: string | null,
+    titleId: number,
   ) {
+    this.company = company;
+    this.companyTextId = companyTextId;
+    this.start = start;
+    this.end = end;
+    this.familyLc = familyLc;
+    this.titleId = titleId;
     if (!Number.isInteger(months) || Math.abs(months) >= 2 ** 27) throw new RangeError(`stint months ${months}`);
     this.#bits = months * 8 + (position.is_current === false ? 4 : 0) + (alum ? 2 : 0) + (current ? 1 : 0);
     this.companyName = position.company;
@@ -152,13 +164,16 @@ class PersonStore {
   private readonly made = new Map<number, Person>();
   /** Collapsed positions by person, made again from the person when asked (stints keep no positions). */
   private readonly collapsed = new Map<number, Position[]>();
+  declare private readonly remake: ((idx: number) => Person) | undefined;
+  declare private readonly todayMonth: number;
+  /** The graph's kept lower-case form of a text (records make their skill text from kept parts). */
+  declare readonly lower: (text: string) => string;
 
-  constructor(
-    private readonly remake: ((idx: number) => Person) | undefined,
-    private readonly todayMonth: number,
-    /** The graph's kept lower-case form of a text (records make their skill text from kept parts). */
-    readonly lower: (text: string) => string,
-  ) {}
+  constructor(remake: ((idx: number) => Person) | undefined, todayMonth: number, lower: (text: string) => string) {
+    this.remake = remake;
+    this.todayMonth = todayMonth;
+    this.lower = lower;
+  }
 
   /** Called once per person in graph order, when the store cannot make it again. */
   add(idx: number, person: Person): void {
@@ -192,25 +207,57 @@ const PEOPLE_KEPT = 10_000;
 
 /** A graph's record of one person: the fields search and filtering read, and the full person on demand. */
 class GraphPersonRecord implements PersonRecord {
+  declare private readonly store: PersonStore;
+  declare readonly idx: number;
+  declare readonly stints: Stint[];
+  declare readonly continent: string | null;
+  declare readonly country: string | null;
+  declare readonly locationLc: LowerLocation;
+  /** The boolean fields below as bits (one field instead of five, on every record). */
+  declare private readonly flags: number;
+  declare readonly nameLc: string;
+  declare readonly headlineLc: string;
+  /** The profile URL is the graph's own URL of the slug (`byUrl` finds the record through `bySlug`). */
+  declare readonly urlFromSlug: boolean;
+  declare readonly skillsLc: string[];
+  declare readonly languagesLc: string[];
+  declare readonly schoolsLc: string[];
+  declare readonly certifications: readonly CertificationName[];
+  declare readonly certificationsLc: CertificationName[];
+
   constructor(
-    private readonly store: PersonStore,
-    readonly idx: number,
-    readonly stints: Stint[],
-    readonly continent: string | null,
-    readonly country: string | null,
-    readonly locationLc: LowerLocation,
-    /** The boolean fields below as bits (one field instead of five, on every record). */
-    private readonly flags: number,
-    readonly nameLc: string,
-    readonly headlineLc: string,
-    /** The profile URL is the graph's own URL of the slug (`byUrl` finds the record through `bySlug`). */
-    readonly urlFromSlug: boolean,
-    readonly skillsLc: string[],
-    readonly languagesLc: string[],
-    readonly schoolsLc: string[],
-    readonly certifications: readonly CertificationName[],
-    readonly certificationsLc: CertificationName[],
-  ) {}
+    store: PersonStore,
+    idx: number,
+    stints: Stint[],
+    continent: string | null,
+    country: string | null,
+    locationLc: LowerLocation,
+    flags: number,
+    nameLc: string,
+    headlineLc: string,
+    urlFromSlug: boolean,
+    skillsLc: string[],
+    languagesLc: string[],
+    schoolsLc: string[],
+    certifications: readonly CertificationName[],
+    certificationsLc: CertificationName[],
+  ) {
+    this.store = store;
+    this.idx = idx;
+    this.stints = stints;
+    this.continent = continent;
+    this.country = country;
+    this.locationLc = locationLc;
+    this.flags = flags;
+    this.nameLc = nameLc;
+    this.headlineLc = headlineLc;
+    this.urlFromSlug = urlFromSlug;
+    this.skillsLc = skillsLc;
+    this.languagesLc = languagesLc;
+    this.schoolsLc = schoolsLc;
+    this.certifications = certifications;
+    this.certificationsLc = certificationsLc;
+  }
 
   get person(): Person {
     return this.store.at(this.idx);
@@ -269,8 +316,11 @@ const SLUG_URL_PREFIX = "network.example.com/in/";
  */
 export class ProfileUrls {
   private readonly others = new Map<string, PersonRecord>();
+  declare private readonly bySlug: ReadonlyMap<string, PersonRecord>;
 
-  constructor(private readonly bySlug: ReadonlyMap<string, PersonRecord>) {}
+  constructor(bySlug: ReadonlyMap<string, PersonRecord>) {
+    this.bySlug = bySlug;
+  }
 
   get(url: string): PersonRecord | undefined {
     return this.others.get(url) ?? this.throughSlug(url);
@@ -350,8 +400,11 @@ export interface GraphSource extends Omit<GraphInput, "people"> {
  */
 export class PairValues<A, B, V = string> {
   private readonly byA = new Map<A, Map<B, V>>();
+  declare private readonly make: (a: A, b: B) => V;
 
-  constructor(private readonly make: (a: A, b: B) => V) {}
+  constructor(make: (a: A, b: B) => V) {
+    this.make = make;
+  }
 
   get(a: A, b: B): V {
     let byB = this.byA.get(a);

@@ -219,8 +219,11 @@ export class PostingList {
   length = 0;
   /** The list's bitset, kept while no person is added (dense lists only). */
   dense: PeopleSet | undefined = undefined;
+  declare private readonly arena: ChunkArena;
 
-  constructor(private readonly arena: ChunkArena) {}
+  constructor(arena: ChunkArena) {
+    this.arena = arena;
+  }
 
   add(idx: number): void {
     const n = this.length;
@@ -245,8 +248,11 @@ export class Postings {
   private readonly lists = new Map<string, PostingList>();
   private readonly arena = new ChunkArena();
   private sorted: string[] | null = null;
+  declare readonly size: number;
 
-  constructor(readonly size: number) {}
+  constructor(size: number) {
+    this.size = size;
+  }
 
   /** The list of a key, made empty when absent (a builder adds to it directly: no lookup per person). */
   listOf(key: string): PostingList {
@@ -326,8 +332,11 @@ export class Postings {
 export class SetPool {
   private readonly sets: PeopleSet[] = [];
   private used = 0;
+  declare readonly size: number;
 
-  constructor(readonly size: number) {}
+  constructor(size: number) {
+    this.size = size;
+  }
 
   reset(): void {
     this.used = 0;

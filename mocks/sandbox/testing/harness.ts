@@ -55,8 +55,11 @@ export interface TestResponse<T = any> {
 }
 
 export class ContractViolation extends Error {
-  constructor(readonly result: ExchangeResult) {
+  declare readonly result: ExchangeResult;
+
+  constructor(result: ExchangeResult) {
     super(`Contract violation:\n${formatErrors(result)}`);
+    this.result = result;
     this.name = "ContractViolation";
   }
 }
