@@ -2,7 +2,7 @@
  * Size of the client as an application ships it: esbuild bundles an app that imports only
  * `createTalentGraphClient` (ESM, browser platform, minified), then gzip -9; beside it the same for an app
  * that imports bare openapi-fetch, and the ratio. Goal (issue 17): at most 4,500 B min+gzip.
- *   npx tsx client/bench.ts [--rounds 3] [--json]      (also run by `npm run bench -- client`)
+ *   npm run ts -- client/bench.ts [--rounds 3] [--json]      (also run by `npm run bench -- client`)
  */
 import path from "node:path";
 import { gzipSync } from "node:zlib";

@@ -1,8 +1,11 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_TYPESCRIPT } from "../contract-core/spec.js";
 import { buildClient, CONSUMER_COMPILER_OPTIONS } from "../scripts/build/build.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -65,5 +68,44 @@ describe("npm run build:client", () => {
     const target = pkg.exports["./client"];
     expect(files).toContain(path.posix.relative("dist", target.types));
     expect(files).toContain(path.posix.relative("dist", target.import));
+  });
+
+  it("checks the entry of a build outside the project (--out elsewhere) with the project's packages, and fails a broken one", () => {
+    const outside = mkdtempSync(path.join(tmpdir(), "client-build-"));
+    try {
+      cpSync(outDir, path.join(outside, "good"), { recursive: true });
+      mkdirSync(path.join(outside, "bad", "client"), { recursive: true });
+      writeFileSync(
+        path.join(outside, "bad", "client", "index.js"),
+        'import "openapi-fetch";\nexport const other = 1;\n',
+      );
+      mkdirSync(path.join(outside, "missing", "client"), { recursive: true });
+      writeFileSync(path.join(outside, "missing", "client", "index.js"), 'export * from "./gone.js";\n');
+      // In Node itself, as `npm run build:client -- --out <dir>` runs it (vitest would resolve the imports its own way).
+      const check = (dir: string) =>
+        spawnSync(
+          process.execPath,
+          [
+            ...RUN_TYPESCRIPT,
+            "--input-type=module",
+            "-e",
+            `const { checkClientEntry } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "scripts/build/build.ts")).href)});
+             await checkClientEntry(${JSON.stringify(path.join(outside, dir))});`,
+          ],
+          { encoding: "utf8" },
+        );
+      expect(check("good")).toMatchObject({ status: 0, stderr: "" });
+      expect(check("bad")).toMatchObject({
+        status: 1,
+        stderr: expect.stringContaining("lacks createTalentGraphClient"),
+      });
+      // A relative import is the build's own file: it is reported where it was looked for, never from the project.
+      expect(check("missing")).toMatchObject({
+        status: 1,
+        stderr: expect.stringContaining(path.join(outside, "missing", "client", "gone.js")),
+      });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

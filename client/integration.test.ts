@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_TYPESCRIPT } from "../contract-core/index.js";
 import { startMock, type RunningMock } from "../mocks/prism/server.js";
 import {
   SeenIds,
@@ -152,13 +153,13 @@ describe("client against the Prism mock", () => {
   });
 });
 
-/** Runs a script with tsx in its own process group; the group is killed if it outlives the test. */
+/** Runs a TypeScript script in its own process group; the group is killed if it outlives the test. */
 async function runScript(
   script: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, script], {
     cwd: root,
     env: { ...process.env, ...env, NO_COLOR: "1" },
     detached: true,

@@ -1,17 +1,18 @@
 // Every npm script follows the command-line convention: `--help` prints usage on stdout, exits 0, starts
 // nothing and writes no file; an unknown option exits 2 naming it and pointing to --help. Commands run
-// through tsx directly (no npm in between), a few at a time.
+// on Node directly (no npm in between), a few at a time.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./spec.js";
+import { REPO_ROOT, RUN_TYPESCRIPT } from "./spec.js";
 
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
   test: "the gate with fixed options (--all --only lint,drift,typecheck,tests); `npm run gate -- --help` covers it",
   typecheck: "plain `tsc --noEmit` (incremental, its build info in node_modules/.cache); tsc has its own --help",
+  ts: "runs the TypeScript file it is given (Node with scripts/typescript-hooks.ts): its --help is Node's own",
   prepare: "npm's install hook: the same file as `npm run build`, whose --help this test checks",
 };
 /** Commands that write files and take --out. */
@@ -62,17 +63,17 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) =>
 }
 const LIMIT = Math.max(2, availableParallelism());
 
-/**
- * `npm run <name> -- ...args` as tsx runs it, without npm in between: Node with tsx's loader, which is what the
- * tsx command starts in a second process of its own (half the CPU of each of these 40 runs is that second start).
- */
+/** `npm run <name> -- ...args` without npm in between: Node with the project's TypeScript hooks, as the script runs it. */
 function run(name: string, args: string[]): Promise<Run> {
-  const match = /^tsx (\S+)$/.exec(scripts[name] ?? "");
-  if (!match) throw new Error(`${name}: "${scripts[name]}" is not "tsx <file>"; list it in SKIPPED with the reason`);
+  const match = /^node --import \.\/scripts\/typescript-hooks\.ts (\S+)$/.exec(scripts[name] ?? "");
+  if (!match)
+    throw new Error(
+      `${name}: "${scripts[name]}" is not "node --import ./scripts/typescript-hooks.ts <file>"; list it in SKIPPED with the reason`,
+    );
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      ["--import", "tsx", match[1]!, ...args],
+      [...RUN_TYPESCRIPT, match[1]!, ...args],
       { cwd: REPO_ROOT, timeout: 90_000, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
       (error, stdout, stderr) =>
         done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),

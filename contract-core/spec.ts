@@ -1,6 +1,6 @@
 /** Loading an OpenAPI document (YAML or JSON, split or bundled) and the repository's default paths. */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { isObj } from "./pointer.js";
 import { bundleSpec, refsOf } from "./redocly.js";
 import type { OpenApiDocument } from "./servers.js";
@@ -11,6 +11,14 @@ export { serverBasePath } from "./servers.js";
 
 /** The repository root (this folder's parent). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+/**
+ * Node's arguments that run one of the project's TypeScript files (`node ...RUN_TYPESCRIPT file.ts`): the
+ * resolve hook of scripts/typescript-hooks.ts, what every npm script runs its file with.
+ */
+export const RUN_TYPESCRIPT: readonly string[] = [
+  "--import",
+  pathToFileURL(`${REPO_ROOT}/scripts/typescript-hooks.ts`).href,
+];
 /** The bundle `npm run generate` writes: what the mock, the contract tests, the sandbox and the docs read. */
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../generated/openapi.json", import.meta.url));
 /** The root of the split, hand-edited spec. */

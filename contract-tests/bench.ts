@@ -1,6 +1,6 @@
 /**
  * Contract validator benchmark (standalone; `npm run bench -- contract` runs it as a child process).
- *   npx tsx contract-tests/bench.ts [--rounds 3] [--seconds 1] [--json]
+ *   npm run ts -- contract-tests/bench.ts [--rounds 3] [--seconds 1] [--json]
  * Figures, each the median of alternating rounds (warm compile, validate, validateResponse) with min and
  * max: the compile cost of the bundled spec, and exchanges validated per second for a people-search page
  * of 25 full Person rows (single thread = one core). Issue 17 sets no goal for it.

@@ -2,7 +2,7 @@
  * Writes plain JSON recordings built from the spec's own examples into contract-tests/recordings/examples/:
  * every operation x every documented status (ranges as a code they cover, e.g. 5XX -> 503), every named
  * example of a 2xx response and of a request body, the first example of other statuses.
- *   npx tsx contract-tests/generate-recordings.ts [--spec generated/openapi.json] [--out contract-tests/recordings/examples]
+ *   npm run ts -- contract-tests/generate-recordings.ts [--spec generated/openapi.json] [--out contract-tests/recordings/examples]
  * The folder is rewritten; review the diff like any other test data.
  * With `--requests <file>` it also writes the same exchanges as a request list for `npm run record` against
  * the Prism mock (`Prefer: code=..., example=...` picks each answer). Mock only: it includes writes.

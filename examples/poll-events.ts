@@ -2,7 +2,7 @@
  * A long-running event poller, the shape an integration copies: the checkpoint is kept in a file
  * and written only after a pass and its downstream work succeeded; Ctrl-C stops it cleanly.
  *
- *   npx tsx examples/poll-events.ts    # against `npm run mock`; POLL_INTERVAL_MS (default 60000),
+ *   npm run ts -- examples/poll-events.ts    # against `npm run mock`; POLL_INTERVAL_MS (default 60000),
  *                                      # CHECKPOINT_FILE (default <os temp dir>/talent-graph-events-checkpoint;
  *                                      # point it at durable storage in a real integration)
  */

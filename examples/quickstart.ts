@@ -2,7 +2,7 @@
  * Quickstart: a people search, a dossier, a new List and one pass over the event stream.
  *
  *   npm run mock                      # in one terminal (http://127.0.0.1:4010/v1)
- *   npx tsx examples/quickstart.ts    # in another
+ *   npm run ts -- examples/quickstart.ts    # in another
  *
  * Against a deployment: TALENT_GRAPH_BASE_URL=https://.../v1 TALENT_GRAPH_API_KEY=... (the mock
  * accepts any key). In your application import from "talent-graph-api-contract/client"

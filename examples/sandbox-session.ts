@@ -3,8 +3,8 @@
  * discovery job to done through the control endpoint, accept proposed members by filter, see profile-change
  * events for them, and poll twice without losing or repeating an event.
  *
- *   npx tsx examples/sandbox-session.ts                      # starts a sandbox in-process on a free port
- *   SANDBOX_URL=http://127.0.0.1:4011/v1 npx tsx examples/sandbox-session.ts   # uses a running `npm run sandbox`
+ *   npm run ts -- examples/sandbox-session.ts                      # starts a sandbox in-process on a free port
+ *   SANDBOX_URL=http://127.0.0.1:4011/v1 npm run ts -- examples/sandbox-session.ts   # uses a running `npm run sandbox`
  *
  * Exits 0 when every step behaved as the reference says, 1 otherwise.
  */

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   REPO_ROOT as repoRoot,
+  RUN_TYPESCRIPT,
   runCommand,
   usageError,
   type CliValues,
@@ -101,7 +102,7 @@ function forwardedArgs(values: CliValues): string[] {
 /** Runs one part, streaming its output and keeping its goal lines. */
 function runPart(file: string, forwarded: string[]): Promise<{ code: number | null; goals: string[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), [file, ...forwarded], {
+    const child = spawn(process.execPath, [...RUN_TYPESCRIPT, file, ...forwarded], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, NODE_ENV: "production" },

@@ -2,7 +2,7 @@
  * Builds the example page into a directory (default dist/examples/msw/): index.html, app.js (esbuild
  * bundle of browser/main.ts, minified) and the mockServiceWorker.js that `msw init` writes.
  *
- *   npx tsx examples/msw/build.ts [out-dir]     then serve the directory, e.g. from 127.0.0.1
+ *   npm run ts -- examples/msw/build.ts [out-dir]     then serve the directory, e.g. from 127.0.0.1
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";

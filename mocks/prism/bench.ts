@@ -5,8 +5,9 @@
  * at least 3x stock Prism in the same run. The mock runs twice: as started by default (a repeated request
  * gets Prism's first answer again, which is what this benchmark's repeated requests meet) and with --no-memo
  * (Prism answers every call), so the figure for requests seen once is printed beside it.
- *   npx tsx mocks/prism/bench.ts [--rounds 3] [--seconds 5] [--connections 10]   (also `npm run bench -- mock`)
+ *   npm run ts -- mocks/prism/bench.ts [--rounds 3] [--seconds 5] [--connections 10]   (also `npm run bench -- mock`)
  */
+import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
 import {
   ROOT,
   alternate,
@@ -49,7 +50,7 @@ runBench(async () => {
 
   const startMockServer = async (args: string[]) =>
     (
-      await startServer(process.execPath, ["--import", "tsx", "mocks/prism/start.ts", ...args], /(http:\/\/\S+\/v1)/, {
+      await startServer(process.execPath, [...RUN_TYPESCRIPT, "mocks/prism/start.ts", ...args], /(http:\/\/\S+\/v1)/, {
         PORT: "0",
         SPEC,
       })

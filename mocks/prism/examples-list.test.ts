@@ -23,7 +23,7 @@ describe("examples list", () => {
     expect(text).not.toMatch(/\| 4\d\d [^\n]*served by default/);
   });
 
-  it("mocks/prism/EXAMPLES.md is up to date with generated/openapi.json (run npx tsx scripts/examples-list.ts)", () => {
+  it("mocks/prism/EXAMPLES.md is up to date with generated/openapi.json (run npm run ts -- scripts/examples-list.ts)", () => {
     expect(existsSync(DEFAULT_SPEC), "generated/openapi.json is missing: run npm run generate").toBe(true);
     const expected = renderExamplesList(loadSpec(DEFAULT_SPEC), "generated/openapi.json");
     expect(existsSync(DEFAULT_OUT) ? readFileSync(DEFAULT_OUT, "utf8") : "").toBe(expected);

@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
 import { cliOptions, PROXY_COMMAND } from "./cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -12,12 +13,13 @@ const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url
 const children: ChildProcess[] = [];
 
 /**
- * Starts a script in its own process group and resolves with its first stdout line. It runs as Node with tsx's
- * loader, in one process: the tsx command would put a parent of its own in between, which on a busy machine can
- * take Ctrl-C before it learns that the script handles it, and exit 130 on the script's behalf.
+ * Starts a script in its own process group and resolves with its first stdout line. It runs as Node itself with
+ * the project's TypeScript hooks, in one process: a launcher (npm, or a loader's own command) would put a parent
+ * in between, which on a busy machine can take Ctrl-C before it learns that the script handles it, and exit 130
+ * on the script's behalf.
  */
 async function launch(script: string): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, script], {
     cwd: ROOT,
     detached: true,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SPEC: FIXTURE },
@@ -71,7 +73,7 @@ describe("--port and a busy port", () => {
     await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
     const port = (blocker.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", "mocks/prism/start.ts", "--port", String(port)], {
+      const child = spawn(process.execPath, [...RUN_TYPESCRIPT, "mocks/prism/start.ts", "--port", String(port)], {
         cwd: ROOT,
         env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SPEC: FIXTURE },
         stdio: ["ignore", "pipe", "pipe"],
@@ -94,7 +96,7 @@ describe("--help", () => {
     "%s --help prints usage without loading Prism",
     async (script) => {
       // NODE_DEBUG=module names every CommonJS module Node loads (Prism's packages are CommonJS).
-      const child = spawn(process.execPath, ["--import", "tsx", script, "--help"], {
+      const child = spawn(process.execPath, [...RUN_TYPESCRIPT, script, "--help"], {
         cwd: ROOT,
         env: { ...process.env, NODE_DEBUG: "module" },
         stdio: ["ignore", "pipe", "pipe"],

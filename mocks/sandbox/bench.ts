@@ -11,12 +11,12 @@
  * in flight) in memory only and with the fsynced journal of --state-file, to show what durability costs on
  * this disk (BENCH_WRITES writes each, default 1000).
  *
- *   npx tsx mocks/sandbox/bench.ts [--sizes 5000,50000,500000] [--rounds 3] [--seconds 5] [--connections 10]
+ *   npm run ts -- mocks/sandbox/bench.ts [--sizes 5000,50000,500000] [--rounds 3] [--seconds 5] [--connections 10]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, RUN_TYPESCRIPT, loadSpec } from "../../contract-core/index.js";
 import { KEYS } from "./auth.js";
 import { createSandboxCore } from "./core.js";
 import { SNAPSHOT_DIR_ENV } from "./hosts/startup-snapshot.js";
@@ -86,7 +86,7 @@ runBench(async () => {
   const perSize = (people: number) => async () => {
     const sandbox = await startServer(
       process.execPath,
-      ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", "--no-rate-limit", "--people", String(people)],
+      [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--port", "0", "--no-rate-limit", "--people", String(people)],
       READY,
     );
     const pid = sandbox.child.pid!;
@@ -262,7 +262,7 @@ async function snapshotStarts(
   loadOptions: Parameters<typeof load>[1],
 ): Promise<{ readyMs: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), "sandbox-bench-snapshot-"));
-  const args = ["--import", "tsx", "mocks/sandbox/start.ts", "--snapshot", "--port", "0", "--no-rate-limit"];
+  const args = [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--snapshot", "--port", "0", "--no-rate-limit"];
   args.push("--people", String(people));
   const env = { [SNAPSHOT_DIR_ENV]: dir };
   const figures: Record<string, number[]> = { readyMs: [], rssReadyMb: [], rssAfterMb: [], rps: [], p99: [] };

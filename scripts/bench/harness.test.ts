@@ -3,6 +3,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
 import {
   ROOT,
   alternate,
@@ -202,7 +203,7 @@ describe("the bare baseline", () => {
 
 describe("npm run bench (scripts/bench.ts)", () => {
   const runner = (...args: string[]) =>
-    spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "scripts/bench.ts"), ...args], {
+    spawnSync(process.execPath, [...RUN_TYPESCRIPT, path.join(ROOT, "scripts/bench.ts"), ...args], {
       cwd: ROOT,
       encoding: "utf8",
     });

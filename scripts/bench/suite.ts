@@ -10,7 +10,7 @@
  *     breaking; the typecheck and ESLint only if the gate cannot prove the types unchanged);
  *   - `npm run gate -- --base HEAD` after a one-line change to code (not a comment) in the sandbox (drift,
  *     breaking and the docs suite are skipped; lint, typecheck and the other tests run).
- *   npx tsx scripts/bench/suite.ts [--rounds 3]
+ *   npm run ts -- scripts/bench/suite.ts [--rounds 3]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
 import type { Change } from "./breaking.js";
 import type { StepName } from "./gate.js";
 import {
@@ -111,11 +112,14 @@ describe("gate in a temporary git repository", () => {
   it("fails a commit that deletes a response property, naming the property (CLI, exit 1, step summary)", async () => {
     await repo.edit(PERSON, HEADLINE, "");
     await repo.commit("breaking: drop headline");
-    const tsx = join(ROOT, "node_modules", ".bin", "tsx");
-    const child = await run(tsx, [join(HERE, "gate.ts"), "--only", "breaking", "--base", "HEAD~1"], {
-      cwd: repo.dir,
-      env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile },
-    }).then(
+    const child = await run(
+      process.execPath,
+      [...RUN_TYPESCRIPT, join(HERE, "gate.ts"), "--only", "breaking", "--base", "HEAD~1"],
+      {
+        cwd: repo.dir,
+        env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile },
+      },
+    ).then(
       () => ({ code: 0, stdout: "" }),
       (e: { code: number; stdout: string }) => e,
     );

@@ -69,7 +69,7 @@ export const TYPECHECK_SHARED_ENV = "TG_TYPECHECK_SHARED";
 export const TEST_EXCLUDE_ENV = "TG_TEST_EXCLUDE";
 
 /**
- * Node's on-disk cache of compiled code, shared by every Node process the checks start (npm scripts, tsx,
+ * Node's on-disk cache of compiled code, shared by every Node process the checks start (npm scripts,
  * vitest's workers and the processes the tests start): the same files are compiled again in each process
  * otherwise. Node checks each entry against the file's contents, so a stale entry is never used. It lives in
  * this project's node_modules, never in the repository a gate runs on (a test's scratch repository stays clean).

@@ -20,7 +20,7 @@ const DIRECTIVE = /\/\/\/|@ts-|@jsx|eslint|\bglobals?\b/;
 
 /**
  * The compiler, loaded on the first proof: every gate run (and its --help) would otherwise pay for loading it,
- * and `require` loads it in about half the time an ESM import of its 9 MB CommonJS file takes under tsx.
+ * and `require` loads it in about half the time an ESM import of its 9 MB CommonJS file takes.
  */
 let compiler: { ts: typeof TypeScript; printer: TypeScript.Printer } | undefined;
 

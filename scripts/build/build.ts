@@ -8,7 +8,7 @@
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
  */
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, registerHooks } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type ts from "typescript";
@@ -19,6 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const require = createRequire(import.meta.url);
 const compiler = (): typeof ts => require("typescript") as typeof ts;
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
+const PROJECT_PACKAGE_URL = pathToFileURL(path.join(ROOT, "package.json")).href;
 export const MSW_ENTRY = "mocks/sandbox/hosts/msw.ts";
 
 /** How a consumer project type-checks the built declarations (the build and packaging tests use it). */
@@ -163,9 +164,33 @@ export async function buildMsw({
 /** Builds ./client and checks that its entry loads. */
 export async function buildClientChecked(outDir?: string): Promise<BuildResult> {
   const result = buildClient({ outDir });
-  const entry = await import(pathToFileURL(path.join(result.outDir, "client", "index.js")).href);
-  if (typeof entry.createTalentGraphClient !== "function") throw new Error("built entry lacks createTalentGraphClient");
+  await checkClientEntry(result.outDir);
   return result;
+}
+
+/**
+ * Loads the built ./client entry under `outDir` and checks its export. The entry's packages (openapi-fetch)
+ * resolve from this project while it loads, as they would from a consumer's node_modules: an --out folder
+ * outside the project has none of its own.
+ */
+export async function checkClientEntry(outDir: string): Promise<void> {
+  const hooks = registerHooks({
+    resolve(specifier, context, nextResolve) {
+      try {
+        return nextResolve(specifier, context);
+      } catch (error) {
+        if (/^[./]|^[a-z]+:/.test(specifier)) throw error;
+        return nextResolve(specifier, { ...context, parentURL: PROJECT_PACKAGE_URL });
+      }
+    },
+  });
+  try {
+    const entry = await import(pathToFileURL(path.join(outDir, "client", "index.js")).href);
+    if (typeof entry.createTalentGraphClient !== "function")
+      throw new Error("built entry lacks createTalentGraphClient");
+  } finally {
+    hooks.deregister();
+  }
 }
 
 export function printBuild(name: string, { outDir, files }: BuildResult): void {

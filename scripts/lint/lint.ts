@@ -27,7 +27,14 @@ export const TSC_BUILD_INFO = join(repoRoot, "node_modules/.cache/tsc/tsbuildinf
 
 // Spectral and the rulesets load only when a lint runs (--help stays instant), and each ruleset is
 // compiled once per process: setRuleset is the costly part, and a Spectral instance can run it many times.
-const spectralModules = () => Promise.all([import("@stoplight/spectral-core"), import("@stoplight/spectral-parsers")]);
+// spectral-parsers is CommonJS whose export names Node cannot read from its source: they are on its default export.
+const spectralModules = async () => {
+  const [core, parsers] = await Promise.all([
+    import("@stoplight/spectral-core"),
+    import("@stoplight/spectral-parsers"),
+  ]);
+  return [core, parsers.default] as const;
+};
 const compiled = new WeakMap<RulesetDefinition, Spectral>();
 
 /** Runs a ruleset on a document (JSON object or YAML text); returns every diagnostic. */

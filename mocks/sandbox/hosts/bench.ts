@@ -1,5 +1,5 @@
 /**
- * MSW host benchmark (`npm run bench -- msw`, also `npx tsx mocks/sandbox/hosts/bench.ts`), on the bench
+ * MSW host benchmark (`npm run bench -- msw`, also `npm run ts -- mocks/sandbox/hosts/bench.ts`), on the bench
  * harness: every figure the median (min-max) of alternating rounds (--rounds / BENCH_ROUNDS, default 3).
  *
  *   - createSandboxHandlers() -> first answer, in Node (setupServer) and in Chromium (the example page: a

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, partialFileOf } from "../../../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, REPO_ROOT, RUN_TYPESCRIPT, loadSpec, partialFileOf } from "../../../contract-core/index.js";
 import { childPids } from "../../../scripts/bench/harness.js";
 import { KEYS } from "../auth.js";
 import { createSandboxCore } from "../core.js";
@@ -273,7 +273,7 @@ describe("npm run sandbox -- --snapshot", () => {
 
   it("a signal while the sandbox starts stops the build too", async () => {
     const fresh = tempDir();
-    const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...args], {
+    const child = spawn(process.execPath, [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--port", "0", ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...heldEnv(fresh) },
       stdio: ["ignore", "pipe", "pipe"],

@@ -4,7 +4,7 @@
  * every test key, i.e. once it listens.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { REPO_ROOT } from "../../../contract-core/index.js";
+import { REPO_ROOT, RUN_TYPESCRIPT } from "../../../contract-core/index.js";
 
 export interface SandboxChild {
   child: ChildProcess;
@@ -22,7 +22,7 @@ export function spawnSandbox(
     env,
   }: { detached?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<SandboxChild> {
-  const child = spawn(process.execPath, ["--import", "tsx", "mocks/sandbox/start.ts", "--port", "0", ...args], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--port", "0", ...args], {
     cwd: REPO_ROOT,
     detached,
     env: { ...process.env, ...env },

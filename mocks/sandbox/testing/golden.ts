@@ -3,7 +3,7 @@
  * (testing/golden-queries.ts) on the default generated graph. It pins the read side's behaviour, so the
  * search can be optimized without changing an answer. Regenerate only after a deliberate behaviour change:
  *
- *   npx tsx mocks/sandbox/testing/golden.ts --write
+ *   npm run ts -- mocks/sandbox/testing/golden.ts --write
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
