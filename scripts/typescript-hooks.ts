@@ -7,10 +7,13 @@
  */
 import { registerHooks } from "node:module";
 
+/** A TypeScript module's URL, with or without a query or fragment (vitest adds one to the files it imports). */
+const TYPESCRIPT_URL = /\.ts(?:[?#]|$)/;
+
 registerHooks({
   resolve(specifier, context, nextResolve) {
     if (
-      context.parentURL?.endsWith(".ts") &&
+      TYPESCRIPT_URL.test(context.parentURL ?? "") &&
       specifier.endsWith(".js") &&
       (specifier.startsWith("./") || specifier.startsWith("../"))
     ) {
