@@ -36,11 +36,16 @@ write({
   "missing.ts": 'import { gone } from "./gone.js";\nconsole.log(gone);\n',
   "from-js.js": 'import { twice } from "./typed.js";\nconsole.log(twice(1));\n',
   "enum.ts": "enum Color { Red }\nconsole.log(Color.Red);\n",
+  "query.mjs": 'await import("./main.ts?run=1");\n',
 });
 
 describe("scripts/typescript-hooks.ts", () => {
   it("resolves a TypeScript file's ./x.js import to x.ts, and still loads a real x.js", () => {
     expect(run("main.ts")).toMatchObject({ status: 0, stdout: "42 plain js null" });
+  });
+
+  it("does so for a TypeScript module imported with a query (vitest adds one to the files it imports)", () => {
+    expect(run("query.mjs")).toMatchObject({ status: 0, stdout: "42 plain js null" });
   });
 
   it("reports a module that exists in neither form under the name the source wrote", () => {
