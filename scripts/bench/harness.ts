@@ -480,7 +480,7 @@ export async function record(
   return recorded;
 }
 
-/** Plain node:http (no framework, no tsx) answering the recorded status, headers and body bytes per URL. */
+/** Plain node:http (no framework, no loader hooks) answering the recorded status, headers and body bytes per URL. */
 const BARE_SERVER = `
 const answers = JSON.parse(process.env.BENCH_ANSWERS);
 for (const a of Object.values(answers)) {
