@@ -12,6 +12,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /** `pathname` as the URL parser gives it (no query, dot segments resolved). */
 export function normalizeRequestPath(pathname: string): NormalizedPath {
+  // Without an escape there is nothing to decode, keep or refuse (the common case, on every request).
+  if (!pathname.includes("%")) return { ok: true, path: pathname };
   if (/%(?![0-9A-Fa-f]{2})/.test(pathname)) return malformed();
   const path = pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));

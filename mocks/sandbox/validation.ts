@@ -88,9 +88,17 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
     params: (raw) => check(validatePath, "path", { ...raw }),
     query(raw) {
       const value: Record<string, unknown> = {};
+      // The query's values by name, read once: a search operation declares dozens of parameters, and asking
+      // the URLSearchParams for each one scans (and converts) every pair again.
+      const given = new Map<string, string[]>();
+      for (const [name, v] of raw) {
+        const all = given.get(name);
+        if (all) all.push(v);
+        else given.set(name, [v]);
+      }
       for (const p of queryParams) {
-        const all = raw.getAll(p.name);
-        if (all.length === 0) continue;
+        const all = given.get(p.name);
+        if (all === undefined) continue;
         const last = all[all.length - 1]!;
         if (isArraySchema(p.schema)) value[p.name] = all.flatMap((v) => v.split(","));
         else value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, last) : last;

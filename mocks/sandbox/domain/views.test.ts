@@ -55,6 +55,14 @@ describe("rowPersonJson", () => {
     ).toBeGreaterThan(16_000_000);
   });
 
+  it("is exact when a row is asked with one match, another, then the first again (its bytes are replaced in place)", () => {
+    const rec = fixtureGraph().people[1]!;
+    const wide: Match = { company: "Łódź Sp. z o.o. 😀", company_months: 3 };
+    for (const match of [MATCHES[1]!, wide, MATCHES[1]!, MATCHES[0]!, wide, MATCHES[2]!, MATCHES[2]!]) {
+      expect(rowPersonJson(rec, match, { skills: true })).toBe(JSON.stringify(rowPerson(rec, match, { skills: true })));
+    }
+  });
+
   it("a negative control: a different match gives different bytes", () => {
     const rec = fixtureGraph().people[0]!;
     expect(rowPersonJson(rec, { score: 1 })).not.toBe(JSON.stringify(rowPerson(rec, {})));

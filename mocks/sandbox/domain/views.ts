@@ -35,9 +35,19 @@ export function rowPerson(rec: PersonRecord, match: Match, hydrate: RowHydration
 const MATCH_MARK = "\u0000match\u0000";
 const MATCH_MARK_JSON = `"match":${JSON.stringify(MATCH_MARK)}`;
 const MATCH_KEY = `"match":`;
-/** A row's UTF-8 JSON before and after the match value. */
-type RowBytes = readonly [before: Uint8Array, after: Uint8Array];
-/** Per record and hydration: the row's bytes around the match (null: not splittable). */
+/**
+ * A row's UTF-8 JSON with the match it was last written with: a row is mostly asked again with the same
+ * match (the same query, its next page, a refresh), and then its bytes are copied whole.
+ */
+interface RowBytes {
+  bytes: Uint8Array;
+  /** The JSON of the match in `bytes` ("" before the first write, which no match serializes to). */
+  match: string;
+  /** Where the match's bytes start in `bytes`, and how many there are. */
+  readonly at: number;
+  matchLength: number;
+}
+/** Per record and hydration: the row's bytes (null: not splittable around its match). */
 let rowBytes = new WeakMap<PersonRecord, (RowBytes | null)[]>();
 /** Bytes held by rowBytes; past the cap the cache starts over (memory stays bounded on any graph). */
 let cachedBytes = 0;
@@ -48,37 +58,72 @@ export function rowCacheBytes(): number {
   return cachedBytes;
 }
 
-function rowBytesOf(rec: PersonRecord, hydrate: RowHydration): RowBytes | null {
-  const variant = (hydrate.skills ? 1 : 0) | (hydrate.languages ? 2 : 0) | (hydrate.certifications ? 4 : 0);
+/** Counts `delta` more cached bytes for a row; past the cap the cache starts over with only that row. */
+function account(rec: PersonRecord, variant: number, row: RowBytes | null, delta: number): void {
+  cachedBytes += delta;
+  if (cachedBytes > MAX_CACHED_BYTES) {
+    const parts: (RowBytes | null)[] = [];
+    parts[variant] = row;
+    rowBytes = new WeakMap([[rec, parts]]);
+    cachedBytes = row ? row.bytes.length : 0;
+  }
+}
+
+function variantOf(hydrate: RowHydration): number {
+  return (hydrate.skills ? 1 : 0) | (hydrate.languages ? 2 : 0) | (hydrate.certifications ? 4 : 0);
+}
+
+function rowBytesOf(rec: PersonRecord, variant: number, hydrate: RowHydration): RowBytes | null {
   let parts = rowBytes.get(rec);
   if (!parts) rowBytes.set(rec, (parts = []));
-  let split = parts[variant];
-  if (split === undefined) {
+  let row = parts[variant];
+  if (row === undefined) {
     const json = JSON.stringify(rowPerson(rec, MATCH_MARK as Match, hydrate));
     const at = json.indexOf(MATCH_MARK_JSON);
     const unique = at >= 0 && json.indexOf(MATCH_MARK_JSON, at + 1) < 0;
-    split = unique ? [utf8(json.slice(0, at + MATCH_KEY.length)), utf8(json.slice(at + MATCH_MARK_JSON.length))] : null;
-    const size = split ? split[0].length + split[1].length : 0;
-    cachedBytes += size;
-    if (cachedBytes > MAX_CACHED_BYTES) {
-      rowBytes = new WeakMap();
-      rowBytes.set(rec, (parts = []));
-      cachedBytes = size;
-    }
-    parts[variant] = split;
+    if (unique) {
+      const before = utf8(json.slice(0, at + MATCH_KEY.length));
+      const after = utf8(json.slice(at + MATCH_MARK_JSON.length));
+      const bytes = new Uint8Array(before.length + after.length);
+      bytes.set(before);
+      bytes.set(after, before.length);
+      row = { bytes, match: "", at: before.length, matchLength: 0 };
+    } else row = null;
+    parts[variant] = row;
+    account(rec, variant, row, row ? row.bytes.length : 0);
   }
-  return split;
+  return row;
+}
+
+/** Puts `match` (its JSON) in the row's bytes in place of the one there. */
+function setMatch(rec: PersonRecord, variant: number, row: RowBytes, match: string): void {
+  const encoded = utf8(match);
+  const old = row.bytes;
+  const bytes = new Uint8Array(old.length - row.matchLength + encoded.length);
+  bytes.set(old.subarray(0, row.at));
+  bytes.set(encoded, row.at);
+  bytes.set(old.subarray(row.at + row.matchLength), row.at + encoded.length);
+  row.bytes = bytes;
+  row.match = match;
+  row.matchLength = encoded.length;
+  account(rec, variant, row, bytes.length - old.length);
 }
 
 /**
  * Appends the UTF-8 JSON of `rowPerson(rec, match, hydrate)`, byte-identical to encoding its `JSON.stringify`:
  * everything but the match is serialized and encoded once per record and hydration, so a search page only
- * serializes matches and copies bytes.
+ * serializes matches and copies bytes (one copy per row when its match is the one it was last written with).
  */
 export function writeRowPerson(out: Utf8Chunks, rec: PersonRecord, match: Match, hydrate: RowHydration = {}): void {
-  const split = rowBytesOf(rec, hydrate);
-  if (split) out.bytes(split[0]).text(JSON.stringify(match)).bytes(split[1]);
-  else out.text(JSON.stringify(rowPerson(rec, match, hydrate)));
+  const variant = variantOf(hydrate);
+  const row = rowBytesOf(rec, variant, hydrate);
+  if (!row) {
+    out.text(JSON.stringify(rowPerson(rec, match, hydrate)));
+    return;
+  }
+  const json = JSON.stringify(match);
+  if (json !== row.match) setMatch(rec, variant, row, json);
+  out.bytes(row.bytes);
 }
 
 export function compactPerson(rec: PersonRecord, match: Match): CompactPerson {
