@@ -3,7 +3,8 @@
  * on the hand-made fixture graph: each rule accepts the people it should and rejects the others.
  */
 import { describe, expect, it } from "vitest";
-import { fixtureGraph } from "../data/fixture.js";
+import { fixtureGraph, fixtureGraphInput } from "../data/fixture.js";
+import { buildGraph } from "../data/graph.js";
 import { matchPerson, parseSearch, profileKeywordTokens, type MatchRules, type SearchFilters } from "./search.js";
 
 const graph = fixtureGraph();
@@ -74,5 +75,55 @@ describe("discovery's options", () => {
     expect(recent).toContain("lucas-moreau");
     expect(recent).not.toContain("jonas-weber");
     expect(matched({ changedWithinMonths: 0 })).not.toContain("lucas-moreau");
+  });
+});
+
+describe("role match keys", () => {
+  const position = (company: string, family: string, started: string, ended: string | null) => ({
+    company,
+    company_url: null,
+    title: "Engineer",
+    started_at: started,
+    ended_at: ended,
+    tenure_months: null,
+    is_current: ended === null,
+    role_family: family,
+  });
+  const input = fixtureGraphInput();
+  const source = input.people[0]!;
+  const rolesGraph = buildGraph({
+    ...input,
+    people: [
+      {
+        ...source,
+        positions: [
+          position("Acme Foods", "engineering", "2015-01", "2019-12"),
+          position("Acme Labs", "engineering", "2020-01", null),
+          position("Acme Labs", "data", "2010-01", "2014-12"),
+          position("Initrode", "engineering", "2008-01", "2009-12"),
+        ],
+      },
+    ],
+  });
+  const rec = rolesGraph.people[0]!;
+  const base = parseSearch({}, rolesGraph).filters;
+
+  it("role_family within a company: the family's stints there summed, named by the first in display order", () => {
+    const hit = matchPerson(rec, { ...base, roleFamily: "engineering", company: "acme" }, rolesGraph.todayMonth);
+    expect(hit?.match.roles).toEqual([
+      { family: "engineering", months: 82 + 59, scope: "company", company: "Acme Labs" },
+    ]);
+    expect(hit?.match.role_months).toBe(141);
+  });
+
+  it("role_family anywhere: every stint of the family; none of it is a rejection", () => {
+    const anywhere = matchPerson(rec, { ...base, roleFamily: "engineering" }, rolesGraph.todayMonth);
+    expect(anywhere?.match.roles).toEqual([
+      { family: "engineering", months: 82 + 59 + 23, scope: "anywhere", company: null },
+    ]);
+    expect(matchPerson(rec, { ...base, roleFamily: "design" }, rolesGraph.todayMonth)).toBeNull();
+    expect(
+      matchPerson(rec, { ...base, roleFamily: "engineering", minRoleMonths: 165 }, rolesGraph.todayMonth),
+    ).toBeNull();
   });
 });

@@ -200,18 +200,24 @@ function sumMonths(stints: Stint[]): number {
 
 function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_months" | "roles"> | null {
   if (f.roleFamily === null && f.roles.length === 0) return NO_MATCH;
-  if (f.roleFamily !== null && !rec.stints.some((s) => s.familyLc === f.roleFamily)) return null;
   const roles: MatchRole[] = [];
   if (f.roleFamily !== null) {
     const scoped = f.company !== null;
-    const stints = rec.stints.filter((s) => s.familyLc === f.roleFamily && (!scoped || atCompany(f, f.company!, s)));
-    const months = sumMonths(stints);
-    if (stints.length === 0 || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
+    // One pass over the stints (every search row runs this): the family's stints, within the company when
+    // scoped, their months summed and the first kept.
+    let first: Stint | null = null;
+    let months = 0;
+    for (const s of rec.stints) {
+      if (s.familyLc !== f.roleFamily || (scoped && !atCompany(f, f.company!, s))) continue;
+      first ??= s;
+      months += s.months;
+    }
+    if (first === null || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
     roles.push({
       family: f.roleFamily,
       months,
       scope: scoped ? "company" : "anywhere",
-      company: scoped ? stints[0]!.companyName : null,
+      company: scoped ? first.companyName : null,
     });
   }
   for (const r of f.roles) {
@@ -373,7 +379,8 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   if (role === null) return null;
   const score = keywordScore(rec, f);
   if (score === null) return null;
-  const match: Match = { ...company, ...role };
+  // The match is the role's own fresh object when there is no company key (most searches): no copy per row.
+  const match: Match = company === NO_MATCH ? (role === NO_MATCH ? {} : (role as Match)) : { ...company, ...role };
   if (f.keywords.length > 0) match.score = score;
   return { record: rec, match, score };
 }
