@@ -31,3 +31,4 @@ export * from "./error-vocabulary.js";
 export * from "./prefer.js";
 export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
 export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
+export { queryRecord, queryValues } from "./query-values.js";

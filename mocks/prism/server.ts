@@ -21,6 +21,7 @@ import {
   readBodyWithin,
   parsePrefer,
   preferenceAppliedHeader,
+  queryRecord,
   requestWording,
   type PreferenceName,
 } from "../../contract-core/index.js";
@@ -209,15 +210,6 @@ function headerRecord(req: IncomingMessage): Record<string, string> {
     if (v !== undefined) headers[name] = v;
   }
   return headers;
-}
-
-function queryRecord(params: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    query[key] = values.length === 1 ? (values[0] as string) : values;
-  }
-  return query;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   normalizeRequestPath,
   parsePrefer,
   preferenceAppliedHeader,
+  queryRecord,
   requestWording,
   type Preferences,
   type PreferResult,
@@ -331,11 +332,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     v.query(rawQuery);
     v.body(body);
     if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
-    const query: Record<string, string | string[]> = {};
-    for (const name of new Set(rawQuery.keys())) {
-      const values = rawQuery.getAll(name);
-      query[name] = values.length === 1 ? values[0]! : values;
-    }
+    const query = queryRecord(rawQuery);
     return reply(
       preferredReply(spec, op, label, {
         ...prefs,

@@ -9,6 +9,7 @@ import {
   createSpecCompiler,
   describeViolation,
   parseQueryInteger,
+  queryValues,
   violationFromAjv,
   type SpecCompiler,
 } from "../../contract-core/portable.js";
@@ -88,14 +89,8 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
     params: (raw) => check(validatePath, "path", { ...raw }),
     query(raw) {
       const value: Record<string, unknown> = {};
-      // The query's values by name, read once: a search operation declares dozens of parameters, and asking
-      // the URLSearchParams for each one scans (and converts) every pair again.
-      const given = new Map<string, string[]>();
-      for (const [name, v] of raw) {
-        const all = given.get(name);
-        if (all) all.push(v);
-        else given.set(name, [v]);
-      }
+      // Read once: a search operation declares dozens of parameters.
+      const given = queryValues(raw);
       for (const p of queryParams) {
         const all = given.get(p.name);
         if (all === undefined) continue;
