@@ -13,6 +13,7 @@ import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { countAndPage, forEachMemberOfAll } from "./postings.js";
 import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
+import { matchRole, SearchMatch } from "./search-match.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
@@ -122,7 +123,7 @@ export function parseSearch(params: Record<string, unknown>, graph: Graph): Pars
 
 export interface Hit {
   record: PersonRecord;
-  match: Match;
+  match: SearchMatch;
   score: number;
 }
 
@@ -213,12 +214,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
       months += s.months;
     }
     if (first === null || (f.minRoleMonths !== null && months < f.minRoleMonths)) return null;
-    roles.push({
-      family: f.roleFamily,
-      months,
-      scope: scoped ? "company" : "anywhere",
-      company: scoped ? first.companyName : null,
-    });
+    roles.push(matchRole(f.roleFamily, months, scoped ? "company" : "anywhere", scoped ? first.companyName : null));
   }
   for (const r of f.roles) {
     let stints: Stint[];
@@ -233,7 +229,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
     const required = r.months ?? f.minRoleMonths;
     if (stints.length === 0 || (required !== null && months < required)) return null;
     const family = r.kind === "family" ? r.family : (stints[0]!.family ?? r.titles[0]!);
-    roles.push({ family, months, scope: r.kind === "family" && r.company !== null ? "company" : "anywhere", company });
+    roles.push(matchRole(family, months, r.kind === "family" && r.company !== null ? "company" : "anywhere", company));
   }
   return roles.length === 0 ? {} : { role_months: roles[0]!.months, roles };
 }
@@ -379,10 +375,7 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   if (role === null) return null;
   const score = keywordScore(rec, f);
   if (score === null) return null;
-  // The match is the role's own fresh object when there is no company key (most searches): no copy per row.
-  const match: Match = company === NO_MATCH ? (role === NO_MATCH ? {} : (role as Match)) : { ...company, ...role };
-  if (f.keywords.length > 0) match.score = score;
-  return { record: rec, match, score };
+  return { record: rec, match: new SearchMatch(company, role, f.keywords.length > 0 ? score : undefined), score };
 }
 
 /** The hits of a plan's candidates (the residual predicate on each), in graph order. */

@@ -1,6 +1,7 @@
 /** Person views and the reference's hydration rules (dossier, search rows, orbit rows, compact). */
 import type { PersonRecord } from "../data/graph.js";
 import type { CompactPerson, Match, Person } from "../data/resources.js";
+import { SearchMatch, sameSearchMatch } from "./search-match.js";
 import { utf8, Utf8Chunks } from "./utf8-chunks.js";
 
 /** GET /people/{slug}: every collapsed position, education, skills, languages, certifications. */
@@ -43,6 +44,8 @@ interface RowBytes {
   bytes: Uint8Array;
   /** The JSON of the match in `bytes` ("" before the first write, which no match serializes to). */
   match: string;
+  /** The search match last written, when it was one (compared by value, without serializing the next). */
+  searchMatch: SearchMatch | null;
   /** Where the match's bytes start in `bytes`, and how many there are. */
   readonly at: number;
   matchLength: number;
@@ -87,7 +90,7 @@ function rowBytesOf(rec: PersonRecord, variant: number, hydrate: RowHydration): 
       const bytes = new Uint8Array(before.length + after.length);
       bytes.set(before);
       bytes.set(after, before.length);
-      row = { bytes, match: "", at: before.length, matchLength: 0 };
+      row = { bytes, match: "", searchMatch: null, at: before.length, matchLength: 0 };
     } else row = null;
     parts[variant] = row;
     account(rec, variant, row, row ? row.bytes.length : 0);
@@ -112,7 +115,8 @@ function setMatch(rec: PersonRecord, variant: number, row: RowBytes, match: stri
 /**
  * Appends the UTF-8 JSON of `rowPerson(rec, match, hydrate)`, byte-identical to encoding its `JSON.stringify`:
  * everything but the match is serialized and encoded once per record and hydration, so a search page only
- * serializes matches and copies bytes (one copy per row when its match is the one it was last written with).
+ * serializes matches and copies bytes (one copy per row when its match is the one it was last written with;
+ * a search match is then compared by value, not serialized).
  */
 export function writeRowPerson(out: Utf8Chunks, rec: PersonRecord, match: Match, hydrate: RowHydration = {}): void {
   const variant = variantOf(hydrate);
@@ -121,8 +125,12 @@ export function writeRowPerson(out: Utf8Chunks, rec: PersonRecord, match: Match,
     out.text(JSON.stringify(rowPerson(rec, match, hydrate)));
     return;
   }
-  const json = JSON.stringify(match);
-  if (json !== row.match) setMatch(rec, variant, row, json);
+  const kept = row.searchMatch;
+  if (!(kept !== null && match instanceof SearchMatch && sameSearchMatch(match, kept))) {
+    const json = JSON.stringify(match);
+    if (json !== row.match) setMatch(rec, variant, row, json);
+    row.searchMatch = match instanceof SearchMatch ? match : null;
+  }
   out.bytes(row.bytes);
 }
 
