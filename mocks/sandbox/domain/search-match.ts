@@ -17,7 +17,8 @@ export function matchRole(
 
 /**
  * Search match keys: the company, the roles and the keyword score; a key left undefined is absent from the
- * JSON, as the reference shows it. Frozen: a match cached with a row's bytes never changes under them.
+ * JSON, as the reference shows it. Read-only (to the type checker: freezing each match would cost more than
+ * comparing it), since a match kept with a row's bytes must not change under them.
  */
 export class SearchMatch implements Match {
   readonly company: string | null | undefined;
@@ -36,7 +37,6 @@ export class SearchMatch implements Match {
     this.role_months = role.role_months;
     this.roles = role.roles;
     this.score = score;
-    Object.freeze(this);
   }
 }
 
