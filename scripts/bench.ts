@@ -64,6 +64,12 @@ export const BENCH_COMMAND: CommandSpec = {
       env: "BENCH_SECONDS",
       description: "seconds per load or throughput run (mock, sandbox: 5; contract: 1)",
     },
+    warmup: {
+      type: "string",
+      value: "<s>",
+      env: "BENCH_WARMUP",
+      description: "seconds of warm-up before each sandbox load run, against the same server (default 5)",
+    },
     connections: {
       type: "string",
       value: "<n>",
@@ -91,7 +97,7 @@ export const BENCH_COMMAND: CommandSpec = {
 /** The parsed options as arguments for the parts (the environment fallbacks reach them through the environment). */
 function forwardedArgs(values: CliValues): string[] {
   const args: string[] = [];
-  for (const name of ["rounds", "seconds", "connections", "sizes"]) {
+  for (const name of ["rounds", "seconds", "warmup", "connections", "sizes"]) {
     const value = values[name];
     if (typeof value === "string") args.push(`--${name}`, value);
   }
