@@ -125,11 +125,11 @@ export function writeRowPerson(out: Utf8Chunks, rec: PersonRecord, match: Match,
     out.text(JSON.stringify(rowPerson(rec, match, hydrate)));
     return;
   }
-  const kept = row.searchMatch;
-  if (!(kept !== null && match instanceof SearchMatch && sameSearchMatch(match, kept))) {
+  const search = match instanceof SearchMatch ? match : null;
+  if (search === null || row.searchMatch === null || !sameSearchMatch(search, row.searchMatch)) {
     const json = JSON.stringify(match);
     if (json !== row.match) setMatch(rec, variant, row, json);
-    row.searchMatch = match instanceof SearchMatch ? match : null;
+    row.searchMatch = search;
   }
   out.bytes(row.bytes);
 }
