@@ -13,22 +13,25 @@ import { CLIENT_MODULE, type CodeSample } from "./code-samples.js";
 import { DEFAULT_SPEC, readBundle, ROOT } from "./build.js";
 import { listOperations } from "./openapi.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
+import { cachingCompilerHost } from "../typescript-source-cache.js";
 
 const CLIENT_ENTRY = path.join(ROOT, "client", "index.ts");
 
+const SAMPLE_COMPILER_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  noEmit: true,
+  skipLibCheck: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: ["node"],
+  typeRoots: [path.join(ROOT, "node_modules", "@types")],
+  paths: { [CLIENT_MODULE]: [CLIENT_ENTRY] },
+};
+
 function typeCheck(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ["node"],
-    typeRoots: [path.join(ROOT, "node_modules", "@types")],
-    paths: { [CLIENT_MODULE]: [CLIENT_ENTRY] },
-  });
+  const program = ts.createProgram(files, SAMPLE_COMPILER_OPTIONS, cachingCompilerHost(ts, SAMPLE_COMPILER_OPTIONS));
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const where = diagnostic.file ? `${path.basename(diagnostic.file.fileName)}: ` : "";
     return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
