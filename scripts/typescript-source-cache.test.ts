@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import { cachingCompilerHost } from "./typescript-source-cache.js";
+import { cachingCompilerHost, createProgramSharingDeclarations } from "./typescript-source-cache.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "tg-ts-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +34,7 @@ const user = write("user.ts", 'import { area } from "./shapes.js";\nexport const
 const wrongUser = write("wrong.ts", 'import { area } from "./shapes.js";\nexport const a: number = area("2");\n');
 
 function program(roots: string[], options = OPTIONS): ts.Program {
-  return ts.createProgram(roots, options, cachingCompilerHost(ts, options));
+  return createProgramSharingDeclarations(ts, roots, options);
 }
 
 const errors = (p: ts.Program) =>

@@ -37,13 +37,8 @@ export function cachingCompilerHost(typescript: typeof ts, options: ts.CompilerO
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
     if (shouldCreateNewSourceFile || !DECLARATION_FILE.test(fileName))
       return uncached(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
-    let text: string | undefined;
-    try {
-      text = host.readFile(fileName);
-    } catch {
-      text = undefined;
-    }
-    // A file that cannot be read is the default host's to report.
+    // TypeScript's own file reading returns undefined for a file it cannot read: the default host reports it.
+    const text = host.readFile(fileName);
     if (text === undefined) return uncached(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
     const mode =
       typeof languageVersionOrOptions === "object"
@@ -57,4 +52,16 @@ export function cachingCompilerHost(typescript: typeof ts, options: ts.CompilerO
     return file;
   };
   return host;
+}
+
+/**
+ * `typescript.createProgram(rootNames, options)` on a `cachingCompilerHost` for the same options (one place
+ * pairs the two, so a host never keys its files by options other than the program's).
+ */
+export function createProgramSharingDeclarations(
+  typescript: typeof ts,
+  rootNames: readonly string[],
+  options: ts.CompilerOptions,
+): ts.Program {
+  return typescript.createProgram({ rootNames, options, host: cachingCompilerHost(typescript, options) });
 }
