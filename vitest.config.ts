@@ -2,8 +2,8 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// The workers and every Node process the tests start share Node's compiled-code cache (as under the gate, which
-// sets the same directory): about a tenth of each process's start-up CPU otherwise goes to compiling again.
+// The workers and every Node process the tests start share Node's compiled-code cache: about a tenth of each
+// process's start-up CPU otherwise goes to compiling again.
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/node-compile", import.meta.url));
 
 /** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
@@ -13,11 +13,7 @@ const SANDBOX_BEHAVIOUR = [
   "mocks/sandbox/generated.test.ts",
   "mocks/sandbox/stateful/*.test.ts",
 ];
-/**
- * The gate leaves out test files a change cannot affect (and the docs suite) through TG_TEST_EXCLUDE, one glob
- * per line: vitest's --exclude would reach only the root configuration, not these projects.
- */
-const EXCLUDE = ["node_modules/**", "dist/**", ...(process.env.TG_TEST_EXCLUDE ?? "").split("\n").filter(Boolean)];
+const EXCLUDE = ["node_modules/**", "dist/**"];
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
 /**
  * The test files of a worker share one module cache instead of each re-importing Prism, Ajv's compiled spec,
@@ -46,13 +42,8 @@ export default defineConfig({
           exclude: EXCLUDE,
           ...TIMEOUTS,
           ...SHARED_MODULES,
-          typecheck: {
-            // The type tests (*.test-d.ts) are part of the project tsc checks; when the gate or `npm test` runs
-            // that tsc in the same run it sets TG_TYPECHECK_SHARED, and vitest does not type-check them again.
-            enabled: process.env.TG_TYPECHECK_SHARED !== "1",
-            include: ["**/*.test-d.ts"],
-            tsconfig: "./tsconfig.json",
-          },
+          // The type tests (*.test-d.ts) are checked once, by the project's tsc (`npm run typecheck`, which
+          // `npm test` and the gate run): vitest's typecheck mode would run tsc over the project a second time.
         },
       },
       {

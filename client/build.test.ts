@@ -7,7 +7,6 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_TYPESCRIPT } from "../contract-core/spec.js";
 import { buildClient, CONSUMER_COMPILER_OPTIONS } from "../scripts/build/build.js";
-import { createProgramSharingDeclarations } from "../scripts/typescript-source-cache.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const compilerOptions = CONSUMER_COMPILER_OPTIONS;
@@ -57,7 +56,7 @@ describe("npm run build:client", () => {
         "export const name = ok.then((r) => r.data?.data.full_name satisfies string | null | undefined);",
       ].join("\n"),
     );
-    const program = createProgramSharingDeclarations(ts, [consumer], compilerOptions);
+    const program = ts.createProgram([consumer], compilerOptions);
     const diagnostics = ts
       .getPreEmitDiagnostics(program)
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));

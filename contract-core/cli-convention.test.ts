@@ -1,16 +1,18 @@
 // Every npm script follows the command-line convention: `--help` prints usage on stdout, exits 0, starts
-// nothing and writes no file; an unknown option exits 2 naming it and pointing to --help. Commands run
-// on Node directly (no npm in between), a few at a time.
+// nothing and writes no file; an unknown option exits 2 naming it and pointing to --help. Each entry point
+// starts once as a process, with --help (on Node directly, no npm in between, a few at a time): the process is
+// what that checks. The unknown option runs in this process: the entry module is imported as if it were the
+// entry point (process.argv names it), which runs its command line as `node <file> --no-such-option` would.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { REPO_ROOT, RUN_TYPESCRIPT } from "./spec.js";
 
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
-  test: "the gate with fixed options (--all --only lint,drift,typecheck,tests); `npm run gate -- --help` covers it",
   typecheck: "plain `tsc --noEmit` (incremental, its build info in node_modules/.cache); tsc has its own --help",
   ts: "runs the TypeScript file it is given (Node with scripts/typescript-hooks.ts): its --help is Node's own",
   prepare: "npm's install hook: the same file as `npm run build`, whose --help this test checks",
@@ -63,17 +65,26 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) =>
 }
 const LIMIT = Math.max(2, availableParallelism());
 
-/** `npm run <name> -- ...args` without npm in between: Node with the project's TypeScript hooks, as the script runs it. */
-function run(name: string, args: string[]): Promise<Run> {
+/** The file an npm script runs: Node with the project's TypeScript hooks on one file. */
+function entryFile(name: string): string {
   const match = /^node --import \.\/scripts\/typescript-hooks\.ts (\S+)$/.exec(scripts[name] ?? "");
   if (!match)
     throw new Error(
       `${name}: "${scripts[name]}" is not "node --import ./scripts/typescript-hooks.ts <file>"; list it in SKIPPED with the reason`,
     );
+  return match[1]!;
+}
+
+/** How the usage text names the command. */
+const usageName = (name: string) => (name === "test" ? "npm test" : `npm run ${name}`);
+
+/** `npm run <name> -- ...args` without npm in between: Node with the project's TypeScript hooks, as the script runs it. */
+function run(name: string, args: string[]): Promise<Run> {
+  const file = entryFile(name);
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      [...RUN_TYPESCRIPT, match[1]!, ...args],
+      [...RUN_TYPESCRIPT, file, ...args],
       { cwd: REPO_ROOT, timeout: 90_000, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
       (error, stdout, stderr) =>
         done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
@@ -120,7 +131,7 @@ describe("every npm script takes --help", () => {
         code: 0,
         stderr: "",
       });
-      expect(result.stdout, name).toMatch(new RegExp(`^Usage: npm run ${name.replace(/[:]/g, "\\:")}\\b`, "m"));
+      expect(result.stdout, name).toMatch(new RegExp(`^Usage: ${usageName(name).replace(/[:]/g, "\\:")}\\b`, "m"));
       expect(result.stdout, name).toMatch(/--help/);
       expect(existsSync(join(scratch, name)), `${name} wrote its --out`).toBe(false);
     }
@@ -129,16 +140,42 @@ describe("every npm script takes --help", () => {
     expect({ changed, removed }).toEqual({ changed: [], removed: [] });
   }, 240_000);
 
-  it("rejects an unknown option with exit 2, naming it and pointing to --help", async () => {
-    const results = await pool(
-      commands,
-      LIMIT,
-      async ([name]) => [name, await run(name, ["--no-such-option"])] as const,
-    );
-    for (const [name, result] of results) {
+  it("rejects an unknown option with exit 2, naming it and pointing to --help (in this process)", async () => {
+    for (const [name] of commands) {
+      const file = join(REPO_ROOT, entryFile(name));
+      const result = await inProcess(file, ["--no-such-option"]);
       expect({ name, code: result.code }).toEqual({ name, code: 2 });
       expect(result.stderr, name).toContain("--no-such-option");
       expect(result.stderr, name).toContain("--help");
     }
   }, 240_000);
 });
+
+/**
+ * Runs an entry module's command line in this process: process.argv names the module (so its isMain check
+ * holds) and carries `args`; a fresh instance of the module (a query on its URL) runs its top level. What it
+ * writes to stderr (directly or through console.error) and the exit code it sets are returned and undone.
+ */
+async function inProcess(file: string, args: string[]): Promise<{ code: number | undefined; stderr: string }> {
+  const argv = process.argv;
+  const exitCode = process.exitCode;
+  let stderr = "";
+  const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+    stderr += `${parts.join(" ")}\n`;
+  });
+  process.argv = [argv[0]!, file, ...args];
+  process.exitCode = undefined;
+  try {
+    await import(`${pathToFileURL(file).href}?convention=${encodeURIComponent(args.join(" "))}`);
+    return { code: process.exitCode === undefined ? undefined : Number(process.exitCode), stderr };
+  } finally {
+    process.argv = argv;
+    process.exitCode = exitCode;
+    write.mockRestore();
+    error.mockRestore();
+  }
+}

@@ -59,9 +59,14 @@ describe("HAR 1.2 input", () => {
 });
 
 describe("contract CLI", () => {
-  it("prints one line per exchange and exits 0 when all are valid", () => {
+  it("prints only the total when all are valid, and exits 0", () => {
     const { code, out, err } = run("contract-tests/fixtures/mini-recordings");
     expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out).toBe("2 exchanges: 2 valid, 0 invalid\n");
+  });
+  it("--verbose prints one line per exchange", () => {
+    const { code, out } = run("--verbose", "contract-tests/fixtures/mini-recordings");
     expect(code).toBe(0);
     expect(out).toContain(
       "✔ DELETE https://api.talent-graph.example/v1/lists/0b6f2f8e-3f0c-4d1e-9a57-6a1f2c3d4e5f deleteList 204",
@@ -72,6 +77,7 @@ describe("contract CLI", () => {
     const { code, out } = run(writeTmp("broken.json", brokenDelete), "contract-tests/fixtures/mini-recordings");
     expect(code).toBe(1);
     expect(out).toContain("✘ DELETE /v1/lists/0b6f2f8e-3f0c-4d1e-9a57-6a1f2c3d4e5f deleteList 204");
+    expect(out).not.toContain("✔"); // the valid ones are only counted
     expect(out).toContain(
       "    response /body (#/paths/~1lists~1{id}/delete/responses/204): deleteList 204 is documented without content, but the response has a body",
     );

@@ -1,6 +1,7 @@
 /**
  * Replays recorded exchanges against the contract.
- *   npm run contract -- <files or folders...> [--json] [--spec <openapi.json>]
+ *   npm run contract -- <files or folders...> [--verbose] [--json] [--spec <openapi.json>]
+ * Prints each invalid exchange with its errors and a total (--verbose: every exchange).
  * Exit 0: every exchange valid; 1: at least one invalid; 2: unreadable input or usage error.
  */
 import { pathToFileURL } from "node:url";
@@ -31,6 +32,7 @@ export const CONTRACT_COMMAND: CommandSpec = {
   summary:
     "Replays recorded exchanges (HAR, JSON recordings, or folders of them) against the contract; exit 1 when one breaks it.",
   options: {
+    verbose: { type: "boolean", description: "list every exchange, the valid ones too" },
     json: COMMON_OPTIONS.json(),
     spec: { ...COMMON_OPTIONS.spec("generated/openapi.json"), default: undefined },
   },
@@ -40,6 +42,7 @@ export const CONTRACT_COMMAND: CommandSpec = {
 interface Options {
   paths: string[];
   json: boolean;
+  verbose: boolean;
   spec?: string;
 }
 
@@ -54,6 +57,7 @@ function parseArgs(argv: string[], out: (text: string) => void): Options | strin
     return {
       paths: parsed.positionals,
       json: parsed.values.json === true,
+      verbose: parsed.values.verbose === true,
       ...(typeof spec === "string" ? { spec } : {}),
     };
   } catch (e) {
@@ -93,11 +97,12 @@ export function runCli(argv: string[], io: CliIo): number {
     const rows = results.map(({ file, result }) => ({ file, ...result, errors: result.errors.map(formatError) }));
     io.out(`${JSON.stringify(rows, null, 2)}\n`);
   } else {
-    for (const { file, result } of results) {
+    const listed = results.filter(({ result }) => options.verbose || !result.valid);
+    for (const { file, result } of listed) {
       const [headline, ...errors] = formatErrors(result).split("\n");
       io.out(`${headline}  (${file})\n${errors.map((line) => `${line}\n`).join("")}`);
     }
-    io.out(`\n${results.length} exchanges: ${results.length - invalid} valid, ${invalid} invalid\n`);
+    io.out(`${listed.length > 0 ? "\n" : ""}${results.length} exchanges: ${results.length - invalid} valid, ${invalid} invalid\n`);
   }
   return invalid === 0 ? 0 : 1;
 }

@@ -10,12 +10,12 @@ export const IN_SUITE_RUN = {
   seed: 20261123,
   requests: 2000,
   concurrency: 8,
-  // Generous: a loaded machine slows the run down, and a run cut short fails the test (all 2,000 must be sent).
-  timeLimitMs: 100_000,
+  // Bound by the request count, not by time: every run sends all 2,000, however loaded the machine.
+  timeLimitMs: Number.POSITIVE_INFINITY,
 } satisfies Partial<FuzzOptions>;
 
-/** The vitest timeout of an in-suite run: above the time limit, so that the run's own limit speaks first. */
-export const IN_SUITE_TIMEOUT_MS = 120_000;
+/** The vitest timeout of an in-suite run: a guard against a hung run, far above a run's time on a loaded machine. */
+export const IN_SUITE_TIMEOUT_MS = 300_000;
 
 /** All requests sent, no failure outside the allowlist; entries that matched nothing are printed for removal. */
 export function expectOnlyKnownFailures(report: FuzzReport, target: FuzzTarget): void {

@@ -208,6 +208,22 @@ describe("detector details", () => {
     expect(ruleSet(detectChanges(composed, shrunk))).toEqual(["response-property-removed"]);
   });
 
+  it("lets a schema's own property refine the one it takes from allOf, and words an always-null type as such", () => {
+    // POST /lists answers CreatedList: allOf List (default_key string or null) with its own default_key: null.
+    const list = { type: "object", properties: { default_key: { type: ["string", "null"] }, name: { type: "string" } } };
+    const created = (listSchema: unknown) => ({
+      ...doc({ allOf: [{ $ref: "#/components/schemas/List" }], properties: { default_key: { type: "null" } } }),
+      components: { schemas: { List: listSchema } },
+    });
+    // Removing default_key from List leaves CreatedList's own declaration: its answer did not change.
+    const withoutKey = { ...list, properties: { name: { type: "string" } } };
+    expect(detectChanges(created(list), created(withoutKey))).toEqual([]);
+    const narrowed = detectChanges(doc(list), doc({ ...list, properties: { ...list.properties, default_key: { type: "null" } } }));
+    expect(narrowed.map((c) => `${c.rule}: ${c.message}`)).toEqual([
+      "response-type-narrowed: is now always null (was string or null)",
+    ]);
+  });
+
   it("compares response headers case-insensitively", () => {
     const headers = (name: string) => ({
       responses: { "200": { description: "ok", headers: { [name]: { schema: { type: "integer" } } } } },

@@ -36,7 +36,7 @@ function view(doc: Obj, node: unknown, depth = 0): View {
   if (Array.isArray(s.allOf) && depth < 16) {
     const { allOf, ...rest } = s;
     const merged: Obj = { ...rest };
-    const props: Obj = { ...asObj(rest.properties) };
+    const props: Obj = {};
     const required = new Set(strings(rest.required));
     for (const part of allOf) {
       const p = view(doc, part, depth + 1);
@@ -46,6 +46,9 @@ function view(doc: Obj, node: unknown, depth = 0): View {
       for (const [k, v] of Object.entries(p.s)) if (!(k in merged)) merged[k] = v;
       innerRef ??= p.ref;
     }
+    // A property the schema declares itself refines the one it takes from allOf (a value must satisfy both;
+    // the refinement is the narrower): CreatedList's `default_key: {type: "null"}` over List's string-or-null.
+    Object.assign(props, asObj(rest.properties));
     if (Object.keys(props).length > 0) merged.properties = props;
     if (required.size > 0) merged.required = [...required];
     s = merged;
@@ -67,7 +70,7 @@ function view(doc: Obj, node: unknown, depth = 0): View {
     }
   }
   if (s.nullable === true) nullable = true;
-  if (Array.isArray(s.type) && s.type.includes("null")) nullable = true;
+  if (s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"))) nullable = true;
   return { s, ref: innerRef, nullable };
 }
 
@@ -86,6 +89,13 @@ const unionOf = (s: Obj): unknown[] | undefined =>
 /** integer values are numbers, so "number" covers "integer". */
 const covers = (set: Set<string>, t: string): boolean => set.has(t) || (t === "integer" && set.has("number"));
 const fmtTypes = (set: Set<string> | undefined): string => (set ? [...set].join(" | ") || "null" : "any");
+
+/** A type change in a reviewer's words: a type that is only null reads as "always null", not as a type name. */
+function typeChange(before: Set<string> | undefined, after: Set<string> | undefined, wasNullable: boolean): string {
+  if (after?.size === 0) return `is now always null (was ${fmtTypes(before)}${wasNullable ? " or null" : ""})`;
+  if (before?.size === 0) return `may now be ${fmtTypes(after)} (was always null)`;
+  return `type changed from ${fmtTypes(before)} to ${fmtTypes(after)}`;
+}
 
 function enumOf(s: Obj): unknown[] | undefined {
   const values = Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
@@ -469,7 +479,7 @@ class Differ {
     const added = tb && th ? [...th].filter((t) => !covers(tb, t)) : [];
     const narrowed = (tb === undefined && th !== undefined) || removed.length > 0;
     const widened = (tb !== undefined && th === undefined) || added.length > 0;
-    const message = `type changed from ${fmtTypes(tb)} to ${fmtTypes(th)}`;
+    const message = typeChange(tb, th, b.nullable);
     if (dir === "request") {
       if (narrowed) this.add("request-type-changed", loc.child("type"), message);
       else if (widened) this.add("request-type-widened", loc.child("type"), message);

@@ -13,7 +13,6 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type ts from "typescript";
 import { isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
-import { createProgramSharingDeclarations } from "../typescript-source-cache.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // The compiler and esbuild load on the first build, not on import: `--help` and importers that never build stay fast.
@@ -94,7 +93,7 @@ function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, req
   if (parsed.errors.length > 0) throw new Error(formatDiagnostics(parsed.errors));
 
   for (const dir of owns) rmSync(path.join(outDir, dir), { recursive: true, force: true });
-  const program = createProgramSharingDeclarations(ts, rootNames ?? parsed.fileNames, parsed.options);
+  const program = ts.createProgram(rootNames ?? parsed.fileNames, parsed.options);
   const files: string[] = [];
   // Filtered here rather than with emitDeclarationOnly, which skips the whole emit once a JSON module is imported.
   const result = program.emit(undefined, (fileName, text) => {

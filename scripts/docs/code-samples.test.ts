@@ -13,7 +13,6 @@ import { CLIENT_MODULE, type CodeSample } from "./code-samples.js";
 import { DEFAULT_SPEC, readBundle, ROOT } from "./build.js";
 import { listOperations } from "./openapi.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
-import { createProgramSharingDeclarations } from "../typescript-source-cache.js";
 
 const CLIENT_ENTRY = path.join(ROOT, "client", "index.ts");
 
@@ -31,7 +30,7 @@ const SAMPLE_COMPILER_OPTIONS: ts.CompilerOptions = {
 };
 
 function typeCheck(files: string[]): string[] {
-  const program = createProgramSharingDeclarations(ts, files, SAMPLE_COMPILER_OPTIONS);
+  const program = ts.createProgram(files, SAMPLE_COMPILER_OPTIONS);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const where = diagnostic.file ? `${path.basename(diagnostic.file.fileName)}: ` : "";
     return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");

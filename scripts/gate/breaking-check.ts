@@ -1,0 +1,123 @@
+/**
+ * The gate's breaking-change check: the working tree's spec against the spec at a base commit (read with
+ * `git archive`), with the reviewed markers of breaking-markers.ts applied.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { type Change, type Report, InputError, compareSpecFiles } from "../breaking/breaking.js";
+import { applyMarkers, isMajorBump, parseMarkers } from "./breaking-markers.js";
+
+const run = promisify(execFile);
+
+async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
+  try {
+    const { stdout } = await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return stdout.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const commitOf = (cwd: string, ref: string) => git(cwd, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`);
+
+export interface BaseRef {
+  label: string;
+  sha: string;
+}
+export type ResolvedBase = BaseRef | { skip: string } | { error: string };
+
+/** The base commit: the given ref, else the merge base with origin/main, else HEAD~1, else a skip note. */
+export async function resolveBase(cwd: string, ref?: string): Promise<ResolvedBase> {
+  if ((await git(cwd, "rev-parse", "--is-inside-work-tree")) !== "true") return { skip: "not a git repository" };
+  if (ref !== undefined) {
+    const sha = await commitOf(cwd, ref);
+    return sha
+      ? { label: ref, sha }
+      : { error: `base ref ${ref} does not resolve to a commit (is the history fetched? use fetch-depth: 0)` };
+  }
+  if (await commitOf(cwd, "origin/main")) {
+    const sha = await git(cwd, "merge-base", "HEAD", "origin/main");
+    if (sha) return { label: "merge base with origin/main", sha };
+  }
+  const parent = await commitOf(cwd, "HEAD~1");
+  if (parent) return { label: "HEAD~1", sha: parent };
+  return { skip: "no base to compare with: no origin/main and no parent commit" };
+}
+
+export interface BreakingOutcome {
+  status: "pass" | "fail" | "skip";
+  /** One line: what the check found. */
+  note: string;
+  report?: Report;
+  /** Breaking changes not covered by a marker: they fail the gate. */
+  blocking: Change[];
+  /** Breaking changes covered by a marker, with the marker that covers them. */
+  accepted: { change: Change; by: string }[];
+  notes: string[];
+}
+
+export interface BreakingOptions {
+  cwd: string;
+  base: ResolvedBase;
+  specRoot?: string;
+  markerFile?: string;
+  /** Run Optic as a cross-check (default true). */
+  optic?: boolean;
+}
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+export async function breakingCheck(options: BreakingOptions): Promise<BreakingOutcome> {
+  const { cwd, base, specRoot = "spec/openapi.yaml", markerFile = "spec/BREAKING.md" } = options;
+  const outcome: BreakingOutcome = { status: "pass", note: "", blocking: [], accepted: [], notes: [] };
+  const done = (status: BreakingOutcome["status"], note: string) => Object.assign(outcome, { status, note });
+  if ("skip" in base) return done("skip", base.skip);
+  if ("error" in base) return done("fail", base.error);
+  const short = base.sha.slice(0, 7);
+  if ((await git(cwd, "cat-file", "-e", `${base.sha}:${specRoot}`)) === undefined)
+    return done("skip", `${specRoot} does not exist at ${base.label} (${short}): nothing to compare`);
+  const headRoot = join(cwd, specRoot);
+  if (!(await exists(headRoot))) return done("fail", `${specRoot} is missing from the working tree`);
+
+  const work = await mkdtemp(join(tmpdir(), "gate-base-"));
+  try {
+    const tar = join(work, "base.tar");
+    await run("git", ["archive", "--format=tar", "-o", tar, base.sha, "--", dirname(specRoot)], { cwd });
+    await run("tar", ["-xf", tar, "-C", work]);
+    let report: Report;
+    try {
+      report = await compareSpecFiles(join(work, specRoot), headRoot, { optic: options.optic ?? true });
+    } catch (e) {
+      if (e instanceof InputError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
+      throw e;
+    }
+    outcome.report = report;
+    outcome.notes.push(...report.notes);
+    const markerPath = join(cwd, markerFile);
+    const markers = (await exists(markerPath))
+      ? parseMarkers(await readFile(markerPath, "utf8"))
+      : { entries: [], errors: [] };
+    if (markers.errors.length > 0) {
+      outcome.notes.push(...markers.errors.map((e) => `${markerFile} ${e}`));
+      outcome.blocking = report.breaking;
+      return done("fail", `${markerFile} has malformed entries`);
+    }
+    const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
+    const bump = isMajorBump(version(report.base.doc), version(report.head.doc));
+    Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump, markerFile));
+    const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
+    if (outcome.blocking.length > 0)
+      return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
+    const accepted = outcome.accepted.length;
+    return done("pass", accepted > 0 ? `${counts}; ${accepted} accepted by a reviewed marker` : counts);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

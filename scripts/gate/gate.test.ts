@@ -1,0 +1,333 @@
+// The gate: markers and summary in-process; the breaking check against a temporary git repository (git is what
+// it reads); the command runner and the command line each through one real process.
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { REPO_ROOT, RUN_TYPESCRIPT, UsageError } from "../../contract-core/index.js";
+import type { Change } from "../breaking/breaking.js";
+import { breakingCheck, resolveBase } from "./breaking-check.js";
+import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, parseMarkers } from "./breaking-markers.js";
+import { findings } from "./checks.js";
+import { parseArgs, runGate } from "./cli.js";
+import { renderSummary } from "./summary.js";
+
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SPLIT = join(REPO_ROOT, "scripts", "breaking", "fixtures", "ok-split-root-description-changed");
+const PERSON = "spec/base/components/schemas/Person.yaml";
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "gate test",
+  GIT_AUTHOR_EMAIL: "gate@test.invalid",
+  GIT_COMMITTER_NAME: "gate test",
+  GIT_COMMITTER_EMAIL: "gate@test.invalid",
+};
+
+/** The breaking change the tests make: `headline` removed from GET /people/{slug}'s Person. */
+const HEADLINE_REMOVED: Change = {
+  rule: "response-property-removed",
+  breaking: true,
+  operation: "GET /people/{slug}",
+  operationId: "getPerson",
+  location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
+  message: "",
+};
+const HEADLINE = `  headline:
+    type: [ string, "null" ]
+    description: Profile headline as shown on the network
+`;
+
+describe("breaking check in a temporary git repository", () => {
+  let dir = "";
+  const git = async (...args: string[]) => (await run("git", args, { cwd: dir, env: GIT_ENV })).stdout.trim();
+  const edit = async (file: string, from: string, to: string) => {
+    const text = await readFile(join(dir, file), "utf8");
+    if (!text.includes(from)) throw new Error(`${file} does not contain ${from}`);
+    await writeFile(join(dir, file), text.replace(from, to));
+  };
+  const commit = async (message: string) => {
+    await git("add", "-A");
+    await git("commit", "-q", "-m", message);
+  };
+  const check = async (ref = "HEAD~1") => breakingCheck({ cwd: dir, base: await resolveBase(dir, ref), optic: false });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "gate-repo-"));
+    await cp(join(SPLIT, "base.yaml"), join(dir, "spec", "openapi.yaml"));
+    await cp(join(SPLIT, "base"), join(dir, "spec", "base"), { recursive: true });
+    // The project's marker file without its entries: each test adds the ones it needs.
+    const markers = await readFile(join(REPO_ROOT, "spec", "BREAKING.md"), "utf8");
+    await writeFile(
+      join(dir, "spec", "BREAKING.md"),
+      `${markers.slice(0, markers.search(/^## Entries$/m))}## Entries\n\n_None._\n`,
+    );
+    await git("init", "-q", "-b", "main");
+    await commit("initial spec");
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("without history skips with a note; with a parent, the default base is HEAD~1, else the merge base with origin/main", async () => {
+    expect(await check(undefined)).toMatchObject({ status: "skip", note: expect.stringContaining("no parent commit") });
+    await edit(PERSON, "description: Profile headline", "description: Profile headline as shown on the network");
+    await commit("harmless: reword a description");
+    const [first, head1] = [await git("rev-list", "--max-parents=0", "HEAD"), await git("rev-parse", "HEAD~1")];
+    expect(await resolveBase(dir)).toEqual({ label: "HEAD~1", sha: head1 });
+    await git("update-ref", "refs/remotes/origin/main", first);
+    expect(await resolveBase(dir)).toEqual({ label: "merge base with origin/main", sha: first });
+    await git("update-ref", "-d", "refs/remotes/origin/main");
+  });
+
+  it("passes a harmless commit and lists it as non-breaking", async () => {
+    const outcome = await check();
+    expect(outcome).toMatchObject({ status: "pass", blocking: [] });
+    expect(outcome.note).toContain("0 breaking, 1 non-breaking change(s) vs HEAD~1");
+    expect(renderSummary([], outcome, 0)).toContain("Non-breaking changes (1)");
+  });
+
+  it("fails a deleted response property; a BREAKING.md entry or a major bump accepts it; a near-miss entry does not", async () => {
+    await edit(PERSON, HEADLINE, "");
+    await commit("breaking: drop headline");
+    const failed = await check();
+    expect(failed.status).toBe("fail");
+    expect(failed.blocking.map((c) => c.message)).toContain('response property "headline" removed');
+
+    const entry = markerLine(HEADLINE_REMOVED).replace("<why this is intended, PR link>", "moves to v2 (PR #1)");
+    await edit("spec/BREAKING.md", "_None._", entry);
+    const accepted = await check();
+    expect(accepted).toMatchObject({ status: "pass", blocking: [] });
+    expect(accepted.accepted[0]?.by).toMatch(/^spec\/BREAKING\.md line \d+$/);
+
+    const nearMiss = entry.replace("/properties/headline`", "/properties/full_name`");
+    await edit("spec/BREAKING.md", entry, nearMiss);
+    const missed = await check();
+    expect(missed.status).toBe("fail");
+    // The entry that matches nothing is not reported: the unmarked change is the failure.
+    expect(missed.notes).toEqual([]);
+    await edit("spec/BREAKING.md", nearMiss, "_None._");
+
+    await edit("spec/openapi.yaml", "version: 1.0.0", "version: 2.0.0"); // uncommitted: the working tree counts
+    const bumped = await check();
+    expect(bumped.status).toBe("pass");
+    expect(bumped.accepted.map((a) => a.by)).toContain("major version bump");
+    await git("checkout", "--", "spec/openapi.yaml");
+  });
+
+  it("fails on an unreadable working-tree spec and on a base that does not resolve", async () => {
+    await edit(PERSON, "type: object", "type: [object\n");
+    const unreadable = await check("HEAD");
+    await git("checkout", "--", PERSON);
+    expect(unreadable).toMatchObject({ status: "fail", note: expect.stringContaining("cannot bundle") });
+    expect(await check("no-such-ref")).toMatchObject({ status: "fail", note: expect.stringContaining("does not resolve") });
+  });
+
+  it("fails a renamed path parameter (/people/{slug} -> /people/{person_id}), same URL on the wire", async () => {
+    await edit("spec/openapi.yaml", "  /people/{slug}:", "  /people/{person_id}:");
+    await edit("spec/base/paths/people_{slug}.yaml", "    - name: slug", "    - name: person_id");
+    const outcome = await check("HEAD");
+    await git("checkout", "--", ".");
+    expect(outcome.status).toBe("fail");
+    const summary = renderSummary([], outcome, 0);
+    expect(summary).toContain('path parameter renamed from "slug" to "person_id"');
+    expect(summary).toContain("- `parameter-renamed` `getPerson` `/parameters/path/person_id`");
+  });
+
+  it("the command line: exit 1 on the breaking commit, the summary on stdout and in $GITHUB_STEP_SUMMARY", async () => {
+    const summaryFile = join(dir, "step-summary.md");
+    const child = await run(
+      process.execPath,
+      [...RUN_TYPESCRIPT, join(HERE, "cli.ts"), "--only", "breaking", "--base", "HEAD~2", "--no-optic"],
+      { cwd: dir, env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile } },
+    ).then(
+      () => ({ code: 0, stdout: "" }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(child.code).toBe(1);
+    expect(child.stdout).toContain("## Contract gate: ✘ failed");
+    expect(child.stdout).toContain("| – Lint | not selected (--only) | — |");
+    expect(child.stdout).toContain('response property "headline" removed');
+    expect(child.stdout).toContain("- `response-property-removed` `getPerson`");
+    expect(await readFile(summaryFile, "utf8")).toContain('response property "headline" removed');
+  });
+});
+
+describe("command checks", () => {
+  it("runs every check even when one fails, says what each found and prints each output once", async () => {
+    const node = (code: string) => [process.execPath, "-e", code];
+    let log = "";
+    const result = await runGate({
+      only: ["lint", "drift", "typecheck", "tests"],
+      log: (t) => void (log += t),
+      commands: {
+        lint: node("console.log('✔ lint: 0 problems')"),
+        drift: node("console.log('✔ generated/ is up to date')"),
+        typecheck: node("console.log('a.ts(1,7): error TS2322: nope.'); process.exit(2)"),
+        tests: node("console.log(' Test Files  3 passed (3)\\n      Tests  12 passed (12)')"),
+      },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => `${s.name}:${s.status}`)).toEqual([
+      "lint:pass",
+      "drift:pass",
+      "breaking:skip",
+      "typecheck:fail",
+      "tests:pass",
+    ]);
+    expect(result.markdown).toContain("| ✔ Lint | ✔ lint: 0 problems |");
+    expect(result.markdown).toContain("| ✘ Typecheck | 1 type error (exit code 2) |");
+    expect(result.markdown).toContain("| ✔ Tests | tests: 12 passed (12); files: 3 passed (3) |");
+    // The error is printed once: in the check's output, not again in the console summary.
+    expect(log.split("error TS2322").length - 1).toBe(1);
+    expect(result.markdown).not.toContain("error TS2322");
+    expect(result.stepSummary).toContain("a.ts(1,7): error TS2322: nope.");
+  });
+
+  it("names what each kind of output found", () => {
+    expect(findings("typecheck", "")).toBe("no type errors");
+    expect(findings("typecheck", "a.ts(1,1): error TS1: x\nb.ts(2,2): error TS2: y\n")).toBe("2 type errors");
+    expect(findings("tests", "no summary")).toBeUndefined();
+    expect(findings("lint", "Spectral: 0\n\n✔ lint: 0 problems\n\n")).toBe("✔ lint: 0 problems");
+  });
+});
+
+describe("markers", () => {
+  const change: Change = { ...HEADLINE_REMOVED, component: "#/components/schemas/Person/properties/headline" };
+  const file = (...lines: string[]) =>
+    ["# Title", "", "```markdown", "- `a` `b` `/c` ignored example", "```", "", "## Entries", "", ...lines, "", "## Later", "- not an entry"].join("\n");
+
+  it("parses entries under ## Entries only, ignoring fenced examples", () => {
+    const { entries, errors } = parseMarkers(file("- `response-property-removed` `getPerson` `/x` — reason here"));
+    expect(errors).toEqual([]);
+    expect(entries).toEqual([
+      { line: 9, rule: "response-property-removed", operation: "getPerson", location: "/x", reason: "reason here" },
+    ]);
+  });
+
+  it("rejects malformed entries and entries without a reason", () => {
+    expect(parseMarkers(file("- `response-property-removed` `getPerson`")).errors[0]).toContain("line 9");
+    expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(1);
+    expect(parseMarkers(file("- `response-property-removed` `getPerson` `/x`")).errors[0]).toContain("needs a reason");
+    expect(parseMarkers(file(markerLine(change))).errors[0]).toContain("replace the placeholder");
+  });
+
+  it("the shipped spec/BREAKING.md parses: every entry well-formed, with a reason", async () => {
+    const { entries, errors } = parseMarkers(await readFile(join(REPO_ROOT, "spec", "BREAKING.md"), "utf8"));
+    expect(errors).toEqual([]);
+    for (const entry of entries) expect(entry.reason.length, entry.rule).toBeGreaterThan(20);
+  });
+
+  it("matches on rule + operation (operationId, METHOD /path or *) + exact location or component pointer", () => {
+    const entry = (rule: string, operation: string, location: string) => ({ line: 1, rule, operation, location, reason: "r" });
+    expect(markerMatches(entry(change.rule, "getPerson", change.location), change)).toBe(true);
+    expect(markerMatches(entry(change.rule, "GET /people/{id}", change.location), change)).toBe(true);
+    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person/properties/headline"), change)).toBe(true);
+    expect(markerMatches(entry("response-property-optional", "getPerson", change.location), change)).toBe(false);
+    expect(markerMatches(entry(change.rule, "listEvents", change.location), change)).toBe(false);
+    expect(markerMatches(entry(change.rule, "getPerson", "/responses/200"), change)).toBe(false);
+    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person"), change)).toBe(false);
+  });
+
+  it("suggests one `*` component entry for a component change seen in several operations, and each suggestion matches", () => {
+    const elsewhere: Change = {
+      ...change,
+      operation: "GET /companies/{key}",
+      operationId: "getCompanyOrbit",
+      location: "/responses/200/x/properties/headline",
+    };
+    const single: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const lines = markerLines([change, elsewhere, single]);
+    expect(lines).toEqual([
+      "- `response-property-removed` `*` `#/components/schemas/Person/properties/headline` — <why this is intended, PR link>",
+      "- `response-status-removed` `getPerson` `/responses/404` — <why this is intended, PR link>",
+    ]);
+    const { entries } = parseMarkers(["## Entries", ...lines.map((l) => l.replace(/<why.*>/, "intended"))].join("\n"));
+    for (const c of [change, elsewhere, single]) expect(entries.some((e) => markerMatches(e, c))).toBe(true);
+  });
+
+  it("accepts a change by entry or by a major bump and blocks the rest", () => {
+    const other: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const entry = { line: 3, rule: change.rule, operation: "getPerson", location: change.location, reason: "r" };
+    const stale = { ...entry, line: 4, location: "/nowhere" };
+    expect(applyMarkers([change, other], [entry, stale], false)).toEqual({
+      accepted: [{ change, by: "spec/BREAKING.md line 3" }],
+      blocking: [other],
+    });
+    const bump = applyMarkers([change, other], [], true);
+    expect(bump.blocking).toEqual([]);
+    expect(bump.accepted.map((a) => a.by)).toEqual(["major version bump", "major version bump"]);
+  });
+
+  it("a major bump is an increase of the first version number", () => {
+    expect(isMajorBump("1.4.2", "2.0.0")).toBe(true);
+    expect(isMajorBump("1.4.2", "1.5.0")).toBe(false);
+    expect(isMajorBump("2.0.0", "1.0.0")).toBe(false);
+    expect(isMajorBump(undefined, "2.0.0")).toBe(false);
+    expect(isMajorBump("v1", "v3")).toBe(true);
+  });
+});
+
+describe("arguments and summary", () => {
+  it("parses --base, --only and --no-optic, rejecting the rest", () => {
+    expect(parseArgs(["--base", "origin/main", "--only", "breaking,tests", "--no-optic"])).toEqual({
+      base: "origin/main",
+      only: ["breaking", "tests"],
+      optic: false,
+    });
+    expect(parseArgs(["--base=HEAD~2"])).toEqual({ base: "HEAD~2" });
+    let help = "";
+    expect(parseArgs(["--help"], (t) => void (help += t))).toBeUndefined();
+    expect(help).toMatch(/^Usage: npm run gate/);
+    for (const [argv, message] of [
+      [["--base"], "needs a git ref"],
+      [["--only", "lint,nope"], "--only takes"],
+      [["--all"], "unknown argument --all"],
+    ] as const)
+      expect(() => parseArgs([...argv])).toThrow(new RegExp(message.replace(/[-]/g, "\\-")));
+    expect(() => parseArgs(["--what"])).toThrow(UsageError);
+  });
+
+  it("renders every check with its mark, what it found and its time", () => {
+    const md = renderSummary(
+      [
+        { name: "lint", status: "pass", ms: 1234, note: "✔ 0 problems" },
+        { name: "drift", status: "fail", ms: 10, note: "exit code 1", output: "generated/openapi.json differs" },
+        { name: "breaking", status: "skip", ms: 0, note: "not selected (--only)" },
+      ],
+      undefined,
+      2000,
+    );
+    expect(md).toContain("| ✔ Lint | ✔ 0 problems | 1.2 s |");
+    expect(md).toContain("| ✘ Drift (generated files up to date) | exit code 1 | 0.0 s |");
+    expect(md).toContain("| – Breaking changes | not selected (--only) | — |");
+    expect(md).toContain("## Contract gate: ✘ failed");
+    expect(md).not.toContain("generated/openapi.json differs");
+  });
+});
+
+describe("workflow", () => {
+  it("runs the gate on pull requests with full history, and the suite on every supported major", async () => {
+    const wf = parse(await readFile(join(REPO_ROOT, ".github", "workflows", "contract-gate.yml"), "utf8")) as {
+      on: Record<string, unknown>;
+      jobs: Record<
+        string,
+        { strategy: { matrix: { node: number[] } }; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }
+      >;
+    };
+    expect(Object.keys(wf.on)).toContain("pull_request");
+    const job = Object.values(wf.jobs)[0];
+    expect(job?.strategy.matrix.node).toEqual([22, 24, 26]);
+    const steps = job?.steps ?? [];
+    expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with?.["fetch-depth"]).toBe(0);
+    expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe("${{ matrix.node }}");
+    const runs = steps.map((s) => s.run ?? "");
+    expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
+    expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(
+      runs.indexOf("npm ci"),
+    );
+    expect(runs.findIndex((r) => r.includes("vitest.mjs run"))).toBeGreaterThan(runs.indexOf("npm ci"));
+  });
+});

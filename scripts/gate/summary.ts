@@ -1,0 +1,83 @@
+/** The gate's Markdown summary: every check with what it found, then the breaking-change details. */
+import { markdownTable } from "../breaking/breaking.js";
+import type { BreakingOutcome } from "./breaking-check.js";
+import { markerLines } from "./breaking-markers.js";
+
+export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests"] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+export const TITLES: Record<CheckName, string> = {
+  lint: "Lint",
+  drift: "Drift (generated files up to date)",
+  breaking: "Breaking changes",
+  typecheck: "Typecheck",
+  tests: "Tests",
+};
+
+export interface StepResult {
+  name: CheckName;
+  status: "pass" | "fail" | "skip";
+  ms: number;
+  /** One line: what the check found. */
+  note: string;
+  /** The command's output, whose last lines the step summary shows for a failed check. */
+  output?: string;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const ICON = { pass: "✔", fail: "✘", skip: "–" } as const;
+
+/**
+ * The summary. `withOutput` adds the last 40 lines of each failed command's output: for the job's step
+ * summary, where the output itself is not shown (on the console it has been printed already).
+ */
+export function renderSummary(
+  steps: StepResult[],
+  breaking: BreakingOutcome | undefined,
+  totalMs: number,
+  withOutput = false,
+): string {
+  const ok = steps.every((s) => s.status !== "fail");
+  const out: string[] = [`## Contract gate: ${ok ? "✔ passed" : "✘ failed"}`, "", "| Check | Found | Time |", "|---|---|---|"];
+  for (const s of steps) {
+    const note = s.note.replaceAll("|", "\\|").replaceAll("\n", " ");
+    out.push(`| ${ICON[s.status]} ${TITLES[s.name]} | ${note} | ${s.status === "skip" ? "—" : seconds(s.ms)} |`);
+  }
+  const report = breaking?.report;
+  if (breaking && report) {
+    const { blocking, accepted } = breaking;
+    if (blocking.length > 0) {
+      out.push("", `### ✘ Breaking changes (${blocking.length})`, "", markdownTable(blocking));
+      out.push(
+        "",
+        "An intended breaking change passes only through a reviewed marker: bump the major of `info.version`, or add the matching line under `## Entries` in `spec/BREAKING.md`:",
+        "",
+        "```markdown",
+        ...markerLines(blocking),
+        "```",
+      );
+    }
+    if (accepted.length > 0) {
+      const by = new Map(accepted.map((a) => [a.change, a.by]));
+      const table = markdownTable(
+        accepted.map((a) => a.change),
+        (c) => by.get(c) ?? "",
+      );
+      out.push("", `### ✔ Accepted breaking changes (${accepted.length})`, "", table);
+    }
+    if (report.nonBreaking.length > 0) {
+      const count = report.nonBreaking.length;
+      out.push("", `<details><summary>Non-breaking changes (${count})</summary>`, "");
+      out.push(markdownTable(report.nonBreaking), "", "</details>");
+    }
+  }
+  if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
+  if (withOutput)
+    for (const s of steps.filter((x) => x.status === "fail" && x.output)) {
+      const tail = (s.output ?? "").trimEnd().split("\n").slice(-40).join("\n");
+      out.push("", `<details><summary>✘ ${TITLES[s.name]}: last lines of output</summary>`, "");
+      out.push("```text", tail, "```", "", "</details>");
+    }
+  out.push("", `Total ${seconds(totalMs)} · Node ${process.version}`);
+  return out.join("\n");
+}

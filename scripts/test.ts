@@ -1,0 +1,45 @@
+/**
+ * `npm test`: lint, the drift check of generated/, typecheck and `vitest run`, and nothing else. vitest runs
+ * beside the other three, which run in turn; vitest prints as it goes, each other check prints its output in
+ * one piece when it ends. Exit code 1 when any of them failed.
+ */
+import { spawn } from "node:child_process";
+import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
+import { type CommandCheck, COMMANDS, runCheck } from "./gate/checks.js";
+
+export const TEST_COMMAND: CommandSpec = {
+  name: "npm test",
+  summary: "Lint, the drift check of generated/, typecheck and the vitest suite (vitest beside the other three).",
+  notes: ["One test file: npx vitest run <file>. The pull-request gate, with the breaking-change check: npm run gate."],
+};
+
+const TITLES: Record<Exclude<CommandCheck, "tests">, string> = {
+  lint: "npm run lint",
+  drift: "npm run check:generated",
+  typecheck: "npm run typecheck",
+};
+
+async function checksInTurn(): Promise<boolean> {
+  let ok = true;
+  for (const name of ["lint", "drift", "typecheck"] as const) {
+    const result = await runCheck(name, COMMANDS[name], process.cwd());
+    process.stderr.write(`\n── ${TITLES[name]}: ${result.note} ──\n${result.output.trimEnd()}\n`);
+    ok &&= result.status === "pass";
+  }
+  return ok;
+}
+
+function vitest(): Promise<boolean> {
+  const [cmd = "", ...args] = COMMANDS.tests;
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { stdio: "inherit" });
+    child.on("error", () => done(false));
+    child.on("close", (code) => done(code === 0));
+  });
+}
+
+if (isMain(import.meta.url))
+  await runCommand(TEST_COMMAND, async () => {
+    const results = await Promise.all([vitest(), checksInTurn()]);
+    return results.every(Boolean) ? 0 : 1;
+  });
