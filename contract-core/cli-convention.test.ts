@@ -154,7 +154,8 @@ describe("every npm script takes --help", () => {
 /**
  * Runs an entry module's command line in this process: process.argv names the module (so its isMain check
  * holds) and carries `args`; a fresh instance of the module (a query on its URL) runs its top level. What it
- * writes to stderr (directly or through console.error) and the exit code it sets are returned and undone.
+ * writes to stderr (directly or through console.error) and the exit code it sets or exits with are returned,
+ * and the process is left as it was.
  */
 async function inProcess(file: string, args: string[]): Promise<{ code: number | undefined; stderr: string }> {
   const argv = process.argv;
@@ -167,15 +168,25 @@ async function inProcess(file: string, args: string[]): Promise<{ code: number |
   const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
     stderr += `${parts.join(" ")}\n`;
   });
+  // A command that ends with process.exit(code) stops there: the call throws, and the code is the outcome.
+  const exited = { code: undefined as number | undefined };
+  const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
+    exited.code = Number(code ?? 0);
+    throw exited;
+  });
   process.argv = [argv[0]!, file, ...args];
   process.exitCode = undefined;
   try {
     await import(`${pathToFileURL(file).href}?convention=${encodeURIComponent(args.join(" "))}`);
     return { code: process.exitCode === undefined ? undefined : Number(process.exitCode), stderr };
+  } catch (e) {
+    if (e !== exited) throw e;
+    return { code: exited.code, stderr };
   } finally {
     process.argv = argv;
     process.exitCode = exitCode;
     write.mockRestore();
     error.mockRestore();
+    exit.mockRestore();
   }
 }

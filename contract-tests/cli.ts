@@ -4,7 +4,6 @@
  * Prints each invalid exchange with its errors and a total (--verbose: every exchange).
  * Exit 0: every exchange valid; 1: at least one invalid; 2: unreadable input or usage error.
  */
-import { pathToFileURL } from "node:url";
 import {
   checkRecorded,
   formatError,
@@ -15,6 +14,7 @@ import {
 } from "../contract-core/index.js";
 import {
   COMMON_OPTIONS,
+  isMain,
   parseCommandLine,
   usageError,
   UsageError,
@@ -107,7 +107,7 @@ export function runCli(argv: string[], io: CliIo): number {
   return invalid === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   process.exitCode = runCli(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),

@@ -7,12 +7,12 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { CliIo } from "./cli.js";
 import { getValidator, type Exchange } from "../contract-core/index.js";
 import {
   COMMON_OPTIONS,
   exchangeFromFetch,
+  isMain,
   parseCommandLine,
   usageError,
   UsageError,
@@ -212,7 +212,7 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   process.exitCode = await runRecorder(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),

@@ -35,12 +35,15 @@ export function findings(name: CommandCheck, output: string): string | undefined
     const tests = /^\s*Tests\s+(.+?)\s*$/m.exec(output)?.[1];
     return tests ? `tests: ${tests}${files ? `; files: ${files}` : ""}` : undefined;
   }
-  // Lint and the drift check end with a line that sums up their verdict.
-  return output
+  // Lint and the drift check print one ✔ or ✘ line per step: the failed ones, else how many passed.
+  const marked = output
     .split("\n")
     .map((l) => l.trim())
-    .filter(Boolean)
-    .at(-1);
+    .filter((l) => /^[✔✘]/.test(l));
+  const failed = marked.filter((l) => l.startsWith("✘"));
+  if (failed.length > 0) return failed.join("; ");
+  if (marked.length > 1) return `${marked.length} steps passed`;
+  return marked[0];
 }
 
 /** Runs `argv` in `cwd` without a shell; resolves when it exits. */

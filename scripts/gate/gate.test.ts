@@ -54,7 +54,8 @@ describe("breaking check in a temporary git repository", () => {
     await git("add", "-A");
     await git("commit", "-q", "-m", message);
   };
-  const check = async (ref = "HEAD~1") => breakingCheck({ cwd: dir, base: await resolveBase(dir, ref), optic: false });
+  const check = async (ref: string | undefined) =>
+    breakingCheck({ cwd: dir, base: await resolveBase(dir, ref), optic: false });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "gate-repo-"));
@@ -83,7 +84,7 @@ describe("breaking check in a temporary git repository", () => {
   });
 
   it("passes a harmless commit and lists it as non-breaking", async () => {
-    const outcome = await check();
+    const outcome = await check("HEAD~1");
     expect(outcome).toMatchObject({ status: "pass", blocking: [] });
     expect(outcome.note).toContain("0 breaking, 1 non-breaking change(s) vs HEAD~1");
     expect(renderSummary([], outcome, 0)).toContain("Non-breaking changes (1)");
@@ -92,26 +93,26 @@ describe("breaking check in a temporary git repository", () => {
   it("fails a deleted response property; a BREAKING.md entry or a major bump accepts it; a near-miss entry does not", async () => {
     await edit(PERSON, HEADLINE, "");
     await commit("breaking: drop headline");
-    const failed = await check();
+    const failed = await check("HEAD~1");
     expect(failed.status).toBe("fail");
     expect(failed.blocking.map((c) => c.message)).toContain('response property "headline" removed');
 
     const entry = markerLine(HEADLINE_REMOVED).replace("<why this is intended, PR link>", "moves to v2 (PR #1)");
     await edit("spec/BREAKING.md", "_None._", entry);
-    const accepted = await check();
+    const accepted = await check("HEAD~1");
     expect(accepted).toMatchObject({ status: "pass", blocking: [] });
     expect(accepted.accepted[0]?.by).toMatch(/^spec\/BREAKING\.md line \d+$/);
 
     const nearMiss = entry.replace("/properties/headline`", "/properties/full_name`");
     await edit("spec/BREAKING.md", entry, nearMiss);
-    const missed = await check();
+    const missed = await check("HEAD~1");
     expect(missed.status).toBe("fail");
     // The entry that matches nothing is not reported: the unmarked change is the failure.
     expect(missed.notes).toEqual([]);
     await edit("spec/BREAKING.md", nearMiss, "_None._");
 
     await edit("spec/openapi.yaml", "version: 1.0.0", "version: 2.0.0"); // uncommitted: the working tree counts
-    const bumped = await check();
+    const bumped = await check("HEAD~1");
     expect(bumped.status).toBe("pass");
     expect(bumped.accepted.map((a) => a.by)).toContain("major version bump");
     await git("checkout", "--", "spec/openapi.yaml");
@@ -190,7 +191,9 @@ describe("command checks", () => {
     expect(findings("typecheck", "")).toBe("no type errors");
     expect(findings("typecheck", "a.ts(1,1): error TS1: x\nb.ts(2,2): error TS2: y\n")).toBe("2 type errors");
     expect(findings("tests", "no summary")).toBeUndefined();
-    expect(findings("lint", "Spectral: 0\n\n✔ lint: 0 problems\n\n")).toBe("✔ lint: 0 problems");
+    expect(findings("lint", "✔ redocly\n  a note\n✔ spectral\n")).toBe("2 steps passed");
+    expect(findings("lint", "✔ redocly\n✘ prettier --check\nsrc/a.ts\n✘ eslint\n")).toBe("✘ prettier --check; ✘ eslint");
+    expect(findings("drift", "✔ generated files are in sync\n")).toBe("✔ generated files are in sync");
   });
 });
 
