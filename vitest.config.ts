@@ -30,7 +30,11 @@ export default defineConfig({
     // each file. The tests then load modules exactly as production does (CommonJS export names included), for
     // less CPU. No test uses vi.mock or import.meta.vitest, which would need the module runner.
     // Web Storage off: Node's localStorage without a file only warns (MSW looks for it); no test uses it.
-    execArgv: ["--import", new URL("scripts/typescript-hooks.ts", import.meta.url).href, "--no-experimental-webstorage"],
+    execArgv: [
+      "--import",
+      new URL("scripts/typescript-hooks.ts", import.meta.url).href,
+      "--no-experimental-webstorage",
+    ],
     experimental: { viteModuleRunner: false, nodeLoader: false },
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core runner, idle while the
     // slow files wait on their browser, servers and child processes. A worker per core keeps both busy.

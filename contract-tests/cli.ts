@@ -102,7 +102,9 @@ export function runCli(argv: string[], io: CliIo): number {
       const [headline, ...errors] = formatErrors(result).split("\n");
       io.out(`${headline}  (${file})\n${errors.map((line) => `${line}\n`).join("")}`);
     }
-    io.out(`${listed.length > 0 ? "\n" : ""}${results.length} exchanges: ${results.length - invalid} valid, ${invalid} invalid\n`);
+    io.out(
+      `${listed.length > 0 ? "\n" : ""}${results.length} exchanges: ${results.length - invalid} valid, ${invalid} invalid\n`,
+    );
   }
   return invalid === 0 ? 0 : 1;
 }

@@ -22,7 +22,10 @@ describe("recordings/ (every one matches the contract)", () => {
     let out = "";
     const status = runCli([VALID_DIR], { out: (t) => void (out += t), err: (t) => void (out += t) });
     expect(valid.length).toBeGreaterThan(400);
-    expect({ status, out }).toEqual({ status: 0, out: `${valid.length} exchanges: ${valid.length} valid, 0 invalid\n` });
+    expect({ status, out }).toEqual({
+      status: 0,
+      out: `${valid.length} exchanges: ${valid.length} valid, 0 invalid\n`,
+    });
   });
 
   it("cover every operation and every documented status", () => {

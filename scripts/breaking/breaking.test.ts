@@ -210,7 +210,10 @@ describe("detector details", () => {
 
   it("lets a schema's own property refine the one it takes from allOf, and words an always-null type as such", () => {
     // POST /lists answers CreatedList: allOf List (default_key string or null) with its own default_key: null.
-    const list = { type: "object", properties: { default_key: { type: ["string", "null"] }, name: { type: "string" } } };
+    const list = {
+      type: "object",
+      properties: { default_key: { type: ["string", "null"] }, name: { type: "string" } },
+    };
     const created = (listSchema: unknown) => ({
       ...doc({ allOf: [{ $ref: "#/components/schemas/List" }], properties: { default_key: { type: "null" } } }),
       components: { schemas: { List: listSchema } },
@@ -218,7 +221,10 @@ describe("detector details", () => {
     // Removing default_key from List leaves CreatedList's own declaration: its answer did not change.
     const withoutKey = { ...list, properties: { name: { type: "string" } } };
     expect(detectChanges(created(list), created(withoutKey))).toEqual([]);
-    const narrowed = detectChanges(doc(list), doc({ ...list, properties: { ...list.properties, default_key: { type: "null" } } }));
+    const narrowed = detectChanges(
+      doc(list),
+      doc({ ...list, properties: { ...list.properties, default_key: { type: "null" } } }),
+    );
     expect(narrowed.map((c) => `${c.rule}: ${c.message}`)).toEqual([
       "response-type-narrowed: is now always null (was string or null)",
     ]);

@@ -123,7 +123,10 @@ describe("breaking check in a temporary git repository", () => {
     const unreadable = await check("HEAD");
     await git("checkout", "--", PERSON);
     expect(unreadable).toMatchObject({ status: "fail", note: expect.stringContaining("cannot bundle") });
-    expect(await check("no-such-ref")).toMatchObject({ status: "fail", note: expect.stringContaining("does not resolve") });
+    expect(await check("no-such-ref")).toMatchObject({
+      status: "fail",
+      note: expect.stringContaining("does not resolve"),
+    });
   });
 
   it("fails a renamed path parameter (/people/{slug} -> /people/{person_id}), same URL on the wire", async () => {
@@ -192,7 +195,9 @@ describe("command checks", () => {
     expect(findings("typecheck", "a.ts(1,1): error TS1: x\nb.ts(2,2): error TS2: y\n")).toBe("2 type errors");
     expect(findings("tests", "no summary")).toBeUndefined();
     expect(findings("lint", "✔ redocly\n  a note\n✔ spectral\n")).toBe("2 steps passed");
-    expect(findings("lint", "✔ redocly\n✘ prettier --check\nsrc/a.ts\n✘ eslint\n")).toBe("✘ prettier --check; ✘ eslint");
+    expect(findings("lint", "✔ redocly\n✘ prettier --check\nsrc/a.ts\n✘ eslint\n")).toBe(
+      "✘ prettier --check; ✘ eslint",
+    );
     expect(findings("drift", "✔ generated files are in sync\n")).toBe("✔ generated files are in sync");
   });
 });
@@ -200,7 +205,20 @@ describe("command checks", () => {
 describe("markers", () => {
   const change: Change = { ...HEADLINE_REMOVED, component: "#/components/schemas/Person/properties/headline" };
   const file = (...lines: string[]) =>
-    ["# Title", "", "```markdown", "- `a` `b` `/c` ignored example", "```", "", "## Entries", "", ...lines, "", "## Later", "- not an entry"].join("\n");
+    [
+      "# Title",
+      "",
+      "```markdown",
+      "- `a` `b` `/c` ignored example",
+      "```",
+      "",
+      "## Entries",
+      "",
+      ...lines,
+      "",
+      "## Later",
+      "- not an entry",
+    ].join("\n");
 
   it("parses entries under ## Entries only, ignoring fenced examples", () => {
     const { entries, errors } = parseMarkers(file("- `response-property-removed` `getPerson` `/x` — reason here"));
@@ -212,7 +230,9 @@ describe("markers", () => {
 
   it("rejects malformed entries and entries without a reason", () => {
     expect(parseMarkers(file("- `response-property-removed` `getPerson`")).errors[0]).toContain("line 9");
-    expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(1);
+    expect(parseMarkers(file("- `response-property-removed` `getPerson` `not-a-pointer` reason")).errors).toHaveLength(
+      1,
+    );
     expect(parseMarkers(file("- `response-property-removed` `getPerson` `/x`")).errors[0]).toContain("needs a reason");
     expect(parseMarkers(file(markerLine(change))).errors[0]).toContain("replace the placeholder");
   });
@@ -224,10 +244,18 @@ describe("markers", () => {
   });
 
   it("matches on rule + operation (operationId, METHOD /path or *) + exact location or component pointer", () => {
-    const entry = (rule: string, operation: string, location: string) => ({ line: 1, rule, operation, location, reason: "r" });
+    const entry = (rule: string, operation: string, location: string) => ({
+      line: 1,
+      rule,
+      operation,
+      location,
+      reason: "r",
+    });
     expect(markerMatches(entry(change.rule, "getPerson", change.location), change)).toBe(true);
     expect(markerMatches(entry(change.rule, "GET /people/{id}", change.location), change)).toBe(true);
-    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person/properties/headline"), change)).toBe(true);
+    expect(markerMatches(entry(change.rule, "*", "#/components/schemas/Person/properties/headline"), change)).toBe(
+      true,
+    );
     expect(markerMatches(entry("response-property-optional", "getPerson", change.location), change)).toBe(false);
     expect(markerMatches(entry(change.rule, "listEvents", change.location), change)).toBe(false);
     expect(markerMatches(entry(change.rule, "getPerson", "/responses/200"), change)).toBe(false);
@@ -241,7 +269,12 @@ describe("markers", () => {
       operationId: "getCompanyOrbit",
       location: "/responses/200/x/properties/headline",
     };
-    const single: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const single: Change = {
+      ...change,
+      rule: "response-status-removed",
+      component: undefined,
+      location: "/responses/404",
+    };
     const lines = markerLines([change, elsewhere, single]);
     expect(lines).toEqual([
       "- `response-property-removed` `*` `#/components/schemas/Person/properties/headline` — <why this is intended, PR link>",
@@ -252,7 +285,12 @@ describe("markers", () => {
   });
 
   it("accepts a change by entry or by a major bump and blocks the rest", () => {
-    const other: Change = { ...change, rule: "response-status-removed", component: undefined, location: "/responses/404" };
+    const other: Change = {
+      ...change,
+      rule: "response-status-removed",
+      component: undefined,
+      location: "/responses/404",
+    };
     const entry = { line: 3, rule: change.rule, operation: "getPerson", location: change.location, reason: "r" };
     const stale = { ...entry, line: 4, location: "/nowhere" };
     expect(applyMarkers([change, other], [entry, stale], false)).toEqual({
@@ -317,7 +355,10 @@ describe("workflow", () => {
       on: Record<string, unknown>;
       jobs: Record<
         string,
-        { strategy: { matrix: { node: number[] } }; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }
+        {
+          strategy: { matrix: { node: number[] } };
+          steps: { uses?: string; with?: Record<string, unknown>; run?: string }[];
+        }
       >;
     };
     expect(Object.keys(wf.on)).toContain("pull_request");
@@ -325,7 +366,9 @@ describe("workflow", () => {
     expect(job?.strategy.matrix.node).toEqual([22, 24, 26]);
     const steps = job?.steps ?? [];
     expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with?.["fetch-depth"]).toBe(0);
-    expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe("${{ matrix.node }}");
+    expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))?.with?.["node-version"]).toBe(
+      "${{ matrix.node }}",
+    );
     const runs = steps.map((s) => s.run ?? "");
     expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
     expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(

@@ -38,7 +38,12 @@ export function renderSummary(
   withOutput = false,
 ): string {
   const ok = steps.every((s) => s.status !== "fail");
-  const out: string[] = [`## Contract gate: ${ok ? "✔ passed" : "✘ failed"}`, "", "| Check | Found | Time |", "|---|---|---|"];
+  const out: string[] = [
+    `## Contract gate: ${ok ? "✔ passed" : "✘ failed"}`,
+    "",
+    "| Check | Found | Time |",
+    "|---|---|---|",
+  ];
   for (const s of steps) {
     const note = s.note.replaceAll("|", "\\|").replaceAll("\n", " ");
     out.push(`| ${ICON[s.status]} ${TITLES[s.name]} | ${note} | ${s.status === "skip" ? "—" : seconds(s.ms)} |`);
