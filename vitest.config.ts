@@ -39,6 +39,8 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core runner, idle while the
     // slow files wait on their browser, servers and child processes. A worker per core keeps both busy.
     maxWorkers: Math.max(2, availableParallelism()),
+    // The sandbox harness logs the coverage marks of every exchange it validates; each run starts a fresh log.
+    globalSetup: ["scripts/coverage/suite-log-setup.ts"],
     projects: [
       {
         test: {

@@ -27,6 +27,10 @@ export interface FuzzOptions {
   operations?: string[];
   /** List resources first so that valid requests use ids that exist (default true). */
   discover?: boolean;
+  /** How requests are sent (default the global fetch); an in-process host passes its own. */
+  fetch?: typeof fetch;
+  /** Sees every exchange the run judged (coverage collects them). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface FuzzFailure {
@@ -89,7 +93,7 @@ type Sent = { exchange: Exchange; error?: undefined } | { exchange?: undefined; 
 async function send(options: FuzzOptions, basePath: string, request: FuzzRequest): Promise<Sent> {
   const url = `${options.baseUrl.replace(/\/+$/, "")}${request.path}`;
   try {
-    const res = await fetch(url, {
+    const res = await (options.fetch ?? fetch)(url, {
       method: request.method,
       headers: { ...request.headers, ...authHeaders(request, options) },
       body: request.body,
@@ -256,6 +260,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
   const record = (request: FuzzRequest, answer: Sent): void => {
     const op = byId.get(request.operationId)!;
+    if (answer.exchange) options.onExchange?.(answer.exchange);
     const summary = (operations[op.operationId] ??= { requests: 0, valid: 0, invalid: 0, statuses: {}, failures: 0 });
     summary.requests++;
     const status = answer.exchange?.response.status ?? 0;

@@ -24,6 +24,7 @@ import { resolveOptions, type SandboxOptions } from "../options.js";
 import { createSandboxHandlers, defaultBaseUrl } from "../hosts/msw.js";
 import { buildApp, type BuiltSandbox } from "../server.js";
 import { nodeStateStorage } from "../node-state-storage.js";
+import { logSuiteExchange } from "../../../scripts/coverage/suite-log.js";
 
 export type KeyName = "acme" | "globex" | "initech" | "platform" | "revoked";
 
@@ -69,6 +70,7 @@ const validator = () => createContractValidator();
 /** Validates one exchange; throws ContractViolation when it breaks the contract. Shared by HTTP-based tests. */
 export function assertContract(exchange: Exchange, opts: { invalidRequest?: boolean } = {}): ExchangeResult {
   const result = opts.invalidRequest ? validator().validateResponse(exchange) : validator().validate(exchange);
+  logSuiteExchange(exchange);
   const tally = contractTallyOf(expect.getState().testPath);
   tally.total++;
   if (!result.valid) {

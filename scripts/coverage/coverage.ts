@@ -1,0 +1,100 @@
+/**
+ * npm run coverage: which operations, documented statuses, named examples and request parameters of the bundled
+ * spec the project's evidence exercises (recordings, a fuzz run, the Arazzo workflows, the sandbox's behaviour
+ * suite). Writes dist/coverage/coverage.json and coverage.md, and prints one total per dimension.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  COMMON_OPTIONS,
+  DEFAULT_SPEC_PATH,
+  REPO_ROOT,
+  getValidator,
+  isMain,
+  runCommand,
+  usageError,
+  type CommandSpec,
+  type Exchange,
+} from "../../contract-core/index.js";
+import { collectors, type Collected } from "./evidence.js";
+import { createMarker, type Mark } from "./marks.js";
+import {
+  EVIDENCE,
+  buildReport,
+  markdownTable,
+  totalsLines,
+  uncoveredCells,
+  type CoverageReport,
+  type Evidence,
+  type SourceInfo,
+} from "./report.js";
+
+export const COMMAND: CommandSpec = {
+  name: "npm run coverage",
+  summary:
+    "Contract coverage: which operations, statuses, named examples and parameters the recordings, a fuzz run, " +
+    "the workflows and the sandbox suite exercise.",
+  options: {
+    out: COMMON_OPTIONS.out("dist/coverage", "folder for coverage.json and coverage.md"),
+    only: {
+      type: "string",
+      value: "<sources>",
+      description: `comma-separated evidence kinds to collect (${EVIDENCE.join(", ")}; default all)`,
+    },
+    uncovered: { type: "boolean", description: "also list every uncovered operation and status" },
+  },
+  notes: ["The suite's evidence is what the sandbox's test harness logged in the last test run (npm test writes it)."],
+};
+
+/** Collects the chosen sources and builds the report of the bundled spec. */
+export async function computeCoverage(only: readonly Evidence[] = EVIDENCE): Promise<CoverageReport> {
+  const marker = createMarker(DEFAULT_SPEC_PATH);
+  const all = collectors(getValidator(DEFAULT_SPEC_PATH).basePath);
+  const sources = {} as Record<Evidence, SourceInfo>;
+  const marks: Partial<Record<Evidence, Mark[]>> = {};
+  for (const source of EVIDENCE) {
+    if (!only.includes(source)) {
+      sources[source] = { collected: false, exchanges: 0, how: "", reason: "not asked for (--only)" };
+      continue;
+    }
+    const collected: Collected = await all[source]();
+    sources[source] = collected.info;
+    marks[source] = [
+      ...(collected.marks ?? []),
+      ...(collected.exchanges ?? []).map((e: Exchange) => marker.mark(e)).filter((m): m is Mark => m !== null),
+    ];
+  }
+  return buildReport("generated/openapi.json", marker.cells, marks, sources);
+}
+
+export function parseOnly(value: unknown): Evidence[] {
+  if (typeof value !== "string" || value === "") return [...EVIDENCE];
+  const names = value.split(",").map((s) => s.trim());
+  const unknown = names.filter((n) => !(EVIDENCE as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw usageError(COMMAND, `--only takes ${EVIDENCE.join(", ")}; "${unknown.join(", ")}" is not one of them.`);
+  return names as Evidence[];
+}
+
+export async function main(args: { values: Record<string, unknown> }): Promise<number> {
+  const only = parseOnly(args.values.only);
+  const report = await computeCoverage(only);
+  const out = resolve(REPO_ROOT, String(args.values.out));
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "coverage.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(out, "coverage.md"), markdownTable(report));
+  for (const source of EVIDENCE) {
+    const s = report.sources[source];
+    console.log(`${source.padEnd(11)} ${s.collected ? `${s.exchanges} exchanges` : `not collected: ${s.reason}`}`);
+  }
+  console.log("");
+  for (const line of totalsLines(report.totals)) console.log(line);
+  if (args.values.uncovered === true) {
+    console.log("", "uncovered:");
+    for (const cell of uncoveredCells(report)) console.log(`  ${cell}`);
+  }
+  console.log(`\nwrote ${join(String(args.values.out), "coverage.json")} and coverage.md`);
+  return 0;
+}
+
+if (isMain(import.meta.url)) await runCommand(COMMAND, main);

@@ -1,0 +1,264 @@
+/**
+ * Coverage from marks: per operation, status, named example and parameter, the evidence kinds that exercised
+ * it; the totals per dimension; the Markdown table; and the comparison of two reports that the gate applies.
+ */
+import type { OperationCells } from "./cells.js";
+import type { Mark } from "./marks.js";
+
+export const EVIDENCE = ["recordings", "fuzz", "workflows", "suite"] as const;
+export type Evidence = (typeof EVIDENCE)[number];
+/** One-letter marks of the Markdown table. */
+const LETTER: Record<Evidence, string> = { recordings: "R", fuzz: "F", workflows: "W", suite: "S" };
+
+export interface SourceInfo {
+  /** False when the source could not be collected (the reason says why). */
+  collected: boolean;
+  exchanges: number;
+  how: string;
+  reason?: string;
+}
+
+export interface CoverageReport {
+  spec: string;
+  sources: Record<Evidence, SourceInfo>;
+  operations: {
+    operationId: string;
+    method: string;
+    path: string;
+    evidence: Evidence[];
+    statuses: { status: string; evidence: Evidence[]; examples: { name: string; evidence: Evidence[] }[] }[];
+    parameters: { in: string; name: string; valid: Evidence[]; invalid: Evidence[] }[];
+  }[];
+  totals: Totals;
+}
+
+export interface Count {
+  covered: number;
+  total: number;
+}
+
+export interface Totals {
+  operations: Count;
+  statuses: Count;
+  examples: Count;
+  /** Parameters sent at least once with a valid value / with an invalid value. */
+  parametersValid: Count;
+  parametersInvalid: Count;
+}
+
+export const DIMENSIONS: { key: keyof Totals; label: string }[] = [
+  { key: "operations", label: "operations" },
+  { key: "statuses", label: "operation × status" },
+  { key: "examples", label: "named examples" },
+  { key: "parametersValid", label: "parameters sent valid" },
+  { key: "parametersInvalid", label: "parameters sent invalid" },
+];
+
+type Sets = { of: Map<string, Set<Evidence>> };
+
+function add(sets: Sets, key: string, source: Evidence): void {
+  let set = sets.of.get(key);
+  if (!set) sets.of.set(key, (set = new Set()));
+  set.add(source);
+}
+
+function ordered(set: Set<Evidence> | undefined): Evidence[] {
+  return EVIDENCE.filter((e) => set?.has(e));
+}
+
+/** The report of `cells` given every source's marks. */
+export function buildReport(
+  spec: string,
+  cells: OperationCells[],
+  marks: Partial<Record<Evidence, Mark[]>>,
+  sources: Record<Evidence, SourceInfo>,
+): CoverageReport {
+  const seen: Sets = { of: new Map() };
+  for (const source of EVIDENCE) {
+    for (const mark of marks[source] ?? []) {
+      add(seen, mark.operationId, source);
+      if (mark.status === null) continue;
+      add(seen, `${mark.operationId} ${mark.status}`, source);
+      for (const name of mark.examples) add(seen, `${mark.operationId} ${mark.status} ${name}`, source);
+      for (const p of mark.valid) add(seen, `${mark.operationId} valid ${p}`, source);
+      for (const p of mark.invalid) add(seen, `${mark.operationId} invalid ${p}`, source);
+    }
+  }
+  const get = (key: string) => ordered(seen.of.get(key));
+  const operations = cells.map((op) => ({
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    evidence: get(op.operationId),
+    statuses: op.statuses.map((s) => ({
+      status: s.status,
+      evidence: get(`${op.operationId} ${s.status}`),
+      examples: s.examples.map((name) => ({ name, evidence: get(`${op.operationId} ${s.status} ${name}`) })),
+    })),
+    parameters: op.parameters.map((p) => {
+      const pointer = p.in === "header" ? `/headers/${p.name.toLowerCase()}` : `/${p.in}/${p.name}`;
+      return {
+        in: p.in,
+        name: p.name,
+        valid: get(`${op.operationId} valid ${pointer}`),
+        invalid: get(`${op.operationId} invalid ${pointer}`),
+      };
+    }),
+  }));
+  return { spec, sources, operations, totals: totalsOf(operations) };
+}
+
+function count<T>(items: T[], covered: (item: T) => boolean): Count {
+  return { covered: items.filter(covered).length, total: items.length };
+}
+
+export function totalsOf(operations: CoverageReport["operations"]): Totals {
+  const statuses = operations.flatMap((op) => op.statuses);
+  const parameters = operations.flatMap((op) => op.parameters);
+  return {
+    operations: count(operations, (op) => op.evidence.length > 0),
+    statuses: count(statuses, (s) => s.evidence.length > 0),
+    examples: count(
+      statuses.flatMap((s) => s.examples),
+      (e) => e.evidence.length > 0,
+    ),
+    parametersValid: count(parameters, (p) => p.valid.length > 0),
+    parametersInvalid: count(parameters, (p) => p.invalid.length > 0),
+  };
+}
+
+/** The same report with only some evidence kinds counted (the gate compares what it can collect on both sides). */
+export function restrictTo(report: CoverageReport, keep: readonly Evidence[]): CoverageReport {
+  const only = (list: Evidence[]) => list.filter((e) => keep.includes(e));
+  const operations = report.operations.map((op) => ({
+    ...op,
+    evidence: only(op.evidence),
+    statuses: op.statuses.map((s) => ({
+      ...s,
+      evidence: only(s.evidence),
+      examples: s.examples.map((e) => ({ ...e, evidence: only(e.evidence) })),
+    })),
+    parameters: op.parameters.map((p) => ({ ...p, valid: only(p.valid), invalid: only(p.invalid) })),
+  }));
+  return { ...report, operations, totals: totalsOf(operations) };
+}
+
+function percent({ covered, total }: Count): string {
+  return total === 0 ? "n/a" : `${((100 * covered) / total).toFixed(1)} %`;
+}
+
+/** One line per dimension: `operation × status   112/131  (85.5 %)`. */
+export function totalsLines(totals: Totals): string[] {
+  return DIMENSIONS.map(({ key, label }) => {
+    const c = totals[key];
+    return `${label.padEnd(24)} ${`${c.covered}/${c.total}`.padStart(9)}  (${percent(c)})`;
+  });
+}
+
+const marksOf = (evidence: Evidence[]): string =>
+  evidence.length === 0 ? "·" : evidence.map((e) => LETTER[e]).join("");
+
+/** Operations as rows, statuses as columns (each operation's own), evidence kinds as letters. */
+export function markdownTable(report: CoverageReport): string {
+  const lines = [
+    "# Contract coverage",
+    "",
+    `Evidence: ${EVIDENCE.map((e) => `**${LETTER[e]}** ${e}`).join(", ")}; **·** none. Examples and parameters: covered/total.`,
+    "",
+    "| Source | Collected | Exchanges | How |",
+    "| --- | --- | --- | --- |",
+    ...EVIDENCE.map((e) => {
+      const s = report.sources[e];
+      return `| ${e} | ${s.collected ? "yes" : `no: ${s.reason ?? ""}`} | ${s.exchanges} | ${s.how} |`;
+    }),
+    "",
+    "| Total | Covered |",
+    "| --- | --- |",
+    ...DIMENSIONS.map(({ key, label }) => {
+      const c = report.totals[key];
+      return `| ${label} | ${c.covered}/${c.total} (${percent(c)}) |`;
+    }),
+    "",
+    "| Operation | Statuses | Examples | Parameters valid / invalid |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const op of report.operations) {
+    const statuses = op.statuses.map((s) => `${s.status} ${marksOf(s.evidence)}`).join(", ");
+    const examples = op.statuses.flatMap((s) => s.examples);
+    const exampleCount = `${examples.filter((e) => e.evidence.length > 0).length}/${examples.length}`;
+    const params = op.parameters;
+    const paramCount = `${params.filter((p) => p.valid.length > 0).length}/${params.length} / ${params.filter((p) => p.invalid.length > 0).length}/${params.length}`;
+    lines.push(`| \`${op.operationId}\` | ${statuses} | ${exampleCount} | ${paramCount} |`);
+  }
+  const uncovered = uncoveredCells(report);
+  lines.push("", `## Uncovered (${uncovered.length})`, "");
+  lines.push(...(uncovered.length === 0 ? ["None."] : uncovered.map((c) => `- ${c}`)));
+  return `${lines.join("\n")}\n`;
+}
+
+/** The operations and operation × status cells no evidence reached, as `createList 409`. */
+export function uncoveredCells(report: CoverageReport): string[] {
+  return report.operations.flatMap((op) =>
+    op.evidence.length === 0
+      ? [`${op.operationId} (no evidence at all)`]
+      : op.statuses.filter((s) => s.evidence.length === 0).map((s) => `${op.operationId} ${s.status}`),
+  );
+}
+
+export interface Comparison {
+  /** Operations or operation × status cells the head adds that no evidence reached. */
+  addedWithoutEvidence: string[];
+  /** Dimensions whose covered count fell below the base's. */
+  fallen: { label: string; base: Count; head: Count }[];
+  /** Cells whose evidence changed: added, removed, or covered differently. */
+  changed: { cell: string; base: Evidence[] | null; head: Evidence[] | null }[];
+}
+
+function cellMap(report: CoverageReport): Map<string, Evidence[]> {
+  const cells = new Map<string, Evidence[]>();
+  for (const op of report.operations) {
+    cells.set(op.operationId, op.evidence);
+    for (const s of op.statuses) cells.set(`${op.operationId} ${s.status}`, s.evidence);
+  }
+  return cells;
+}
+
+/** What the gate judges: cells the head adds without evidence, totals that fell, and every changed cell. */
+export function compareReports(base: CoverageReport, head: CoverageReport): Comparison {
+  const before = cellMap(base);
+  const after = cellMap(head);
+  const changed: Comparison["changed"] = [];
+  const addedWithoutEvidence: string[] = [];
+  for (const [cell, evidence] of after) {
+    const old = before.get(cell);
+    if (old === undefined) {
+      changed.push({ cell, base: null, head: evidence });
+      if (evidence.length === 0) addedWithoutEvidence.push(cell);
+    } else if (old.join() !== evidence.join()) changed.push({ cell, base: old, head: evidence });
+  }
+  for (const [cell, evidence] of before) if (!after.has(cell)) changed.push({ cell, base: evidence, head: null });
+  const fallen = DIMENSIONS.filter(({ key }) => head.totals[key].covered < base.totals[key].covered).map(
+    ({ key, label }) => ({ label, base: base.totals[key], head: head.totals[key] }),
+  );
+  return { addedWithoutEvidence, fallen, changed };
+}
+
+/** The gate summary's section: totals, changed cells, and the findings that fail it. */
+export function comparisonMarkdown(comparison: Comparison, base: CoverageReport, head: CoverageReport): string {
+  const lines = ["| Total | Base | Head |", "| --- | --- | --- |"];
+  for (const { key, label } of DIMENSIONS) {
+    const b = base.totals[key];
+    const h = head.totals[key];
+    lines.push(`| ${label} | ${b.covered}/${b.total} | ${h.covered}/${h.total} |`);
+  }
+  if (comparison.changed.length > 0) {
+    lines.push("", "| Cell | Base | Head |", "| --- | --- | --- |");
+    const show = (e: Evidence[] | null) => (e === null ? "(not in spec)" : marksOf(e));
+    for (const c of comparison.changed) lines.push(`| \`${c.cell}\` | ${show(c.base)} | ${show(c.head)} |`);
+  } else lines.push("", "No cell changed.");
+  for (const cell of comparison.addedWithoutEvidence)
+    lines.push("", `- ✘ \`${cell}\` is new in this change and no evidence exercises it.`);
+  for (const f of comparison.fallen)
+    lines.push("", `- ✘ ${f.label}: ${f.head.covered} covered, below the base's ${f.base.covered}.`);
+  return `${lines.join("\n")}\n`;
+}
