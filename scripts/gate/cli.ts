@@ -1,10 +1,11 @@
 /**
  * The pull-request contract gate.
  *
- *   npm run gate -- [--base <git-ref>] [--only lint,drift,breaking,typecheck,tests] [--no-optic]
+ *   npm run gate -- [--base <git-ref>] [--only lint,drift,breaking,typecheck,tests,coverage] [--no-optic]
  *
  * Runs every check: lint, the drift check of generated/, breaking changes of the working tree's spec against
- * the spec at the base, typecheck and tests. The tests run alongside the other checks, which run one after
+ * the spec at the base, typecheck, tests, and contract coverage against the base's (after the tests, whose
+ * sandbox suite logs its evidence). The tests and coverage run alongside the other checks, which run one after
  * another; each check's output goes to stderr in one piece when it ends. One Markdown summary, saying what
  * each check found, goes to stdout at the end (and, with the last lines of each failed check's output, to
  * $GITHUB_STEP_SUMMARY when set). Exit code 1 when a check failed, 0 otherwise, 2 on bad usage.
@@ -14,6 +15,7 @@ import { resolve } from "node:path";
 import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
+import { type CoverageOutcome, coverageCheck } from "./coverage-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
 
 export interface GateOptions {
@@ -35,6 +37,7 @@ export interface GateResult {
   ok: boolean;
   steps: StepResult[];
   breaking?: BreakingOutcome;
+  coverage?: CoverageOutcome;
   /** The summary for the console. */
   markdown: string;
   /** The summary for the job's step summary: with the last lines of each failed check's output. */
@@ -48,6 +51,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const started = performance.now();
   const results = new Map<CheckName, StepResult>();
   let breaking: BreakingOutcome | undefined;
+  let coverage: CoverageOutcome | undefined;
 
   const check = async (name: CheckName) => {
     const t0 = performance.now();
@@ -55,6 +59,9 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     if (name === "breaking") {
       breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base), optic: options.optic });
       result = { name, status: breaking.status, note: breaking.note };
+    } else if (name === "coverage") {
+      coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
+      result = { name, status: coverage.status, note: coverage.note, output: coverage.output };
     } else {
       const { status, note, output } = await runCheck(name, options.commands?.[name] ?? COMMANDS[name], cwd);
       result = { name, status, note, output };
@@ -67,8 +74,10 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     for (const name of names) await check(name);
   };
   const selected = CHECKS.filter((name) => !options.only || options.only.includes(name));
-  // Two lanes on two cores: the tests, the longest check, beside the others in turn.
-  await Promise.all([inTurn(selected.filter((n) => n === "tests")), inTurn(selected.filter((n) => n !== "tests"))]);
+  // Two lanes on two cores: the tests, the longest check, then coverage (which reads what the tests logged),
+  // beside the others in turn.
+  const testLane = (n: CheckName) => n === "tests" || n === "coverage";
+  await Promise.all([inTurn(selected.filter(testLane)), inTurn(selected.filter((n) => !testLane(n)))]);
 
   const steps = CHECKS.map(
     (name): StepResult => results.get(name) ?? { name, status: "skip", ms: 0, note: "not selected (--only)" },
@@ -78,15 +87,16 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
     breaking,
-    markdown: renderSummary(steps, breaking, totalMs),
-    stepSummary: renderSummary(steps, breaking, totalMs, true),
+    coverage,
+    markdown: renderSummary(steps, breaking, totalMs, false, coverage),
+    stepSummary: renderSummary(steps, breaking, totalMs, true, coverage),
   };
 }
 
 export const GATE_COMMAND: CommandSpec = {
   name: "npm run gate",
   summary:
-    "The PR gate: lint, drift check, breaking changes against a base, typecheck and tests, with a Markdown summary of what each found.",
+    "The PR gate: lint, drift check, breaking changes against a base, typecheck, tests and contract coverage, with a Markdown summary of what each found.",
   options: {
     base: {
       type: "string",

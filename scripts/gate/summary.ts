@@ -1,9 +1,10 @@
 /** The gate's Markdown summary: every check with what it found, then the breaking-change details. */
 import { markdownTable } from "../breaking/breaking.js";
 import type { BreakingOutcome } from "./breaking-check.js";
+import type { CoverageOutcome } from "./coverage-check.js";
 import { markerLines } from "./breaking-markers.js";
 
-export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests"] as const;
+export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage"] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const TITLES: Record<CheckName, string> = {
@@ -12,6 +13,7 @@ export const TITLES: Record<CheckName, string> = {
   breaking: "Breaking changes",
   typecheck: "Typecheck",
   tests: "Tests",
+  coverage: "Contract coverage",
 };
 
 export interface StepResult {
@@ -36,6 +38,7 @@ export function renderSummary(
   breaking: BreakingOutcome | undefined,
   totalMs: number,
   withOutput = false,
+  coverage?: CoverageOutcome,
 ): string {
   const ok = steps.every((s) => s.status !== "fail");
   const out: string[] = [
@@ -76,6 +79,7 @@ export function renderSummary(
       out.push(markdownTable(report.nonBreaking), "", "</details>");
     }
   }
+  if (coverage?.markdown) out.push("", "### Contract coverage", "", coverage.markdown.trimEnd());
   if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
   if (withOutput)
     for (const s of steps.filter((x) => x.status === "fail" && x.output)) {

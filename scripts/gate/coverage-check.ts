@@ -1,0 +1,124 @@
+/**
+ * The gate's coverage check (runs after the tests, whose sandbox suite logs its evidence): the working tree's
+ * contract coverage (`npm run coverage`), judged against the base commit. It fails when an operation or a
+ * documented status that the base's spec does not have is exercised by no evidence, and when a total falls
+ * below the base's. Totals are compared on the sources the gate can collect on both sides (recordings, fuzz,
+ * workflows): the base's tests do not run here, so its suite log does not exist.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { cellsOf } from "../coverage/cells.js";
+import {
+  EVIDENCE,
+  buildReport,
+  compareReports,
+  comparisonMarkdown,
+  restrictTo,
+  type CoverageReport,
+  type Evidence,
+  type SourceInfo,
+} from "../coverage/report.js";
+import type { ResolvedBase } from "./breaking-check.js";
+
+const run = promisify(execFile);
+/** Collected on the base as on the head. */
+const BOTH_SIDES: readonly Evidence[] = ["recordings", "fuzz", "workflows"];
+const COVERAGE_SCRIPT = "scripts/coverage/coverage.ts";
+
+export interface CoverageOutcome {
+  status: "pass" | "fail" | "skip";
+  note: string;
+  /** The summary's section: totals beside the base's, changed cells, findings. */
+  markdown?: string;
+  /** Everything the coverage runs printed. */
+  output: string;
+}
+
+/** Runs the coverage command of the tree at `root` (its own code), writing to `out`; returns its report and output. */
+async function coverageOf(root: string, out: string, only?: readonly Evidence[]): Promise<[CoverageReport, string]> {
+  const args = ["--import", "./scripts/typescript-hooks.ts", COVERAGE_SCRIPT, "--out", out];
+  if (only) args.push("--only", only.join(","));
+  const { stdout, stderr } = await run(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", REDOCLY_TELEMETRY: "off" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return [JSON.parse(readFileSync(join(out, "coverage.json"), "utf8")) as CoverageReport, stdout + stderr];
+}
+
+const line = (r: CoverageReport): string => {
+  const t = r.totals;
+  return `operations ${t.operations.covered}/${t.operations.total}, statuses ${t.statuses.covered}/${t.statuses.total}, examples ${t.examples.covered}/${t.examples.total}`;
+};
+
+export async function coverageCheck(cwd: string, base: ResolvedBase): Promise<CoverageOutcome> {
+  const work = mkdtempSync(join(tmpdir(), "gate-coverage-"));
+  let output = "";
+  try {
+    let head: CoverageReport;
+    try {
+      const [report, printed] = await coverageOf(cwd, join(work, "head"));
+      head = report;
+      output += printed;
+    } catch (e) {
+      return { status: "fail", note: `npm run coverage failed: ${(e as Error).message.split("\n")[0]}`, output };
+    }
+    if ("skip" in base || "error" in base)
+      return { status: "pass", note: `${line(head)}; no base to compare with`, output };
+    const short = base.sha.slice(0, 7);
+    // The base's tree as committed, with this checkout's node_modules.
+    const tree = join(work, "base");
+    await run("mkdir", ["-p", tree]);
+    await run("sh", ["-c", `git archive --format=tar ${base.sha} | tar -xf - -C "${tree}"`], { cwd });
+    if (!existsSync(join(tree, "generated/openapi.json")))
+      return { status: "pass", note: `${line(head)}; the base has no bundled spec to compare with`, output };
+    const baseDoc = JSON.parse(readFileSync(join(tree, "generated/openapi.json"), "utf8")) as unknown;
+    const uncollected = Object.fromEntries(
+      EVIDENCE.map((e) => [e, { collected: false, exchanges: 0, how: "", reason: "not run on the base" }]),
+    ) as Record<Evidence, SourceInfo>;
+    let baseReport = buildReport("generated/openapi.json", cellsOf(baseDoc), {}, uncollected);
+    let compared = false;
+    if (existsSync(join(tree, COVERAGE_SCRIPT))) {
+      symlinkSync(join(cwd, "node_modules"), join(tree, "node_modules"));
+      try {
+        const [report, printed] = await coverageOf(tree, join(work, "base-out"), BOTH_SIDES);
+        baseReport = report;
+        output += printed;
+        compared = true;
+      } catch (e) {
+        output += `coverage of the base failed: ${(e as Error).message}\n`;
+      }
+    }
+    const added = compareReports(baseReport, head).addedWithoutEvidence;
+    const comparison = compareReports(baseReport, restrictTo(head, BOTH_SIDES));
+    // Without the base's own run there are no base totals to fall below.
+    if (!compared) comparison.fallen = [];
+    const restricted = restrictTo(head, BOTH_SIDES);
+    const markdown = [
+      `With every source (the sandbox suite included): ${line(head)}.`,
+      `Compared ${compared ? `with ${base.label} (${short})` : "with nothing (the base has no coverage command)"}` +
+        " on the recordings, the fuzz run and the workflows:",
+      "",
+      comparisonMarkdown({ ...comparison, addedWithoutEvidence: added }, baseReport, restricted),
+    ].join("\n");
+    const failures = [
+      ...added.map((cell) => `${cell} is new and no evidence exercises it`),
+      ...comparison.fallen.map((f) => `${f.label} fell to ${f.head.covered} (base ${f.base.covered})`),
+    ];
+    const against = compared
+      ? `vs ${base.label} (${short})`
+      : `base ${short} has no coverage command: totals not compared`;
+    if (failures.length > 0) return { status: "fail", note: `${failures.join("; ")}; ${line(head)}`, markdown, output };
+    return {
+      status: "pass",
+      note: `${line(head)}; ${comparison.changed.length} cell(s) changed ${against}`,
+      markdown,
+      output,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
