@@ -1105,7 +1105,7 @@ export interface components {
          *     the search parameters. A stored value is never null or an empty string (the service drops those).
          */
         SavedQueryFilters: {
-            [key: string]: unknown;
+            [key: string]: string | number | boolean | unknown[] | Record<string, unknown>;
         };
         /** @description A saved people-search query. */
         SavedQuery: {
