@@ -34,7 +34,10 @@ export function paramDependencies(doc: unknown, parameters: readonly unknown[]):
  * The message of the first rule the request breaks, else undefined. `sent(name)` says whether the query
  * carries the parameter with a non-empty value (an empty value counts as not sent).
  */
-export function brokenDependency(rules: readonly ParamDependency[], sent: (name: string) => boolean): string | undefined {
+export function brokenDependency(
+  rules: readonly ParamDependency[],
+  sent: (name: string) => boolean,
+): string | undefined {
   return rules.find((r) => sent(r.parameter) && !r.anyOf.some(sent))?.message;
 }
 

@@ -65,7 +65,9 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
   const validatorFor = (operation: IHttpOperation, name: string) => {
     const key = `${operation.method} ${operation.path} ${name}`;
     if (!validators.has(key)) {
-      const param = declaredParameters(doc, operation).map((p) => deref(doc, p)).find((p) => isObj(p) && p.in === "query" && p.name === name);
+      const param = declaredParameters(doc, operation)
+        .map((p) => deref(doc, p))
+        .find((p) => isObj(p) && p.in === "query" && p.name === name);
       const schema = isObj(param) && isObj(param.schema) ? (deref(doc, param.schema) as Schema) : undefined;
       validators.set(
         key,

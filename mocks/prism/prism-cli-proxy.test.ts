@@ -32,7 +32,13 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ graph: fixtureGraphInput(), host: "127.0.0.1", port: 0, rateLimit: false, jobSpeed: 0 });
+  sandbox = await startSandbox({
+    graph: fixtureGraphInput(),
+    host: "127.0.0.1",
+    port: 0,
+    rateLimit: false,
+    jobSpeed: 0,
+  });
   const port = await freePort();
   prism = spawn(PRISM, ["proxy", BUNDLE, sandbox.baseUrl, "--errors", "-h", "127.0.0.1", "-p", String(port)], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -108,11 +114,21 @@ describe("Prism's validating proxy forwards what the reference accepts", () => {
     ["List name, 80 characters plus spaces", () => ["POST", "/lists", { name: padded }]],
     [
       "Slack channel values longer than stored",
-      () => ["PUT", "/signals/preferences", { slack_channel_id: ` ${"C".repeat(64)} `, slack_channel_name: "n".repeat(90) }],
+      () => [
+        "PUT",
+        "/signals/preferences",
+        { slack_channel_id: ` ${"C".repeat(64)} `, slack_channel_name: "n".repeat(90) },
+      ],
     ],
     ["member status=pending", () => ["GET", `/targets/${target}/members?status=pending`]],
-    ["member stint and depth outside the documented set", () => ["GET", `/targets/${target}/members?stint=former&depth=deep`]],
-    ["first_seen_after without an offset", () => ["GET", `/targets/${target}/members?first_seen_after=2026-01-01T00:00:00`]],
+    [
+      "member stint and depth outside the documented set",
+      () => ["GET", `/targets/${target}/members?stint=former&depth=deep`],
+    ],
+    [
+      "first_seen_after without an offset",
+      () => ["GET", `/targets/${target}/members?first_seen_after=2026-01-01T00:00:00`],
+    ],
   ];
 
   it.each(cases)("%s", async (_name, request) => {
@@ -130,7 +146,8 @@ describe("a replay over all 29 operations draws no response violation", () => {
     const run = async (key: string, method: string, path: string, body?: unknown): Promise<any> => {
       const answer = await send(method, path, body);
       seen.set(key, answer.status);
-      if (answer.problem !== undefined) violations.push(`${key} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      if (answer.problem !== undefined)
+        violations.push(`${key} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.body;
     };
     await run("GET /me", "GET", "/me");
@@ -143,7 +160,10 @@ describe("a replay over all 29 operations draws no response violation", () => {
     await run("GET /companies", "GET", "/companies");
     await run("GET /companies/{key}", "GET", "/companies/northwind");
     await run("GET /suggest", "GET", "/suggest?q=cloud");
-    const query = await run("POST /queries", "POST", "/queries", { name: "Northwind", query: { company: "northwind" } });
+    const query = await run("POST /queries", "POST", "/queries", {
+      name: "Northwind",
+      query: { company: "northwind" },
+    });
     await run("GET /queries", "GET", "/queries");
     await run("GET /queries/{id}", "GET", `/queries/${query.data.id}`);
     await run("GET /lists", "GET", "/lists");

@@ -81,16 +81,32 @@ describe("the mock and the sandbox accept each relaxed value (spec/DECISIONS.md 
     ["offset above int32", { path: "/people?offset=3000000000" }],
     ["min_company_months above int32", { path: "/people?company=northwind&min_company_months=3000000000" }],
     ["min_role_months above int32", { path: "/people?role_family=engineering&min_role_months=3000000000" }],
-    ["saved-query name of 80 characters plus spaces", { method: "POST", path: "/queries", body: { name: padded, query: {} } }],
+    [
+      "saved-query name of 80 characters plus spaces",
+      { method: "POST", path: "/queries", body: { name: padded, query: {} } },
+    ],
     ["List name of 80 characters plus spaces", { method: "POST", path: "/lists", body: { name: padded } }],
     [
       "Slack channel values longer than stored",
-      { method: "PUT", path: "/signals/preferences", body: { slack_channel_id: "C".repeat(70), slack_channel_name: "n".repeat(90) } },
+      {
+        method: "PUT",
+        path: "/signals/preferences",
+        body: { slack_channel_id: "C".repeat(70), slack_channel_name: "n".repeat(90) },
+      },
     ],
     ["member status outside the documented set", (t) => ({ path: `/targets/${t}/members?status=pending` })],
-    ["member stint and depth outside the documented set", (t) => ({ path: `/targets/${t}/members?stint=former&depth=deep` })],
-    ["first_seen_after without an offset", (t) => ({ path: `/targets/${t}/members?first_seen_after=2026-01-01T00:00:00` })],
-    ["member limit and offset above int32", (t) => ({ path: `/targets/${t}/members?limit=3000000000&offset=3000000000` })],
+    [
+      "member stint and depth outside the documented set",
+      (t) => ({ path: `/targets/${t}/members?stint=former&depth=deep` }),
+    ],
+    [
+      "first_seen_after without an offset",
+      (t) => ({ path: `/targets/${t}/members?first_seen_after=2026-01-01T00:00:00` }),
+    ],
+    [
+      "member limit and offset above int32",
+      (t) => ({ path: `/targets/${t}/members?limit=3000000000&offset=3000000000` }),
+    ],
     ["since as a reduced-precision date", { path: "/events?since=2026-11" }],
     ["since at 24:00 with a basic offset", { path: "/events?since=2026-11-18T24:00%2B0100" }],
   ];

@@ -72,7 +72,16 @@ describe("2. no invented maximum on integers the reference leaves unbounded or c
   });
 
   it("the search echo carries such an offset and month values", () => {
-    expect(valid(component("PeopleSearchMeta"), { count: 0, limit: 25, offset: big, has_more: false, total: 0, total_capped: false })).toBe(true);
+    expect(
+      valid(component("PeopleSearchMeta"), {
+        count: 0,
+        limit: 25,
+        offset: big,
+        has_more: false,
+        total: 0,
+        total_capped: false,
+      }),
+    ).toBe(true);
     expect(valid(component("PeopleSearchFilters"), { min_company_months: big, min_role_months: big })).toBe(true);
   });
 
@@ -107,12 +116,15 @@ describe("3. lengths 'after trimming' are checked after trimming", () => {
 });
 
 describe("4. the member list's query string is not framework-validated", () => {
-  it.each(["listTargetMembers", "setTargetMemberStatus"])("%s takes any status, stint, depth and timestamp text", (id) => {
-    expect(valid(parameter(id, "query", "status").schema, "pending")).toBe(true);
-    expect(valid(parameter(id, "query", "stint").schema, "former")).toBe(true);
-    expect(valid(parameter(id, "query", "depth").schema, "deep")).toBe(true);
-    expect(valid(parameter(id, "query", "first_seen_after").schema, "2026-01-01T00:00:00")).toBe(true);
-  });
+  it.each(["listTargetMembers", "setTargetMemberStatus"])(
+    "%s takes any status, stint, depth and timestamp text",
+    (id) => {
+      expect(valid(parameter(id, "query", "status").schema, "pending")).toBe(true);
+      expect(valid(parameter(id, "query", "stint").schema, "former")).toBe(true);
+      expect(valid(parameter(id, "query", "depth").schema, "deep")).toBe(true);
+      expect(valid(parameter(id, "query", "first_seen_after").schema, "2026-01-01T00:00:00")).toBe(true);
+    },
+  );
 });
 
 describe("5. a saved query's stored values are never null or empty ('null and empty-string values are dropped')", () => {
@@ -125,7 +137,9 @@ describe("5. a saved query's stored values are never null or empty ('null and em
   it("refuses null and the empty string, keeps 0 and false", () => {
     expect(valid(component("SavedQuery"), saved({ school: null }))).toBe(false);
     expect(valid(component("SavedQuery"), saved({ school: "" }))).toBe(false);
-    expect(valid(component("SavedQuery"), saved({ min_company_months: 0, open_to_work: false, school: "tum" }))).toBe(true);
+    expect(valid(component("SavedQuery"), saved({ min_company_months: 0, open_to_work: false, school: "tum" }))).toBe(
+      true,
+    );
     expect(valid(component("SavedQuery"), saved({}))).toBe(true);
   });
 });
@@ -134,7 +148,11 @@ describe("6. min_role_months requires role_family or roles, declared once in the
   const rules = paramDependencies(doc, declared("searchPeople"));
   it("is declared on the parameter with the reference's message", () => {
     expect(rules).toEqual([
-      { parameter: "min_role_months", anyOf: ["role_family", "roles"], message: "min_role_months requires role_family" },
+      {
+        parameter: "min_role_months",
+        anyOf: ["role_family", "roles"],
+        message: "min_role_months requires role_family",
+      },
     ]);
   });
 
@@ -164,10 +182,14 @@ describe("7. the sandbox README says 404 for an unknown id, as the sandbox answe
 
 describe("8. decisions made on review", () => {
   const since = parameter("listEvents", "query", "since").schema;
-  it.each(["2026", "2026-11", "2026-11-18T24:00", "2026-11-18T24:00:00Z", "2026-11-18T09:30:00+0100", "20261118T0930+01:00"])(
-    "since accepts %s",
-    (value) => expect(valid(since, value)).toBe(true),
-  );
+  it.each([
+    "2026",
+    "2026-11",
+    "2026-11-18T24:00",
+    "2026-11-18T24:00:00Z",
+    "2026-11-18T09:30:00+0100",
+    "20261118T0930+01:00",
+  ])("since accepts %s", (value) => expect(valid(since, value)).toBe(true));
   it.each(["2026-13", "2026-W48-5", "2026-331", "2026-11-18T24:30", "2026-11-18T24:00:00.5Z", "2026-02-30"])(
     "since refuses %s",
     (value) => expect(valid(since, value)).toBe(false),
@@ -175,7 +197,9 @@ describe("8. decisions made on review", () => {
 
   it("WebhookStatus is open to other keys but never carries the URL or the secret", () => {
     expect(valid(component("WebhookStatus"), { configured: true, last_changed_at: "2026-11-20T10:00:00Z" })).toBe(true);
-    expect(valid(component("WebhookStatus"), { configured: true, webhook_url: "https://hooks.example.com" })).toBe(false);
+    expect(valid(component("WebhookStatus"), { configured: true, webhook_url: "https://hooks.example.com" })).toBe(
+      false,
+    );
     expect(valid(component("WebhookStatus"), {})).toBe(false);
   });
 

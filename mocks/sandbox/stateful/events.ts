@@ -198,7 +198,14 @@ export function parseIsoDateTime(value: string): number | undefined {
   const full = /^\d{4}$/.test(text) ? `${text}-01-01` : /^\d{4}-\d{2}$/.test(text) ? `${text}-01` : text;
   const m = ISO_DATE_TIME.exec(full);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((v) => Number(v ?? "0")) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((v) => Number(v ?? "0")) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const [frac = "", zone = "Z"] = [m[7], m[8]];
   const day = new Date(Date.UTC(y, mo - 1, d));
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return undefined;

@@ -127,11 +127,7 @@ describe("GET /targets/{id}/members filters", () => {
 
   it("rejects a location list above 20 distinct segments or 120 characters per segment, and a malformed number", async () => {
     const many = Array.from({ length: 21 }, (_, i) => `Place${i}`).join(";");
-    for (const q of [
-      `location=${many}`,
-      `exclude_locations=${"x".repeat(121)}`,
-      "limit=ten",
-    ]) {
+    for (const q of [`location=${many}`, `exclude_locations=${"x".repeat(121)}`, "limit=ten"]) {
       const res = await sb.get(`/targets/${nw.id}/members?${q}`, { invalidRequest: true });
       expect(res.status, q).toBe(400);
       expect(res.body.error.type).toBe("invalid_request");
