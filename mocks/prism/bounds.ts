@@ -53,9 +53,9 @@ export type QueryPrecheck = (operation: IHttpOperation, query: Record<string, st
 /**
  * One message naming each query parameter the mock must refuse before Prism: an integer not written as a
  * decimal integer (the core's one rule), or an empty value its schema refuses; else the message of the first
- * `x-requires` rule the query breaks (`min_role_months` without `role_family` or `roles`). Prism drops an empty value
- * as if the parameter were absent, so `?keywords=` would otherwise be a 200 where the sandbox and the
- * reference's minLength say 400. The empty value is judged as the sandbox judges it: a string, or a
+ * `x-requires` rule the query breaks (`min_role_months` without `role_family` or `roles`). Prism drops an
+ * empty value as if the parameter were absent, so `?keywords=` would otherwise be a 200 where the sandbox and
+ * the reference's minLength say 400. The empty value is judged as the sandbox judges it: a string, or a
  * one-item array `[""]` for an array parameter.
  */
 export function queryPrecheck(doc: Obj): QueryPrecheck {
