@@ -32,3 +32,4 @@ export * from "./prefer.js";
 export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
 export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
 export { queryRecord, queryValues } from "./query-values.js";
+export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";

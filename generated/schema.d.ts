@@ -572,45 +572,45 @@ export interface components {
         ExploringField: "headline" | "about" | "role_description";
         /** @description One ordered reason behind the exploring assessment. */
         ExploringReason: {
-            field?: components["schemas"]["ExploringField"];
+            field: components["schemas"]["ExploringField"];
             /** @description Human-readable label. */
-            label?: string;
+            label: string;
             /** @description Value before the change (truncated). */
-            before?: string | null;
+            before: string | null;
             /** @description Value after the change (truncated). */
-            after?: string | null;
+            after: string | null;
             /**
              * Format: date-time
              * @description ISO timestamp the change was seen.
              */
-            seen_at?: string;
+            seen_at: string;
         };
         /** @description A segment of the interpretation text with the evidence it relies on. */
         ExploringSegment: {
             /** @description Segment text. */
-            text?: string;
+            text: string;
             /** @description Indices into the same interpretation's `evidence` array. */
-            evidence_indices?: number[];
+            evidence_indices: number[];
         };
         /** @description One piece of evidence of an exploring interpretation. */
         ExploringEvidence: {
             /** @description Profile field the evidence comes from. */
-            field?: string;
+            field: string;
             /** @description Human-readable label. */
-            label?: string;
+            label: string;
             /** @description Value before the change. */
-            before?: string | null;
+            before: string | null;
             /** @description Value after the change. */
-            after?: string | null;
+            after: string | null;
             /** @description Timestamp the change was seen. */
-            seen_at?: string;
+            seen_at: string;
             /** @description Quoted text the interpretation relies on. */
-            quote?: string | null;
+            quote: string | null;
             /**
              * @description Which side of the change the quote is from.
              * @enum {string}
              */
-            side?: "before" | "after";
+            side: "before" | "after";
             /**
              * @description Optional; `snapshot` when the evidence comes from a profile snapshot.
              * @enum {string}
@@ -623,13 +623,13 @@ export interface components {
          */
         ExploringInterpretation: {
             /** @description Model that produced the interpretation. */
-            model?: string;
+            model: string;
             /** @description Interpretation version. */
-            version?: string;
+            version: string;
             /** @description Text segments, each citing evidence by index. */
-            segments?: components["schemas"]["ExploringSegment"][];
+            segments: components["schemas"]["ExploringSegment"][];
             /** @description Evidence the segments point into. */
-            evidence?: components["schemas"]["ExploringEvidence"][];
+            evidence: components["schemas"]["ExploringEvidence"][];
         } | null;
         /**
          * @description Code-hosting identity enrichment, or null. Every field is nullable. A `candidate_login` is a candidate, not
@@ -638,25 +638,25 @@ export interface components {
          */
         Codehost: {
             /** @description Confirmed login. */
-            login?: string | null;
+            login: string | null;
             /** @description Candidate login; not a confirmation. */
-            candidate_login?: string | null;
+            candidate_login: string | null;
             /** @description Profile URL on the code host. */
-            url?: string | null;
+            url: string | null;
             /** @description Reconciliation confidence (type not shown in the reference). */
-            confidence?: unknown;
+            confidence: unknown;
             /** @description Reconciliation score. */
-            score?: number | null;
+            score: number | null;
             /** @description Reconciliation signals (type not shown in the reference). */
-            signals?: unknown;
+            signals: unknown;
             /** @description Code-hosting-reported hireable value. */
-            hireable?: boolean | null;
+            hireable: boolean | null;
             /** @description Blog URL. */
-            blog?: string | null;
+            blog: string | null;
             /** @description Social handle reported by the code host. */
-            twitter?: string | null;
+            twitter: string | null;
             /** @description Reconciliation timestamp. */
-            reconciled_at?: string | null;
+            reconciled_at: string | null;
         } | null;
         /**
          * @description Social-network identity enrichment, or null. Every field is nullable. A `candidate_handle` is not a
@@ -664,49 +664,49 @@ export interface components {
          */
         Social: {
             /** @description Confirmed handle. */
-            handle?: string | null;
+            handle: string | null;
             /** @description Candidate handle; not a confirmed identity. */
-            candidate_handle?: string | null;
+            candidate_handle: string | null;
             /** @description Profile URL. */
-            url?: string | null;
+            url: string | null;
             /** @description Reconciliation confidence (type not shown in the reference). */
-            confidence?: unknown;
+            confidence: unknown;
             /** @description Reconciliation timestamp. */
-            reconciled_at?: string | null;
+            reconciled_at: string | null;
         } | null;
         /** @description A date at source precision (YYYY, YYYY-MM or YYYY-MM-DD); no day is invented. Null when unknown. */
         PartialDate: string | null;
         /** @description A recorded employment position. Every field is nullable. */
         Position: {
             /** @description Company name. */
-            company?: string | null;
+            company: string | null;
             /** @description Company URL on the professional network. */
-            company_url?: string | null;
+            company_url: string | null;
             /** @description Job title. */
-            title?: string | null;
-            started_at?: components["schemas"]["PartialDate"];
-            ended_at?: components["schemas"]["PartialDate"];
+            title: string | null;
+            started_at: components["schemas"]["PartialDate"];
+            ended_at: components["schemas"]["PartialDate"];
             /** @description Tenure in months. */
-            tenure_months?: number | null;
+            tenure_months: number | null;
             /** @description Whether the position is marked current. */
-            is_current?: boolean | null;
+            is_current: boolean | null;
             /** @description Role family of the title. */
-            role_family?: string | null;
+            role_family: string | null;
         };
         /** @description A recorded education entry. Every field is a nullable string. */
         Education: {
             /** @description School name. */
-            school?: string | null;
+            school: string | null;
             /** @description Degree. */
-            degree?: string | null;
+            degree: string | null;
             /** @description Field of study. */
-            field?: string | null;
+            field: string | null;
             /** @description Start date at source precision. */
-            started_at?: string | null;
+            started_at: string | null;
             /** @description End date at source precision. */
-            ended_at?: string | null;
+            ended_at: string | null;
             /** @description School URL. */
-            school_url?: string | null;
+            school_url: string | null;
         };
         /**
          * @description A recorded certification. It records source data and does not verify validity or expiry. Nameless records
@@ -716,9 +716,9 @@ export interface components {
             /** @description Certification name, never empty. */
             name: string;
             /** @description Issuing authority. */
-            authority?: string | null;
+            authority: string | null;
             /** @description Issue date, YYYY or YYYY-MM. */
-            issued_at?: string | null;
+            issued_at: string | null;
         };
         /** @description A matched role family and its tenure. */
         MatchRole: {
@@ -765,7 +765,8 @@ export interface components {
         /**
          * @description The full Person shape. Returned by GET /people (default view) and GET /people/{slug}, and as rows of the
          *     company orbit, coworkers and similar. Missing values are null; empty arrays and objects are distinct from
-         *     null. The keys `match` and `exploring_interpretation` are always present.
+         *     null. The keys `match` and `exploring_interpretation` are always present. Every key is present except
+         *     `skills` and `languages`, which search rows carry "only when their filters are used" (spec/DECISIONS.md 1).
          *
          *     Hydration: GET /people/{slug} returns all available positions (overlapping rows collapsed), education,
          *     skills, languages and certifications. Search rows carry at most two positions and empty education; skills
@@ -774,49 +775,49 @@ export interface components {
          */
         Person: {
             /** @description Public identifier. */
-            slug?: string | null;
+            slug: string | null;
             /** @description Display name. */
-            full_name?: string | null;
+            full_name: string | null;
             /** @description Profile headline. */
-            headline?: string | null;
+            headline: string | null;
             /** @description Profile URL on the professional network; stable join key. */
-            network_url?: string;
+            network_url: string;
             /** @description Image URL. */
-            profile_picture_url?: string | null;
+            profile_picture_url: string | null;
             location: components["schemas"]["PersonLocation"];
             /** @description Network-reported open-to-work flag. */
-            is_open_to_work?: boolean | null;
+            is_open_to_work: boolean | null;
             /** @description Derived; work history exists and no position is marked current. */
-            is_between_roles?: boolean;
+            is_between_roles: boolean;
             /** @description Last role end, normally YYYY-MM. */
-            between_roles_since?: string | null;
+            between_roles_since: string | null;
             /** @description Assessment flag; true only when a valid interpretation exists. */
-            is_exploring?: boolean;
+            is_exploring: boolean;
             /** @description Earliest qualifying evidence date, normally YYYY-MM-DD. */
-            exploring_since?: string | null;
+            exploring_since: string | null;
             /** @description Ordered exploring reasons. */
-            exploring_reasons?: components["schemas"]["ExploringReason"][];
+            exploring_reasons: components["schemas"]["ExploringReason"][];
             exploring_interpretation: components["schemas"]["ExploringInterpretation"];
             /** @description Source connection count. */
-            connections_count?: number | null;
+            connections_count: number | null;
             /** @description Source follower count. */
-            followers_count?: number | null;
+            followers_count: number | null;
             /** @description Last enrichment timestamp. */
-            last_enriched_at?: string | null;
+            last_enriched_at: string | null;
             /** @description Data-quality flags. Search excludes flagged profiles unless `include_flagged=true`. */
-            dq_flags?: string[];
-            codehost?: components["schemas"]["Codehost"];
-            social?: components["schemas"]["Social"];
+            dq_flags: string[];
+            codehost: components["schemas"]["Codehost"];
+            social: components["schemas"]["Social"];
             /** @description Recorded employment positions. */
-            positions?: components["schemas"]["Position"][];
+            positions: components["schemas"]["Position"][];
             /** @description Recorded education. */
-            education?: components["schemas"]["Education"][];
+            education: components["schemas"]["Education"][];
             /** @description Source skills. */
             skills?: string[];
             /** @description Source spoken languages. */
             languages?: string[];
             /** @description Hydrated for GET /people/{slug} and for certification-filtered searches; otherwise `[]` on search rows. */
-            certifications?: components["schemas"]["Certification"][];
+            certifications: components["schemas"]["Certification"][];
             match: components["schemas"]["Match"];
         };
         /** @description Returned by GET /people with `view=compact`. Exactly these fields. */
@@ -877,7 +878,7 @@ export interface components {
             /** @description Company name or URL fragment. */
             company?: string;
             /**
-             * Format: int32
+             * Format: int64
              * @description Minimum company tenure in months.
              */
             min_company_months?: number;
@@ -893,7 +894,7 @@ export interface components {
             /** @description Role family. */
             role_family?: string;
             /**
-             * Format: int32
+             * Format: int64
              * @description Minimum role tenure in months.
              */
             min_role_months?: number;
@@ -950,7 +951,7 @@ export interface components {
              */
             limit: number;
             /**
-             * Format: int32
+             * Format: int64
              * @description Offset used.
              */
             offset: number;
@@ -1088,7 +1089,7 @@ export interface components {
         };
         /** @description Only `name` and `query` are allowed; unknown top-level fields are stripped. Every call creates a new record. */
         SaveQueryRequest: {
-            /** @description Required, 1-80 characters after trimming; null is not accepted. */
+            /** @description Required, 1-80 characters after trimming (surrounding whitespace does not count; the pattern bounds the trimmed value); null is not accepted. */
             name: string;
             /**
              * @description Required; must be an object, may be empty. Compacted by the service to the allowlisted search keys
@@ -1101,9 +1102,11 @@ export interface components {
          * @description A compacted, allowlisted people-search query. Only allowlisted keys survive; null and empty-string values
          *     are dropped; numeric 0 and boolean false are kept. Nested types, enums, ranges and dependencies are not
          *     validated, so a retained value may be one that GET /people would reject. Types and meanings are those of
-         *     the search parameters.
+         *     the search parameters. A stored value is never null or an empty string (the service drops those).
          */
-        SavedQueryFilters: Record<string, unknown>;
+        SavedQueryFilters: {
+            [key: string]: string | number | boolean | unknown[] | Record<string, unknown>;
+        };
         /** @description A saved people-search query. */
         SavedQuery: {
             /**
@@ -1130,7 +1133,7 @@ export interface components {
             /** @description List name; not unique. */
             name: string;
             /** @description Description; an empty string is stored as null. */
-            description?: string | null;
+            description: string | null;
             /** @description True for service-managed origin and Target lists. */
             is_default: boolean;
             /** @description Key of a generated default List; null for custom lists. */
@@ -1166,7 +1169,7 @@ export interface components {
         };
         /** @description Only `name` and `description` are allowed; unknown fields are stripped. Not idempotent. */
         CreateListRequest: {
-            /** @description Required, 1-80 characters after trimming; not unique. */
+            /** @description Required, 1-80 characters after trimming (surrounding whitespace does not count; the pattern bounds the trimmed value); not unique. */
             name: string;
             /** @description Optional, up to 400 characters; an empty string is stored as null. */
             description?: string;
@@ -1211,24 +1214,24 @@ export interface components {
             /** @description Job UUID; null until a job is associated. */
             id: string | null;
             status: components["schemas"]["JobStatus"];
-            phase?: components["schemas"]["JobPhase"];
+            phase: components["schemas"]["JobPhase"];
             /**
              * Format: int64
              * @description Progress total.
              */
-            total?: number;
+            total: number;
             /**
              * Format: int64
              * @description Completed items.
              */
-            completed?: number;
+            completed: number;
             /**
              * Format: int64
              * @description Failed items.
              */
-            failed?: number;
+            failed: number;
             /** @description Latest job error. */
-            error?: string | null;
+            error: string | null;
         };
         /**
          * @description A standing discovery of people, from a people query or a company network. It runs as an asynchronous
@@ -1244,54 +1247,54 @@ export interface components {
             /** @description Display name. */
             name: string;
             /** @description Resolved company URL; null for people Targets and unresolved companies. */
-            network_url?: string | null;
+            network_url: string | null;
             /** @description Whether discovered members are admitted as watching. Default false. */
             auto_admit: boolean;
             /**
              * Format: int64
              * @description Members with status watching.
              */
-            watching_count?: number;
+            watching_count: number;
             /**
              * Format: int64
              * @description Members with status proposed.
              */
-            proposed_count?: number;
+            proposed_count: number;
             /**
              * Format: int64
              * @description Members with status excluded.
              */
-            excluded_count?: number;
+            excluded_count: number;
             /**
              * Format: int64
              * @description Enriched members.
              */
-            enriched_count?: number;
+            enriched_count: number;
             /**
              * Format: int64
              * @description All members.
              */
-            member_count?: number;
+            member_count: number;
             /**
              * Format: int64
              * @description Watching members that are current at the company.
              */
-            current_count?: number;
+            current_count: number;
             /**
              * Format: int64
              * @description Watching members that are alumni.
              */
-            alum_count?: number;
+            alum_count: number;
             /**
              * Format: int64
              * @description Watching members that are not already people in the index graph.
              */
-            allocation_used?: number;
+            allocation_used: number;
             /**
              * Format: int64
              * @description max(0, watching_count - allocation_used).
              */
-            in_graph_count?: number;
+            in_graph_count: number;
             /**
              * Format: int64
              * @description Stored discovery cap; null means the deployment default. Present in list and create responses.
@@ -1474,25 +1477,25 @@ export interface components {
             network_url: string;
             status: components["schemas"]["MemberStatus"];
             /** @description Full name. */
-            full_name?: string | null;
+            full_name: string | null;
             /** @description Headline. */
-            headline?: string | null;
+            headline: string | null;
             /** @description Current company. */
-            current_company?: string | null;
+            current_company: string | null;
             /** @description Public identifier. */
-            public_identifier?: string | null;
+            public_identifier: string | null;
             /** @description Network ID. */
-            network_id?: string | null;
+            network_id: string | null;
             /** @description Location. */
-            location?: string | null;
+            location: string | null;
             /** @description Image URL. */
-            profile_picture_url?: string | null;
+            profile_picture_url: string | null;
             /** @description Profile slug. */
-            profile_slug?: string | null;
+            profile_slug: string | null;
             /** @description Current at the company; null when current/alumni is unknown. */
-            is_current?: boolean | null;
+            is_current: boolean | null;
             /** @description Enrichment timestamp; null for stubs. */
-            enriched_at?: string | null;
+            enriched_at: string | null;
             /** @description Non-null timestamp of first discovery. */
             first_seen_at: string;
         };
@@ -1528,9 +1531,9 @@ export interface components {
             id: string;
             field: components["schemas"]["EventField"];
             /** @description Recorded value before (plain string). */
-            before?: string | null;
+            before: string | null;
             /** @description Recorded value after (plain string). */
-            after?: string | null;
+            after: string | null;
             /**
              * Format: date-time
              * @description ISO timestamp of the recorded diff.
@@ -1551,13 +1554,13 @@ export interface components {
             /** @description The person the diff is about. */
             person: {
                 /** @description Public identifier. */
-                slug?: string | null;
+                slug: string | null;
                 /** @description Display name. */
-                name?: string | null;
+                name: string | null;
                 /** @description Headline. */
-                headline?: string | null;
+                headline: string | null;
                 /** @description Current company. */
-                current_company?: string | null;
+                current_company: string | null;
                 /** @description Profile URL; required and non-null. */
                 network_url: string;
             };
@@ -1626,16 +1629,25 @@ export interface components {
             emails?: string[];
             /** @description Team-chat delivery enabled. */
             slack_enabled?: boolean;
-            /** @description Trimmed, at most 64 characters; a longer value is rejected with 400, not cut. */
+            /**
+             * @description Trimmed; at most 64 characters are stored (the stored value is cut to 64). A longer value is not a 400:
+             *     the operation's 400 causes are an invalid organization header and `fields` without a known value.
+             */
             slack_channel_id?: string;
-            /** @description Trimmed, at most 80 characters; a longer value is rejected with 400, not cut. */
+            /**
+             * @description Trimmed; at most 80 characters are stored (the stored value is cut to 80). A longer value is not a 400
+             *     (see slack_channel_id).
+             */
             slack_channel_name?: string;
             /** @description Trimmed; a non-empty value updates; empty string means no update. Stored, not validated, never delivered to. */
             webhook_url?: string;
             /** @description Trimmed; never returned; an empty string does not replace an existing secret. */
             webhook_secret?: string;
         };
-        /** @description Whether a default webhook URL is stored. The URL and secret themselves are never returned. */
+        /**
+         * @description Whether a default webhook URL is stored. The URL and secret themselves are never returned. Open to other
+         *     keys ("Clients ignore additional response fields").
+         */
         WebhookStatus: {
             /** @description True when a default webhook URL exists. */
             configured: boolean;
@@ -1768,7 +1780,8 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+         * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+         *     declares no format: a customer key's request with any value is valid). A platform key without this header,
          *     or with a non-UUID value, gets 400 `invalid_request`.
          * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
          */
@@ -1795,10 +1808,11 @@ export interface components {
          */
         TargetId: string;
         /**
-         * @description Member status filter; `all` (default), proposed, watching or excluded.
+         * @description Member status filter: `all` (default), `proposed`, `watching` or `excluded`. The member list's query string
+         *     is not framework-validated, so another value is not a 400; the reference does not say which rows it selects.
          * @example proposed
          */
-        MemberStatusFilter: "all" | "proposed" | "watching" | "excluded";
+        MemberStatusFilter: string;
         /**
          * @description Case-insensitive substring over full_name, headline and current_company.
          * @example engineer
@@ -1810,10 +1824,11 @@ export interface components {
          */
         MemberKeywords: string;
         /**
-         * @description By is_current; `all` (default), `current` or `alum`.
+         * @description By is_current: `all` (default), `current` or `alum`. The member list's query string is not
+         *     framework-validated, so another value is not a 400; the reference does not say which rows it selects.
          * @example current
          */
-        MemberStint: "all" | "current" | "alum";
+        MemberStint: string;
         /**
          * @description `true` is an alias for stint=current.
          * @example true
@@ -1850,12 +1865,15 @@ export interface components {
          */
         MemberExcludeRecruiters: string;
         /**
-         * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null).
+         * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null). The member list's query string
+         *     is not framework-validated, so another value is not a 400; the reference does not say which rows it selects.
          * @example enriched
          */
-        MemberDepth: "all" | "stub" | "enriched";
+        MemberDepth: string;
         /**
-         * @description ISO-8601 timestamp; rows with first_seen_at at or after it.
+         * @description ISO-8601 timestamp; rows with first_seen_at at or after it. The member list's query string is not
+         *     framework-validated, so the schema declares no format (`2026-01-01T00:00:00`, without an offset, is an
+         *     ISO-8601 timestamp too); an invalid timestamp can surface as a non-typed database or framework error.
          * @example 2026-11-01T00:00:00Z
          */
         MemberFirstSeenAfter: string;
@@ -2053,7 +2071,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2100,7 +2119,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2152,7 +2172,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2199,7 +2220,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2246,7 +2268,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2285,7 +2308,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2336,7 +2360,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2375,7 +2400,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2412,7 +2438,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2451,7 +2478,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2493,7 +2521,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2539,7 +2568,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2579,7 +2609,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2621,7 +2652,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2667,7 +2699,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2708,7 +2741,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2755,7 +2789,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2807,7 +2842,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2847,7 +2883,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2905,7 +2942,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2950,7 +2988,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -2991,7 +3030,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3040,7 +3080,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3085,7 +3126,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Member status filter; `all` (default), proposed, watching or excluded.
+                 * @description Member status filter: `all` (default), `proposed`, `watching` or `excluded`. The member list's query string
+                 *     is not framework-validated, so another value is not a 400; the reference does not say which rows it selects.
                  * @example proposed
                  */
                 status?: components["parameters"]["MemberStatusFilter"];
@@ -3100,7 +3142,8 @@ export interface operations {
                  */
                 keywords?: components["parameters"]["MemberKeywords"];
                 /**
-                 * @description By is_current; `all` (default), `current` or `alum`.
+                 * @description By is_current: `all` (default), `current` or `alum`. The member list's query string is not
+                 *     framework-validated, so another value is not a 400; the reference does not say which rows it selects.
                  * @example current
                  */
                 stint?: components["parameters"]["MemberStint"];
@@ -3140,12 +3183,15 @@ export interface operations {
                  */
                 exclude_recruiters?: components["parameters"]["MemberExcludeRecruiters"];
                 /**
-                 * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null).
+                 * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null). The member list's query string
+                 *     is not framework-validated, so another value is not a 400; the reference does not say which rows it selects.
                  * @example enriched
                  */
                 depth?: components["parameters"]["MemberDepth"];
                 /**
-                 * @description ISO-8601 timestamp; rows with first_seen_at at or after it.
+                 * @description ISO-8601 timestamp; rows with first_seen_at at or after it. The member list's query string is not
+                 *     framework-validated, so the schema declares no format (`2026-01-01T00:00:00`, without an offset, is an
+                 *     ISO-8601 timestamp too); an invalid timestamp can surface as a non-typed database or framework error.
                  * @example 2026-11-01T00:00:00Z
                  */
                 first_seen_after?: components["parameters"]["MemberFirstSeenAfter"];
@@ -3162,7 +3208,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3208,7 +3255,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Member status filter; `all` (default), proposed, watching or excluded.
+                 * @description Member status filter: `all` (default), `proposed`, `watching` or `excluded`. The member list's query string
+                 *     is not framework-validated, so another value is not a 400; the reference does not say which rows it selects.
                  * @example proposed
                  */
                 status?: components["parameters"]["MemberStatusFilter"];
@@ -3223,7 +3271,8 @@ export interface operations {
                  */
                 keywords?: components["parameters"]["MemberKeywords"];
                 /**
-                 * @description By is_current; `all` (default), `current` or `alum`.
+                 * @description By is_current: `all` (default), `current` or `alum`. The member list's query string is not
+                 *     framework-validated, so another value is not a 400; the reference does not say which rows it selects.
                  * @example current
                  */
                 stint?: components["parameters"]["MemberStint"];
@@ -3263,19 +3312,23 @@ export interface operations {
                  */
                 exclude_recruiters?: components["parameters"]["MemberExcludeRecruiters"];
                 /**
-                 * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null).
+                 * @description `all` (default), `stub` (not enriched) or `enriched` (enriched_at non-null). The member list's query string
+                 *     is not framework-validated, so another value is not a 400; the reference does not say which rows it selects.
                  * @example enriched
                  */
                 depth?: components["parameters"]["MemberDepth"];
                 /**
-                 * @description ISO-8601 timestamp; rows with first_seen_at at or after it.
+                 * @description ISO-8601 timestamp; rows with first_seen_at at or after it. The member list's query string is not
+                 *     framework-validated, so the schema declares no format (`2026-01-01T00:00:00`, without an offset, is an
+                 *     ISO-8601 timestamp too); an invalid timestamp can surface as a non-typed database or framework error.
                  * @example 2026-11-01T00:00:00Z
                  */
                 first_seen_after?: components["parameters"]["MemberFirstSeenAfter"];
             };
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3331,7 +3384,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description ISO-8601 date/time, or digits plus unit m, h, d or w (e.g. 24h). ISO-8601 calendar dates in extended (2026-11-18T09:30:00Z) or basic (20261118T093000Z) format, optionally with a time and offset; impossible dates (month 13, 30 February) are rejected. Events satisfy seen_at >= since. No default. For a multi-page pass compute an absolute timestamp once and reuse it.
+                 * @description ISO-8601 date/time, or digits plus unit m, h, d or w (e.g. 24h). ISO-8601 calendar dates in extended (2026-11-18T09:30:00Z) or basic (20261118T093000Z) format, optionally with a time (24:00 is the end of the day) and an offset (+01:00 or +0100); a reduced-precision date (2026, 2026-11) is the start of that year or month; impossible dates (month 13, 30 February) are rejected; week and ordinal dates are not accepted. Events satisfy seen_at >= since. No default. For a multi-page pass compute an absolute timestamp once and reuse it.
                  * @example 2026-11-18T00:00:00Z
                  */
                 since?: string;
@@ -3358,7 +3411,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3410,7 +3464,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3448,7 +3503,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */
@@ -3490,7 +3546,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Organization UUID a platform key acts for. Ignored for customer keys. A platform key without this header,
+                 * @description Organization UUID a platform key acts for. Ignored for customer keys, whatever its value (so the schema
+                 *     declares no format: a customer key's request with any value is valid). A platform key without this header,
                  *     or with a non-UUID value, gets 400 `invalid_request`.
                  * @example 6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e
                  */

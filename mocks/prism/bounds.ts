@@ -1,15 +1,20 @@
 // Checks the mock makes before Prism sees a request: integer query parameters in the core's one form
 // (decimal digits, finite), empty query values against their schema (Prism takes `?keywords=` as absent),
+// the rules that tie query parameters together (`x-requires`, read by contract-core as the sandbox reads them),
 // and a first-error check of large bodies so that Prism's work stays bounded (see FULL_REPORT_BODY_BYTES).
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import {
+  brokenDependency,
   createSpecCompiler,
   deref,
   describeViolation,
   isObj,
+  paramDependencies,
   parseQueryInteger,
+  sentIn,
   violationFromAjv,
   type Obj,
+  type ParamDependency,
 } from "../../contract-core/index.js";
 
 type Schema = Record<string, unknown>;
@@ -23,6 +28,12 @@ function schemaTypes(schema: Schema): unknown[] {
 function specOperation(doc: Obj, operation: IHttpOperation): { item: unknown; op: unknown } {
   const item = isObj(doc.paths) ? deref(doc, doc.paths[operation.path]) : undefined;
   return { item, op: isObj(item) ? deref(doc, item[operation.method]) : undefined };
+}
+
+/** The parameters the spec declares for a Prism operation: its path item's, then its own. */
+function declaredParameters(doc: Obj, operation: IHttpOperation): unknown[] {
+  const { item, op } = specOperation(doc, operation);
+  return [item, op].flatMap((o) => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []));
 }
 
 /** The first Ajv error of a failed check, in the core's words. */
@@ -41,9 +52,10 @@ export type QueryPrecheck = (operation: IHttpOperation, query: Record<string, st
 
 /**
  * One message naming each query parameter the mock must refuse before Prism: an integer not written as a
- * decimal integer (the core's one rule), or an empty value its schema refuses. Prism drops an empty value
- * as if the parameter were absent, so `?keywords=` would otherwise be a 200 where the sandbox and the
- * reference's minLength say 400. The empty value is judged as the sandbox judges it: a string, or a
+ * decimal integer (the core's one rule), or an empty value its schema refuses; else the message of the first
+ * `x-requires` rule the query breaks (`min_role_months` without `role_family` or `roles`). Prism drops an
+ * empty value as if the parameter were absent, so `?keywords=` would otherwise be a 200 where the sandbox and
+ * the reference's minLength say 400. The empty value is judged as the sandbox judges it: a string, or a
  * one-item array `[""]` for an array parameter.
  */
 export function queryPrecheck(doc: Obj): QueryPrecheck {
@@ -53,9 +65,9 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
   const validatorFor = (operation: IHttpOperation, name: string) => {
     const key = `${operation.method} ${operation.path} ${name}`;
     if (!validators.has(key)) {
-      const { item, op } = specOperation(doc, operation);
-      const declared = [item, op].flatMap((o) => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []));
-      const param = declared.map((p) => deref(doc, p)).find((p) => isObj(p) && p.in === "query" && p.name === name);
+      const param = declaredParameters(doc, operation)
+        .map((p) => deref(doc, p))
+        .find((p) => isObj(p) && p.in === "query" && p.name === name);
       const schema = isObj(param) && isObj(param.schema) ? (deref(doc, param.schema) as Schema) : undefined;
       validators.set(
         key,
@@ -68,6 +80,15 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
     const validate = validatorFor(operation, name);
     if (!validate || validate(validate.isArray ? [""] : "")) return undefined;
     return firstViolation("query", validate.errors, `/${name}`) ?? `${name} is invalid`;
+  };
+  const dependencies = new Map<string, ParamDependency[]>();
+  const dependenciesOf = (operation: IHttpOperation): ParamDependency[] => {
+    const key = `${operation.method} ${operation.path}`;
+    let rules = dependencies.get(key);
+    if (!rules) {
+      dependencies.set(key, (rules = paramDependencies(doc, declaredParameters(doc, operation))));
+    }
+    return rules;
   };
   return (operation, query) => {
     const messages: string[] = [];
@@ -85,7 +106,7 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
         }
       }
     }
-    return messages.length > 0 ? messages.join("; ") : undefined;
+    return messages.length > 0 ? messages.join("; ") : brokenDependency(dependenciesOf(operation), sentIn(query));
   };
 }
 

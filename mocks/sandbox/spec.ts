@@ -3,7 +3,14 @@
  * request body and responses with local $refs to parameters, request bodies, responses and examples
  * resolved. Schemas keep their $refs (validation.ts compiles them against the spec's components).
  */
-import { followRef, isObj, listOperations, serverBasePath } from "../../contract-core/portable.js";
+import {
+  followRef,
+  isObj,
+  listOperations,
+  paramDependencies,
+  serverBasePath,
+  type ParamDependency,
+} from "../../contract-core/portable.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -26,6 +33,8 @@ export interface OperationSpec {
   /** Spec path, e.g. /people/{slug}. */
   path: string;
   parameters: ParameterSpec[];
+  /** Rules tying query parameters together (`x-requires`, read by contract-core). */
+  dependencies: ParamDependency[];
   requestBody: { required: boolean; schema: JsonObject } | null;
   responses: Record<string, ResponseSpec>;
 }
@@ -50,7 +59,8 @@ export function indexSpec(doc: JsonObject): SpecIndex {
   for (const { path, method, operation: op, pathItem } of listOperations(doc)) {
     const shared = Array.isArray(pathItem.parameters) ? pathItem.parameters : [];
     const params = new Map<string, ParameterSpec>();
-    for (const raw of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+    const declared = [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])];
+    for (const raw of declared) {
       const p = resolveRef<JsonObject>(doc, raw);
       params.set(`${p.in}:${p.name}`, {
         name: String(p.name),
@@ -70,6 +80,7 @@ export function indexSpec(doc: JsonObject): SpecIndex {
       method: method.toUpperCase() as OperationSpec["method"],
       path,
       parameters: [...params.values()],
+      dependencies: paramDependencies(doc, declared),
       requestBody: json && isObj(json.schema) ? { required: body!.required === true, schema: json.schema } : null,
       responses,
     });

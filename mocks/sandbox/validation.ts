@@ -1,15 +1,18 @@
 /**
  * Request validation derived from the spec: for every operation, one Ajv validator over its path
  * parameters, one over its query parameters (strings coerced to the schema types) and one over its JSON
- * body, compiled from the parameter and request-body schemas of generated/openapi.json. No parameter rule
- * is written here; only the rules OpenAPI cannot express live in the domain code.
+ * body, compiled from the parameter and request-body schemas of generated/openapi.json, plus the rules that
+ * tie query parameters together (`x-requires`, through contract-core, as the mock reads them). No parameter
+ * rule is written here; only the rules the spec cannot express live in the domain code.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import {
+  brokenDependency,
   createSpecCompiler,
   describeViolation,
   parseQueryInteger,
   queryValues,
+  sentIn,
   violationFromAjv,
   type SpecCompiler,
 } from "../../contract-core/portable.js";
@@ -98,6 +101,9 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
         if (isArraySchema(p.schema)) value[p.name] = all.flatMap((v) => v.split(","));
         else value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, last) : last;
       }
+      // Before the schemas, as the mock checks it before Prism: both name the same problem first.
+      const broken = brokenDependency(op.dependencies, sentIn(given));
+      if (broken) throw invalidRequest(broken);
       return check(validateQuery, "query", value);
     },
     body(raw) {

@@ -92,7 +92,7 @@ describe("the bundled description", () => {
     expect(names(schemas.StoredNotificationPreferences)).toEqual(
       expect.arrayContaining(["webhook", "webhook_url", "webhook_secret"]),
     );
-    expect(schemas.WebhookStatus.additionalProperties).toBe(false);
+    expect(names(schemas.WebhookStatus)).toEqual(expect.arrayContaining(["webhook_url", "webhook_secret"]));
     expect(JSON.stringify(doc.components.examples)).not.toMatch(/webhook_(url|secret)"\s*:/);
   });
 

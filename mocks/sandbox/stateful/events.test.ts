@@ -203,6 +203,11 @@ describe("GET /events parameters", () => {
     expect((await count("20261121T090000Z")).meta.since).toBe("2026-11-21T09:00:00.000Z");
     expect((await count("20261121T1000+0100")).meta.since).toBe("2026-11-21T09:00:00.000Z");
     expect((await count("2026-11-21T09")).meta.since).toBe("2026-11-21T09:00:00.000Z");
+    // Reduced precision, the end of a day and a basic offset next to an extended time (spec/DECISIONS.md 21).
+    expect((await count("2026")).meta.since).toBe("2026-01-01T00:00:00.000Z");
+    expect((await count("2026-11")).meta.since).toBe("2026-11-01T00:00:00.000Z");
+    expect((await count("2026-11-21T24:00Z")).meta.since).toBe("2026-11-22T00:00:00.000Z");
+    expect((await count("2026-11-21T10:00:00+0200")).meta.since).toBe("2026-11-21T08:00:00.000Z");
     expect((await count("2026-11-21T09:00:00,5-01:30")).meta.since).toBe("2026-11-21T10:30:00.500Z");
   });
 
@@ -214,7 +219,11 @@ describe("GET /events parameters", () => {
       "since=2026-02-30",
       "since=2025-02-29",
       "since=2026-04-31",
-      "since=2026-11-21T24:00Z",
+      "since=2026-11-21T24:30Z",
+      "since=2026-11-21T24:00:00.5Z",
+      "since=2026-W47-5",
+      "since=2026-325",
+      "since=2026-13",
       "since=20261121T09:00",
       "since=",
       "type=salary",

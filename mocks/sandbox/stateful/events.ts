@@ -184,9 +184,38 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 const MAX_RELATIVE_SINCE_WEEKS = 5218;
 const MAX_RELATIVE_SINCE_MS = MAX_RELATIVE_SINCE_WEEKS * UNIT_MS.w!;
 
-/** An ISO-8601 calendar date-time, extended or basic format; the spec's pattern has already rejected impossible dates. */
-const ISO_SINCE =
+/** An ISO-8601 calendar date-time, extended or basic format; reduced precision (`2026`, `2026-11`) is filled below. */
+const ISO_DATE_TIME =
   /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * An ISO-8601 calendar date or date-time as epoch milliseconds (without an offset it is UTC; a reduced
+ * precision date is the start of its year or month; `24:00` is the end of its day), or undefined when the
+ * value is not one or names an impossible date or time.
+ */
+export function parseIsoDateTime(value: string): number | undefined {
+  const text = value.trim();
+  const full = /^\d{4}$/.test(text) ? `${text}-01-01` : /^\d{4}-\d{2}$/.test(text) ? `${text}-01` : text;
+  const m = ISO_DATE_TIME.exec(full);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((v) => Number(v ?? "0")) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [frac = "", zone = "Z"] = [m[7], m[8]];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return undefined;
+  const endOfDay = h === 24 && mi === 0 && s === 0 && !/[1-9]/.test(frac);
+  if ((h > 23 && !endOfDay) || mi > 59 || s > 59) return undefined;
+  const zoneMinutes = Number(zone.slice(1, 3)) * 60 + Number(zone.replace(":", "").slice(3, 5) || "0");
+  if (zone !== "Z" && (Number(zone.slice(1, 3)) > 23 || zoneMinutes % 60 > 59)) return undefined;
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(Number(`0.${frac || "0"}`) * 1000));
+  return ms - (zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * zoneMinutes * 60_000);
+}
 
 /** ISO-8601 date/time (a date-time without offset is UTC), or digits plus m, h, d or w before now. */
 export function parseSince(value: string, now: number): string {
@@ -200,25 +229,10 @@ export function parseSince(value: string, now: number): string {
     }
     return iso(now - ms);
   }
-  const m = ISO_SINCE.exec(value.trim());
-  if (!m) throw invalidRequest("since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)");
-  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone = "Z"] = m;
-  const ms = Date.UTC(
-    Number(y),
-    Number(mo) - 1,
-    Number(d),
-    Number(h),
-    Number(mi),
-    Number(s),
-    Math.floor(Number(`0.${frac || "0"}`) * 1000),
-  );
-  const offset =
-    zone === "Z"
-      ? 0
-      : (zone[0] === "-" ? -1 : 1) *
-        (Number(zone.slice(1, 3)) * 60 + Number(zone.replace(":", "").slice(3, 5) || "0")) *
-        60_000;
-  return iso(ms - offset);
+  const at = parseIsoDateTime(value);
+  if (at === undefined)
+    throw invalidRequest("since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)");
+  return iso(at);
 }
 
 // base64url through btoa/atob (no Buffer), so the cursor works in a browser host too.

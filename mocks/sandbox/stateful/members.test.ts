@@ -110,16 +110,24 @@ describe("GET /targets/{id}/members filters", () => {
     expect(bad.status).toBe(400);
   });
 
-  it("rejects a location list above 20 distinct segments or 120 characters per segment, and unknown enum values", async () => {
+  it("takes values outside the documented sets: a status no member has selects none, another stint or depth all", async () => {
+    expect(await who("status=pending")).toEqual([]);
+    const all = await who("");
+    expect(all.length).toBe(6);
+    expect(await who("stint=former")).toEqual(all);
+    expect(await who("depth=deep")).toEqual(all);
+    // An ISO-8601 timestamp without an offset is UTC; a reduced-precision date is the start of its period.
+    const [row] = await sb.members(nw.id);
+    const at = (row.first_seen_at as string).replace(/(\.\d+)?Z$/, "");
+    expect((await who(`first_seen_after=${encodeURIComponent(at)}`)).length).toBe(6);
+    expect((await who("first_seen_after=2026")).length).toBe(6);
+    const impossible = await sb.get(`/targets/${nw.id}/members?first_seen_after=2026-02-30`, { invalidRequest: true });
+    expect(impossible.status).toBe(400);
+  });
+
+  it("rejects a location list above 20 distinct segments or 120 characters per segment, and a malformed number", async () => {
     const many = Array.from({ length: 21 }, (_, i) => `Place${i}`).join(";");
-    for (const q of [
-      `location=${many}`,
-      `exclude_locations=${"x".repeat(121)}`,
-      "status=pending",
-      "stint=former",
-      "depth=deep",
-      "limit=ten",
-    ]) {
+    for (const q of [`location=${many}`, `exclude_locations=${"x".repeat(121)}`, "limit=ten"]) {
       const res = await sb.get(`/targets/${nw.id}/members?${q}`, { invalidRequest: true });
       expect(res.status, q).toBe(400);
       expect(res.body.error.type).toBe("invalid_request");

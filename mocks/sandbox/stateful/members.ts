@@ -9,6 +9,8 @@ import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
 import { parsePlaces } from "../domain/terms.js";
 import { normalizeProfileUrl } from "../data/urls.js";
+import { invalidRequest } from "../errors.js";
+import { parseIsoDateTime } from "./events.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from "./records.js";
@@ -22,8 +24,13 @@ export const MEMBER_LIMIT_MAX = 500;
 const RECRUITER = /recruit|talent[\s-]*acquisition|sourcer|sourcing|staffing|talent[\s-]*partner/i;
 const STATUS_RANK: Record<MemberStatus, number> = { proposed: 0, watching: 1, excluded: 2 };
 
+/**
+ * The spec lists the documented values of `status`, `stint` and `depth` but does not reject others (the query
+ * string is not framework-validated). The sandbox's reading, which the reference does not state: a `status`
+ * no member has selects no row; another `stint` or `depth` applies no filter, as `all` does.
+ */
 export interface MemberFilters {
-  status: MemberStatus | null;
+  status: string | null;
   q: string | null;
   stint: "current" | "alum" | null;
   locations: string[];
@@ -37,6 +44,17 @@ export interface MemberFilters {
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
+/**
+ * `first_seen_after` as epoch milliseconds. The spec declares no format (the member list's query string is
+ * not framework-validated); a value that is no ISO-8601 timestamp is the documented 400 here ("An invalid
+ * timestamp ... can surface as a non-typed database or framework error").
+ */
+function firstSeenAfter(value: string): number {
+  const at = parseIsoDateTime(value);
+  if (at === undefined) throw invalidRequest("first_seen_after must be an ISO-8601 timestamp");
+  return at;
+}
+
 /** The member filters from validated query parameters (GET, and the URL of filter mode). */
 export function memberFilters(query: Record<string, unknown>): MemberFilters {
   const status = str(query.status);
@@ -47,7 +65,7 @@ export function memberFilters(query: Record<string, unknown>): MemberFilters {
   const exclude = str(query.exclude_locations);
   const after = str(query.first_seen_after);
   return {
-    status: status === null || status === "all" ? null : (status as MemberStatus),
+    status: status === null || status === "all" ? null : status,
     q: (str(query.q) ?? str(query.keywords))?.toLowerCase() ?? null,
     // An explicit stint wins; else company_left_min_months_ago > 0 means alum, company_current=true current.
     stint:
@@ -66,7 +84,7 @@ export function memberFilters(query: Record<string, unknown>): MemberFilters {
     roles: str(query.roles) ? parseRoleTokens(str(query.roles)!) : [],
     excludeRecruiters: query.exclude_recruiters === "true",
     depth: depth === "stub" || depth === "enriched" ? depth : null,
-    firstSeenAfter: after ? Date.parse(after) : null,
+    firstSeenAfter: after ? firstSeenAfter(after) : null,
   };
 }
 

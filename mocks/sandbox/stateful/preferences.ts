@@ -74,9 +74,12 @@ export function filterEmails(values: unknown[]): string[] {
     .slice(0, MAX_EMAILS);
 }
 
-/** Trimmed (the spec's maxLength has rejected a longer value); an empty value clears the channel. */
-function channel(value: string): string | null {
-  const t = value.trim();
+/**
+ * Trimmed, then at most `max` characters stored ("Trimmed, at most 64 chars"): a longer value is cut, not a
+ * 400, which the reference does not list for this operation. An empty value clears the channel.
+ */
+function channel(value: string, max: number): string | null {
+  const t = [...value.trim()].slice(0, max).join("");
   return t === "" ? null : t;
 }
 
@@ -95,8 +98,8 @@ export const preferencesArea: Area = {
       if (typeof body.email_enabled === "boolean") next.email_enabled = body.email_enabled;
       if (Array.isArray(body.emails)) next.emails = filterEmails(body.emails);
       if (typeof body.slack_enabled === "boolean") next.slack_enabled = body.slack_enabled;
-      if (typeof body.slack_channel_id === "string") next.slack_channel_id = channel(body.slack_channel_id);
-      if (typeof body.slack_channel_name === "string") next.slack_channel_name = channel(body.slack_channel_name);
+      if (typeof body.slack_channel_id === "string") next.slack_channel_id = channel(body.slack_channel_id, 64);
+      if (typeof body.slack_channel_name === "string") next.slack_channel_name = channel(body.slack_channel_name, 80);
       record.saved = next;
       // Webhook settings are written separately: a non-empty value updates, an empty one keeps what is stored.
       const url = typeof body.webhook_url === "string" ? body.webhook_url.trim() : "";

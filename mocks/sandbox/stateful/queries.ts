@@ -16,13 +16,17 @@ const ALLOWED = new Set<string>(QUERY_KEYS);
  * Only allowlisted keys survive; null and empty-string values are dropped; 0 and false are kept; unknown
  * keys are dropped; values are not validated (a retained value may be one GET /people would reject).
  */
-export function compactQuery(query: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function compactQuery(query: Record<string, unknown>): SavedQuery["query"] {
+  const out: SavedQuery["query"] = {};
   for (const [key, value] of Object.entries(query)) {
-    if (!ALLOWED.has(key) || value === null || value === undefined || value === "") continue;
-    out[key] = value;
+    if (ALLOWED.has(key) && kept(value)) out[key] = value;
   }
   return out;
+}
+
+/** A JSON value the compaction keeps: anything but null and the empty string (the spec's stored value type). */
+function kept(value: unknown): value is SavedQuery["query"][string] {
+  return value !== null && value !== undefined && value !== "";
 }
 
 export const queriesSlice = defineSlice<SavedQuery[]>({
