@@ -180,6 +180,7 @@ describe("command checks", () => {
       "breaking:skip",
       "typecheck:fail",
       "tests:pass",
+      "coverage:skip",
     ]);
     expect(result.markdown).toContain("| ✔ Lint | ✔ lint: 0 problems |");
     expect(result.markdown).toContain("| ✘ Typecheck | 1 type error (exit code 2) |");
