@@ -245,6 +245,27 @@ describe("published API reference in Chromium", () => {
   });
 });
 
+/** A page with each layout defect the browser test looks for, in the markup Redoc renders. */
+const BROKEN_LAYOUT =
+  '<div data-section-id="/"><h1 style="width:120px;font-size:28px">Talent Graph API (1.0.0)</h1>' +
+  "<p>HTTP JSON API over a graph of people and companies.</p>" +
+  "<p>The service is an HTTP JSON API over a graph of people and companies.</p></div>" +
+  '<div data-section-id="/section/errors" style="width:400px"><table style="table-layout:fixed;width:100%"><tr>' +
+  '<td style="width:60px;overflow-wrap:anywhere">certification_target_unsupported</td><td>Target create</td></tr></table></div>' +
+  '<div data-section-id="/x/op">' +
+  ["request", "response"]
+    .map(
+      (panel) =>
+        `<div class="panel-${panel}-samples" style="width:300px"><div data-component-name="CodeBlock/CodeBlock" style="position:relative">` +
+        '<button data-testid="copy-button" style="position:absolute;right:0;top:0;width:30px;height:20px">c</button>' +
+        (panel === "request"
+          ? "<pre style=\"margin:0;overflow:auto\">curl -sS 'https://api.talent-graph.example/v1/people?nl=senior+backend'"
+          : '<pre style="margin:0;white-space:pre-wrap">{ "note": "words that wrap across the panel, under its copy button" }') +
+        "</pre></div></div>",
+    )
+    .join("") +
+  "</div>";
+
 describe("the browser check catches a leaking page (negative)", () => {
   let dir = "";
   let inspection: Inspection;
@@ -259,6 +280,7 @@ describe("the browser check catches a leaking page (negative)", () => {
         '<div data-section-id="/section/wide" style="width:400px"><pre style="overflow:auto">' +
         "x".repeat(300) +
         '</pre><table style="width:600px"><tr><td>cut</td></tr></table></div>' +
+        BROKEN_LAYOUT +
         '<img src="https://cdn.redoc.ly/redoc/logo-mini.svg"><script>console.error("boom")</script></body></html>',
     );
     inspection = await inspectDocs({
@@ -267,6 +289,7 @@ describe("the browser check catches a leaking page (negative)", () => {
       guideWidths: [1280],
       guidesScreenshot: path.join(dir, "guides-{width}.png"),
       sections: [{ heading: "No such section" }],
+      sampleSections: ["/x/op"],
       timeoutMs: 1_500,
       browser,
     });
@@ -289,6 +312,26 @@ describe("the browser check catches a leaking page (negative)", () => {
     expect(blocks).toHaveLength(2);
     expect(blocks[0]).toMatch(/^\/section\/wide pre \(scrollWidth \d+, clientWidth \d+, column 400\)$/);
     expect(blocks[1]).toMatch(/^\/section\/wide table /);
+  });
+
+  it("reports a wrapped title, a repeated intro sentence and a word broken mid-word in a guide table", () => {
+    const layout = inspection.layout[0];
+    expect(layout?.titleLines).toBeGreaterThan(1);
+    expect(repeatedSentences(layout?.infoText ?? "")).toEqual(["http json api over a graph of people and companies"]);
+    // The word is cut once per line it spans; each entry marks one cut.
+    expect(layout?.brokenWords.length).toBeGreaterThan(0);
+    for (const word of layout?.brokenWords ?? []) {
+      expect(word).toMatch(/^\w+\|\w+$/);
+      expect(word.replace("|", "")).toBe("certification_target_unsupported");
+    }
+  });
+
+  it("reports a code sample that scrolls sideways, and a copy button over sample text", () => {
+    const [sample] = inspection.layout[0]?.samples ?? [];
+    expect(sample?.blocks).toBe(2);
+    expect(sample?.overflowing).toHaveLength(1);
+    expect(sample?.overflowing[0]).toMatch(/^\/x\/op request sample \(scrollWidth \d+, clientWidth \d+, panel 300\)$/);
+    expect(sample?.copyOverlaps).toContain("/x/op response sample");
   });
 
   it("reports a section that never renders", () => {
