@@ -54,7 +54,7 @@ export function resolveServerVariables(doc: OpenApiDoc): void {
       const variable = variables[name];
       return isObject(variable) && typeof variable.default === "string" ? variable.default : whole;
     });
-    delete server.variables;
+    if (!/\{[^}]+\}/.test(server.url)) delete server.variables;
   }
 }
 
