@@ -49,10 +49,45 @@ export interface GuideCheck {
   screenshot: string;
 }
 
+/** One code sample block of an operation's right panel, in one language, at one width. */
+export interface SampleCheck {
+  width: number;
+  /** The operation's section id, e.g. `/people/searchpeople`. */
+  section: string;
+  /** The sample language chosen in the page (`default` when none is chosen). */
+  language: string;
+  /** Request and response sample blocks measured. */
+  blocks: number;
+  /** Blocks that scroll sideways or stick out of their panel, with their sizes. */
+  overflowing: string[];
+  /** Blocks whose copy button covers part of their text. */
+  copyOverlaps: string[];
+  /** The start of the request sample's text (shows which language was measured). */
+  requestText: string;
+}
+
+/** The page's top (title, intro, servers) and the guides' tables at one viewport width. */
+export interface LayoutCheck {
+  width: number;
+  /** Lines the page title (`[data-section-id="/"] h1`) takes. */
+  titleLines: number;
+  /** Visible text of the page's top section: title, summary and intro. */
+  infoText: string;
+  /** Visible text of the Servers panel beside it. */
+  serversText: string;
+  /** Words of the guides' tables broken across lines between two letters or digits, e.g. `unsu|pported`. */
+  brokenWords: string[];
+  samples: SampleCheck[];
+}
+
 export interface Inspection {
   url: string;
   /** One entry per `guideWidths` value. */
   guides: GuideCheck[];
+  /** One entry per `guideWidths` value. */
+  layout: LayoutCheck[];
+  /** The entries of the server selector above the first sample section's request sample (text of each). */
+  serverChoices: string[];
   requests: string[];
   external: string[];
   consoleErrors: string[];
@@ -68,6 +103,10 @@ export interface InspectOptions {
   guideWidths?: number[];
   /** Screenshot of the guides per width: `{width}` in the name is replaced by the width. */
   guidesScreenshot?: string;
+  /** Operation section ids (`/people/searchpeople`) whose right-panel samples are measured at each width. */
+  sampleSections?: string[];
+  /** Sample languages (their labels in the page) to measure each sample section in; none: as shown. */
+  sampleLanguages?: string[];
   /** Per section; the first one also covers hydration. */
   timeoutMs?: number;
   /**
@@ -139,6 +178,8 @@ export async function inspectDocs(options: InspectOptions): Promise<Inspection> 
   const result: Inspection = {
     url: `${server.origin}/index.html`,
     guides: [],
+    layout: [],
+    serverChoices: [],
     requests: [],
     external: [],
     consoleErrors: [],
@@ -169,7 +210,10 @@ export async function inspectDocs(options: InspectOptions): Promise<Inspection> 
         String(width),
       );
       result.guides.push(await checkGuides(page, width, shot, timeout));
+      result.layout.push(await checkLayout(page, width, options, timeout));
     }
+    const firstSample = options.sampleSections?.[0];
+    if (firstSample) result.serverChoices = await serverChoices(page, firstSample, timeout);
     if (options.guideWidths?.length) await page.setViewportSize({ width: 1280, height: 900 });
     for (const section of options.sections)
       result.sections.set(section.heading, await showSection(page, section, timeout));
@@ -256,6 +300,161 @@ const measureGuides = new Function(
   return { blocks, overflowing, bottom };
   `,
 ) as (selector: string) => { blocks: number; overflowing: string[]; bottom: number };
+
+/**
+ * At one viewport width: the title's line count, the top section's text, words the guides' tables break
+ * mid-word, and, for each sample section and language, whether the right panel's code samples fit.
+ */
+async function checkLayout(page: Page, width: number, options: InspectOptions, timeout: number): Promise<LayoutCheck> {
+  await page.setViewportSize({ width, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForSelector('[data-section-id="/"] h1', { timeout }).catch(() => undefined);
+  const top = (await page.evaluate(measureTop, GUIDE_SECTIONS)) as Omit<LayoutCheck, "width" | "samples">;
+  const samples: SampleCheck[] = [];
+  const languages = options.sampleLanguages?.length ? options.sampleLanguages : [undefined];
+  for (const language of languages) {
+    for (const section of options.sampleSections ?? []) {
+      const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
+      await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
+      await page.waitForSelector(selector, { timeout }).catch(() => undefined);
+      if (language) await chooseLanguage(page, section, language, timeout);
+      await page.waitForTimeout(150);
+      const measured = (await page.evaluate(measureSamples, section)) as Omit<
+        SampleCheck,
+        "width" | "section" | "language"
+      >;
+      samples.push({ width, section, language: language ?? "default", ...measured });
+    }
+  }
+  await page.evaluate(() => {
+    window.location.hash = "";
+    window.scrollTo(0, 0);
+  });
+  return { width, ...top, samples };
+}
+
+/** Picks a sample language in a section's request panel (Redoc keeps the choice for every operation). */
+async function chooseLanguage(page: Page, section: string, language: string, timeout: number): Promise<void> {
+  const panel = page.locator(`[data-section-id="${section}"] .panel-request-samples`);
+  const current =
+    (await panel
+      .locator("pre")
+      .first()
+      .textContent({ timeout })
+      .catch(() => "")) ?? "";
+  const toggle = panel.locator("button", { hasText: /^(curl|Typed client|Payload)$/ }).first();
+  if ((await toggle.textContent({ timeout }).catch(() => ""))?.trim() === language) return;
+  await toggle.click({ timeout });
+  await page.getByRole("menuitem", { name: language, exact: true }).first().click({ timeout });
+  await page.waitForFunction(
+    ({ section, before }) =>
+      document.querySelector(`[data-section-id="${section}"] .panel-request-samples pre`)?.textContent !== before,
+    { section, before: current },
+    { timeout },
+  );
+}
+
+/** The server selector's entries for an operation (Redoc lists every server with the operation's full URL). */
+async function serverChoices(page: Page, section: string, timeout: number): Promise<string[]> {
+  await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
+  const panel = page.locator(`[data-section-id="${section}"] .panel-request-samples`);
+  try {
+    await panel.locator("button").first().click({ timeout });
+    // Redoc keeps other operations' closed menus in the page: only the open one is visible.
+    const items = page.locator('[role="menuitem"]:visible', { hasText: "://" });
+    await items.first().waitFor({ timeout });
+    const texts = await items.allInnerTexts();
+    await page.keyboard.press("Escape");
+    return texts.map((text) => text.replace(/\s+/g, " ").trim());
+  } catch (error) {
+    console.warn(`server selector of ${section}: ${String(error)}`);
+    return [];
+  }
+}
+
+/** Runs in the page (plain JavaScript source, see stepTowardsSection). */
+const measureTop = new Function(
+  "guides",
+  `
+  const info = document.querySelector('[data-section-id="/"]');
+  const title = info?.querySelector("h1");
+  const lines = (element) => {
+    if (!element) return 0;
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  };
+  // A line break between two letters or digits inside a table cell of the guides is a word cut in two.
+  const brokenWords = [];
+  for (const cell of document.querySelectorAll(guides + " td, " + guides + " th")) {
+    const chars = [];
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.data.length; i += 1) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        chars.push({ char: node.data[i], top: rect ? rect.top : null, height: rect ? rect.height : 0 });
+      }
+    }
+    for (let i = 1; i < chars.length; i += 1) {
+      const a = chars[i - 1], b = chars[i];
+      if (a.top === null || b.top === null || !/[A-Za-z0-9]/.test(a.char) || !/[A-Za-z0-9]/.test(b.char)) continue;
+      if (b.top - a.top > Math.max(a.height, 1) / 2) {
+        const text = chars.map((c) => c.char).join("");
+        const start = text.slice(0, i).search(/[^\\s]*$/);
+        const end = i + text.slice(i).search(/\\s|$/);
+        brokenWords.push(text.slice(start, i) + "|" + text.slice(i, end));
+      }
+    }
+  }
+  const servers = document.querySelector('[data-testid="panel-servers"]');
+  return { titleLines: lines(title), infoText: info ? info.innerText : "", serversText: servers ? servers.innerText : "", brokenWords };
+  `,
+) as (guides: string) => Omit<LayoutCheck, "width" | "samples">;
+
+/**
+ * Runs in the page: every request and response sample block of one operation section must neither scroll
+ * sideways nor stick out of its panel, and its copy button must not cover its text.
+ */
+const measureSamples = new Function(
+  "section",
+  `
+  const root = document.querySelector('[data-section-id="' + section + '"]');
+  const overflowing = [];
+  const copyOverlaps = [];
+  let blocks = 0;
+  const pres = root ? [...root.querySelectorAll(".panel-request-samples pre, .panel-response-samples pre")] : [];
+  for (const pre of pres) {
+    if (pre.getClientRects().length === 0) continue;
+    blocks += 1;
+    const panel = pre.closest(".panel-request-samples, .panel-response-samples");
+    const name = section + " " + (panel.classList.contains("panel-request-samples") ? "request" : "response") + " sample";
+    const box = pre.getBoundingClientRect();
+    const column = panel.getBoundingClientRect();
+    let scroller = null;
+    for (let element = pre; element && element !== panel.parentElement; element = element.parentElement) {
+      if (element.scrollWidth > element.clientWidth + 1) { scroller = element; break; }
+    }
+    if (scroller || box.right > column.right + 1) {
+      overflowing.push(name + " (scrollWidth " + (scroller ?? pre).scrollWidth + ", clientWidth " +
+        (scroller ?? pre).clientWidth + ", panel " + Math.round(column.width) + ")");
+    }
+    const button = pre.closest('[data-component-name="CodeBlock/CodeBlock"]')?.querySelector('[data-testid="copy-button"]');
+    if (button && button.getClientRects().length > 0) {
+      const b = button.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(pre);
+      const covered = [...range.getClientRects()].some((r) =>
+        r.width > 0 && r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1);
+      if (covered) copyOverlaps.push(name);
+    }
+  }
+  const request = root?.querySelector(".panel-request-samples pre");
+  return { blocks, overflowing, copyOverlaps, requestText: request ? request.textContent.slice(0, 80) : "" };
+  `,
+) as (section: string) => Omit<SampleCheck, "width" | "section" | "language">;
 
 /**
  * Expands a tag section and brings each of its operations into view, recording each operation's

@@ -79,7 +79,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
     await redocly(args, scratch);
-    const html = withReadableGuides(makeOffline(await readFile(rawHtml, "utf8")));
+    const html = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;
@@ -98,20 +98,29 @@ export function makeOffline(html: string): string {
 }
 
 /**
- * The guides (the sections of info.description) sit in the middle column, about 460 px wide at 1280-1440 px:
- * their tables and code blocks wrap inside it instead of scrolling or being cut at its edge. Redoc's own
- * styles are injected at runtime after this one, hence `!important`.
+ * Layout fixes for the 1280-1440 px widths the browser test checks. Redoc's own styles are injected at runtime
+ * after this one, hence `!important`.
+ * - The guides (the sections of info.description) sit in the middle column, about 400-460 px wide: their
+ *   tables and code blocks wrap inside it instead of scrolling or being cut at its edge.
+ * - The title (`[data-section-id="/"]`) fits one line: a smaller size, and the page-actions button moves
+ *   below it when both do not fit side by side.
+ * - The right panel's code samples (request and response) wrap instead of scrolling sideways, and keep
+ *   clear of the copy button in their top-right corner.
  */
-export const GUIDE_STYLES = `<style id="readable-guides">
+export const PAGE_STYLES = `<style id="readable-page">
   [data-section-id^="/section/"] pre { white-space: pre-wrap !important; overflow-wrap: anywhere !important; }
   [data-section-id^="/section/"] pre code { white-space: inherit !important; }
   [data-section-id^="/section/"] table { table-layout: fixed !important; width: 100% !important; }
   [data-section-id^="/section/"] th:first-child { width: 5.5em; overflow-wrap: normal !important; }
   [data-section-id^="/section/"] th, [data-section-id^="/section/"] td { overflow-wrap: anywhere !important; word-break: normal !important; white-space: normal !important; }
+  [data-section-id="/"] div:has(> div > h1) { flex-wrap: wrap !important; row-gap: 8px; }
+  [data-section-id="/"] h1 { font-size: 28px !important; line-height: 36px !important; }
+  :is(.panel-request-samples, .panel-response-samples) pre { white-space: pre-wrap !important; overflow-wrap: anywhere !important; padding-right: 40px !important; }
+  :is(.panel-request-samples, .panel-response-samples) pre code { white-space: inherit !important; }
 </style>`;
 
-export function withReadableGuides(html: string): string {
-  return html.includes('id="readable-guides"') ? html : html.replace(/<\/head>/i, `${GUIDE_STYLES}\n</head>`);
+export function withPageStyles(html: string): string {
+  return html.includes('id="readable-page"') ? html : html.replace(/<\/head>/i, `${PAGE_STYLES}\n</head>`);
 }
 
 /** Static checks on the built page; the browser test is the runtime proof. */

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertChromium, inspectDocs, launchChromium, type Inspection, type LaunchedChromium } from "./browser.js";
 import { assertOffline, buildDocs, DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "./build.js";
 import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
+import { SAMPLE_LANGUAGES } from "./code-samples.js";
 import { prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
 
 const SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "screenshot.png");
@@ -50,6 +51,38 @@ function tagHeadings(doc: OpenApiDoc): Map<string, string> {
   return new Map(names.map((name) => [name, heading(name)]));
 }
 
+/** Redoc's section id of an operation: `/<tag slug>/<operationid>`, e.g. `/people/searchpeople`. */
+const sectionId = (tag: string, operationId: string) =>
+  `/${tag.toLowerCase().replace(/\s+/g, "-")}/${operationId.toLowerCase()}`;
+
+/** The operations whose generated samples have the longest lines: the ones most likely to overflow. */
+function widestSampleSections(doc: OpenApiDoc, count: number): string[] {
+  const widest = (op: ReturnType<typeof listOperations>[number]) =>
+    Math.max(
+      ...(op.operation["x-codeSamples"] as { source: string }[]).flatMap((s) =>
+        s.source.split("\n").map((l) => l.length),
+      ),
+    );
+  return listOperations(doc)
+    .sort((a, b) => widest(b) - widest(a))
+    .slice(0, count)
+    .map((op) => sectionId(String((op.operation.tags as unknown[])[0]), String(op.operation.operationId)));
+}
+
+/** Sentences of a text that repeat inside another one (the intro restating the summary, say). */
+function repeatedSentences(text: string): string[] {
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) =>
+      s
+        .trim()
+        .replace(/[.!?]$/, "")
+        .toLowerCase(),
+    )
+    .filter((s) => s.split(/\s+/).length >= 6);
+  return sentences.filter((s, i) => sentences.some((other, j) => j !== i && other.includes(s)));
+}
+
 // One Chromium for the whole file: each inspection opens its own tab in it.
 let browser: LaunchedChromium;
 beforeAll(async () => {
@@ -65,6 +98,7 @@ describe("published API reference in Chromium", () => {
   let headings: Map<string, string>;
   let inspection: Inspection;
   let shapeNotShown: Map<string, string[]>;
+  let sampleSections: string[];
 
   beforeAll(async () => {
     assertChromium();
@@ -72,12 +106,16 @@ describe("published API reference in Chromium", () => {
     const state = await ensureBuilt();
     doc = await readBundle(DEFAULT_SPEC);
     headings = tagHeadings(doc);
-    shapeNotShown = prepareDocsSpec(doc).shapeNotShown;
+    const prepared = prepareDocsSpec(doc);
+    shapeNotShown = prepared.shapeNotShown;
+    sampleSections = widestSampleSections(prepared.doc, 3);
     inspection = await inspectDocs({
       htmlFile: DEFAULT_OUT,
       screenshot: SCREENSHOT,
       guideWidths: GUIDE_WIDTHS,
       guidesScreenshot: GUIDES_SCREENSHOT,
+      sampleSections,
+      sampleLanguages: SAMPLE_LANGUAGES.map((l) => l.label),
       sections: [...headings.values()].map((heading) => ({ heading })),
       browser,
     });
@@ -147,19 +185,58 @@ describe("published API reference in Chromium", () => {
     expect(png.readUInt32BE(16)).toBe(width);
   });
 
-  it("shows one base URL, with /v1, in the guides and the servers", () => {
-    const servers = doc.servers as {
-      url: string;
-      variables: Record<string, { default: string }>;
-      description: string;
-    }[];
-    const base = servers[0]!.url.replace("{origin}", servers[0]!.variables.origin!.default);
+  it("shows one production base URL, with /v1, in the guides and the servers", () => {
+    const servers = doc.servers as { url: string; variables?: Record<string, { default: string }> }[];
+    const base = servers[0]!.url.replace("{origin}", servers[0]!.variables!.origin!.default);
     expect(base).toBe("https://api.talent-graph.example/v1");
     const guides = String((doc.info as { description: string }).description);
     const urls = new Set([...guides.matchAll(/https?:\/\/[^\s`"')]+/g)].map((m) => m[0]));
     expect([...urls]).toEqual([base]);
-    expect(servers[0]!.description).toContain(base);
     expect((doc.info as { contact?: { url?: string } }).contact?.url).toBeUndefined();
+  });
+
+  it.each(GUIDE_WIDTHS)("at %i px, the title fits one line and the intro says nothing twice", (width) => {
+    const layout = inspection.layout.find((l) => l.width === width);
+    expect(layout?.titleLines).toBe(1);
+    const summary = String((doc.info as { summary: string }).summary).replace(/\.$/, "");
+    expect(layout?.infoText.split(summary)).toHaveLength(2);
+    expect(repeatedSentences(layout?.infoText ?? "")).toEqual([]);
+  });
+
+  it.each(GUIDE_WIDTHS)("at %i px, no word of the guides' tables breaks mid-word", (width) => {
+    const layout = inspection.layout.find((l) => l.width === width);
+    // The errors table holds the longest identifier; it may wrap at its underscores only.
+    expect(layout?.infoText).toBeDefined();
+    expect(layout?.brokenWords).toEqual([]);
+  });
+
+  it("lists production, then the local sandbox and mock, each with its description and URL", () => {
+    const servers = doc.servers as { url: string; description: string }[];
+    expect(servers.map((s) => s.url)).toEqual(["{origin}/v1", "http://127.0.0.1:4011/v1", "http://127.0.0.1:4010/v1"]);
+    const text = inspection.layout[0]?.serversText ?? "";
+    const urls = ["https://api.talent-graph.example/v1", ...servers.slice(1).map((s) => s.url)];
+    const at = servers.map((server, i) => text.indexOf(`${server.description}\n${urls[i]}`));
+    expect(
+      at.every((index) => index >= 0),
+      text,
+    ).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // The server selector above each sample offers the operation's URL on every server.
+    expect(inspection.serverChoices).toHaveLength(3);
+    for (const [i, url] of urls.entries()) expect(inspection.serverChoices[i]).toContain(url);
+    expect(inspection.serverChoices[1]).toContain(servers[1]!.description);
+  });
+
+  it.each(GUIDE_WIDTHS)("at %i px, the right panel's code samples fit, clear of their copy button", (width) => {
+    const samples = inspection.layout.find((l) => l.width === width)?.samples ?? [];
+    expect(samples).toHaveLength(sampleSections.length * SAMPLE_LANGUAGES.length);
+    for (const sample of samples) {
+      const label = `${sample.section} (${sample.language})`;
+      expect(sample.blocks, label).toBeGreaterThanOrEqual(2);
+      expect(sample.requestText, label).toMatch(sample.language === "curl" ? /^curl / : /^import /);
+      expect(sample.overflowing, label).toEqual([]);
+      expect(sample.copyOverlaps, label).toEqual([]);
+    }
   });
 
   it("is one self-contained file", async () => {
@@ -167,6 +244,27 @@ describe("published API reference in Chromium", () => {
     expect(() => assertOffline(html)).not.toThrow();
   });
 });
+
+/** A page with each layout defect the browser test looks for, in the markup Redoc renders. */
+const BROKEN_LAYOUT =
+  '<div data-section-id="/"><h1 style="width:120px;font-size:28px">Talent Graph API (1.0.0)</h1>' +
+  "<p>HTTP JSON API over a graph of people and companies.</p>" +
+  "<p>The service is an HTTP JSON API over a graph of people and companies.</p></div>" +
+  '<div data-section-id="/section/errors" style="width:400px"><table style="table-layout:fixed;width:100%"><tr>' +
+  '<td style="width:60px;overflow-wrap:anywhere">certification_target_unsupported</td><td>Target create</td></tr></table></div>' +
+  '<div data-section-id="/x/op">' +
+  ["request", "response"]
+    .map(
+      (panel) =>
+        `<div class="panel-${panel}-samples" style="width:300px"><div data-component-name="CodeBlock/CodeBlock" style="position:relative">` +
+        '<button data-testid="copy-button" style="position:absolute;right:0;top:0;width:30px;height:20px">c</button>' +
+        (panel === "request"
+          ? "<pre style=\"margin:0;overflow:auto\">curl -sS 'https://api.talent-graph.example/v1/people?nl=senior+backend'"
+          : '<pre style="margin:0;white-space:pre-wrap">{ "note": "words that wrap across the panel, under its copy button" }') +
+        "</pre></div></div>",
+    )
+    .join("") +
+  "</div>";
 
 describe("the browser check catches a leaking page (negative)", () => {
   let dir = "";
@@ -182,6 +280,7 @@ describe("the browser check catches a leaking page (negative)", () => {
         '<div data-section-id="/section/wide" style="width:400px"><pre style="overflow:auto">' +
         "x".repeat(300) +
         '</pre><table style="width:600px"><tr><td>cut</td></tr></table></div>' +
+        BROKEN_LAYOUT +
         '<img src="https://cdn.redoc.ly/redoc/logo-mini.svg"><script>console.error("boom")</script></body></html>',
     );
     inspection = await inspectDocs({
@@ -190,6 +289,7 @@ describe("the browser check catches a leaking page (negative)", () => {
       guideWidths: [1280],
       guidesScreenshot: path.join(dir, "guides-{width}.png"),
       sections: [{ heading: "No such section" }],
+      sampleSections: ["/x/op"],
       timeoutMs: 1_500,
       browser,
     });
@@ -212,6 +312,26 @@ describe("the browser check catches a leaking page (negative)", () => {
     expect(blocks).toHaveLength(2);
     expect(blocks[0]).toMatch(/^\/section\/wide pre \(scrollWidth \d+, clientWidth \d+, column 400\)$/);
     expect(blocks[1]).toMatch(/^\/section\/wide table /);
+  });
+
+  it("reports a wrapped title, a repeated intro sentence and a word broken mid-word in a guide table", () => {
+    const layout = inspection.layout[0];
+    expect(layout?.titleLines).toBeGreaterThan(1);
+    expect(repeatedSentences(layout?.infoText ?? "")).toEqual(["http json api over a graph of people and companies"]);
+    // The word is cut once per line it spans; each entry marks one cut.
+    expect(layout?.brokenWords.length).toBeGreaterThan(0);
+    for (const word of layout?.brokenWords ?? []) {
+      expect(word).toMatch(/^\w+\|\w+$/);
+      expect(word.replace("|", "")).toBe("certification_target_unsupported");
+    }
+  });
+
+  it("reports a code sample that scrolls sideways, and a copy button over sample text", () => {
+    const [sample] = inspection.layout[0]?.samples ?? [];
+    expect(sample?.blocks).toBe(2);
+    expect(sample?.overflowing).toHaveLength(1);
+    expect(sample?.overflowing[0]).toMatch(/^\/x\/op request sample \(scrollWidth \d+, clientWidth \d+, panel 300\)$/);
+    expect(sample?.copyOverlaps).toContain("/x/op response sample");
   });
 
   it("reports a section that never renders", () => {

@@ -25,10 +25,12 @@ import { fixtureSpec } from "./fixtures/fixture-spec.js";
 import { deref } from "../../contract-core/index.js";
 import { listOperations, STRICT, type JsonObject, type OpenApiDoc, type OperationRef } from "./openapi.js";
 import {
+  breakableTableWords,
   flaggedSchemasIn,
   LIMIT_NOTICE_TITLE,
   markFlaggedSchemas,
   prepareDocsSpec,
+  resolveServerVariables,
   SHAPE_NOTICE_TITLE,
 } from "./prepare-spec.js";
 
@@ -280,6 +282,37 @@ describe("shapes not shown in the reference", () => {
       content: { "application/json": { schema: { $ref: "#/components/schemas/OpenObject" } } },
     };
     expect(prepareDocsSpec(doc).shapeNotShown.has("searchPeople")).toBe(false);
+  });
+});
+
+describe("page text fixes", () => {
+  it("lets words in table rows wrap at underscores, outside code spans and outside tables only", () => {
+    const markdown = [
+      "Send `error_type` as snake_case.",
+      "| 400 | certification_target_unsupported | `app_query.certification` or app_query.certifications |",
+      "| 5xx | | _emphasis_ |",
+    ].join("\n");
+    expect(breakableTableWords(markdown).split("\n")).toEqual([
+      "Send `error_type` as snake_case.",
+      "| 400 | certification_<wbr>target_<wbr>unsupported | `app_query.certification` or app_<wbr>query.certifications |",
+      "| 5xx | | _emphasis_ |",
+    ]);
+  });
+
+  it("shows each server's URL with its variables at their defaults, and leaves a variable without one", () => {
+    const doc = {
+      servers: [
+        { url: "{origin}/v1", variables: { origin: { default: "https://api.example" } } },
+        { url: "http://127.0.0.1:4011/v1" },
+        { url: "{scheme}://h/v1", variables: { scheme: { enum: ["https"] } } },
+      ],
+    } as unknown as OpenApiDoc;
+    resolveServerVariables(doc);
+    expect(doc.servers).toEqual([
+      { url: "https://api.example/v1" },
+      { url: "http://127.0.0.1:4011/v1" },
+      { url: "{scheme}://h/v1", variables: { scheme: { enum: ["https"] } } },
+    ]);
   });
 });
 

@@ -36,7 +36,45 @@ export function prepareDocsSpec(bundle: OpenApiDoc): DocsSpec {
   const { doc, warnings } = withCodeSamples(bundle);
   const shapeNotShown = markOperations(doc);
   markFlaggedSchemas(doc);
+  resolveServerVariables(doc);
+  if (isObject(doc.info) && typeof doc.info.description === "string")
+    doc.info.description = breakableTableWords(doc.info.description);
   return { doc, warnings, shapeNotShown };
+}
+
+/**
+ * Each server URL with its variables at their defaults (`{origin}/v1` -> `https://api.talent-graph.example/v1`),
+ * so the page's Servers panel and server selector show the URL a request goes to rather than a template.
+ */
+export function resolveServerVariables(doc: OpenApiDoc): void {
+  for (const server of Array.isArray(doc.servers) ? doc.servers : []) {
+    if (!isObject(server) || typeof server.url !== "string" || !isObject(server.variables)) continue;
+    const variables = server.variables;
+    server.url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const variable = variables[name];
+      return isObject(variable) && typeof variable.default === "string" ? variable.default : whole;
+    });
+    if (!/\{[^}]+\}/.test(server.url)) delete server.variables;
+  }
+}
+
+/**
+ * In the rows of Markdown tables, a line-break opportunity (`<wbr>`) after each underscore of a word outside code
+ * spans: a long identifier such as `certification_target_unsupported` wraps at its underscores in a narrow
+ * column instead of mid-word, and copies without any added character.
+ */
+export function breakableTableWords(markdown: string): string {
+  return markdown
+    .split("\n")
+    .map((line) =>
+      line.trimStart().startsWith("|")
+        ? line
+            .split(/(`[^`]*`)/)
+            .map((part, i) => (i % 2 === 1 ? part : part.replace(/(?<=\w_)(?=\w)/g, "<wbr>")))
+            .join("")
+        : line,
+    )
+    .join("\n");
 }
 
 /** Keys whose values are data, not schemas; and keys mapping arbitrary names to schemas. */

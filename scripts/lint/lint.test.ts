@@ -55,6 +55,17 @@ describe("house Spectral rules on the bundle", () => {
     ],
     ["tg-property-description", (d) => (d.components.schemas.List.properties.created_by = { type: "string" })],
     ["oas3-valid-media-example", (d) => (d.components.examples.ListsPage.value.data[0].member_count = "three")],
+    // Loopback servers pass; any other http:// server is the one diagnostic.
+    [
+      "owasp:api8:2023-no-server-http",
+      (d) =>
+        d.servers.push(
+          ...["http://127.0.0.1:4011/v1", "http://localhost/v1", "http://127.0.0.1.example/v1"].map((url) => ({
+            url,
+            "x-internal": false,
+          })),
+        ),
+    ],
   ])("%s: one change gives exactly that diagnostic", async (rule, change) => {
     const doc = cleanBundle();
     change(doc);

@@ -218,6 +218,13 @@ export const bundleRuleset: RulesetDefinition = {
     "owasp:api4:2023-integer-limit": "off",
     // Reference documents no CORS headers, and says keys "must not be placed in frontend bundles".
     "owasp:api8:2023-define-cors-origin": "off",
+    // OWASP's rule, except loopback: the local sandbox and mock servers listen on 127.0.0.1, which no traffic leaves.
+    "owasp:api8:2023-no-server-http": {
+      message: "Server URLs must not use http://. Use https:// or wss:// instead.",
+      severity: ERROR,
+      given: "$.servers..url",
+      then: { function: pattern, functionOptions: { notMatch: "^http://(?!(127\\.0\\.0\\.1|localhost)[:/])" } },
+    },
   },
 };
 
