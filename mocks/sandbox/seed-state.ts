@@ -242,6 +242,11 @@ async function seedOrg(core: SandboxCore, s: StartingState, at: string): Promise
   if (s.access !== undefined) info.accessAllowed = s.access;
 }
 
+/** True while no organization holds state: a start with a declared state builds it only then (not over a stored state). */
+export function holdsNoState(core: SandboxCore): boolean {
+  return [...core.ctx.state.orgs.values()].every((org) => org.isEmpty());
+}
+
 /**
  * Back to the seed, then builds the declared state(s). On an Error (StartingStateError naming the part)
  * the sandbox is back at the seed.

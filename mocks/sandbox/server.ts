@@ -21,7 +21,7 @@ import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
 import { nodeStateStorage } from "./node-state-storage.js";
-import { applyStartingState, type StartingState } from "./seed-state.js";
+import { applyStartingState, holdsNoState, type StartingState } from "./seed-state.js";
 
 export interface BuiltSandbox {
   app: FastifyInstance;
@@ -80,7 +80,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
 
 /** --state-seed: the declared starting state in a JSON file, built when the state (file) holds nothing yet. */
 async function seedFromFile(core: SandboxCore, file: string): Promise<void> {
-  if (![...core.ctx.state.orgs.values()].every((org) => org.isEmpty())) return;
+  if (!holdsNoState(core)) return;
   let declared: unknown;
   try {
     declared = JSON.parse(await readFile(file, "utf8"));
@@ -118,7 +118,14 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     onError: (message, err) => app.log.error({ err }, message),
     onWarning: (message) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`)),
   });
-  if (options.stateSeed) await seedFromFile(core, options.stateSeed);
+  if (options.stateSeed) {
+    try {
+      await seedFromFile(core, options.stateSeed);
+    } catch (error) {
+      core.close();
+      throw error;
+    }
+  }
   await app.register(sandboxPlugin(core));
   await app.ready();
   return { app, core, ctx: core.ctx, state: core.ctx.state, graph: core.graph, graphMs: core.graphMs };

@@ -24,7 +24,7 @@ import {
   type CoreRequest,
   type SandboxCore,
 } from "../core.js";
-import { applyStartingState, checkStartingState, type StartingState } from "../seed-state.js";
+import { applyStartingState, checkStartingState, holdsNoState, type StartingState } from "../seed-state.js";
 import type { JsonObject } from "../spec.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
 
@@ -183,8 +183,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     void ready.then(save, () => undefined);
     return ready;
   };
-  const fresh = [...core.ctx.state.orgs.values()].every((org) => org.isEmpty());
-  if (initialState !== undefined && fresh) void seed(initialState).catch(() => undefined);
+  if (initialState !== undefined && holdsNoState(core)) void seed(initialState).catch(() => undefined);
   const handle = async (request: CoreRequest): Promise<CoreBytesResponse | Response> => {
     await ready.catch(() => undefined);
     const planned = faults.take(request);
