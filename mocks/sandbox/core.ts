@@ -41,6 +41,7 @@ import { areas as allAreas } from "./routes/index.js";
 import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
 import { SandboxState, type OrgState } from "./state.js";
 import { useIdMode, type IdMode } from "./stateful/area-helpers.js";
+export type { IdMode } from "./stateful/area-helpers.js";
 import { compileRequestValidators } from "./validation.js";
 
 export interface CoreRequest {

@@ -28,6 +28,17 @@ import { applyStartingState, checkStartingState, holdsNoState, type StartingStat
 import type { JsonObject } from "../spec.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
 
+export type { ClockInput, IdMode } from "../core.js";
+export {
+  StartingStateError,
+  type DeclaredJob,
+  type DeclaredList,
+  type DeclaredTarget,
+  type SeedOrgName,
+  type StartingState,
+} from "../seed-state.js";
+export type { ErrorStatus, FaultTimes, OperationId } from "./msw-faults.js";
+
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
 export function defaultBaseUrl(spec: JsonObject = bundledSpec as JsonObject): string {
   const server = (spec.servers as { url: string; variables?: Record<string, { default: string }> }[] | undefined)?.[0];
