@@ -130,7 +130,7 @@ export function checkStartingState(input: unknown, where = "initialState"): Star
 function clientFor(core: SandboxCore, org: SeedOrgName) {
   const key = KEYS.find((k) => k.kind === "customer" && k.orgId === ORGS[org].id)!.key;
   const base = core.ctx.spec.basePath;
-  return async (where: string, method: string, path: string, body?: unknown): Promise<any> => {
+  return async <T = unknown>(where: string, method: string, path: string, body?: unknown): Promise<{ data: T }> => {
     const control = path.startsWith("/__sandbox/");
     const res = await core.handle({
       method,
@@ -158,7 +158,7 @@ function without(value: Record<string, unknown>, names: readonly string[]): Reco
 /** Creates the Target, then checks its latest job stands where it was declared (a company that does not resolve fails). */
 async function seedTarget(call: ReturnType<typeof clientFor>, at: string, declared: DeclaredTarget): Promise<void> {
   const id = await buildTarget(call, at, declared);
-  const job = (await call(at, "GET", `/targets/${id}`)).data.job as Schemas["TargetJob"];
+  const job = (await call<Schemas["Target"]>(at, "GET", `/targets/${id}`)).data.job;
   const want = declared.job ?? "done";
   const got = PHASE_STEPS[want] === undefined ? job.status : job.status === "pending" ? "pending" : job.phase;
   if (got !== want)
@@ -174,7 +174,7 @@ async function buildTarget(call: ReturnType<typeof clientFor>, at: string, decla
   const job = declared.job ?? "done";
   const body = without(declared as Record<string, unknown>, TARGET_FIELDS);
   if (total > 0) body.result_limit = total;
-  const target = (await call(at, "POST", "/targets", body)).data;
+  const target = (await call<Schemas["Target"]>(at, "POST", "/targets", body)).data;
   const advance = (extra: Record<string, unknown>) =>
     call(at, "POST", "/__sandbox/jobs/advance", { target_id: target.id, ...extra });
   const steps = PHASE_STEPS[job];
@@ -185,8 +185,8 @@ async function buildTarget(call: ReturnType<typeof clientFor>, at: string, decla
   await advance({ until: "finished", outcome: total === 0 && job === "failed" ? "failed" : "done" });
   if (total === 0) return target.id;
 
-  const listed = await call(at, "GET", `/targets/${target.id}/members?status=all&limit=500`);
-  const urls: string[] = listed.data.map((m: { network_url: string }) => m.network_url);
+  const listed = await call<Schemas["TargetMember"][]>(at, "GET", `/targets/${target.id}/members?status=all&limit=500`);
+  const urls = listed.data.map((m) => m.network_url);
   if (urls.length < total)
     fail(
       `${at}.members`,
@@ -199,7 +199,7 @@ async function buildTarget(call: ReturnType<typeof clientFor>, at: string, decla
   if (excluded.length > 0)
     await call(at, "POST", `/targets/${target.id}/members`, { status: "excluded", urls: excluded });
   await advance({ until: "finished", outcome: "done" }); // the enrichment accepting members enqueued
-  const seen = (await call(at, "GET", `/targets/${target.id}`)).data;
+  const seen: Record<string, unknown> = (await call<Schemas["Target"]>(at, "GET", `/targets/${target.id}`)).data;
   for (const status of STATUSES) {
     const want = counts[status] ?? 0;
     if (seen[`${status}_count`] !== want)
@@ -223,10 +223,10 @@ async function seedOrg(core: SandboxCore, s: StartingState, at: string): Promise
   for (const [i, q] of (s.savedQueries ?? []).entries()) await call(`${at}.savedQueries[${i}]`, "POST", "/queries", q);
   for (const [i, l] of (s.lists ?? []).entries()) {
     const where = `${at}.lists[${i}]`;
-    const list = (await call(where, "POST", "/lists", without(l, LIST_FIELDS))).data;
+    const list = (await call<Schemas["CreatedList"]>(where, "POST", "/lists", without(l, LIST_FIELDS))).data;
     if (!l.members?.length) continue;
     const added = (
-      await call(where, "POST", `/lists/${list.id}/members`, {
+      await call<{ ignored: string[] }>(where, "POST", `/lists/${list.id}/members`, {
         urls: l.members,
         ...(l.stage === undefined ? {} : { stage: l.stage }),
         ...(l.notes === undefined ? {} : { notes: l.notes }),

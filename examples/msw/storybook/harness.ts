@@ -19,7 +19,7 @@ try {
     parameters: { ...preview.parameters, ...story.parameters },
   } as unknown as StoryContextForLoaders<Renderer>;
   const loaders = [preview.loaders ?? []].flat();
-  await Promise.all(loaders.map((loader) => loader(context)));
+  await Promise.all(loaders.map(async (loader) => loader(context)));
   const write = query.get("write");
   if (write) {
     const apiKey = sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key;
