@@ -8,36 +8,21 @@
  * and `page.route()` never sees a request the worker answers (fake the sandbox with `sandbox.fail(...)`
  * from the page instead, as the last test does).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { PageServer } from "../../scripts/docs/http.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SandboxHandlers } from "../../mocks/sandbox/hosts/msw.js";
-import { buildExamplePage } from "./build.js";
-import { loadExamplePage, openBrowser, serveExamplePage, type BrowserSession } from "./page.js";
+import { loadExamplePage, openBrowser, type BrowserSession } from "./page.js";
+import { servedExamplePage } from "./page-fixture.js";
 
 const SEEN = { timeout: 5_000 };
-let dir = "";
-let server: PageServer;
+const server = servedExamplePage();
 let browser: BrowserSession;
 let page: Page;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-msw-playwright-"));
-  await buildExamplePage(dir);
-  server = await serveExamplePage(dir);
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 // A fresh profile per test: its own localStorage and service worker, so no state leaks between tests.
 beforeEach(async () => {
   browser = await openBrowser();
   page = browser.page;
-  await loadExamplePage(page, `${server.origin}/index.html`);
+  await loadExamplePage(page, `${server.origin()}/index.html`);
 }, 60_000);
 afterEach(async () => {
   await browser?.close();

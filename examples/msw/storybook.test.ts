@@ -5,27 +5,14 @@
  * state, with persistence on: nothing a story wrote shows in the next story or after a reload. Its types
  * are checked against the addon's and Storybook's by the project's tsc and storybook.test-d.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageServer } from "../../scripts/docs/http.js";
-import { buildExamplePage } from "./build.js";
-import { openBrowser, serveExamplePage } from "./page.js";
+import { describe, expect, it } from "vitest";
+import { openBrowser } from "./page.js";
+import { servedExamplePage } from "./page-fixture.js";
 
 const HERE = path.join(path.dirname(fileURLToPath(import.meta.url)), "storybook");
-let dir = "";
-let server: PageServer;
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-msw-storybook-"));
-  await buildExamplePage(dir, path.join(HERE, "harness.ts"), path.join(HERE, "harness.html"));
-  server = await serveExamplePage(dir);
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const server = servedExamplePage(path.join(HERE, "harness.ts"), path.join(HERE, "harness.html"));
 
 describe("Storybook recipe (msw-storybook-addon 3)", () => {
   it("each story starts from its declared state: no leak between stories or across a reload, with persist", async () => {
@@ -33,7 +20,7 @@ describe("Storybook recipe (msw-storybook-addon 3)", () => {
     try {
       const { page } = browser;
       const show = async (query: string) => {
-        await page.goto(`${server.origin}/index.html?${query}`, { waitUntil: "load" });
+        await page.goto(`${server.origin()}/index.html?${query}`, { waitUntil: "load" });
         await page.waitForSelector("body[data-done], body[data-error]", { timeout: 20_000 });
         expect(await page.getAttribute("body", "data-error")).toBeNull();
         return page.locator("#root li").allTextContents();
