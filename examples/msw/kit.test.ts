@@ -178,6 +178,18 @@ describe("a declared starting state", () => {
   });
 });
 
+describe("the kit's options and calls are checked", () => {
+  it("an unreadable clock, an unknown id mode, an unknown operation or a count below 1 is a TypeError naming it", () => {
+    expect(() => createSandboxHandlers({ now: "yesterday" })).toThrow(/now must be a Date, an ISO 8601 date-time/);
+    // @ts-expect-error -- ids is "random" or "sequential"
+    expect(() => createSandboxHandlers({ ids: "uuid" })).toThrow(/ids must be "random" or "sequential"/);
+    const { sandbox } = open();
+    // @ts-expect-error -- not an operationId of the spec
+    expect(() => sandbox.networkError("createPerson")).toThrow(/No operation "createPerson"/);
+    expect(() => sandbox.delay("searchPeople", 10, { times: 0 })).toThrow(/times must be a positive integer/);
+  });
+});
+
 describe("faults by operation", () => {
   it("the next createList answers 503, the one after 201; reset() clears what is left", async () => {
     const { sandbox, client } = open();
