@@ -33,7 +33,7 @@ export interface SandboxOptions {
   jobFailureRate: number;
   /** State file: loaded at start, every write journaled beside it before it is acknowledged (state-storage.ts). */
   stateFile: string | null;
-  /** A declared starting state (JSON file, seed-state.ts), built at start when the state holds nothing yet. */
+  /** A declared starting state (JSON file, hosts/seed-state.ts), built at start when the state holds nothing yet. */
   stateSeed: string | null;
   /** Organizations the platform key may create for new X-Service-Org-Id values (state.ts: eviction, then 400). */
   maxPlatformOrgs: number;

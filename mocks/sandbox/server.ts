@@ -21,7 +21,7 @@ import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
 import { nodeStateStorage } from "./node-state-storage.js";
-import { applyStartingState, holdsNoState, type StartingState } from "./seed-state.js";
+import { applyStartingState, holdsNoState, type StartingState } from "./hosts/seed-state.js";
 
 export interface BuiltSandbox {
   app: FastifyInstance;

@@ -8,8 +8,7 @@
 import { setupWorker } from "msw/browser";
 import { mswLoader } from "msw-storybook-addon/csf3";
 import type { LoaderFunction, ProjectAnnotations, Renderer } from "storybook/internal/types";
-import { createSandboxHandlers } from "../../../mocks/sandbox/hosts/msw.js";
-import type { StartingState } from "../../../mocks/sandbox/seed-state.js";
+import { createSandboxHandlers, type StartingState } from "../../../mocks/sandbox/hosts/msw.js";
 
 declare module "storybook/internal/csf" {
   interface Parameters {

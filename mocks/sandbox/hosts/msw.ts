@@ -24,7 +24,7 @@ import {
   type CoreRequest,
   type SandboxCore,
 } from "../core.js";
-import { applyStartingState, checkStartingState, holdsNoState, type StartingState } from "../seed-state.js";
+import { applyStartingState, checkStartingState, holdsNoState, type StartingState } from "./seed-state.js";
 import type { JsonObject } from "../spec.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
 
@@ -36,7 +36,7 @@ export {
   type DeclaredTarget,
   type SeedOrgName,
   type StartingState,
-} from "../seed-state.js";
+} from "./seed-state.js";
 export type { ErrorStatus, FaultTimes, OperationId } from "./msw-faults.js";
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCli } from "./cli.js";
-import { fixtureGraphInput } from "./data/fixture.js";
-import { buildApp } from "./server.js";
+import { parseCli } from "../cli.js";
+import { fixtureGraphInput } from "../data/fixture.js";
+import { buildApp } from "../server.js";
 import type { StartingState } from "./seed-state.js";
-import { testKey } from "./testing/harness.js";
+import { testKey } from "../testing/harness.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-state-seed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

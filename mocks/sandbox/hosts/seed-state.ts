@@ -9,10 +9,10 @@
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
  */
-import type { components, operations } from "../../generated/schema.js";
-import { KEYS, ORGS } from "./auth.js";
-import type { SandboxCore } from "./core.js";
-import type { Plan } from "./state.js";
+import type { components, operations } from "../../../generated/schema.js";
+import { KEYS, ORGS } from "../auth.js";
+import type { SandboxCore } from "../core.js";
+import type { Plan } from "../state.js";
 
 type Schemas = components["schemas"];
 type Body<Op extends keyof operations> = operations[Op] extends {
