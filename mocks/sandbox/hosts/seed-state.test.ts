@@ -54,6 +54,27 @@ describe("--state-seed", () => {
     }
   });
 
+  it("a Target's job in a given phase, with or without members", async () => {
+    const declared: StartingState = {
+      targets: [
+        { kind: "company", input: "Northwind Labs", job: "discovering" },
+        { kind: "people", input: "Engineers", app_query: { keywords: "engineer" }, job: "pending" },
+        { kind: "people", input: "Designers", members: { watching: 1 }, job: "enriching" },
+      ],
+    };
+    const built = await buildApp({ ...options, stateSeed: seedFile("phases.json", declared) });
+    try {
+      const jobs = (await get(built, "/v1/targets")).data.map((t: { name: string; job: object }) => [t.name, t.job]);
+      expect(Object.fromEntries(jobs)).toMatchObject({
+        "Northwind Labs": { status: "running", phase: "discovering" },
+        Engineers: { status: "pending", phase: "queued" },
+        Designers: { status: "running", phase: "enriching" },
+      });
+    } finally {
+      await built.app.close();
+    }
+  });
+
   it("with a state file that holds state, the seed is not built again: a restart keeps what was written since", async () => {
     const stateSeed = seedFile("once.json", { lists: [{ name: "Once" }] });
     const stateFile = path.join(dir, "state.json");
