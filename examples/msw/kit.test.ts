@@ -5,7 +5,7 @@
  *   import { createSandboxHandlers } from "talent-graph-api-contract/msw";
  */
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTalentGraphClient, unwrap } from "../../client/index.js";
 import {
   createSandboxHandlers,
@@ -175,6 +175,20 @@ describe("a declared starting state", () => {
     ).rejects.toThrow(/targets\[0\]\.job: must be one of pending, resolving, discovering, enriching, done, failed/);
     // @ts-expect-error -- an unknown field is a type error, and refused at run time
     await expect(sandbox.seedState({ list: [] })).rejects.toThrow(/unknown field "list"/);
+  });
+});
+
+describe("a refused initialState", () => {
+  it("rejects ready and is logged; the sandbox answers from the seed", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const { sandbox, client } = open({ initialState: { lists: [{ name: "" }] } });
+      await expect(sandbox.ready).rejects.toThrow(/^initialState\.lists\[0\]: POST \/v1\/lists answered 400/);
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining("initialState.lists[0]"));
+      expect(unwrap(await client.GET("/lists")).data.map((l) => l.name)).toEqual(["Saved people"]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

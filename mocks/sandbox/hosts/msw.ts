@@ -194,7 +194,9 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     void ready.then(save, () => undefined);
     return ready;
   };
-  if (initialState !== undefined && holdsNoState(core)) void seed(initialState).catch(() => undefined);
+  // A declared start the API refuses is said where a test or page author looks; `ready` rejects with it too.
+  const seedInitial = () => void seed(initialState!).catch((error: unknown) => console.error(String(error)));
+  if (initialState !== undefined && holdsNoState(core)) seedInitial();
   const handle = async (request: CoreRequest): Promise<CoreBytesResponse | Response> => {
     await ready.catch(() => undefined);
     const planned = faults.take(request);
@@ -219,7 +221,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     keys: core.keys,
     reset() {
       faults.clear();
-      if (initialState !== undefined) void seed(initialState).catch(() => undefined);
+      if (initialState !== undefined) seedInitial();
       else {
         core.reset();
         if (storage) save();
