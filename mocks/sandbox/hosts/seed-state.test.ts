@@ -12,7 +12,7 @@ import { parseCli } from "../cli.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { buildApp } from "../server.js";
 import type { StartingState } from "./seed-state.js";
-import { testKey } from "../testing/harness.js";
+import { testKey, type KeyName } from "../testing/harness.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-state-seed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ function seedFile(name: string, state: unknown): string {
 
 const options = { graph: fixtureGraphInput(), jobSpeed: 0, jobFailureRate: 0, rateLimit: false as const };
 
-async function get(built: Awaited<ReturnType<typeof buildApp>>, url: string, org: "acme" | "globex" = "acme") {
+async function get(built: Awaited<ReturnType<typeof buildApp>>, url: string, org: KeyName = "acme") {
   const res = await built.core.handle({ method: "GET", url, headers: { authorization: `Bearer ${testKey(org)}` } });
   return JSON.parse(res.body!);
 }
@@ -41,14 +41,24 @@ describe("--state-seed", () => {
         lists: [{ name: "Finalists" }],
         targets: [{ kind: "company", input: "Northwind Labs", members: { proposed: 2, excluded: 1 }, job: "failed" }],
       },
-      { org: "globex", watchSlots: 5, plan: "free" },
+      { org: "globex", watchSlots: 5, plan: "free", access: false },
+      { org: "initech", savedQueries: [{ name: "Kept while locked", query: { keywords: "go" } }] },
     ];
     const built = await buildApp({ ...options, stateSeed: seedFile("ok.json", declared) });
     try {
       const [target] = (await get(built, "/v1/targets")).data;
       expect(target).toMatchObject({ proposed_count: 2, excluded_count: 1, job: { status: "failed" } });
       expect((await get(built, "/v1/lists")).data.map((l: { name: string }) => l.name)).toContain("Finalists");
-      expect((await get(built, "/v1/me", "globex")).data.quota.watch_slots.max).toBe(5);
+      expect((await get(built, "/v1/me", "globex")).data).toMatchObject({
+        access: { allowed: false },
+        quota: { watch_slots: { max: 5 } },
+      });
+      expect((await get(built, "/v1/lists", "globex")).error.type).toBe("payment_required");
+      // initech stays locked after its state is built (the seed's trial ended).
+      expect((await get(built, "/v1/queries", "initech")).error.type).toBe("payment_required");
+      const initech = built.state.org("9c1d4e8a-2b7f-4a3c-8e5d-6f0b3a2c9d03")!;
+      expect(initech.info.accessAllowed).toBe(false);
+      expect(initech.isEmpty()).toBe(false);
     } finally {
       await built.app.close();
     }

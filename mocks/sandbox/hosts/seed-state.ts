@@ -79,7 +79,7 @@ function fail(where: string, message: string): never {
   throw new StartingStateError(`${where}: ${message}`);
 }
 
-/** Split off the declaration's own fields; unknown top-level names are refused (a typo seeds nothing). */
+/** The value as an object; unless `passOn` (a request body the API checks), names outside `allowed` are refused (a typo seeds nothing). */
 function own(where: string, value: unknown, allowed: readonly string[], passOn: boolean): Record<string, unknown> {
   if (!isObject(value)) fail(where, "must be an object");
   if (!passOn)
@@ -100,7 +100,7 @@ export function checkStartingState(input: unknown, where = "initialState"): Star
   return states.map((raw, i) => {
     const at = Array.isArray(input) ? `${where}[${i}]` : where;
     const s = own(at, raw, FIELDS, false);
-    if (s.org !== undefined && !(typeof s.org === "string" && s.org in ORGS))
+    if (s.org !== undefined && !(typeof s.org === "string" && Object.hasOwn(ORGS, s.org)))
       fail(`${at}.org`, `must be one of ${Object.keys(ORGS).join(", ")}, got ${JSON.stringify(s.org)}`);
     if (s.plan !== undefined && !PLANS.includes(s.plan as Plan))
       fail(`${at}.plan`, `must be one of ${PLANS.join(", ")}, got ${JSON.stringify(s.plan)}`);
@@ -262,9 +262,9 @@ export async function applyStartingState(
     for (const [i, s] of states.entries()) {
       // A locked organization answers 402 to every write: it is locked after its own state is built.
       const info = core.ctx.state.org(ORGS[s.org ?? "acme"].id)!.info;
-      const locked = info.accessAllowed;
+      const access = s.access ?? info.accessAllowed;
       info.accessAllowed = true;
-      await seedOrg(core, { access: locked, ...s }, Array.isArray(input) ? `${where}[${i}]` : where);
+      await seedOrg(core, { ...s, access }, Array.isArray(input) ? `${where}[${i}]` : where);
     }
   } catch (error) {
     core.reset();
