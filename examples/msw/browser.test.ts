@@ -3,25 +3,11 @@
  * service worker: search -> open a dossier from a search slug -> create a List -> reload; the List is
  * still there with persistence on and gone with it off. No request leaves 127.0.0.1.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageServer } from "../../scripts/docs/http.js";
-import { buildExamplePage } from "./build.js";
-import { loadExamplePage, openBrowser, serveExamplePage } from "./page.js";
+import { describe, expect, it } from "vitest";
+import { loadExamplePage, openBrowser } from "./page.js";
+import { servedExamplePage } from "./page-fixture.js";
 
-let dir = "";
-let server: PageServer;
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-msw-page-"));
-  await buildExamplePage(dir);
-  server = await serveExamplePage(dir);
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const server = servedExamplePage();
 
 describe("example page (MSW service worker)", () => {
   it.each([
@@ -31,7 +17,7 @@ describe("example page (MSW service worker)", () => {
     const browser = await openBrowser();
     try {
       const { page } = browser;
-      const url = `${server.origin}/index.html${persist ? "?persist=1" : ""}`;
+      const url = `${server.origin()}/index.html${persist ? "?persist=1" : ""}`;
       await loadExamplePage(page, url);
 
       await page.click("#search-form button");
@@ -50,7 +36,7 @@ describe("example page (MSW service worker)", () => {
 
       expect(browser.errors).toEqual([]);
       expect(browser.external).toEqual([]);
-      expect(browser.requests.every((u) => u.startsWith(server.origin))).toBe(true);
+      expect(browser.requests.every((u) => u.startsWith(server.origin()))).toBe(true);
       // Search, dossier, Lists: every API call was answered by the service worker, none by a server.
       expect(browser.api.length).toBeGreaterThanOrEqual(5);
       expect(browser.api.filter((r) => !r.fromServiceWorker)).toEqual([]);

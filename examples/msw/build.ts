@@ -22,10 +22,15 @@ export interface ExamplePage {
   gzipBytes: number;
 }
 
-export async function buildExamplePage(dir = DEFAULT_OUT): Promise<ExamplePage> {
+/** `entry` and `html`: another page of these examples (the Storybook recipe's harness). */
+export async function buildExamplePage(
+  dir = DEFAULT_OUT,
+  entry = path.join(HERE, "browser", "main.ts"),
+  html = path.join(HERE, "browser", "index.html"),
+): Promise<ExamplePage> {
   mkdirSync(dir, { recursive: true });
   await build({
-    entryPoints: [path.join(HERE, "browser", "main.ts")],
+    entryPoints: [entry],
     outfile: path.join(dir, "app.js"),
     bundle: true,
     format: "esm",
@@ -34,7 +39,7 @@ export async function buildExamplePage(dir = DEFAULT_OUT): Promise<ExamplePage> 
     minify: true,
     logLevel: "warning",
   });
-  copyFileSync(path.join(HERE, "browser", "index.html"), path.join(dir, "index.html"));
+  copyFileSync(html, path.join(dir, "index.html"));
   execFileSync(path.join(ROOT, "node_modules", ".bin", "msw"), ["init", dir, "--no-save"], { stdio: "ignore" });
   const bundle = readFileSync(path.join(dir, "app.js"));
   return { dir, bundleBytes: bundle.length, gzipBytes: gzipSync(bundle, { level: 9 }).length };

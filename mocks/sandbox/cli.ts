@@ -37,6 +37,12 @@ export const SANDBOX_COMMAND: CommandSpec = {
       value: "<path>",
       description: "keep state in this file: every write is on disk before it is answered",
     },
+    "state-seed": {
+      type: "string",
+      value: "<file>",
+      description:
+        "start from the state declared in this JSON file (Lists, saved queries, Targets, preferences, plan, quota; checked by the API's validation)",
+    },
     "max-platform-orgs": number(
       `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
     ),
@@ -83,6 +89,7 @@ export function parseCli(
   set("jobSpeed", num("job-speed", values["job-speed"], 0, 10_000));
   set("jobFailureRate", num("job-failure-rate", values["job-failure-rate"], 0, 1));
   set("stateFile", values["state-file"] as string | undefined);
+  set("stateSeed", values["state-seed"] as string | undefined);
   set("maxPlatformOrgs", num("max-platform-orgs", values["max-platform-orgs"], 0, 1_000_000));
   const perMinute = num("rate-limit", values["rate-limit"], 1, 1_000_000);
   if (perMinute !== undefined) out_.rateLimit = { max: perMinute, windowMs: 60_000 };

@@ -40,6 +40,8 @@ import { createRateLimiter } from "./ratelimit.js";
 import { areas as allAreas } from "./routes/index.js";
 import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "./spec.js";
 import { SandboxState, type OrgState } from "./state.js";
+import { useIdMode, type IdMode } from "./stateful/area-helpers.js";
+export type { IdMode } from "./stateful/area-helpers.js";
 import { compileRequestValidators } from "./validation.js";
 
 export interface CoreRequest {
@@ -67,7 +69,26 @@ export interface CoreResponse<Body extends string | Uint8Array<ArrayBuffer> = st
 /** An answer as the hosts send it: a large JSON body stays the UTF-8 bytes it was assembled as. */
 export type CoreBytesResponse = CoreResponse<string | Uint8Array<ArrayBuffer>>;
 
-export interface CoreOptions extends Partial<SandboxOptions> {
+/**
+ * The sandbox clock: a function, or a fixed instant (a Date, an ISO 8601 string, epoch ms) that only
+ * `advance(ms)` moves, so the same seed and steps write the same timestamps.
+ */
+export type ClockInput = (() => number | Date) | Date | string | number;
+
+/** The clock as epoch ms; an unreadable instant is a TypeError naming it. */
+export function clockOf(input: ClockInput): () => number {
+  if (typeof input === "function") return () => +input();
+  const ms = typeof input === "string" ? Date.parse(input) : +input;
+  if (!Number.isFinite(ms))
+    throw new TypeError(`now must be a Date, an ISO 8601 date-time or a function, got ${String(input)}`);
+  return () => ms;
+}
+
+export interface CoreOptions extends Partial<Omit<SandboxOptions, "now">> {
+  /** Wall clock of the stateful areas (default Date.now); `advance(ms)` adds to it. */
+  now?: ClockInput;
+  /** Created ids: "random" (default) unique across instances, "sequential" the same for the same steps. */
+  ids?: IdMode;
   /** The bundled spec document (generated/openapi.json, parsed). */
   spec: JsonObject;
   /** Areas to serve (default: every area of the sandbox). */
@@ -124,13 +145,14 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const JSON_MEDIA = /^application\/([a-z.+-]*\+)?json$/i;
 const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
 
-interface Route {
+export interface Route {
   op: OperationSpec;
   pattern: RegExp;
   names: string[];
 }
 
-function compileRoute(basePath: string, op: OperationSpec): Route {
+/** A path template as a pattern (`/v1/lists/{id}` -> `^/v1/lists/([^/]+)$`) and its parameter names. */
+export function compileRoute(basePath: string, op: OperationSpec): Route {
   const names: string[] = [];
   const source = (basePath + op.path)
     .split(/(\{[^}]+\})/)
@@ -214,9 +236,11 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     onError,
     onWarning,
     examples,
+    ids = "random",
+    now,
     ...partial
   } = input;
-  const base = resolveOptions(partial);
+  const base = resolveOptions({ ...partial, ...(now === undefined ? {} : { now: clockOf(now) }) });
   let offset = 0;
   const options: SandboxOptions = { ...base, now: () => base.now() + offset };
   const spec: SpecIndex = indexSpec(doc);
@@ -225,6 +249,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   searchIndexOf(graph);
   const graphMs = performance.now() - t0;
   const state = new SandboxState(graph, SEED_ORGS, options.maxPlatformOrgs);
+  useIdMode(state, ids);
   const logError = (message: string, error: unknown) => onError?.(message, error);
   const ctx: SandboxContext = {
     options,

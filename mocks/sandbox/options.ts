@@ -33,6 +33,8 @@ export interface SandboxOptions {
   jobFailureRate: number;
   /** State file: loaded at start, every write journaled beside it before it is acknowledged (state-storage.ts). */
   stateFile: string | null;
+  /** A declared starting state (JSON file, hosts/seed-state.ts), built at start when the state holds nothing yet. */
+  stateSeed: string | null;
   /** Organizations the platform key may create for new X-Service-Org-Id values (state.ts: eviction, then 400). */
   maxPlatformOrgs: number;
 }
@@ -51,6 +53,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   jobSpeed: 1,
   jobFailureRate: 0.1,
   stateFile: null,
+  stateSeed: null,
   maxPlatformOrgs: 1000,
 };
 

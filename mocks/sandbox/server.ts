@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
 import Fastify from "fastify";
+import { readFile } from "node:fs/promises";
 import {
   DEFAULT_SPEC_PATH,
   MAX_HEADER_BYTES,
@@ -20,6 +21,7 @@ import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
 import { nodeStateStorage } from "./node-state-storage.js";
+import { applyStartingState, holdsNoState, type StartingState } from "./hosts/seed-state.js";
 
 export interface BuiltSandbox {
   app: FastifyInstance;
@@ -76,6 +78,18 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
   };
 }
 
+/** --state-seed: the declared starting state in a JSON file, built when the state (file) holds nothing yet. */
+async function seedFromFile(core: SandboxCore, file: string): Promise<void> {
+  if (!holdsNoState(core)) return;
+  let declared: unknown;
+  try {
+    declared = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--state-seed ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  await applyStartingState(core, declared as StartingState, `--state-seed ${file}`);
+}
+
 export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Area[]): Promise<BuiltSandbox> {
   const options = resolveOptions(partial);
   const specPath = options.specPath || DEFAULT_SPEC_PATH;
@@ -104,6 +118,14 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     onError: (message, err) => app.log.error({ err }, message),
     onWarning: (message) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`)),
   });
+  if (options.stateSeed) {
+    try {
+      await seedFromFile(core, options.stateSeed);
+    } catch (error) {
+      core.close();
+      throw error;
+    }
+  }
   await app.register(sandboxPlugin(core));
   await app.ready();
   return { app, core, ctx: core.ctx, state: core.ctx.state, graph: core.graph, graphMs: core.graphMs };

@@ -4,7 +4,7 @@
  * reloads. In your app import from the package ("talent-graph-api-contract/msw" and "/client").
  */
 import { setupWorker } from "msw/browser";
-import { createTalentGraphClient, unwrap } from "../../../client/index.js";
+import { createTalentGraphClient, isTalentGraphError, unwrap } from "../../../client/index.js";
 import { createSandboxHandlers } from "../../../mocks/sandbox/hosts/msw.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -13,6 +13,8 @@ const persist = new URLSearchParams(location.search).get("persist") === "1";
 
 const t0 = performance.now();
 const sandbox = createSandboxHandlers({ baseUrl, persist });
+// For tests that drive the page (Playwright): page.evaluate(() => window.__sandbox.reset()), .fail(...), .seedState(...).
+(window as unknown as { __sandbox: typeof sandbox }).__sandbox = sandbox;
 const worker = setupWorker(...sandbox.handlers);
 await worker.start({ onUnhandledFrame: "bypass", quiet: true, serviceWorker: { url: "./mockServiceWorker.js" } });
 const client = createTalentGraphClient({
@@ -48,7 +50,14 @@ $("search-form").onsubmit = (event) => {
 };
 $("list-form").onsubmit = async (event) => {
   event.preventDefault();
-  unwrap(await client.POST("/lists", { body: { name: $<HTMLInputElement>("list-name").value } }));
+  // A refused write (an empty name is the API's 400) shows the API's message where the user sees it.
+  try {
+    unwrap(await client.POST("/lists", { body: { name: $<HTMLInputElement>("list-name").value } }));
+    $("error").textContent = "";
+  } catch (error) {
+    if (!isTalentGraphError(error)) throw error;
+    $("error").textContent = error.message;
+  }
   await showLists();
 };
 

@@ -7,9 +7,12 @@
  *   const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1" });
  *   setupServer(...sandbox.handlers).listen();           // or setupWorker(...sandbox.handlers).start()
  *   sandbox.keys[0].key; sandbox.advance(60_000); sandbox.reset(); sandbox.close();
+ *
+ * A test's own clock (`now`), ids (`ids`), starting state (`initialState`, `seedState`) and faults by
+ * operation (`fail`, `delay`, `networkError`; msw-faults.ts) are options and methods of the same object.
  */
 import { saveState } from "../stateful/state-snapshot.js";
-import { http, HttpResponse, type HttpHandler } from "msw";
+import { delay, http, HttpResponse, type HttpHandler } from "msw";
 import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { exampleMatcher } from "../../prism/match.js";
 import type { SandboxKey } from "../auth.js";
@@ -21,7 +24,20 @@ import {
   type CoreRequest,
   type SandboxCore,
 } from "../core.js";
+import { applyStartingState, checkStartingState, holdsNoState, type StartingState } from "./seed-state.js";
 import type { JsonObject } from "../spec.js";
+import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
+
+export type { ClockInput, IdMode } from "../core.js";
+export {
+  StartingStateError,
+  type DeclaredJob,
+  type DeclaredList,
+  type DeclaredTarget,
+  type SeedOrgName,
+  type StartingState,
+} from "./seed-state.js";
+export type { ErrorStatus, FaultTimes, OperationId } from "./msw-faults.js";
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
 export function defaultBaseUrl(spec: JsonObject = bundledSpec as JsonObject): string {
@@ -48,14 +64,26 @@ export interface SandboxHandlersOptions
    * stores it anywhere. Default false: every page load starts from the seed.
    */
   persist?: boolean | string | StateStorage;
+  /**
+   * The state to start from (and that `reset()` returns to), built through the API's own validation
+   * (seed-state.ts); with `persist`, only when nothing was stored yet. Requests wait until it is built.
+   */
+  initialState?: StartingState | StartingState[];
 }
 
-export interface SandboxHandlers {
+export interface SandboxHandlers extends SandboxFaults {
   handlers: HttpHandler[];
   /** The test keys (customer keys of the seeded organizations, a platform key, a revoked key). */
   keys: readonly SandboxKey[];
-  /** Back to the seed (and clears what persistence stored). */
+  /** Back to the seed, or to `initialState` when given; clears the faults (and what persistence stored). */
   reset(): void;
+  /**
+   * Back to the seed, then builds this state (requests wait for it). Rejects with a StartingStateError naming
+   * the part the API refused, leaving the sandbox at the seed.
+   */
+  seedState(state: StartingState | StartingState[]): Promise<void>;
+  /** Settles when the starting state (initialState, the last seedState) is built; rejects as seedState does. */
+  readonly ready: Promise<void>;
   /** Moves the sandbox clock forward: Target jobs progress, events fall due (deterministic tests). */
   advance(ms: number): void;
   /** Stops the background timer and saves the state when persistence is on. */
@@ -119,7 +147,7 @@ const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function mswHandler(
   baseUrl: string,
   specBasePath: string,
-  handle: (request: CoreRequest) => Promise<CoreBytesResponse>,
+  handle: (request: CoreRequest) => Promise<CoreBytesResponse | Response>,
 ): HttpHandler {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   const mount = new URL(baseUrl, "http://any.invalid");
@@ -139,6 +167,7 @@ export function mswHandler(
         headers,
         ...(body ? { body } : {}),
       });
+      if (res instanceof Response) return res;
       return new HttpResponse(res.body ?? null, { status: res.status, headers: res.headers });
     },
   );
@@ -146,9 +175,11 @@ export function mswHandler(
 
 /** MSW handlers running the stateful sandbox in-process (see the file comment). */
 export function createSandboxHandlers(options: SandboxHandlersOptions = {}): SandboxHandlers {
-  const { baseUrl, spec = bundledSpec as JsonObject, persist, ...coreOptions } = options;
+  const { baseUrl, spec = bundledSpec as JsonObject, persist, initialState, ...coreOptions } = options;
   const storage = storageOf(persist);
+  if (initialState !== undefined) checkStartingState(initialState);
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });
+  const faults = createFaultTable(core.ctx.spec);
   // Compaction at once (not through a request), so it is done when reset() or the pagehide listener returns.
   const save = () => {
     if (storage) saveState(core.ctx, storage);
@@ -156,7 +187,30 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   // Jobs and events move with time, not only with requests: a page that goes away saves them too.
   const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
   page?.addEventListener("pagehide", save);
-  const handle = async (request: CoreRequest) => {
+  let ready: Promise<void> = Promise.resolve();
+  const seed = (state: StartingState | StartingState[]) => {
+    // Built after what is pending; a failed build is reported by `ready`/seedState, not by every request.
+    ready = ready.catch(() => undefined).then(() => applyStartingState(core, state));
+    void ready.then(save, () => undefined);
+    return ready;
+  };
+  // A declared start the API refuses is said where a test or page author looks; `ready` rejects with it too.
+  const seedInitial = () => void seed(initialState!).catch((error: unknown) => console.error(String(error)));
+  if (initialState !== undefined && holdsNoState(core)) seedInitial();
+  const handle = async (request: CoreRequest): Promise<CoreBytesResponse | Response> => {
+    await ready.catch(() => undefined);
+    const planned = faults.take(request);
+    if (planned.delayMs > 0) await delay(planned.delayMs);
+    if (planned.outcome === "network") return HttpResponse.error();
+    if (planned.outcome) {
+      // The operation's documented answer for the status, as `Prefer: code=` gives it (after authentication).
+      const failed = await core.handleBytes({
+        ...request,
+        headers: { ...request.headers, prefer: `code=${planned.outcome.status}` },
+      });
+      delete failed.headers["preference-applied"];
+      return failed;
+    }
     const response = await core.handleBytes(request);
     // The core journaled the change before answering; a reload never closes the sandbox, so compact now.
     if (storage && CHANGES.has(request.method) && response.status < 400) save();
@@ -166,9 +220,20 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle)],
     keys: core.keys,
     reset() {
-      core.reset();
-      if (storage) save();
+      faults.clear();
+      if (initialState !== undefined) seedInitial();
+      else {
+        core.reset();
+        if (storage) save();
+      }
     },
+    seedState: (state) => seed(state),
+    get ready() {
+      return ready;
+    },
+    fail: (operationId, options) => faults.fail(operationId, options),
+    delay: (operationId, ms, options) => faults.delay(operationId, ms, options),
+    networkError: (operationId, options) => faults.networkError(operationId, options),
     advance: (ms) => core.advance(ms),
     close() {
       page?.removeEventListener("pagehide", save);

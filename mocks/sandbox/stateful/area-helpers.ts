@@ -1,6 +1,6 @@
 /**
- * Helpers of the stateful areas: deterministic ids and "randomness" (derived from SHA-256, so a scripted
- * session gives the same ids), the sandbox clock as ISO text, input rules the spec cannot express, and the
+ * Helpers of the stateful areas: ids (unique per instance, or sequential on request) and deterministic
+ * "randomness" (derived from SHA-256, so a scripted session gives the same outcomes), the sandbox clock as ISO text, input rules the spec cannot express, and the
  * answer for a resource another organization owns.
  */
 import type { OperationId, SandboxContext } from "../context.js";
@@ -65,14 +65,44 @@ const idSequence = defineShared<{ seq: number }>({
   keepOnReset: true,
 });
 
+/**
+ * How created ids are made: "random" (the default) mixes a random per-instance segment into every id, so an
+ * id from an earlier sandbox (another instance, a page load without persistence) names nothing here and is
+ * a 404; "sequential" gives the same ids for the same steps (snapshot tests).
+ */
+export type IdMode = "random" | "sequential";
+
+/** The per-instance segment of each state ("" in sequential mode); a state without one gets a random one. */
+const namespaces = new WeakMap<SandboxState, string>();
+
+function randomSegment(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Chooses how this state's created ids are made (the core calls it once, before any id is issued). */
+export function useIdMode(state: SandboxState, mode: IdMode): void {
+  if (mode !== "random" && mode !== "sequential")
+    throw new TypeError(`ids must be "random" or "sequential", got ${JSON.stringify(mode)}`);
+  namespaces.set(state, mode === "sequential" ? "" : randomSegment());
+}
+
 /** How many ids the sandbox has handed out (the id sequence). */
 export function issuedIds(state: SandboxState): number {
   return shared(state, idSequence).seq;
 }
 
-/** The next id of a kind (target, job, member, list, membership, query, event). */
-export function newId(state: SandboxState, kind: string): string {
+/** A new id and its sequential key (the id sequential mode gives; seeds "randomness" that must not vary by instance). */
+export function issueId(state: SandboxState, kind: string): { id: string; key: string } {
   const ids = shared(state, idSequence);
   ids.seq++;
-  return uuidFrom(`talent-graph-sandbox:${kind}:${ids.seq}`);
+  let ns = namespaces.get(state);
+  if (ns === undefined) namespaces.set(state, (ns = randomSegment()));
+  const key = uuidFrom(`talent-graph-sandbox:${kind}:${ids.seq}`);
+  return { id: ns === "" ? key : uuidFrom(`talent-graph-sandbox:${ns}:${kind}:${ids.seq}`), key };
+}
+
+/** The next id of a kind (target, job, member, list, membership, query, event). */
+export function newId(state: SandboxState, kind: string): string {
+  return issueId(state, kind).id;
 }

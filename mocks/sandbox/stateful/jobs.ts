@@ -10,7 +10,7 @@
  *   is `failed` fails here; a `partial` one could not fetch a few profiles (done with non-zero failed + error);
  * - enriching: watching members without enriched_at are enriched (up to 2000; 500 for refresh_watch).
  *
- * The outcome of a job is decided when it is created, from --job-failure-rate (deterministic per job id);
+ * The outcome of a job is decided when it is created, from --job-failure-rate (deterministic per place in the id sequence);
  * POST /__sandbox/jobs/advance can force it. With --job-speed S > 0 a timer steps each job every
  * PHASE_MS / S ms; with 0 only the control endpoint moves jobs.
  */
@@ -21,7 +21,7 @@ import { findCompany } from "../domain/companies.js";
 import { companyCandidates, networkIdFor, peopleCandidates, type Candidate, type PeopleFilters } from "./discovery.js";
 import { syncDefaultLists } from "./lists.js";
 import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./records.js";
-import { newId, unitFrom } from "./area-helpers.js";
+import { issueId, newId, unitFrom } from "./area-helpers.js";
 import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 /** One phase lasts this long at --job-speed 1. */
@@ -41,9 +41,9 @@ function dueAfter(ctx: SandboxContext, now: number): number | null {
   return ctx.options.jobSpeed > 0 ? now + PHASE_MS / ctx.options.jobSpeed : null;
 }
 
-function outcomeFor(ctx: SandboxContext, jobId: string): JobOutcome {
+function outcomeFor(ctx: SandboxContext, jobKey: string): JobOutcome {
   const rate = ctx.options.jobFailureRate;
-  const u = unitFrom(`outcome:${jobId}`);
+  const u = unitFrom(`outcome:${jobKey}`);
   if (u < rate) return "failed";
   return u < Math.min(1, rate * 2) ? "partial" : "done";
 }
@@ -51,7 +51,8 @@ function outcomeFor(ctx: SandboxContext, jobId: string): JobOutcome {
 /** Inserts a new pending job (phase queued) as the Target's latest job. */
 export function enqueueJob(ctx: SandboxContext, target: TargetRecord, type: JobType): JobRecord {
   const now = ctx.options.now();
-  const id = newId(ctx.state, "job");
+  // The outcome follows the sequential key, so it does not vary with the instance's random id segment.
+  const { id, key } = issueId(ctx.state, "job");
   const job: JobRecord = {
     id,
     type,
@@ -61,7 +62,7 @@ export function enqueueJob(ctx: SandboxContext, target: TargetRecord, type: JobT
     completed: 0,
     failed: 0,
     error: null,
-    outcome: outcomeFor(ctx, id),
+    outcome: outcomeFor(ctx, key),
     created_at: iso(now),
     updated_at: iso(now),
     due: dueAfter(ctx, now),
