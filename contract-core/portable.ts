@@ -31,4 +31,5 @@ export * from "./error-vocabulary.js";
 export * from "./prefer.js";
 export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
 export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
-export { queryRecord, queryValues } from "./query-values.js";
+export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
+export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./http-limits.js";

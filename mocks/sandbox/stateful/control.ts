@@ -7,7 +7,10 @@
  *   GET  /__sandbox/jobs             latest job of every Target
  *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }
  *   GET  /__sandbox/state            counts per organization
- *   POST /__sandbox/state/save       write the state file now (needs a storage: --state-file)
+ *   POST /__sandbox/state/save       store the whole state now (needs a storage: --state-file)
+ *
+ * Every write here wipes or changes many organizations: the core refuses one from a foreign Origin (403) or
+ * without a JSON content type or X-Sandbox-Control header (what a page cannot send without CORS approval).
  */
 import { mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../auth.js";
@@ -22,7 +25,7 @@ import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEv
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { journalWrite, loadState, resetState, saveState } from "./state-snapshot.js";
+import { loadState, reloadState, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
@@ -172,7 +175,7 @@ const controlRoutes: ControlRoute[] = [
     path: "/__sandbox/state/save",
     handle(_body, ctx) {
       if (!ctx.storage) throw invalidRequest("Start the sandbox with --state-file <path> to save its state");
-      saveState(ctx, ctx.storage);
+      // Every acknowledged write is stored already; the core stores the whole state again before this answer.
       return { data: { saved: ctx.storage.location } };
     },
   },
@@ -203,9 +206,9 @@ export const controlArea: Area = {
       tickEvents(ctx);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
-    // Background work that handed out ids is journaled too, so a restart never hands them out again.
+    // Background work that handed out ids is stored too, so a restart never hands them out again.
     if (ctx.storage && issuedIds(ctx.state) !== issued) {
-      journalWrite(ctx, ctx.storage, null).catch((error: unknown) =>
+      storeWrite(ctx, ctx.storage, null).catch((error: unknown) =>
         ctx.logError("sandbox state could not be saved", error),
       );
     }
@@ -213,7 +216,10 @@ export const controlArea: Area = {
   tickEveryMs: (ctx) =>
     ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
   close(ctx) {
-    if (ctx.storage) saveState(ctx, ctx.storage);
+    ctx.storage?.close?.();
   },
-  persist: (ctx, org) => (ctx.storage ? journalWrite(ctx, ctx.storage, org) : Promise.resolve()),
+  persist: (ctx, org) => (ctx.storage ? storeWrite(ctx, ctx.storage, org) : Promise.resolve()),
+  rollback(ctx) {
+    if (ctx.storage) reloadState(ctx, ctx.storage);
+  },
 };
