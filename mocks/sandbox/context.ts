@@ -171,9 +171,10 @@ export interface Area {
   close?(ctx: SandboxContext): void;
   /**
    * Makes a write durable before the core acknowledges it: `org` is the organization the write changed,
-   * null for a sandbox-wide change (control endpoints).
+   * null for a sandbox-wide change (control endpoints). Also called after a read of an organization
+   * (`write` false), which may have created state (a default List) and handed out ids.
    */
-  persist?(ctx: SandboxContext, org: OrgState | null): Promise<void>;
+  persist?(ctx: SandboxContext, org: OrgState | null, write: boolean): Promise<void>;
   /** After a write that is not acknowledged (persist failed, or the answer is a 5xx): memory back to the stored state. */
   rollback?(ctx: SandboxContext): void;
 }

@@ -274,8 +274,8 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   };
   const persisting = areas.filter((a) => a.persist);
   /** The write is durable once every persisting area (the journal) has it: only then is it acknowledged. */
-  async function persist(org: OrgState | null): Promise<void> {
-    for (const area of persisting) await area.persist!(ctx, org);
+  async function persist(org: OrgState | null, write: boolean): Promise<void> {
+    for (const area of persisting) await area.persist!(ctx, org, write);
   }
   /** A write that is not acknowledged changes nothing: the areas put memory back to the stored state. */
   function rollback(): void {
@@ -444,9 +444,11 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       throw error;
     }
     const { response, org } = answered;
-    if (WRITES.has(method) && response.status < 400) {
+    const write = WRITES.has(method);
+    // A read can change state too (a default List created on first read takes an id): the areas store it.
+    if (response.status < 400 && (write || org)) {
       try {
-        await persist(org);
+        await persist(org, write);
       } catch (error) {
         logError("sandbox state could not be saved", error);
         rollback();

@@ -181,6 +181,9 @@ const controlRoutes: ControlRoute[] = [
   },
 ];
 
+/** The id sequence as last stored, per sandbox. */
+const storedIds = new WeakMap<SandboxContext, number>();
+
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
 
@@ -194,6 +197,7 @@ export const controlArea: Area = {
       for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
     };
     if (ctx.storage) loadState(ctx, ctx.storage);
+    storedIds.set(ctx, issuedIds(ctx.state));
     if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
   },
   /** Steps due jobs and emits diffs (--job-speed > 0). */
@@ -208,8 +212,9 @@ export const controlArea: Area = {
     }
     // Background work that handed out ids is stored too, so a restart never hands them out again.
     if (ctx.storage && issuedIds(ctx.state) !== issued) {
-      storeWrite(ctx, ctx.storage, null).catch((error: unknown) =>
-        ctx.logError("sandbox state could not be saved", error),
+      storeWrite(ctx, ctx.storage, null).then(
+        () => storedIds.set(ctx, issuedIds(ctx.state)),
+        (error: unknown) => ctx.logError("sandbox state could not be saved", error),
       );
     }
   },
@@ -218,7 +223,13 @@ export const controlArea: Area = {
   close(ctx) {
     ctx.storage?.close?.();
   },
-  persist: (ctx, org) => (ctx.storage ? storeWrite(ctx, ctx.storage, org) : Promise.resolve()),
+  async persist(ctx, org, write) {
+    if (!ctx.storage) return;
+    // A read is stored only when it handed out ids (it created state): an id must never be handed out twice.
+    if (!write && issuedIds(ctx.state) === storedIds.get(ctx)) return;
+    await storeWrite(ctx, ctx.storage, org);
+    storedIds.set(ctx, issuedIds(ctx.state));
+  },
   rollback(ctx) {
     if (ctx.storage) reloadState(ctx, ctx.storage);
   },

@@ -232,7 +232,18 @@ const STORED_SCHEMAS: Record<string, object> = {
     type: "object",
     required: ["saved", "webhook_url", "webhook_secret"],
     properties: {
-      saved: { anyOf: [{ type: "null" }, ref("StoredNotificationPreferences")] },
+      saved: {
+        type: ["object", "null"],
+        required: ["fields", "email_enabled", "emails", "slack_enabled", "slack_channel_id", "slack_channel_name"],
+        properties: {
+          fields: { type: "array", items: ref("EventField") },
+          email_enabled: { type: "boolean" },
+          emails: { type: "array", items: str },
+          slack_enabled: { type: "boolean" },
+          slack_channel_id: nullableStr,
+          slack_channel_name: nullableStr,
+        },
+      },
       webhook_url: nullableStr,
       webhook_secret: nullableStr,
     },
