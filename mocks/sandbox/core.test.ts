@@ -158,7 +158,9 @@ describe("control, clock and storage", () => {
       load: () => stored,
       write(change) {
         writes++;
-        const kept = change.all ? [] : (stored?.orgs ?? []).filter((o) => !change.orgs.some((c) => c.info.id === o.info.id));
+        const kept = change.all
+          ? []
+          : (stored?.orgs ?? []).filter((o) => !change.orgs.some((c) => c.info.id === o.info.id));
         stored = { orgs: [...kept, ...change.orgs], shared: change.shared };
       },
     };

@@ -123,7 +123,8 @@ export function nodeStateStorage(path: string): StateStorage {
         putOrg.run(org.info.id, JSON.stringify(org.info), ids);
         dropRecords.run(org.info.id);
         for (const [kind, value] of Object.entries(org.slices)) {
-          if (Array.isArray(value)) value.forEach((item, i) => putRecord.run(org.info.id, kind, i, JSON.stringify(item), ids));
+          if (Array.isArray(value))
+            value.forEach((item, i) => putRecord.run(org.info.id, kind, i, JSON.stringify(item), ids));
           else putRecord.run(org.info.id, kind, WHOLE, JSON.stringify(value), ids);
         }
       }
@@ -220,7 +221,11 @@ function inspect(path: string): FileKind {
     stat = lstatSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw new StateFileError(path, `it cannot be examined (${(error as Error).message})`, "choose another --state-file");
+    throw new StateFileError(
+      path,
+      `it cannot be examined (${(error as Error).message})`,
+      "choose another --state-file",
+    );
   }
   if (stat.isSymbolicLink())
     throw new StateFileError(path, "it is a symbolic link", "give --state-file the path of the file itself");
@@ -236,7 +241,9 @@ function inspect(path: string): FileKind {
     const code = (error as NodeJS.ErrnoException).code;
     throw new StateFileError(
       path,
-      code === "EACCES" || code === "EPERM" ? "the sandbox may not read it (permission denied)" : `it cannot be read (${code})`,
+      code === "EACCES" || code === "EPERM"
+        ? "the sandbox may not read it (permission denied)"
+        : `it cannot be read (${code})`,
       "give the user running the sandbox read and write access to it (chmod 600), or choose another --state-file",
     );
   }
@@ -258,7 +265,10 @@ function checkIntact(db: DatabaseSync, path: string): void {
   try {
     const rows = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
     if (rows.length === 1 && rows[0]!.quick_check === "ok") return;
-    problem = rows.map((r) => r.quick_check).slice(0, 3).join("; ");
+    problem = rows
+      .map((r) => r.quick_check)
+      .slice(0, 3)
+      .join("; ");
   } catch (error) {
     problem = (error as Error).message;
   }
@@ -270,15 +280,20 @@ function readAll(db: DatabaseSync, path: string): StoredState {
   const fail = (problem: string) => new StateFileError(path, problem, MOVE_AWAY);
   let meta: Map<string, unknown>;
   try {
-    meta = new Map((db.prepare("SELECT key, value FROM meta").all() as { key: string; value: unknown }[]).map((r) => [r.key, r.value]));
+    meta = new Map(
+      (db.prepare("SELECT key, value FROM meta").all() as { key: string; value: unknown }[]).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
   } catch (error) {
     throw fail(`it is not a sandbox state file (${(error as Error).message})`);
   }
   const format = meta.get("format");
-  if (format !== FORMAT)
-    throw fail(`it is in format ${String(format)}, and this sandbox reads format ${FORMAT} only`);
+  if (format !== FORMAT) throw fail(`it is in format ${String(format)}, and this sandbox reads format ${FORMAT} only`);
   const ids = meta.get(ID_SEQUENCE);
-  if (typeof ids !== "number" || !Number.isSafeInteger(ids) || ids < 0) throw fail("its id sequence is missing or invalid");
+  if (typeof ids !== "number" || !Number.isSafeInteger(ids) || ids < 0)
+    throw fail("its id sequence is missing or invalid");
   const behind = db
     .prepare(
       "SELECT max(ids) AS ids FROM (SELECT ids FROM orgs UNION ALL SELECT ids FROM records UNION ALL SELECT ids FROM shared)",
@@ -320,7 +335,8 @@ function readAll(db: DatabaseSync, path: string): StoredState {
  */
 function readJsonState(path: string): StoredState {
   const journal = `${path}.journal`;
-  const earlier = "start and stop it once with the earlier sandbox version (it folds the journal in), then start this one";
+  const earlier =
+    "start and stop it once with the earlier sandbox version (it folds the journal in), then start this one";
   if (existsSync(journal) && statSync(journal).size > 0)
     throw new StateFileError(path, `it is a JSON state file of an earlier version with writes in ${journal}`, earlier);
   let file: { state?: { orgs?: unknown }; shared?: unknown } | null;
@@ -331,13 +347,19 @@ function readJsonState(path: string): StoredState {
   }
   const orgs = file?.state?.orgs;
   if (!Array.isArray(orgs))
-    throw new StateFileError(path, "it is neither a SQLite database nor a JSON state file of an earlier version", MOVE_AWAY);
+    throw new StateFileError(
+      path,
+      "it is neither a SQLite database nor a JSON state file of an earlier version",
+      MOVE_AWAY,
+    );
   return { orgs: orgs as SavedOrg[], shared: (file?.shared ?? {}) as Record<string, unknown> };
 }
 
 function createPrivate(path: string): void {
   try {
-    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE));
+    closeSync(
+      openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE),
+    );
   } catch (error) {
     throw new StateFileError(path, `it cannot be created (${(error as Error).message})`, "choose another --state-file");
   }

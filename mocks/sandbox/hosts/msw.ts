@@ -83,7 +83,11 @@ export function localStorageState(key = DEFAULT_STORAGE_KEY, store: Storage = gl
     try {
       stored = JSON.parse(text) as typeof stored;
     } catch {
-      throw new StateFileError(location, "it is not JSON", `remove it (localStorage.removeItem("${key}")) to start from the seed`);
+      throw new StateFileError(
+        location,
+        "it is not JSON",
+        `remove it (localStorage.removeItem("${key}")) to start from the seed`,
+      );
     }
     // Format 1 (earlier versions) kept the organizations under "state"; the core checks either before use.
     const orgs = stored?.version === 1 ? stored.state?.orgs : stored?.orgs;
