@@ -20,7 +20,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * Bytes of a refused body read and thrown away so the client reads its 400: closing a socket the client is
  * still writing to resets the connection before the answer is read. Past this the connection closes.
  */
-export const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+export const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
 /**
  * Deepest nesting of arrays and objects in a JSON body. The reference states no bound; the spec's deepest
  * request body nests 4 levels, and a value thousands of levels deep overflows the stack of every recursive
