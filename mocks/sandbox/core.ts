@@ -80,7 +80,7 @@ export interface CoreOptions extends Partial<SandboxOptions> {
   timers?: boolean;
   /** Unexpected failures (a handler that threw). Default: silent. */
   onError?: (message: string, error: unknown) => void;
-  /** What the sandbox got past and the user should know (a torn journal record skipped at start). Default: silent. */
+  /** What the sandbox got past and the user should know (a state file's mode tightened at start). Default: silent. */
   onWarning?: (message: string) => void;
   /**
    * Stateless mode: every operation answers with a spec example (the one `choose` names for the request,
@@ -108,7 +108,7 @@ export interface SandboxCore {
   graphMs: number;
 }
 
-/** Methods whose success is journaled before it is answered. */
+/** Methods whose success is stored before it is answered. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A routed answer and the organization it acted for (null: control endpoints, documented examples). */
@@ -273,7 +273,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     logWarning: (m) => onWarning?.(m),
   };
   const persisting = areas.filter((a) => a.persist);
-  /** The write is durable once every persisting area (the journal) has it: only then is it acknowledged. */
+  /** The write is durable once every persisting area (the state storage) has it: only then is it acknowledged. */
   async function persist(org: OrgState | null, write: boolean): Promise<void> {
     for (const area of persisting) await area.persist!(ctx, org, write);
   }
@@ -417,7 +417,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     );
   }
 
-  /** Preflight, rate limit, then the control endpoint or operation (its write journaled before the answer). */
+  /** Preflight, rate limit, then the control endpoint or operation (its write stored before the answer). */
   async function dispatch(
     request: CoreRequest,
     method: string,

@@ -31,7 +31,7 @@ export interface SandboxOptions {
   jobSpeed: number;
   /** Fraction (0..1) of jobs that fail. */
   jobFailureRate: number;
-  /** State file: loaded at start, every write journaled beside it before it is acknowledged (state-storage.ts). */
+  /** State file (SQLite): loaded at start, every write committed to it before it is acknowledged (node-state-storage.ts). */
   stateFile: string | null;
   /** Organizations the platform key may create for new X-Service-Org-Id values (state.ts: eviction, then 400). */
   maxPlatformOrgs: number;
