@@ -68,6 +68,8 @@ export function nodeStateStorage(path: string): StateStorage {
   let db: DatabaseSync | null = null;
   /** The JSON of each shared item as last committed: unchanged items (events) are not written again. */
   let committedShared = new Map<string, string>();
+  /** Each organization's rows as last committed (by `kind\0position`), once this process wrote it. */
+  let committedRows = new Map<string, Map<string, string>>();
   /** A JSON state file read for migration: the first write converts it. */
   let migrateFrom: string | null = null;
 
@@ -112,21 +114,40 @@ export function nodeStateStorage(path: string): StateStorage {
     const ids = change.shared[ID_SEQUENCE];
     if (typeof ids !== "number") throw new Error(`a change without the id sequence ("${ID_SEQUENCE}")`);
     const pending = new Map<string, string>();
+    const pendingRows = new Map(change.all ? [] : committedRows);
     db.exec("BEGIN IMMEDIATE");
     try {
       db.prepare("UPDATE meta SET value = ? WHERE key = ?").run(ids, ID_SEQUENCE);
       if (change.all) db.exec("DELETE FROM records; DELETE FROM orgs;");
       const putOrg = db.prepare("INSERT OR REPLACE INTO orgs (id, info, ids) VALUES (?, ?, ?)");
       const dropRecords = db.prepare("DELETE FROM records WHERE org_id = ?");
-      const putRecord = db.prepare("INSERT INTO records (org_id, kind, position, data, ids) VALUES (?, ?, ?, ?, ?)");
+      const putRecord = db.prepare(
+        "INSERT OR REPLACE INTO records (org_id, kind, position, data, ids) VALUES (?, ?, ?, ?, ?)",
+      );
+      const dropRecord = db.prepare("DELETE FROM records WHERE org_id = ? AND kind = ? AND position = ?");
+      if (change.all) pendingRows.clear();
       for (const org of change.orgs) {
-        putOrg.run(org.info.id, JSON.stringify(org.info), ids);
-        dropRecords.run(org.info.id);
+        const id = org.info.id;
+        putOrg.run(id, JSON.stringify(org.info), ids);
+        // Only the rows that changed are written: a write to one List rewrites that List's row.
+        const before = change.all ? undefined : committedRows.get(id);
+        if (!before) dropRecords.run(id);
+        const rows = new Map<string, string>();
         for (const [kind, value] of Object.entries(org.slices)) {
-          if (Array.isArray(value))
-            value.forEach((item, i) => putRecord.run(org.info.id, kind, i, JSON.stringify(item), ids));
-          else putRecord.run(org.info.id, kind, WHOLE, JSON.stringify(value), ids);
+          const items: [number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : [[WHOLE, value]];
+          for (const [position, item] of items) {
+            const key = `${kind}\0${position}`;
+            const text = JSON.stringify(item);
+            rows.set(key, text);
+            if (before?.get(key) !== text) putRecord.run(id, kind, position, text, ids);
+          }
         }
+        for (const key of before?.keys() ?? []) {
+          if (rows.has(key)) continue;
+          const [kind, position] = key.split("\0") as [string, string];
+          dropRecord.run(id, kind, Number(position));
+        }
+        pendingRows.set(id, rows);
       }
       const putShared = db.prepare("INSERT OR REPLACE INTO shared (name, data, ids) VALUES (?, ?, ?)");
       for (const [name, value] of Object.entries(change.shared)) {
@@ -143,6 +164,7 @@ export function nodeStateStorage(path: string): StateStorage {
       throw error;
     }
     committedShared = pending;
+    committedRows = pendingRows;
   }
 
   /** The JSON file becomes <path>.v1.json; a new database takes its place and receives the state. */

@@ -91,10 +91,15 @@ describe("the state file", () => {
   it("is a private SQLite file a user can read with the README's query", async () => {
     const file = join(dir, "readable.db");
     await withSandbox(file, async (sb) => {
+      const deleted = await createList(sb, "Deleted");
       await createList(sb, "Readable");
+      expect((await sb.request("DELETE", `/lists/${deleted}`, { key: "acme" })).status).toBeLessThan(300);
       for (const f of [file, `${file}-wal`, lockPath(file)]) expect(statSync(f).mode & 0o777, f).toBe(0o600);
     });
-    expect(sql(file, README_QUERY, ORGS.acme.id).map((r) => r.name)).toContain("Readable");
+    const names = sql(file, README_QUERY, ORGS.acme.id).map((r) => r.name);
+    expect(names).toContain("Readable");
+    expect(names).not.toContain("Deleted");
+    await withSandbox(file, async (sb) => expect(await listNames(sb)).toEqual(names));
   });
 
   it("is used by one sandbox at a time: a second one on the same file refuses, naming it and the first", async () => {
