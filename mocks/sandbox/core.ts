@@ -223,7 +223,7 @@ function refuseCrossSite(headers: RequestHeaders): void {
   const origin = one("origin");
   const host = one("host");
   if (origin !== undefined && origin !== "null" && host !== undefined) {
-    let originHost: string | null = null;
+    let originHost: string | null;
     try {
       originHost = new URL(origin).host;
     } catch {

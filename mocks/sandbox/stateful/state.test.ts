@@ -72,7 +72,10 @@ describe("POST /__sandbox/reset", () => {
 function rows(file: string, sql: string): unknown[] {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
-    return db.prepare(sql).all().map((row) => ({ ...row }));
+    return db
+      .prepare(sql)
+      .all()
+      .map((row) => ({ ...row }));
   } finally {
     db.close();
   }

@@ -79,7 +79,7 @@ export function loadState(ctx: SandboxContext, storage: StateStorage): boolean {
   if (stored === null) return false;
   applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
   // A store in an earlier format is rewritten in the current one once it was read in full.
-  if (stored.rewrite) storage.write(wholeState(ctx));
+  if (stored.rewrite) void storage.write(wholeState(ctx));
   return true;
 }
 
