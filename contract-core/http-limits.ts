@@ -11,6 +11,8 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex, Readable } from "node:stream";
 import { errorBody } from "./error-vocabulary.js";
 
+export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
+
 /** Request line (method, URL) plus headers, in bytes: Node's default `maxHeaderSize`, stated so it is documented. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Request body, in bytes, counted as it streams in (before any parsing). */
@@ -21,38 +23,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * still writing to resets the connection before the answer is read. Past this the connection closes.
  */
 export const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
-/**
- * Deepest nesting of arrays and objects in a JSON body. The reference states no bound; the spec's deepest
- * request body nests 4 levels, and a value thousands of levels deep overflows the stack of every recursive
- * reader (validation, serialization) after it was accepted.
- */
-export const MAX_JSON_DEPTH = 32;
-
 export function bodyTooLargeMessage(limit: number = MAX_BODY_BYTES): string {
   return `request body exceeds ${limit} bytes`;
-}
-
-export function bodyTooDeepMessage(limit: number = MAX_JSON_DEPTH): string {
-  return `request body nests arrays and objects deeper than ${limit} levels`;
-}
-
-/** True when JSON text nests arrays and objects deeper than `limit`: one pass, no recursion, strings skipped. */
-export function jsonTooDeep(text: string, limit: number = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: skip to its closing quote, past escapes.
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
 }
 
 type BodyStream = Readable & { headers: Record<string, string | string[] | undefined>; complete?: boolean };

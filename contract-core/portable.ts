@@ -32,4 +32,4 @@ export * from "./prefer.js";
 export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
 export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
 export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
-export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./http-limits.js";
+export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
