@@ -114,23 +114,32 @@ export function nodeStateStorage(path: string): StateStorage {
     const ids = change.shared[ID_SEQUENCE];
     if (typeof ids !== "number") throw new Error(`a change without the id sequence ("${ID_SEQUENCE}")`);
     const pending = new Map<string, string>();
-    const pendingRows = new Map(change.all ? [] : committedRows);
+    const pendingRows = new Map(committedRows);
     db.exec("BEGIN IMMEDIATE");
     try {
       db.prepare("UPDATE meta SET value = ? WHERE key = ?").run(ids, ID_SEQUENCE);
-      if (change.all) db.exec("DELETE FROM records; DELETE FROM orgs;");
       const putOrg = db.prepare("INSERT OR REPLACE INTO orgs (id, info, ids) VALUES (?, ?, ?)");
       const dropRecords = db.prepare("DELETE FROM records WHERE org_id = ?");
       const putRecord = db.prepare(
         "INSERT OR REPLACE INTO records (org_id, kind, position, data, ids) VALUES (?, ?, ?, ?, ?)",
       );
       const dropRecord = db.prepare("DELETE FROM records WHERE org_id = ? AND kind = ? AND position = ?");
-      if (change.all) pendingRows.clear();
+      if (change.all) {
+        // The whole state: organizations it does not hold are gone (reset).
+        const kept = new Set(change.orgs.map((o) => o.info.id));
+        const dropOrg = db.prepare("DELETE FROM orgs WHERE id = ?");
+        for (const { id } of db.prepare("SELECT id FROM orgs").all() as { id: string }[]) {
+          if (kept.has(id)) continue;
+          dropOrg.run(id);
+          dropRecords.run(id);
+          pendingRows.delete(id);
+        }
+      }
       for (const org of change.orgs) {
         const id = org.info.id;
         putOrg.run(id, JSON.stringify(org.info), ids);
         // Only the rows that changed are written: a write to one List rewrites that List's row.
-        const before = change.all ? undefined : committedRows.get(id);
+        const before = committedRows.get(id);
         if (!before) dropRecords.run(id);
         const rows = new Map<string, string>();
         for (const [kind, value] of Object.entries(org.slices)) {

@@ -118,6 +118,26 @@ describe("the state file", () => {
     );
   });
 
+  it("keeps a reset: the Lists and the platform key's organizations are gone after a restart", async () => {
+    const file = await goodFile("reset.db");
+    const platform = KEYS.find((k) => k.key.startsWith("tgsb_platform"))!.key;
+    const created = "00000000-0000-4000-8000-000000000042";
+    await withSandbox(file, async (sb) => {
+      const res = await sb.request("POST", "/lists", {
+        key: platform,
+        headers: { "x-service-org-id": created },
+        body: { name: "Platform's" },
+      });
+      expect(res.status).toBe(201);
+      expect((await sb.control("POST", "/__sandbox/reset")).status).toBe(200);
+    });
+    expect(sql(file, "SELECT count(*) AS n FROM orgs WHERE id = ?", created)).toEqual([{ n: 0 }]);
+    expect(
+      sql(file, "SELECT count(*) AS n FROM records WHERE kind = 'lists' AND json_extract(data, '$.name') = 'Kept'"),
+    ).toEqual([{ n: 0 }]);
+    await withSandbox(file, async (sb) => expect(await listNames(sb)).not.toContain("Kept"));
+  });
+
   it("made readable by others (0644) is made private again, with a warning", async () => {
     const file = await goodFile("loose.db");
     chmodSync(file, 0o644);
