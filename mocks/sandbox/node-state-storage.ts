@@ -245,8 +245,18 @@ export function nodeStateStorage(path: string): StateStorage {
   }
 }
 
-/** What is at `path`; a symlink, a directory or an unreadable file is refused by name. */
+/** What is at `path`; a symlink, a directory or an unreadable file is refused by name, and so are its companions. */
 function inspect(path: string): FileKind {
+  for (const companion of [`${path}-wal`, lockPath(path)]) {
+    let stat;
+    try {
+      stat = lstatSync(companion);
+    } catch {
+      continue;
+    }
+    if (!stat.isFile())
+      throw new StateFileError(companion, "it is not a regular file (a symbolic link or a directory)", "remove it");
+  }
   let stat;
   try {
     stat = lstatSync(path);
