@@ -58,7 +58,7 @@ export default defineConfig({
           name: "sandbox-msw",
           include: SANDBOX_BEHAVIOUR,
           // poll.test.ts drives a listening server through the client's poller, durable-state.test.ts the
-          // Node host's journal files and a killed child process: Fastify only.
+          // Node host's SQLite state file and a killed child process: Fastify only.
           exclude: [...EXCLUDE, "mocks/sandbox/stateful/poll.test.ts", "mocks/sandbox/stateful/durable-state.test.ts"],
           ...TIMEOUTS,
           ...SHARED_MODULES,

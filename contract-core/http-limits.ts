@@ -7,28 +7,72 @@
  *   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
  *   server.on("clientError", answerClientError);              // Fastify: { clientErrorHandler: answerClientError }
  */
+import type { IncomingMessage, Server } from "node:http";
 import type { Duplex, Readable } from "node:stream";
 import { errorBody } from "./error-vocabulary.js";
+
+export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
 
 /** Request line (method, URL) plus headers, in bytes: Node's default `maxHeaderSize`, stated so it is documented. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Request body, in bytes, counted as it streams in (before any parsing). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Bytes of a refused body read and thrown away so the client reads its 400: closing a socket the client is
+ * still writing to resets the connection before the answer is read. Past this the connection closes.
+ */
+export const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
 export function bodyTooLargeMessage(limit: number = MAX_BODY_BYTES): string {
   return `request body exceeds ${limit} bytes`;
+}
+
+type BodyStream = Readable & { headers: Record<string, string | string[] | undefined>; complete?: boolean };
+
+const declaredLength = (request: BodyStream) => Number(request.headers["content-length"]);
+const expectsContinue = (request: BodyStream) => /100-continue/i.test(String(request.headers.expect ?? ""));
+const draining = new WeakSet<object>();
+
+/**
+ * Reads and throws away the rest of a body the answer did not need, so the client can read that answer on a
+ * connection that stays usable; false when it will not be drained and the answer should close the connection
+ * (a declared body over MAX_DRAIN_BYTES, or one the client was never asked to send: see continueWithin).
+ */
+export function drainBody(request: BodyStream, limit: number = MAX_BODY_BYTES): boolean {
+  if (request.complete || draining.has(request)) return true;
+  const declared = declaredLength(request);
+  if (declared > MAX_DRAIN_BYTES || (declared > limit && expectsContinue(request))) return false;
+  draining.add(request);
+  let drained = 0;
+  request.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAIN_BYTES) request.destroy();
+  });
+  request.resume();
+  return true;
+}
+
+/**
+ * Node answers `Expect: 100-continue` with `100 Continue` by itself; with this listener only a body within
+ * `limit` is continued, and a declared larger one gets its 400 without the client ever sending it.
+ */
+export function continueWithin(server: Server, limit: number = MAX_BODY_BYTES): void {
+  server.on("checkContinue", (request: IncomingMessage, response) => {
+    if (!(declaredLength(request) > limit)) response.writeContinue();
+    server.emit("request", request, response);
+  });
 }
 
 /**
  * A request body read as it streams in, given up at `limit` bytes: null when it is larger (a declared
  * Content-Length over the limit is refused before reading anything), so nothing larger is ever buffered.
- * The rest of a refused body stays unread: the answer should close the connection.
+ * The rest of a refused body is drained (drainBody) while the answer goes out.
  */
-export async function readBodyWithin(
-  request: Readable & { headers: Record<string, string | string[] | undefined> },
-  limit: number = MAX_BODY_BYTES,
-): Promise<Buffer | null> {
-  if (Number(request.headers["content-length"]) > limit) return null;
+export async function readBodyWithin(request: BodyStream, limit: number = MAX_BODY_BYTES): Promise<Buffer | null> {
+  if (declaredLength(request) > limit) {
+    drainBody(request, limit);
+    return null;
+  }
   return new Promise<Buffer | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -36,7 +80,7 @@ export async function readBodyWithin(
       size += chunk.length;
       if (size > limit) {
         stop();
-        request.pause();
+        drainBody(request, limit);
         resolve(null);
         return;
       }

@@ -45,6 +45,8 @@ export {
   MAX_HEADER_BYTES,
   answerClientError,
   bodyTooLargeMessage,
+  continueWithin,
+  drainBody,
   readBodyWithin,
   clientErrorResponse,
   type ClientError,

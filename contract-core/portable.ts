@@ -31,5 +31,6 @@ export * from "./error-vocabulary.js";
 export * from "./prefer.js";
 export { parseQueryInteger, type QueryIntegerResult } from "./query-integer.js";
 export { normalizeRequestPath, type NormalizedPath } from "./request-path.js";
-export { queryRecord, queryValues } from "./query-values.js";
+export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
+export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";

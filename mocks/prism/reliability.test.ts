@@ -11,6 +11,7 @@ import {
   formatErrors,
   isErrorBody,
   openRaw,
+  parseRawResponse,
   sendRaw,
 } from "../../contract-core/index.js";
 import { startMock, type RunningMock } from "./server.js";
@@ -120,10 +121,13 @@ describe("body limit, enforced while the body streams in", () => {
 
   it("a declared Content-Length over the limit is refused before any byte of the body is sent", async () => {
     const { socket, response } = openRaw(port);
+    const answered = new Promise<Buffer>((resolve) => socket.once("data", resolve));
     socket.write(`${post}content-length: ${MAX_BODY_BYTES + 1}\r\n\r\n`);
-    const answer = await response;
+    // The answer comes at once; the body, if the client sends it, is read and thrown away.
+    const answer = parseRawResponse((await answered).toString("utf8"));
+    socket.destroy();
+    await response;
     expect(expectInvalidRequest(answer)).toBe(`request body exceeds ${MAX_BODY_BYTES} bytes`);
-    expect(answer.headers.connection).toBe("close");
   });
 
   it("a chunked body is refused once it passes the limit, although the client never finishes it", async () => {

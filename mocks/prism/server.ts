@@ -16,7 +16,11 @@ import {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
   answerClientError,
+  bodyTooDeepMessage,
   bodyTooLargeMessage,
+  continueWithin,
+  drainBody,
+  jsonTooDeep,
   normalizeRequestPath,
   readBodyWithin,
   parsePrefer,
@@ -94,6 +98,8 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     });
   });
   server.on("clientError", answerClientError);
+  // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
+  continueWithin(server, MAX_BODY_BYTES);
   const host = opts.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -192,6 +198,7 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   const text = raw.toString("utf8");
   if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? ""))
     return { ok: true, value: text, bytes: raw.length };
+  if (jsonTooDeep(text)) return { ok: false, message: bodyTooDeepMessage() };
   try {
     return { ok: true, value: JSON.parse(text) as unknown, bytes: raw.length };
   } catch (error) {
@@ -236,8 +243,9 @@ function send(res: ServerResponse, reply: MockReply): void {
   }
   const payload = payloadOf(reply.body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
-  // A body left unread (refused early, or over the limit) is not drained: the connection closes instead.
-  if (!res.req.complete) res.setHeader("connection", "close");
+  // A body left unread (refused early, or over the limit) is read and thrown away while the answer goes out,
+  // so the client reads it; one too large for that (or never sent) closes the connection.
+  if (!drainBody(res.req)) res.setHeader("connection", "close");
   if (payload !== undefined) res.setHeader("content-length", Buffer.byteLength(payload));
   res.writeHead(reply.status).end(payload);
 }

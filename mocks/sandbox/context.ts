@@ -10,7 +10,7 @@ export type { RequestHeaders };
 import type { Graph } from "./data/graph.js";
 import type { SandboxOptions } from "./options.js";
 import type { SpecIndex } from "./spec.js";
-import type { OrgState, SandboxState } from "./state.js";
+import type { OrgState, SandboxState, SavedOrg } from "./state.js";
 
 /** Every operation of the spec. */
 export type OperationId = keyof operations;
@@ -97,29 +97,41 @@ export interface AccountHooks {
   webhookConfigured(org: OrgState): boolean;
 }
 
-/** Where the state file lives: injected by the host (a file in Node, e.g. localStorage in a browser). */
 /**
- * Where a host keeps the sandbox's state: a snapshot plus an append-only journal of the writes made since
- * (the Node host: files beside --state-file; a browser host: its own storage). The core awaits `append`
- * before it answers a write, so an acknowledged write is durable once `append` resolves.
+ * Where a host keeps the sandbox's state (the Node host: a SQLite file, --state-file; a browser host:
+ * localStorage or the caller's own store). The core hands every acknowledged write to `write` as one change
+ * and answers only once it returns: a write is kept whole or not at all.
  */
 export interface StateStorage {
   /** Human-readable location (answered by POST /__sandbox/state/save, named in every load error). */
   location: string;
-  /** The snapshot (null when nothing is stored yet) and the journal records written after it, oldest first. */
-  read(): StoredState;
-  /** Appends one journal record (one line of JSON text); resolves once it is durable. */
-  append(record: string): Promise<void>;
-  /** Replaces the snapshot with `snapshot` and empties the journal (at start and on shutdown). */
-  compact(snapshot: string): void;
+  /**
+   * Everything stored, null when nothing is stored yet. The core checks all of it before use; a store that
+   * cannot be read throws an Error naming the location and what to do.
+   */
+  load(): StoredState | null;
+  /** Keeps one change whole or not at all; returns (or resolves) once it is durable, throws when it is not kept. */
+  write(change: StateChange): void | Promise<void>;
+  /** Releases the store (the Node host's lock on its file). */
+  close?(): void;
 }
 
 export interface StoredState {
-  snapshot: string | null;
-  /** Each record's text and where it is (`line 3 of /tmp/s.json.journal`), for error messages. */
-  journal: readonly { text: string; where: string }[];
-  /** What the host skipped and the user should know (a torn last record after a crash). */
-  warnings: readonly string[];
+  orgs: readonly SavedOrg[];
+  /** The sandbox-wide items by name (the id sequence, events). */
+  shared: Record<string, unknown>;
+  /** What the user should know (a file mode tightened, a store migrated from an earlier format). */
+  warnings?: readonly string[];
+  /** Stored in an earlier format: the core writes it back whole once it was checked. */
+  rewrite?: boolean;
+}
+
+/** One acknowledged write: the organizations it changed (every organization when `all`) and the sandbox-wide items. */
+export interface StateChange {
+  orgs: readonly SavedOrg[];
+  /** The change replaces the whole state (reset, control writes): organizations not in `orgs` are gone. */
+  all: boolean;
+  shared: Record<string, unknown>;
 }
 
 export interface SandboxContext {
@@ -128,11 +140,11 @@ export interface SandboxContext {
   state: SandboxState;
   spec: SpecIndex;
   hooks: AccountHooks;
-  /** Persistence of the state file, when the host gave one. */
+  /** Where the state is kept, when the host gave a storage. */
   storage: StateStorage | null;
   /** Reports an unexpected failure (never with request headers, so keys never reach a log). */
   logError(message: string, error: unknown): void;
-  /** Reports what the user should know and the sandbox got past (a torn journal record skipped at start). */
+  /** Reports what the user should know and the sandbox got past (a state file's mode tightened at start). */
   logWarning(message: string): void;
 }
 
@@ -155,11 +167,14 @@ export interface Area {
   tick?(ctx: SandboxContext): void;
   /** How often `tick` wants to run, in ms of the sandbox clock (null: never by itself). */
   tickEveryMs?(ctx: SandboxContext): number | null;
-  /** Called on close (stop work, save the state file). */
+  /** Called on close (stop work, release the state file). */
   close?(ctx: SandboxContext): void;
   /**
    * Makes a write durable before the core acknowledges it: `org` is the organization the write changed,
-   * null for a sandbox-wide change (control endpoints).
+   * null for a sandbox-wide change (control endpoints). Also called after a read of an organization
+   * (`write` false), which may have created state (a default List) and handed out ids.
    */
-  persist?(ctx: SandboxContext, org: OrgState | null): Promise<void>;
+  persist?(ctx: SandboxContext, org: OrgState | null, write: boolean): Promise<void>;
+  /** After a write that is not acknowledged (persist failed, or the answer is a 5xx): memory back to the stored state. */
+  rollback?(ctx: SandboxContext): void;
 }

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSpec } from "../../contract-core/index.js";
-import type { StateStorage } from "./context.js";
+import type { StateStorage, StoredState } from "./context.js";
 import { createSandboxCore, type CoreOptions, type SandboxCore } from "./core.js";
 import { fixtureGraphInput } from "./data/fixture.js";
 
@@ -151,25 +151,27 @@ describe("control, clock and storage", () => {
   });
 
   it("loads from and saves to the injected storage", async () => {
-    let snapshot: string | null = null;
-    let journal: string[] = [];
+    let stored: StoredState | null = null;
+    let writes = 0;
     const storage: StateStorage = {
       location: "memory",
-      read: () => ({ snapshot, journal: journal.map((text, i) => ({ text, where: `record ${i + 1}` })), warnings: [] }),
-      append: async (record) => void journal.push(record),
-      compact: (text) => {
-        snapshot = text;
-        journal = [];
+      load: () => stored,
+      write(change) {
+        writes++;
+        const kept = change.all
+          ? []
+          : (stored?.orgs ?? []).filter((o) => !change.orgs.some((c) => c.info.id === o.info.id));
+        stored = { orgs: [...kept, ...change.orgs], shared: change.shared };
       },
     };
     const first = open({ storage });
     const headers = { ...key(first), "content-type": "application/json" };
     await first.handle({ method: "POST", url: "/v1/lists", headers, body: JSON.stringify({ name: "Survives" }) });
-    // Acknowledged means stored: the write is in the journal before the answer, without a save.
-    expect(journal).toHaveLength(1);
+    // Acknowledged means stored: the write reached the storage before the answer.
+    expect(writes).toBe(1);
     expect(open({ storage }).ctx.state.orgs.size).toBeGreaterThan(0);
-    expect(journal).toHaveLength(0);
-    const saved = parse((await first.handle({ method: "POST", url: "/__sandbox/state/save", headers: {} })).body);
+    const control = { "content-type": "application/json" };
+    const saved = parse((await first.handle({ method: "POST", url: "/__sandbox/state/save", headers: control })).body);
     expect(saved).toEqual({ data: { saved: "memory" } });
     const second = open({ storage });
     const lists = parse((await second.handle({ method: "GET", url: "/v1/lists", headers })).body).data.map(
@@ -177,6 +179,7 @@ describe("control, clock and storage", () => {
     );
     expect(lists).toContain("Survives");
     const none = open();
-    expect((await none.handle({ method: "POST", url: "/__sandbox/state/save", headers: {} })).status).toBe(400);
+    const refused = await none.handle({ method: "POST", url: "/__sandbox/state/save", headers: control });
+    expect([refused.status, parse(refused.body).error.message]).toEqual([400, expect.stringMatching(/--state-file/)]);
   });
 });

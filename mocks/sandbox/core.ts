@@ -27,6 +27,8 @@ import { searchIndexOf } from "./domain/search-index.js";
 import { ApiError, invalidRequest, notFound, paymentRequired, unauthorized } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import {
+  bodyTooDeepMessage,
+  jsonTooDeep,
   normalizeRequestPath,
   parsePrefer,
   preferenceAppliedHeader,
@@ -99,7 +101,7 @@ export interface CoreOptions extends Partial<Omit<SandboxOptions, "now">> {
   timers?: boolean;
   /** Unexpected failures (a handler that threw). Default: silent. */
   onError?: (message: string, error: unknown) => void;
-  /** What the sandbox got past and the user should know (a torn journal record skipped at start). Default: silent. */
+  /** What the sandbox got past and the user should know (a state file's mode tightened at start). Default: silent. */
   onWarning?: (message: string) => void;
   /**
    * Stateless mode: every operation answers with a spec example (the one `choose` names for the request,
@@ -127,7 +129,7 @@ export interface SandboxCore {
   graphMs: number;
 }
 
-/** Methods whose success is journaled before it is answered. */
+/** Methods whose success is stored before it is answered. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A routed answer and the organization it acted for (null: control endpoints, documented examples). */
@@ -210,6 +212,8 @@ export async function parseJsonBody(
   const media = (contentType ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media)) throw invalidRequest("Content-Type must be application/json");
   if (body.trim() === "") return undefined;
+  // Before parsing: a value thousands of levels deep parses, then overflows every recursive reader after it.
+  if (jsonTooDeep(body)) throw invalidRequest(bodyTooDeepMessage());
   try {
     return JSON.parse(body);
   } catch (error) {
@@ -223,6 +227,38 @@ function decodeSegment(value: string, path: string): string {
   } catch {
     throw invalidRequest(`'${path}' is not a valid url component`);
   }
+}
+
+/**
+ * Control writes change or wipe every organization, so a page on another site must not be able to send them:
+ * they need a JSON content type or an X-Sandbox-Control header (neither passes without CORS approval, which
+ * the preflight never gives to a foreign origin for these paths), and a request with a foreign Origin is a 403.
+ */
+/** The reference has no 403 error type (control endpoints are outside it): the general one, with the status that says why. */
+const forbidden = (message: string) => new ApiError(403, "invalid_request", message);
+
+function refuseCrossSite(headers: RequestHeaders): void {
+  const one = (name: string) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const origin = one("origin");
+  const host = one("host");
+  if (origin !== undefined && origin !== "null" && host !== undefined) {
+    let originHost: string | null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = null;
+    }
+    if (originHost !== host.toLowerCase())
+      throw forbidden(`Control endpoints answer only their own origin, not ${origin.slice(0, 200)}`);
+  } else if (origin !== undefined) {
+    throw forbidden("Control endpoints answer only their own origin");
+  }
+  const media = (one("content-type") ?? "").split(";")[0]!.trim();
+  if (!JSON_MEDIA.test(media) && one("x-sandbox-control") === undefined)
+    throw invalidRequest("Control writes need Content-Type: application/json (or an X-Sandbox-Control header)");
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -262,9 +298,19 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     logWarning: (m) => onWarning?.(m),
   };
   const persisting = areas.filter((a) => a.persist);
-  /** The write is durable once every persisting area (the journal) has it: only then is it acknowledged. */
-  async function persist(org: OrgState | null): Promise<void> {
-    for (const area of persisting) await area.persist!(ctx, org);
+  /** The write is durable once every persisting area (the state storage) has it: only then is it acknowledged. */
+  async function persist(org: OrgState | null, write: boolean): Promise<void> {
+    for (const area of persisting) await area.persist!(ctx, org, write);
+  }
+  /** A write that is not acknowledged changes nothing: the areas put memory back to the stored state. */
+  function rollback(): void {
+    for (const area of areas) {
+      try {
+        area.rollback?.(ctx);
+      } catch (error) {
+        logError("sandbox state could not be restored after a failed write", error);
+      }
+    }
   }
 
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
@@ -375,6 +421,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   ): Promise<Answered> {
     const lookupMethod = method === "HEAD" ? "GET" : method;
     const ctl = control.get(`${lookupMethod} ${path}`);
+    if (ctl && method !== "GET" && method !== "HEAD") refuseCrossSite(request.headers);
     if (ctl)
       return {
         response: json(200, await ctl.handle(await parseJsonBody(method, request.headers, request.body), ctx)),
@@ -395,7 +442,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     );
   }
 
-  /** Preflight, rate limit, then the control endpoint or operation (its write journaled before the answer). */
+  /** Preflight, rate limit, then the control endpoint or operation (its write stored before the answer). */
   async function dispatch(
     request: CoreRequest,
     method: string,
@@ -414,12 +461,22 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       if (decision.rejected) return json(429, decision.rejected);
     }
     if (!normalized.ok) throw invalidRequest(normalized.message);
-    const { response, org } = await route(request, method, path, query, prefer);
-    if (WRITES.has(method) && response.status < 400) {
+    let answered: Answered;
+    try {
+      answered = await route(request, method, path, query, prefer);
+    } catch (error) {
+      if (WRITES.has(method) && !(error instanceof ApiError && error.status < 500)) rollback();
+      throw error;
+    }
+    const { response, org } = answered;
+    const write = WRITES.has(method);
+    // A read can change state too (a default List created on first read takes an id): the areas store it.
+    if (response.status < 400 && (write || org)) {
       try {
-        await persist(org);
+        await persist(org, write);
       } catch (error) {
         logError("sandbox state could not be saved", error);
+        rollback();
         return json(
           500,
           new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,

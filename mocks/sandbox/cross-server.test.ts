@@ -1,8 +1,9 @@
 /**
  * The mock and the sandbox answer the same invalid requests the same way: for each kind of violation
  * (type, range, enum, required, pattern, a rule tying parameters together, unknown path, bad JSON, missing
- * key, bad Prefer) both servers, started on free loopback ports, give the same status, error type and
- * message. And both accept each value the spec relaxed to what the reference accepts.
+ * key, bad Prefer, a repeated single-value parameter, a body nested beyond the bound) both servers, started
+ * on free loopback ports, give the same status, error type and message. And both accept each value the spec
+ * relaxed to what the reference accepts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../prism/server.js";
@@ -39,6 +40,9 @@ const CASES: [kind: string, request: CallOptions][] = [
   ["bad JSON", { method: "POST", path: TARGET, body: '{"status":' }],
   ["missing key", { path: "/people", auth: false }],
   ["bad Prefer value", { path: "/people", headers: { prefer: "code=abc" } }],
+  ["repeated single-value parameter", { path: "/people?skills=a&skills=b" }],
+  ["repeated integer parameter", { path: "/people?limit=1&limit=2" }],
+  ["nested body", { method: "POST", path: TARGET, body: `{"status":${"[".repeat(40)}${"]".repeat(40)}}` }],
 ];
 
 function asError(body: unknown): { type?: unknown; message?: unknown } {

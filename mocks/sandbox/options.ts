@@ -31,7 +31,7 @@ export interface SandboxOptions {
   jobSpeed: number;
   /** Fraction (0..1) of jobs that fail. */
   jobFailureRate: number;
-  /** State file: loaded at start, every write journaled beside it before it is acknowledged (state-storage.ts). */
+  /** State file (SQLite): loaded at start, every write committed to it before it is acknowledged (node-state-storage.ts). */
   stateFile: string | null;
   /** A declared starting state (JSON file, hosts/seed-state.ts), built at start when the state holds nothing yet. */
   stateSeed: string | null;

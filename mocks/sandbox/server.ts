@@ -10,6 +10,8 @@ import {
   DEFAULT_SPEC_PATH,
   MAX_HEADER_BYTES,
   answerClientError,
+  continueWithin,
+  drainBody,
   loadSpec,
   readBodyWithin,
 } from "../../contract-core/index.js";
@@ -64,8 +66,9 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
         remoteAddress: request.ip,
       });
       reply.code(res.status).headers(res.headers);
-      // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
-      if (!request.raw.complete) reply.header("connection", "close");
+      // A body left unread (refused before reading, or over the limit) is read and thrown away while the answer
+      // goes out, so the client reads it; one too large for that (or never sent) closes the connection.
+      if (!drainBody(request.raw, BODY_LIMIT)) reply.header("connection", "close");
       const body = res.body;
       if (body === undefined) return reply.send();
       if (typeof body === "string") return reply.send(body);
@@ -118,6 +121,8 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     onError: (message, err) => app.log.error({ err }, message),
     onWarning: (message) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`)),
   });
+  // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
+  continueWithin(app.server, BODY_LIMIT);
   if (options.stateSeed) {
     try {
       await seedFromFile(core, options.stateSeed);

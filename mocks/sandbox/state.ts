@@ -7,8 +7,8 @@
  *   export const listsSlice = defineSlice({ name: "lists", create: () => new ListsStore(), save, load });
  *   const lists = req.org.get(listsSlice);          // created lazily per organization
  *
- * `SandboxState.reset()` drops every slice (back to the seed); `snapshot()` / `restore()` serialize the
- * slices that define save/load (the state file).
+ * `SandboxState.reset()` drops every slice (back to the seed); `snapshotOrg()` / `restoreOrg()` give an
+ * organization's slices that define save/load in their stored form (stateful/stored-state.ts).
  */
 import type { Graph } from "./data/graph.js";
 import { invalidRequest } from "./errors.js";
@@ -31,7 +31,7 @@ export interface OrgInfo {
 export interface Slice<T> {
   name: string;
   create(org: OrgState, state: SandboxState): T;
-  /** JSON-serializable form for the state file. */
+  /** JSON-serializable form for the stored state. */
   save?(value: T): unknown;
   load?(data: unknown, org: OrgState, state: SandboxState): T;
 }
@@ -81,11 +81,6 @@ export class OrgState {
 export interface SavedOrg {
   info: OrgInfo;
   slices: Record<string, unknown>;
-}
-
-export interface StateSnapshot {
-  version: 1;
-  orgs: SavedOrg[];
 }
 
 export class SandboxState {
@@ -147,21 +142,12 @@ export class SandboxState {
     return org;
   }
 
-  snapshot(slices: readonly Slice<unknown>[]): StateSnapshot {
-    return { version: 1, orgs: [...this.orgs.values()].map((org) => this.snapshotOrg(org, slices)) };
-  }
-
   /** One organization's saved form: its info and the slices that define save. */
   snapshotOrg(org: OrgState, slices: readonly Slice<unknown>[]): SavedOrg {
     return {
       info: org.info,
       slices: Object.fromEntries(slices.filter((s) => s.save && org.has(s)).map((s) => [s.name, s.save!(org.get(s))])),
     };
-  }
-
-  restore(snapshot: StateSnapshot, slices: readonly Slice<unknown>[]): void {
-    this.reset();
-    for (const saved of snapshot.orgs) this.restoreOrg(saved, slices);
   }
 
   /** Replaces one organization (created when missing, outside the platform cap) with its saved form. */
@@ -179,7 +165,7 @@ export class SandboxState {
 }
 
 // Sandbox-wide items: state not owned by one organization (the id sequence, the stored profile diffs),
-// kept beside the SandboxState; reset and the state file handle them like the slices.
+// kept beside the SandboxState; reset and the stored state handle them like the slices.
 
 export interface SharedItem<T> {
   name: string;

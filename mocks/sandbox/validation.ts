@@ -13,6 +13,7 @@ import {
   parseQueryInteger,
   queryValues,
   sentIn,
+  singleQueryValue,
   violationFromAjv,
   type SpecCompiler,
 } from "../../contract-core/portable.js";
@@ -97,9 +98,13 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
       for (const p of queryParams) {
         const all = given.get(p.name);
         if (all === undefined) continue;
-        const last = all[all.length - 1]!;
-        if (isArraySchema(p.schema)) value[p.name] = all.flatMap((v) => v.split(","));
-        else value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, last) : last;
+        if (isArraySchema(p.schema)) {
+          value[p.name] = all.flatMap((v) => v.split(","));
+          continue;
+        }
+        const one = singleQueryValue(p.name, all, p.schema.type);
+        if (!one.ok) throw invalidRequest(one.message);
+        value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, one.value) : one.value;
       }
       // Before the schemas, as the mock checks it before Prism: both name the same problem first.
       const broken = brokenDependency(op.dependencies, sentIn(given));

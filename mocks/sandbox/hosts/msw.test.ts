@@ -42,23 +42,18 @@ async function call(
   return { status: res.status, headers: res.headers, body };
 }
 
+/** A storage over one in-memory text, the way localStorage keeps it. */
 function memoryStorage(): StateStorage & { text: string | null } {
-  const store = {
-    text: null as string | null,
-    journal: [] as string[],
-    location: "memory",
-    read: () => ({
-      snapshot: store.text,
-      journal: store.journal.map((text) => ({ text, where: "memory" })),
-      warnings: [],
-    }),
-    append: async (record: string) => void store.journal.push(record),
-    compact: (t: string) => {
-      store.text = t;
-      store.journal = [];
-    },
-  };
-  return store;
+  const holder = { text: null as string | null };
+  const fake = {
+    getItem: () => holder.text,
+    setItem: (_key: string, value: string) => void (holder.text = value),
+    removeItem: () => void (holder.text = null),
+  } as unknown as Storage;
+  return Object.defineProperty(localStorageState("memory", fake), "text", {
+    get: () => holder.text,
+    set: (value: string | null) => void (holder.text = value),
+  }) as StateStorage & { text: string | null };
 }
 
 describe("createSandboxHandlers", () => {
@@ -149,7 +144,7 @@ describe("createSandboxHandlers", () => {
       const sb = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: storage });
       storage.text = null;
       listeners.get("pagehide")!();
-      expect(JSON.parse(storage.text!).version).toBe(1);
+      expect(JSON.parse(storage.text!).version).toBe(2);
       sb.close();
       expect(listeners.has("pagehide")).toBe(false);
       const memoryOnly = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false });
@@ -168,9 +163,12 @@ describe("createSandboxHandlers", () => {
       removeItem: (k: string) => void map.delete(k),
     } as Storage;
     const storage = localStorageState("tg", fake);
-    expect(storage.read()).toEqual({ snapshot: null, journal: [], warnings: [] });
-    storage.compact("{}");
-    expect([map.get("tg"), storage.location]).toEqual(["{}", "localStorage:tg"]);
+    expect(storage.load()).toBeNull();
+    void storage.write({ orgs: [], all: true, shared: { ids: 0 } });
+    expect([JSON.parse(map.get("tg")!), storage.location]).toEqual([
+      { version: 2, orgs: [], shared: { ids: 0 } },
+      "localStorage:tg",
+    ]);
     expect(() => createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: true })).toThrow(
       /needs localStorage/,
     );

@@ -11,12 +11,12 @@
  * A test's own clock (`now`), ids (`ids`), starting state (`initialState`, `seedState`) and faults by
  * operation (`fail`, `delay`, `networkError`; msw-faults.ts) are options and methods of the same object.
  */
-import { saveState } from "../stateful/state-snapshot.js";
+import { StateFileError, storeWrite } from "../stateful/stored-state.js";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
 import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { exampleMatcher } from "../../prism/match.js";
 import type { SandboxKey } from "../auth.js";
-import type { StateStorage } from "../context.js";
+import type { StateStorage, StoredState } from "../context.js";
 import {
   createSandboxCore,
   type CoreBytesResponse,
@@ -97,26 +97,38 @@ export const MSW_DEFAULT_SIZE = { people: 400, companies: 40 } as const;
 export const DEFAULT_STORAGE_KEY = "talent-graph-sandbox";
 
 /**
- * The state in the browser's localStorage: the snapshot under `key`, the journal of writes since under
- * `<key>.journal` (the host compacts after each change, so the journal stays short).
+ * The state in the browser's localStorage: the whole stored state as one JSON text under `key`, replaced in
+ * one setItem per acknowledged write (so a write is stored whole or not at all). The core checks what it
+ * reads before use.
  */
 export function localStorageState(key = DEFAULT_STORAGE_KEY, store: Storage = globalThis.localStorage): StateStorage {
   if (!store) throw new Error("persist needs localStorage (a browser); pass a StateStorage elsewhere");
-  const journalKey = `${key}.journal`;
+  const location = `localStorage:${key}`;
+  const read = (): StoredState | null => {
+    const text = store.getItem(key);
+    if (text === null) return null;
+    let stored: { version?: unknown; orgs?: unknown; shared?: unknown; state?: { orgs?: unknown } };
+    try {
+      stored = JSON.parse(text) as typeof stored;
+    } catch {
+      throw new StateFileError(
+        location,
+        "it is not JSON",
+        `remove it (localStorage.removeItem("${key}")) to start from the seed`,
+      );
+    }
+    // Format 1 (earlier versions) kept the organizations under "state"; the core checks either before use.
+    const orgs = stored?.version === 1 ? stored.state?.orgs : stored?.orgs;
+    return { orgs: orgs as StoredState["orgs"], shared: stored?.shared as StoredState["shared"] };
+  };
   return {
-    location: `localStorage:${key}`,
-    read: () => ({
-      snapshot: store.getItem(key),
-      journal: (store.getItem(journalKey) ?? "")
-        .split("\n")
-        .filter((line) => line !== "")
-        .map((text, i) => ({ text, where: `record ${i + 1} of localStorage:${journalKey}` })),
-      warnings: [],
-    }),
-    append: async (record) => store.setItem(journalKey, `${store.getItem(journalKey) ?? ""}${record}\n`),
-    compact: (snapshot) => {
-      store.setItem(key, snapshot);
-      store.removeItem(journalKey);
+    location,
+    load: read,
+    write(change) {
+      const current = read();
+      const orgs = new Map(change.all ? [] : (current?.orgs ?? []).map((o) => [o.info.id, o]));
+      for (const org of change.orgs) orgs.set(org.info.id, org);
+      store.setItem(key, JSON.stringify({ version: 2, orgs: [...orgs.values()], shared: change.shared }));
     },
   };
 }
@@ -125,20 +137,13 @@ function storageOf(persist: SandboxHandlersOptions["persist"]): StateStorage | n
   if (!persist) return null;
   if (persist === true) return localStorageState();
   if (typeof persist === "string") return localStorageState(persist);
-  if (
-    typeof persist !== "object" ||
-    typeof persist.read !== "function" ||
-    typeof persist.append !== "function" ||
-    typeof persist.compact !== "function"
-  ) {
+  if (typeof persist !== "object" || typeof persist.load !== "function" || typeof persist.write !== "function") {
     throw new TypeError(
-      "persist must be true, a localStorage key or a StateStorage ({ location, read(), append(record), compact(snapshot) })",
+      "persist must be true, a localStorage key or a StateStorage ({ location, load(), write(change) })",
     );
   }
   return persist;
 }
-
-const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * One MSW handler serving every request under `baseUrl` through `handle`: the mount path is swapped for
@@ -178,13 +183,14 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const { baseUrl, spec = bundledSpec as JsonObject, persist, initialState, ...coreOptions } = options;
   const storage = storageOf(persist);
   if (initialState !== undefined) checkStartingState(initialState);
+  // The stored state is checked before use: createSandboxHandlers throws StateFileError naming the problem.
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });
   const faults = createFaultTable(core.ctx.spec);
-  // Compaction at once (not through a request), so it is done when reset() or the pagehide listener returns.
+  // Every acknowledged write is stored by the core before its answer; jobs and events also move with time,
+  // so reset() and a page that goes away store the whole state.
   const save = () => {
-    if (storage) saveState(core.ctx, storage);
+    if (storage) void storeWrite(core.ctx, storage, null);
   };
-  // Jobs and events move with time, not only with requests: a page that goes away saves them too.
   const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
   page?.addEventListener("pagehide", save);
   let ready: Promise<void> = Promise.resolve();
@@ -211,10 +217,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
       delete failed.headers["preference-applied"];
       return failed;
     }
-    const response = await core.handleBytes(request);
-    // The core journaled the change before answering; a reload never closes the sandbox, so compact now.
-    if (storage && CHANGES.has(request.method) && response.status < 400) save();
-    return response;
+    return core.handleBytes(request);
   };
   return {
     handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle)],

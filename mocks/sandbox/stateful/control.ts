@@ -7,7 +7,10 @@
  *   GET  /__sandbox/jobs             latest job of every Target
  *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }
  *   GET  /__sandbox/state            counts per organization
- *   POST /__sandbox/state/save       write the state file now (needs a storage: --state-file)
+ *   POST /__sandbox/state/save       store the whole state now (needs a storage: --state-file)
+ *
+ * Every write here wipes or changes many organizations: the core refuses one from a foreign Origin (403) or
+ * without a JSON content type or X-Sandbox-Control header (what a page cannot send without CORS approval).
  */
 import { mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../auth.js";
@@ -22,7 +25,7 @@ import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEv
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { journalWrite, loadState, resetState, saveState } from "./state-snapshot.js";
+import { loadState, reloadState, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
@@ -172,11 +175,14 @@ const controlRoutes: ControlRoute[] = [
     path: "/__sandbox/state/save",
     handle(_body, ctx) {
       if (!ctx.storage) throw invalidRequest("Start the sandbox with --state-file <path> to save its state");
-      saveState(ctx, ctx.storage);
+      // Every acknowledged write is stored already; the core stores the whole state again before this answer.
       return { data: { saved: ctx.storage.location } };
     },
   },
 ];
+
+/** The id sequence as last stored, per sandbox. */
+const storedIds = new WeakMap<SandboxContext, number>();
 
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
@@ -191,6 +197,7 @@ export const controlArea: Area = {
       for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
     };
     if (ctx.storage) loadState(ctx, ctx.storage);
+    storedIds.set(ctx, issuedIds(ctx.state));
     if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
   },
   /** Steps due jobs and emits diffs (--job-speed > 0). */
@@ -203,17 +210,27 @@ export const controlArea: Area = {
       tickEvents(ctx);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
-    // Background work that handed out ids is journaled too, so a restart never hands them out again.
+    // Background work that handed out ids is stored too, so a restart never hands them out again.
     if (ctx.storage && issuedIds(ctx.state) !== issued) {
-      journalWrite(ctx, ctx.storage, null).catch((error: unknown) =>
-        ctx.logError("sandbox state could not be saved", error),
+      storeWrite(ctx, ctx.storage, null).then(
+        () => storedIds.set(ctx, issuedIds(ctx.state)),
+        (error: unknown) => ctx.logError("sandbox state could not be saved", error),
       );
     }
   },
   tickEveryMs: (ctx) =>
     ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
   close(ctx) {
-    if (ctx.storage) saveState(ctx, ctx.storage);
+    ctx.storage?.close?.();
   },
-  persist: (ctx, org) => (ctx.storage ? journalWrite(ctx, ctx.storage, org) : Promise.resolve()),
+  async persist(ctx, org, write) {
+    if (!ctx.storage) return;
+    // A read is stored only when it handed out ids (it created state): an id must never be handed out twice.
+    if (!write && issuedIds(ctx.state) === storedIds.get(ctx)) return;
+    await storeWrite(ctx, ctx.storage, org);
+    storedIds.set(ctx, issuedIds(ctx.state));
+  },
+  rollback(ctx) {
+    if (ctx.storage) reloadState(ctx, ctx.storage);
+  },
 };

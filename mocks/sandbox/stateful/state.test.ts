@@ -1,4 +1,5 @@
 /** In-memory state, POST /__sandbox/reset, --state-file (save on shutdown, load on start), GET /__sandbox/state. */
+import { DatabaseSync } from "node:sqlite";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +68,19 @@ describe("POST /__sandbox/reset", () => {
   });
 });
 
+/** Rows of a stopped sandbox's state file, read the way a user would (sqlite3, here node:sqlite). */
+function rows(file: string, sql: string): unknown[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return db
+      .prepare(sql)
+      .all()
+      .map((row) => ({ ...row }));
+  } finally {
+    db.close();
+  }
+}
+
 describe("--state-file", () => {
   it("saves on shutdown and reloads on start: queries, Lists, Targets with members and jobs, preferences, events", async () => {
     const file = join(dir, "kept.json");
@@ -79,8 +93,7 @@ describe("--state-file", () => {
     } finally {
       await first.close();
     }
-    const text = readFileSync(file, "utf8");
-    expect(JSON.parse(text)).toMatchObject({ version: 1, state: { version: 1 } });
+    expect(rows(file, "SELECT value FROM meta WHERE key = 'format'")).toEqual([{ value: 2 }]);
 
     const second = await openStateful({ stateFile: file });
     try {
@@ -95,10 +108,10 @@ describe("--state-file", () => {
       expect((await second.get(`/targets/${saved.target.id}`)).body.data.job.status).toBe("done");
       // POST /__sandbox/state/save writes the file on demand.
       expect((await second.control("POST", "/__sandbox/state/save")).body).toEqual({ data: { saved: file } });
-      expect(JSON.parse(readFileSync(file, "utf8")).state.orgs[0].slices.queries).toHaveLength(2);
     } finally {
       await second.close();
     }
+    expect(rows(file, "SELECT count(*) AS n FROM records WHERE kind = 'queries'")).toEqual([{ n: 2 }]);
   });
 
   it("starts empty when the file does not exist yet, and refuses an unreadable file with a clear message", async () => {
@@ -108,15 +121,11 @@ describe("--state-file", () => {
     } finally {
       await fresh.close();
     }
-    expect(JSON.parse(readFileSync(join(dir, "new.json"), "utf8")).version).toBe(1);
+    expect(readFileSync(join(dir, "new.json")).subarray(0, 16).toString("latin1")).toBe("SQLite format 3\0");
     const broken = join(dir, "broken.json");
     writeFileSync(broken, "{ not json");
     await expect(openStateful({ stateFile: broken })).rejects.toThrow(
-      /Cannot load the sandbox state from .*broken\.json: the snapshot is not JSON/,
-    );
-    writeFileSync(broken, JSON.stringify({ version: 99, state: {}, shared: {} }));
-    await expect(openStateful({ stateFile: broken })).rejects.toThrow(
-      /format version 99, and this sandbox reads format version 1 only/,
+      /Cannot use the sandbox state in .*broken\.json: it is neither a SQLite database nor a JSON state file/,
     );
   });
 

@@ -228,12 +228,8 @@ function client(
     get: (path, opts) => request("GET", path, opts),
     async control(method, path, body) {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const res = await send(
-        method,
-        path,
-        payload === undefined ? {} : { "content-type": "application/json" },
-        payload,
-      );
+      // Control writes need a JSON content type (what a page on another site cannot send), with or without a body.
+      const res = await send(method, path, method === "GET" ? {} : { "content-type": "application/json" }, payload);
       return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
     },
   };

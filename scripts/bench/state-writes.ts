@@ -1,0 +1,70 @@
+/**
+ * Writes per second of the sandbox with and without its state file (SQLite, one synced commit per write):
+ * POST /v1/lists through the core (no HTTP), 10 in flight, in alternating rounds; prints the median with
+ * min and max of each. `npm run ts -- scripts/bench/state-writes.ts [writes per round] [rounds]`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
+import { KEYS } from "../../mocks/sandbox/auth.js";
+import { createSandboxCore } from "../../mocks/sandbox/core.js";
+import { nodeStateStorage } from "../../mocks/sandbox/node-state-storage.js";
+
+const writes = Number(process.argv[2] ?? 500);
+const rounds = Number(process.argv[3] ?? 5);
+const spec = loadSpec(DEFAULT_SPEC_PATH);
+const dir = mkdtempSync(join(tmpdir(), "state-writes-"));
+
+async function round(withFile: boolean, n: number): Promise<number> {
+  const storage = withFile ? nodeStateStorage(join(dir, `state-${n}.db`)) : null;
+  const core = createSandboxCore({
+    spec,
+    storage,
+    people: 200,
+    companies: 20,
+    rateLimit: false,
+    jobSpeed: 0,
+    timers: false,
+  });
+  const headers = { authorization: `Bearer ${KEYS[0]!.key}`, "content-type": "application/json" };
+  try {
+    // One write first, so validator compilation is not counted.
+    await core.handle({ method: "POST", url: "/v1/lists", headers, body: JSON.stringify({ name: "warm-up" }) });
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < writes) {
+          const i = next++;
+          const res = await core.handle({
+            method: "POST",
+            url: "/v1/lists",
+            headers,
+            body: JSON.stringify({ name: `w${i}` }),
+          });
+          if (res.status !== 201) throw new Error(`POST /v1/lists answered ${res.status}: ${res.body}`);
+        }
+      }),
+    );
+    return writes / ((performance.now() - t0) / 1000);
+  } finally {
+    core.close();
+  }
+}
+
+const figures: Record<string, number[]> = { "memory only": [], "state file (SQLite)": [] };
+try {
+  for (let r = 0; r < rounds; r++) {
+    figures["memory only"]!.push(await round(false, r));
+    figures["state file (SQLite)"]!.push(await round(true, r));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`POST /v1/lists, ${writes} writes per round, ${rounds} alternating rounds (writes/s: median [min, max])`);
+for (const [name, values] of Object.entries(figures)) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(`  ${name.padEnd(20)} ${median.toFixed(0)} [${sorted[0]!.toFixed(0)}, ${sorted.at(-1)!.toFixed(0)}]`);
+}
