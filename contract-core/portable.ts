@@ -3,7 +3,9 @@
  * `node:` module is reachable from here; file loading, Redocly, the CLI convention and the contract validator
  * stay in `index.ts`, which re-exports all of this.
  */
-export { serverBasePath, type OpenApiDocument } from "./servers.js";
+export { serverBasePath, serverUrl, type OpenApiDocument } from "./servers.js";
+export { Router, parseUrl, type ParsedUrl, type RouteKey, type RouteOutcome } from "./route.js";
+export { exampleMatcher, pastLastPage, type ExampleMatcher } from "./example-match.js";
 export {
   deref,
   escapeToken,

@@ -86,8 +86,22 @@ export type Handler<Id extends OperationId = OperationId> = (
   ctx: SandboxContext,
 ) => SandboxReply<Id> | Promise<SandboxReply<Id>>;
 
-/** Handlers keyed by operation id, each typed from its own operation. */
-export type Handlers = { [Id in OperationId]?: Handler<Id> };
+/** Handlers keyed by operation id, each typed from its own operation: every operation of the spec has one. */
+export type Handlers = { [Id in OperationId]: Handler<Id> };
+
+/** The handlers one area serves: a part of Handlers (the areas together serve all of it, see routes/index.ts). */
+export type AreaHandlers = Partial<Handlers>;
+
+/** The handlers a list of areas serves together, as one object type (each area's handler types, intersected). */
+export type HandlersOf<Areas extends readonly Area[]> =
+  (Areas[number]["handlers"] extends infer H ? (H extends unknown ? (all: H) => void : never) : never) extends (
+    all: infer All,
+  ) => void
+    ? All
+    : never;
+
+/** `Served` when it holds a handler for every operation; otherwise tsc names each operation missing from it. */
+export type EveryOperation<Served extends Handlers> = Served;
 
 /** Hooks the read side needs from the stateful side (set by areas in `setup`). */
 export interface AccountHooks {
@@ -146,7 +160,7 @@ export interface ControlRoute {
 
 export interface Area {
   name: string;
-  handlers: Handlers;
+  handlers: AreaHandlers;
   /** Control endpoints this area serves (any host gets them through the core). */
   control?: ControlRoute[];
   /** Called once when the core is created: set hooks, load state, start timers. */

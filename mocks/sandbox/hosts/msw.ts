@@ -11,7 +11,7 @@
 import { saveState } from "../stateful/state-snapshot.js";
 import { http, HttpResponse, type HttpHandler } from "msw";
 import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
-import { exampleMatcher } from "../../prism/match.js";
+import { exampleMatcher, serverUrl } from "../../../contract-core/portable.js";
 import type { SandboxKey } from "../auth.js";
 import type { StateStorage } from "../context.js";
 import {
@@ -25,9 +25,7 @@ import type { JsonObject } from "../spec.js";
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
 export function defaultBaseUrl(spec: JsonObject = bundledSpec as JsonObject): string {
-  const server = (spec.servers as { url: string; variables?: Record<string, { default: string }> }[] | undefined)?.[0];
-  if (!server) return "/v1";
-  return server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? "");
+  return serverUrl(spec) || "/";
 }
 
 export interface HandlersOptions {

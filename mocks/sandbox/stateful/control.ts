@@ -181,7 +181,7 @@ const controlRoutes: ControlRoute[] = [
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
 
-export const controlArea: Area = {
+export const controlArea = {
   name: "control",
   handlers: {},
   control: controlRoutes,
@@ -216,4 +216,4 @@ export const controlArea: Area = {
     if (ctx.storage) saveState(ctx, ctx.storage);
   },
   persist: (ctx, org) => (ctx.storage ? journalWrite(ctx, ctx.storage, org) : Promise.resolve()),
-};
+} satisfies Area;

@@ -250,7 +250,7 @@ export function view(e: StoredEvent): EventView {
   return rest;
 }
 
-export const eventsArea: Area = {
+export const eventsArea = {
   name: "events",
   handlers: {
     listEvents(req, ctx) {
@@ -293,4 +293,4 @@ export const eventsArea: Area = {
       };
     },
   },
-};
+} satisfies Area;

@@ -80,7 +80,7 @@ function channel(value: string): string | null {
   return t === "" ? null : t;
 }
 
-export const preferencesArea: Area = {
+export const preferencesArea = {
   name: "preferences",
   handlers: {
     getNotificationPreferences(req) {
@@ -122,4 +122,4 @@ export const preferencesArea: Area = {
   setup(ctx) {
     ctx.hooks.webhookConfigured = webhookConfigured;
   },
-};
+} satisfies Area;
