@@ -17,7 +17,15 @@ export {
   type DerefOptions,
   type Obj,
 } from "./pointer.js";
-export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
+export {
+  HTTP_METHODS,
+  OPERATIONS,
+  listOperations,
+  operationKey,
+  type HttpMethod,
+  type OperationEntry,
+  type SpecOperation,
+} from "./operations.js";
 export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords, type SpecCompiler } from "./ajv.js";
 export {
   describeViolation,

@@ -78,7 +78,13 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
     method: method.toUpperCase(),
     path,
   }));
-  const list = (items: unknown[]) => items.map((item) => `  ${JSON.stringify(item)},\n`).join("");
+  const literal = (item: unknown) =>
+    isObj(item)
+      ? `{ ${Object.entries(item)
+          .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+          .join(", ")} }`
+      : JSON.stringify(item);
+  const list = (items: unknown[]) => items.map((item) => `  ${literal(item)},\n`).join("");
   return [
     `/* ${NOTICE} */\n\n`,
     "/** The `error.type` values of the spec's Error schema (its enum), in the spec's order. */\n",

@@ -4,7 +4,20 @@
  */
 import { expectTypeOf, test } from "vitest";
 import type { operations } from "../../generated/schema.js";
-import type { Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody, ResponseBody } from "./context.js";
+import {
+  everyOperationHandled,
+  type Area,
+  type AreaHandlers,
+  type Handler,
+  type Handlers,
+  type MissingHandlers,
+  type OperationId,
+  type PathParams,
+  type QueryParams,
+  type RequestBody,
+  type ResponseBody,
+} from "./context.js";
+import { areas } from "./routes/index.js";
 
 test("OperationId is every operation of the spec", () => {
   expectTypeOf<OperationId>().toEqualTypeOf<keyof operations>();
@@ -23,7 +36,7 @@ test("inputs are the operation's own types", () => {
 });
 
 test("a handler answers only what the spec allows", () => {
-  const ok: Handlers = {
+  const ok: AreaHandlers = {
     createList: (req) => ({
       status: 201,
       body: { data: { id: req.body.name, name: req.body.name } as ResponseBody<"createList", 201>["data"] },
@@ -48,6 +61,19 @@ test("a handler answers only what the spec allows", () => {
     void req.params.slug;
     return { body: {} as ResponseBody<"getTarget", 200> };
   };
-  expectTypeOf(ok).toExtend<Handlers>();
+  expectTypeOf(ok).toExtend<AreaHandlers>();
   void [wrongField, wrongStatus, wrongParam];
+});
+
+test("every operation needs a handler: tsc names the one no area handles", () => {
+  const readOnly = { name: "read", handlers: { getAccount: () => ({ body: {} as ResponseBody<"getAccount", 200> }) } };
+  // @ts-expect-error Handlers has no optional key: a set without every operation is not one
+  const partial: Handlers = readOnly.handlers;
+  expectTypeOf<MissingHandlers<[typeof readOnly]>>().toEqualTypeOf<Exclude<OperationId, "getAccount">>();
+  // @ts-expect-error missingHandlers: every operation but getAccount
+  everyOperationHandled([readOnly]);
+  // An area typed `Area` (handlers all optional) handles nothing for certain.
+  expectTypeOf<MissingHandlers<[Area]>>().toEqualTypeOf<OperationId>();
+  expectTypeOf(areas).toEqualTypeOf<Area[]>();
+  void partial;
 });

@@ -92,16 +92,26 @@ export type Handlers = { [Id in OperationId]: Handler<Id> };
 /** The handlers one area serves: a part of Handlers (the areas together serve all of it, see routes/index.ts). */
 export type AreaHandlers = Partial<Handlers>;
 
-/** The handlers a list of areas serves together, as one object type (each area's handler types, intersected). */
-export type HandlersOf<Areas extends readonly Area[]> =
-  (Areas[number]["handlers"] extends infer H ? (H extends unknown ? (all: H) => void : never) : never) extends (
-    all: infer All,
-  ) => void
-    ? All
-    : never;
+/** The operations a list of areas handles: the keys each area's handlers hold for certain (not optional). */
+type HandledBy<Areas extends readonly Area[]> = Areas[number] extends infer A
+  ? A extends Area
+    ? { [K in keyof A["handlers"]]-?: object extends Pick<A["handlers"], K> ? never : K }[keyof A["handlers"]]
+    : never
+  : never;
 
-/** `Served` when it holds a handler for every operation; otherwise tsc names each operation missing from it. */
-export type EveryOperation<Served extends Handlers> = Served;
+/** The operations of the spec that none of `Areas` handles. */
+export type MissingHandlers<Areas extends readonly Area[]> = Exclude<OperationId, HandledBy<Areas>>;
+
+/**
+ * The areas that serve the sandbox together, checked by tsc to handle every operation of the spec (declare
+ * each area with `satisfies Area`, so its handlers' keys stay in its type): an operation no area handles fails
+ * the call, named under `missingHandlers`.
+ */
+export function everyOperationHandled<const Areas extends readonly Area[]>(
+  areas: Areas & ([MissingHandlers<Areas>] extends [never] ? unknown : { missingHandlers: MissingHandlers<Areas> }),
+): Area[] {
+  return [...areas];
+}
 
 /** Hooks the read side needs from the stateful side (set by areas in `setup`). */
 export interface AccountHooks {
