@@ -3,6 +3,7 @@
  * bodies come from generated/schema.d.ts, so a handler answering what the spec does not allow fails tsc.
  */
 import { expectTypeOf, test } from "vitest";
+import type { OPERATIONS } from "../../contract-core/portable.js";
 import type { operations } from "../../generated/schema.js";
 import {
   everyOperationHandled,
@@ -21,6 +22,7 @@ import { areas } from "./routes/index.js";
 
 test("OperationId is every operation of the spec", () => {
   expectTypeOf<OperationId>().toEqualTypeOf<keyof operations>();
+  expectTypeOf<(typeof OPERATIONS)[number]["operationId"]>().toEqualTypeOf<OperationId>();
   expectTypeOf<"searchPeople">().toExtend<OperationId>();
   // @ts-expect-error not an operation of the spec
   expectTypeOf<"notAnOperation">().toExtend<OperationId>();
