@@ -38,7 +38,7 @@ export interface FrameworkErrorBody {
 export const MAX_ERROR_MESSAGE = 2000;
 
 /** How much of a client's input (an id, a path, a value) a message repeats: enough to recognize it, never unbounded. */
-export const MAX_ECHOED_INPUT = 200;
+const MAX_ECHOED_INPUT = 200;
 
 /** `value` for quoting in a message, cut to MAX_ECHOED_INPUT characters with an ellipsis. */
 export function echoInput(value: string): string {
@@ -48,10 +48,6 @@ export function echoInput(value: string): string {
 export function errorBody(type: string, message: string): ErrorBody {
   const text = message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 3)}...` : message;
   return { error: { type, message: text } };
-}
-
-export function frameworkErrorBody(statusCode: number, error: string, message: string): FrameworkErrorBody {
-  return { statusCode, error, message };
 }
 
 /** True when `body` has the application-error shape (with `type`, when given) and a non-empty message. */

@@ -12,7 +12,7 @@ import type { OpenApiDocument } from "./spec.js";
 type Side = ContractError["side"];
 
 /** Lower-cased header names; multi-valued headers as arrays. */
-export function headerValues(headers: HeaderMap | undefined, key: string): string[] {
+function headerValues(headers: HeaderMap | undefined, key: string): string[] {
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (name.toLowerCase() !== key || value === undefined) continue;
     return Array.isArray(value) ? value : [value];
