@@ -19,8 +19,7 @@ interface Template<T> {
 }
 
 export type RouteOutcome<T> =
-  | { ok: true; route: T; template: string; params: Record<string, string> }
-  | { ok: false; message: string };
+  { ok: true; route: T; template: string; params: Record<string, string> } | { ok: false; message: string };
 
 export interface ParsedUrl {
   path: string;
