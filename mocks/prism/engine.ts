@@ -25,6 +25,7 @@ import {
   pastLastPage,
   requestWording,
   Router,
+  serverBasePath,
   withAnsweredStatus,
   type Preferences,
 } from "../../contract-core/index.js";
@@ -51,7 +52,8 @@ export interface EngineOptions {
 }
 
 export interface Engine {
-  operationCount: number;
+  /** The path of the spec's server URL (`/v1`): the mock serves the spec's paths under it. */
+  basePath: string;
   /** Every response header the spec declares, lower-case (CORS exposes them to browser apps). */
   exposedHeaders: readonly string[];
   handle(request: EngineRequest, preferences: Preferences): Promise<MockReply>;
@@ -220,7 +222,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   return {
-    operationCount: operations.length,
+    basePath: serverBasePath(doc),
     exposedHeaders: responseHeaderNames(operations),
     async handle(request, preferences) {
       const candidates = router.candidates(request.path);
