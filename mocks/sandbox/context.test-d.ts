@@ -72,10 +72,13 @@ test("every operation needs a handler: tsc names the one no area handles", () =>
   // @ts-expect-error Handlers has no optional key: a set without every operation is not one
   const partial: Handlers = readOnly.handlers;
   expectTypeOf<MissingHandlers<[typeof readOnly]>>().toEqualTypeOf<Exclude<OperationId, "getAccount">>();
-  // @ts-expect-error missingHandlers: every operation but getAccount
-  everyOperationHandled([readOnly]);
+  expectTypeOf(everyOperationHandled([readOnly])).toEqualTypeOf<{
+    noHandlerFor: Exclude<OperationId, "getAccount">;
+  }>();
+  // @ts-expect-error no handler for every operation but getAccount
+  const some: Area[] = everyOperationHandled([readOnly]);
   // An area typed `Area` (handlers all optional) handles nothing for certain.
   expectTypeOf<MissingHandlers<[Area]>>().toEqualTypeOf<OperationId>();
   expectTypeOf(areas).toEqualTypeOf<Area[]>();
-  void partial;
+  void [partial, some];
 });

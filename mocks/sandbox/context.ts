@@ -103,14 +103,15 @@ type HandledBy<Areas extends readonly Area[]> = Areas[number] extends infer A
 export type MissingHandlers<Areas extends readonly Area[]> = Exclude<OperationId, HandledBy<Areas>>;
 
 /**
- * The areas that serve the sandbox together, checked by tsc to handle every operation of the spec (declare
- * each area with `satisfies Area`, so its handlers' keys stay in its type): an operation no area handles fails
- * the call, named under `missingHandlers`.
+ * The areas that serve the sandbox together, typed `Area[]` only when they handle every operation of the spec
+ * (declare each area with `satisfies Area`, so its handlers' keys stay in its type). Otherwise the type names
+ * each operation without a handler, and assigning it to `Area[]` fails tsc with it:
+ * `Type '{ noHandlerFor: "getAccount"; }' is missing the following properties from type 'Area[]': ...`.
  */
 export function everyOperationHandled<const Areas extends readonly Area[]>(
-  areas: Areas & ([MissingHandlers<Areas>] extends [never] ? unknown : { missingHandlers: MissingHandlers<Areas> }),
-): Area[] {
-  return [...areas];
+  areas: Areas,
+): [MissingHandlers<Areas>] extends [never] ? Area[] : { noHandlerFor: MissingHandlers<Areas> } {
+  return [...areas] as never;
 }
 
 /** Hooks the read side needs from the stateful side (set by areas in `setup`). */
