@@ -26,7 +26,7 @@ export {
   type OperationEntry,
   type SpecOperation,
 } from "./operations.js";
-export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords, type SpecCompiler } from "./ajv.js";
+export { createAjv, createSpecCompiler, type SpecCompiler } from "./ajv.js";
 export {
   describeViolation,
   describeViolations,

@@ -20,13 +20,13 @@ export const REDOCLY_ENV = {
   REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
 };
 
-export interface RedoclyRun {
+interface RedoclyRun {
   code: number;
   output: string;
 }
 
 /** Redocly's output without the Node deprecation banner and progress lines. */
-export function redoclyOutput(output: string): string {
+function redoclyOutput(output: string): string {
   return output
     .split("\n")
     .filter((l) => l.trim() !== "" && !/[║╔╚]/.test(l) && !/^bundling /.test(l))
@@ -34,7 +34,7 @@ export function redoclyOutput(output: string): string {
     .trim();
 }
 
-export function runRedocly(args: string[], cwd: string): Promise<RedoclyRun> {
+function runRedocly(args: string[], cwd: string): Promise<RedoclyRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
