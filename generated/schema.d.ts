@@ -969,12 +969,11 @@ export interface components {
             /** @description The error details. */
             error: {
                 /**
-                 * @description Machine-readable error type, with the status it comes with: `invalid_request` (400),
+                 * @description Machine-readable error type. Documented values: `invalid_request` (400),
                  *     `certification_target_unsupported` (400), `unauthorized` (401), `payment_required` (402),
                  *     `not_found` (404), `conflict` (409).
-                 * @enum {string}
                  */
-                type: "invalid_request" | "certification_target_unsupported" | "unauthorized" | "payment_required" | "not_found" | "conflict";
+                type: string;
                 /** @description Human-readable explanation. */
                 message: string;
             };

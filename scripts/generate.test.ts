@@ -7,25 +7,25 @@ import { renderSpecConstants } from "./generate.js";
 const bundle = () => structuredClone(loadSpec(DEFAULT_SPEC_PATH)) as Record<string, any>;
 
 describe("renderSpecConstants", () => {
-  it("writes the Error schema's enum and every operation, as committed in generated/spec-constants.ts", () => {
+  it("writes the Error type's known values and every operation, as committed in generated/spec-constants.ts", () => {
     const text = renderSpecConstants(bundle());
     expect(text).toBe(readFileSync(`${REPO_ROOT}/generated/spec-constants.ts`, "utf8"));
     expect(text).toContain('  "certification_target_unsupported",\n');
     expect(text).toContain('  { operationId: "getPerson", method: "GET", path: "/people/{slug}" },\n');
   });
 
-  it("adds an error type added to the enum", () => {
+  it("adds an error type added to the list", () => {
     const doc = bundle();
-    doc.components.schemas.Error.properties.error.properties.type.enum.push("rate_limited");
+    doc.components.schemas.Error.properties.error.properties.type["x-known-values"].push("rate_limited");
     expect(renderSpecConstants(doc)).toContain('  "rate_limited",\n] as const;');
   });
 
-  it("refuses a spec whose Error type has no enum of strings, so no hand copy can stand in", () => {
-    const noEnum = bundle();
-    delete noEnum.components.schemas.Error.properties.error.properties.type.enum;
-    expect(() => renderSpecConstants(noEnum)).toThrow("components/schemas/Error's error.type has no enum");
+  it("refuses a spec whose Error type lists no strings, so no hand copy can stand in", () => {
+    const none = bundle();
+    delete none.components.schemas.Error.properties.error.properties.type["x-known-values"];
+    expect(() => renderSpecConstants(none)).toThrow("components/schemas/Error's error.type has no x-known-values");
     const numbers = bundle();
-    numbers.components.schemas.Error.properties.error.properties.type.enum = [400];
-    expect(() => renderSpecConstants(numbers)).toThrow("has no enum");
+    numbers.components.schemas.Error.properties.error.properties.type["x-known-values"] = [400];
+    expect(() => renderSpecConstants(numbers)).toThrow("has no x-known-values");
   });
 });

@@ -64,15 +64,17 @@ export async function generate(outDir?: string): Promise<string[]> {
 }
 
 /**
- * The spec's lists the code needs as values (types alone cannot be iterated): the error types of the `Error`
- * schema's enum and every operation (id, method, path template) in document order. Throws when the spec has
- * no such enum, so the error vocabulary never falls back to a hand copy.
+ * The spec's lists the code needs as values (types alone cannot be iterated): the error types (the `Error`
+ * schema's `type` and its `x-known-values`, spec/EXTENSIONS.md) and every operation (id, method, path
+ * template) in document order. Throws when the spec has no such list, so the error vocabulary never falls back
+ * to a hand copy.
  */
 export function renderSpecConstants(doc: Record<string, unknown>): string {
   const type = deref(doc, resolvePointer(doc, "/components/schemas/Error/properties/error/properties/type"));
-  const errorTypes = isObj(type) && Array.isArray(type.enum) ? type.enum : undefined;
+  const known = isObj(type) ? type["x-known-values"] : undefined;
+  const errorTypes = Array.isArray(known) ? known : undefined;
   if (!errorTypes?.every((t) => typeof t === "string") || errorTypes.length === 0)
-    throw new Error("spec: components/schemas/Error's error.type has no enum of error types");
+    throw new Error("spec: components/schemas/Error's error.type has no x-known-values list of error types");
   const operations = listOperations(doc).map(({ method, path, operation }) => ({
     operationId: String(operation.operationId),
     method: method.toUpperCase(),
@@ -87,7 +89,7 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
   const list = (items: unknown[]) => items.map((item) => `  ${literal(item)},\n`).join("");
   return [
     `/* ${NOTICE} */\n\n`,
-    "/** The `error.type` values of the spec's Error schema (its enum), in the spec's order. */\n",
+    "/** The documented `error.type` values (the spec's Error schema, `x-known-values`), in the spec's order. */\n",
     `export const ERROR_TYPES = [\n${list(errorTypes)}] as const;\n\n`,
     "/** Every operation of the spec: its operationId, method and path template, in document order. */\n",
     `export const OPERATIONS = [\n${list(operations)}] as const;\n`,
