@@ -7,10 +7,10 @@ import type { Options, ValidateFunction } from "ajv";
 const addFormats = addFormatsModule as unknown as FormatsPlugin;
 
 /** Annotation keywords OpenAPI 3.1 adds to JSON Schema; they carry no validation. */
-export const OPENAPI_KEYWORDS = ["example", "discriminator", "xml", "externalDocs"];
+const OPENAPI_KEYWORDS = ["example", "discriminator", "xml", "externalDocs"];
 
 /** Every `x-` key used anywhere in the document (Ajv has no wildcard for extension keywords). */
-export function extensionKeywords(doc: unknown): string[] {
+function extensionKeywords(doc: unknown): string[] {
   const found = new Set<string>();
   const seen = new Set<object>();
   const walk = (node: unknown): void => {

@@ -1,5 +1,5 @@
 /**
- * Files of a cache folder (the spec bundles, the sandbox's start-up snapshots): each written whole through a
+ * Files of a cache folder (the sandbox's start-up snapshots): each written whole through a
  * partial file beside it, renamed into place, so a reader sees the old file or the new one, never part of one;
  * the folder pruned to its most recently written files.
  */

@@ -47,7 +47,7 @@ export class UsageError extends Error {
   readonly exitCode = 2;
 }
 
-export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };
+const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };
 
 /** Shared option definitions, so every command spells them the same. */
 export const COMMON_OPTIONS = {
@@ -105,7 +105,7 @@ export function formatUsage(spec: CommandSpec): string {
 }
 
 /** The one-line usage shown with every command-line error. */
-export function usageLine(spec: CommandSpec): string {
+function usageLine(spec: CommandSpec): string {
   return `usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
 }
 

@@ -1,17 +1,15 @@
 /**
  * The reference's error vocabulary: the error types, the status-to-type table and both error shapes.
- * No imports: the client bundle uses this module, so it must stay free of server code and of Ajv.
+ * It imports only the spec's generated constants: the client bundle uses this module, so it must stay free of
+ * server code and of Ajv.
  */
+import { ERROR_TYPES } from "../generated/spec-constants.js";
 
-/** The `error.type` values the reference lists, in the order of its error table. */
-export const ERROR_TYPES = [
-  "invalid_request",
-  "certification_target_unsupported",
-  "unauthorized",
-  "payment_required",
-  "not_found",
-  "conflict",
-] as const;
+/**
+ * The documented `error.type` values: the spec's Error schema lists them (`x-known-values`, an open list: a
+ * client also meets types not listed), and `npm run generate` writes them into generated/spec-constants.ts.
+ */
+export { ERROR_TYPES };
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
 /** The one `error.type` that goes with each status where the reference names exactly one (400 also has certification_target_unsupported, but invalid_request is its general type). */
@@ -43,7 +41,7 @@ export interface FrameworkErrorBody {
 export const MAX_ERROR_MESSAGE = 2000;
 
 /** How much of a client's input (an id, a path, a value) a message repeats: enough to recognize it, never unbounded. */
-export const MAX_ECHOED_INPUT = 200;
+const MAX_ECHOED_INPUT = 200;
 
 /** `value` for quoting in a message, cut to MAX_ECHOED_INPUT characters with an ellipsis. */
 export function echoInput(value: string): string {
@@ -53,10 +51,6 @@ export function echoInput(value: string): string {
 export function errorBody(type: string, message: string): ErrorBody {
   const text = message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 3)}...` : message;
   return { error: { type, message: text } };
-}
-
-export function frameworkErrorBody(statusCode: number, error: string, message: string): FrameworkErrorBody {
-  return { statusCode, error, message };
 }
 
 /** True when `body` has the application-error shape (with `type`, when given) and a non-empty message. */

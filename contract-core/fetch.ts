@@ -20,7 +20,7 @@ export function parseBodyText(text: string, contentType?: string | null): unknow
   }
 }
 
-export function headersToRecord(headers: HeadersInit | HeaderMap | undefined): HeaderMap {
+function headersToRecord(headers: HeadersInit | HeaderMap | undefined): HeaderMap {
   if (!headers) return {};
   if (headers instanceof Headers) {
     const out: HeaderMap = {};

@@ -6,7 +6,7 @@ export function formatError(error: ContractError): string {
   return `${error.side} ${error.pointer || "/"} (${error.schemaPath}): ${error.message}`;
 }
 
-export function formatHeadline(result: ExchangeResult): string {
+function formatHeadline(result: ExchangeResult): string {
   return `${result.valid ? "✔" : "✘"} ${result.method} ${result.url} ${result.operationId ?? "(no operation)"} ${result.status}`;
 }
 

@@ -1,5 +1,13 @@
-/** The HTTP methods of an OpenAPI path item and iteration over a document's operations. */
+/**
+ * The HTTP methods of an OpenAPI path item, iteration over a document's operations, and the spec's own
+ * operations as a constant (generated from the bundle, for code and tests that need the list or its length).
+ */
+import { OPERATIONS } from "../generated/spec-constants.js";
 import { deref, isObj, type Obj } from "./pointer.js";
+
+/** Every operation of the spec (operationId, method, path template), in document order: `npm run generate` writes it. */
+export { OPERATIONS };
+export type SpecOperation = (typeof OPERATIONS)[number];
 
 /** Every method a path item can hold (OpenAPI 3.1 `Path Item Object`), in the order the spec lists them. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;

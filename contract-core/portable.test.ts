@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { requestWording, serverBasePath } from "./portable.js";
+import { requestWording, serverBasePath, serverUrl } from "./portable.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)/gm;
@@ -41,12 +41,19 @@ describe("contract-core's node-free entry", () => {
   });
 });
 
-describe("serverBasePath", () => {
+describe("serverUrl and serverBasePath", () => {
+  const withOrigin = { servers: [{ url: "{origin}/v1/", variables: { origin: { default: "https://api.example" } } }] };
+
+  it("resolve the first server URL with its variables at their defaults, without a trailing slash", () => {
+    expect(serverUrl(withOrigin)).toBe("https://api.example/v1");
+    expect(serverUrl({ servers: [{ url: "/v1/" }] })).toBe("/v1");
+    expect(serverUrl({})).toBe("");
+    expect(() => serverUrl({ servers: [{ url: "{origin}/v1" }] })).toThrow('Server variable "origin" has no default');
+  });
+
   it("reads the path of the first server URL, variables at their defaults", () => {
-    expect(
-      serverBasePath({ servers: [{ url: "{origin}/v1", variables: { origin: { default: "https://api.example" } } }] }),
-    ).toBe("/v1");
-    expect(serverBasePath({ servers: [{ url: "{origin}/v1/" }] })).toBe("/v1");
+    expect(serverBasePath(withOrigin)).toBe("/v1");
+    expect(serverBasePath({ servers: [{ url: "/v1/" }] })).toBe("/v1");
     expect(serverBasePath({ servers: [{ url: "https://api.example/v2/" }, { url: "/v1" }] })).toBe("/v2");
   });
 

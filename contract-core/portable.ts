@@ -3,7 +3,9 @@
  * `node:` module is reachable from here; file loading, Redocly, the CLI convention and the contract validator
  * stay in `index.ts`, which re-exports all of this.
  */
-export { serverBasePath, type OpenApiDocument } from "./servers.js";
+export { serverBasePath, serverUrl, type OpenApiDocument } from "./servers.js";
+export { Router, parseUrl, type ParsedUrl, type RouteKey, type RouteOutcome } from "./route.js";
+export { exampleMatcher, pastLastPage, type ExampleMatcher } from "./example-match.js";
 export {
   deref,
   escapeToken,
@@ -15,8 +17,16 @@ export {
   type DerefOptions,
   type Obj,
 } from "./pointer.js";
-export { HTTP_METHODS, listOperations, operationKey, type HttpMethod, type OperationEntry } from "./operations.js";
-export { OPENAPI_KEYWORDS, createAjv, createSpecCompiler, extensionKeywords, type SpecCompiler } from "./ajv.js";
+export {
+  HTTP_METHODS,
+  OPERATIONS,
+  listOperations,
+  operationKey,
+  type HttpMethod,
+  type OperationEntry,
+  type SpecOperation,
+} from "./operations.js";
+export { createAjv, createSpecCompiler, type SpecCompiler } from "./ajv.js";
 export {
   describeViolation,
   describeViolations,

@@ -7,7 +7,7 @@
  * stand in for it (handy in a browser address bar); they are removed from the query either way.
  */
 
-export const PREFERENCE_NAMES = ["code", "example", "dynamic", "seed", "latency"] as const;
+const PREFERENCE_NAMES = ["code", "example", "dynamic", "seed", "latency"] as const;
 export type PreferenceName = (typeof PREFERENCE_NAMES)[number];
 
 export interface Preferences {

@@ -23,7 +23,7 @@ export interface LoadedExchange {
 }
 
 /** Files named on the command line, folders searched recursively for *.json and *.har, in sorted order. */
-export function collectRecordingFiles(paths: string[]): string[] {
+function collectRecordingFiles(paths: string[]): string[] {
   const files: string[] = [];
   const visit = (path: string): void => {
     let stats;
@@ -128,7 +128,7 @@ function fromHar(log: Obj, file: string, basePath: string): LoadedExchange[] {
 }
 
 /** Parses one file's text. `basePath` selects HAR entries (e.g. `/v1`). */
-export function parseRecordingText(text: string, file: string, basePath: string): LoadedExchange[] {
+function parseRecordingText(text: string, file: string, basePath: string): LoadedExchange[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);

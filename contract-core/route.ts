@@ -1,19 +1,25 @@
 /**
- * Route matching: strip the server base path, match path templates segment by segment
- * (same segment count, literal segments win over parameters), URL-decode parameter values.
+ * The one router (no Node API): strips the server base path and matches path templates segment by segment
+ * (same segment count, literal segments win over parameters), URL-decoding parameter values. The contract
+ * validator, the sandbox core, the mock and the example matcher all route through it.
  */
-import type { OperationModel } from "./model.js";
 
 type Segment = { literal: string } | { param: string };
 
-interface Template {
-  template: string;
-  segments: Segment[];
-  byMethod: Map<string, OperationModel>;
+/** What a route is matched on: its method (any case) and its path template (`/people/{slug}`). */
+export interface RouteKey {
+  method: string;
+  path: string;
 }
 
-export type RouteOutcome =
-  { ok: true; operation: OperationModel; params: Record<string, string> } | { ok: false; message: string };
+interface Template<T> {
+  template: string;
+  segments: Segment[];
+  byMethod: Map<string, T>;
+}
+
+export type RouteOutcome<T> =
+  { ok: true; route: T; template: string; params: Record<string, string> } | { ok: false; message: string };
 
 export interface ParsedUrl {
   path: string;
@@ -41,7 +47,7 @@ function decode(value: string): string {
 }
 
 /** Negative when `a` is more specific: at the first differing position a literal beats a parameter. */
-function bySpecificity(a: Template, b: Template): number {
+function bySpecificity<T>(a: Template<T>, b: Template<T>): number {
   for (let i = 0; i < a.segments.length; i++) {
     const aLiteral = "literal" in a.segments[i]!;
     const bLiteral = "literal" in b.segments[i]!;
@@ -50,25 +56,28 @@ function bySpecificity(a: Template, b: Template): number {
   return 0;
 }
 
-export class Router {
-  private readonly templates: Template[] = [];
+export class Router<T> {
+  private readonly templates: Template<T>[] = [];
   declare readonly basePath: string;
 
-  constructor(basePath: string, operations: OperationModel[]) {
+  /** `keyOf` names each route's method and path template (the first route of a method and template wins). */
+  constructor(basePath: string, routes: readonly T[], keyOf: (route: T) => RouteKey) {
     this.basePath = basePath;
-    const byTemplate = new Map<string, Template>();
-    for (const operation of operations) {
-      let template = byTemplate.get(operation.pathTemplate);
+    const byTemplate = new Map<string, Template<T>>();
+    for (const route of routes) {
+      const { method, path } = keyOf(route);
+      let template = byTemplate.get(path);
       if (!template) {
-        const segments = splitPath(operation.pathTemplate).map((s): Segment => {
+        const segments = splitPath(path).map((s): Segment => {
           const param = /^\{([^}]+)\}$/.exec(s);
           return param ? { param: param[1]! } : { literal: s };
         });
-        template = { template: operation.pathTemplate, segments, byMethod: new Map() };
-        byTemplate.set(operation.pathTemplate, template);
+        template = { template: path, segments, byMethod: new Map() };
+        byTemplate.set(path, template);
         this.templates.push(template);
       }
-      template.byMethod.set(operation.method, operation);
+      const upper = method.toUpperCase();
+      if (!template.byMethod.has(upper)) template.byMethod.set(upper, route);
     }
   }
 
@@ -79,22 +88,39 @@ export class Router {
     return path.startsWith(`${this.basePath}/`) ? path.slice(this.basePath.length) : null;
   }
 
-  find(method: string, url: string): RouteOutcome {
-    const { path } = parseUrl(url);
-    const local = this.stripBase(path);
-    if (local === null)
-      return { ok: false, message: `path ${path} is not under the server base path ${this.basePath}` };
+  /** The templates a path (under the base path, still percent-encoded) matches, most specific first. */
+  private matching(local: string): { parts: string[]; templates: Template<T>[] } {
     const parts = splitPath(local);
-    const candidates = this.templates
+    const templates = this.templates
       .filter((t) => t.segments.length === parts.length)
       .filter((t) => t.segments.every((s, i) => ("literal" in s ? s.literal === parts[i] : parts[i] !== "")))
       .sort(bySpecificity);
-    if (candidates.length === 0)
+    return { parts, templates };
+  }
+
+  /** Every route, of any method, whose template matches `path` (under the base path), most specific first. */
+  candidates(path: string): T[] {
+    const local = this.stripBase(path);
+    return local === null ? [] : this.matching(local).templates.flatMap((t) => [...t.byMethod.values()]);
+  }
+
+  /** The route for a method and URL (path and query, or absolute), with its decoded path parameters. */
+  find(method: string, url: string): RouteOutcome<T> {
+    return this.match(method, parseUrl(url).path);
+  }
+
+  /** The route for a method and a path (percent-encoded, no query), with its decoded path parameters. */
+  match(method: string, path: string): RouteOutcome<T> {
+    const local = this.stripBase(path);
+    if (local === null)
+      return { ok: false, message: `path ${path} is not under the server base path ${this.basePath}` };
+    const { parts, templates } = this.matching(local);
+    if (templates.length === 0)
       return { ok: false, message: `no path template matches ${local} (${method.toUpperCase()} ${path})` };
     const upper = method.toUpperCase();
-    const template = candidates.find((t) => t.byMethod.has(upper));
+    const template = templates.find((t) => t.byMethod.has(upper));
     if (!template) {
-      const first = candidates[0]!;
+      const first = templates[0]!;
       return {
         ok: false,
         message: `${first.template} has no ${upper} operation (documented: ${[...first.byMethod.keys()].join(", ")})`,
@@ -104,6 +130,6 @@ export class Router {
     template.segments.forEach((s, i) => {
       if ("param" in s) params[s.param] = decode(parts[i]!);
     });
-    return { ok: true, operation: template.byMethod.get(upper)!, params };
+    return { ok: true, route: template.byMethod.get(upper)!, template: template.template, params };
   }
 }

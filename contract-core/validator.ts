@@ -12,7 +12,7 @@ import type { OpenApiDocument } from "./spec.js";
 type Side = ContractError["side"];
 
 /** Lower-cased header names; multi-valued headers as arrays. */
-export function headerValues(headers: HeaderMap | undefined, key: string): string[] {
+function headerValues(headers: HeaderMap | undefined, key: string): string[] {
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (name.toLowerCase() !== key || value === undefined) continue;
     return Array.isArray(value) ? value : [value];
@@ -40,13 +40,13 @@ function findMedia(media: MediaModel[], type: string): MediaModel | undefined {
 }
 
 export class Validator implements ContractValidator {
-  private readonly router: Router;
+  private readonly router: Router<OperationModel>;
   private readonly locate: (error: ErrorObject) => string;
   declare private readonly model: ContractModel;
 
   constructor(model: ContractModel) {
     this.model = model;
-    this.router = new Router(model.basePath, model.operations);
+    this.router = new Router(model.basePath, model.operations, (op) => ({ method: op.method, path: op.pathTemplate }));
     this.locate = locator(model.locations);
   }
 
@@ -65,7 +65,7 @@ export class Validator implements ContractValidator {
   matchRoute(method: string, url: string): RouteMatch | null {
     const route = this.router.find(method, url);
     return route.ok
-      ? { operationId: route.operation.operationId, pathTemplate: route.operation.pathTemplate, params: route.params }
+      ? { operationId: route.route.operationId, pathTemplate: route.template, params: route.params }
       : null;
   }
 
@@ -86,7 +86,7 @@ export class Validator implements ContractValidator {
       const error: ContractError = { side: "request", pointer: "/url", schemaPath: "#/paths", message: route.message };
       return { ...base, operationId: null, valid: false, errors: [error] };
     }
-    const op = route.operation;
+    const op = route.route;
     const errors = withRequest ? this.checkRequest(op, route.params, exchange) : [];
     errors.push(...this.checkResponse(op, exchange));
     return { ...base, operationId: op.operationId, valid: errors.length === 0, errors };

@@ -5,7 +5,18 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
-import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec, isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
+import {
+  REPO_ROOT,
+  SPEC_ROOT_PATH,
+  bundleSpec,
+  deref,
+  isMain,
+  isObj,
+  listOperations,
+  resolvePointer,
+  runCommand,
+  type CommandSpec,
+} from "../contract-core/index.js";
 import { renderPolicyDoc } from "./breaking/format.js";
 import { renderExamplesList } from "./examples-list.js";
 
@@ -15,6 +26,7 @@ export const GENERATED_FILES: { name: string; committed: string }[] = [
   { name: "openapi.json", committed: "generated/openapi.json" },
   { name: "openapi.yaml", committed: "generated/openapi.yaml" },
   { name: "schema.d.ts", committed: "generated/schema.d.ts" },
+  { name: "spec-constants.ts", committed: "generated/spec-constants.ts" },
   { name: "EXAMPLES.md", committed: "mocks/prism/EXAMPLES.md" },
   { name: "POLICY.md", committed: "scripts/breaking/POLICY.md" },
 ];
@@ -45,15 +57,49 @@ export async function generate(outDir?: string): Promise<string[]> {
     emptyObjectsUnknown: true,
   });
   writeFileSync(target("schema.d.ts"), `/* ${NOTICE} */\n\n` + astToString(ast));
+  writeFileSync(target("spec-constants.ts"), renderSpecConstants(bundled));
   writeFileSync(target("EXAMPLES.md"), renderExamplesList(doc, "generated/openapi.json"));
   writeFileSync(target("POLICY.md"), renderPolicyDoc());
   return GENERATED_FILES.map((f) => target(f.name));
 }
 
+/**
+ * The spec's lists the code needs as values (types alone cannot be iterated): the error types (the `Error`
+ * schema's `type` and its `x-known-values`, spec/EXTENSIONS.md) and every operation (id, method, path
+ * template) in document order. Throws when the spec has no such list, so the error vocabulary never falls back
+ * to a hand copy.
+ */
+export function renderSpecConstants(doc: Record<string, unknown>): string {
+  const type = deref(doc, resolvePointer(doc, "/components/schemas/Error/properties/error/properties/type"));
+  const known = isObj(type) ? type["x-known-values"] : undefined;
+  const errorTypes = Array.isArray(known) ? known : undefined;
+  if (!errorTypes?.every((t) => typeof t === "string") || errorTypes.length === 0)
+    throw new Error("spec: components/schemas/Error's error.type has no x-known-values list of error types");
+  const operations = listOperations(doc).map(({ method, path, operation }) => ({
+    operationId: String(operation.operationId),
+    method: method.toUpperCase(),
+    path,
+  }));
+  const literal = (item: unknown) =>
+    isObj(item)
+      ? `{ ${Object.entries(item)
+          .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+          .join(", ")} }`
+      : JSON.stringify(item);
+  const list = (items: unknown[]) => items.map((item) => `  ${literal(item)},\n`).join("");
+  return [
+    `/* ${NOTICE} */\n\n`,
+    "/** The documented `error.type` values (the spec's Error schema, `x-known-values`), in the spec's order. */\n",
+    `export const ERROR_TYPES = [\n${list(errorTypes)}] as const;\n\n`,
+    "/** Every operation of the spec: its operationId, method and path template, in document order. */\n",
+    `export const OPERATIONS = [\n${list(operations)}] as const;\n`,
+  ].join("");
+}
+
 export const GENERATE_COMMAND: CommandSpec = {
   name: "npm run generate",
   summary:
-    "Bundles spec/ into generated/openapi.{json,yaml}, writes generated/schema.d.ts and mocks/prism/EXAMPLES.md.",
+    "Bundles spec/ into generated/openapi.{json,yaml}, writes generated/schema.d.ts, generated/spec-constants.ts and mocks/prism/EXAMPLES.md.",
   options: {
     out: {
       type: "string",

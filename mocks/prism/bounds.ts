@@ -116,7 +116,7 @@ export function queryPrecheck(doc: Obj): QueryPrecheck {
  * the event loop, so an array of 500,000 wrong items (1 MiB) would block the mock for over ten seconds.
  * A smaller invalid body goes to Prism, whose message names every violation.
  */
-export const FULL_REPORT_BODY_BYTES = 16 * 1024;
+const FULL_REPORT_BODY_BYTES = 16 * 1024;
 
 export type BodyPrecheck = (operation: IHttpOperation, body: unknown, bytes: number) => string | undefined;
 

@@ -9,6 +9,7 @@ import {
   formatErrors,
   listOperations,
   loadSpec,
+  OPERATIONS,
 } from "../../contract-core/index.js";
 import { concreteStatus, responsesOf } from "../../scripts/examples-list.js";
 import { startMock, type RunningMock } from "./server.js";
@@ -89,8 +90,8 @@ async function checked(options: CallOptions, side: "both" | "response" = "both")
 }
 
 describe("every operation answers a valid request with a valid response", () => {
-  it("the spec has the 29 operations of the reference", () => {
-    expect(operations).toHaveLength(29);
+  it("the spec has every operation of the reference", () => {
+    expect(operations).toHaveLength(OPERATIONS.length);
   });
 
   it.each(operations.map((o) => [o.id, o] as const))("%s", async (_, op) => {

@@ -19,9 +19,17 @@ import {
   type MockReply,
   type Violation,
 } from "./errors.js";
-import { loadSpec, requestWording, withAnsweredStatus, type Preferences } from "../../contract-core/index.js";
+import {
+  exampleMatcher,
+  loadSpec,
+  pastLastPage,
+  requestWording,
+  Router,
+  serverBasePath,
+  withAnsweredStatus,
+  type Preferences,
+} from "../../contract-core/index.js";
 import { bodyPrecheck, queryPrecheck } from "./bounds.js";
-import { exampleMatcher, pastLastPage } from "./match.js";
 import { createMemo, hasCallbacks } from "./memo.js";
 import type { EngineRequest } from "./request.js";
 
@@ -44,7 +52,8 @@ export interface EngineOptions {
 }
 
 export interface Engine {
-  operationCount: number;
+  /** The path of the spec's server URL (`/v1`): the mock serves the spec's paths under it. */
+  basePath: string;
   /** Every response header the spec declares, lower-case (CORS exposes them to browser apps). */
   exposedHeaders: readonly string[];
   handle(request: EngineRequest, preferences: Preferences): Promise<MockReply>;
@@ -73,40 +82,6 @@ interface PrismError extends Error {
   additional?: { validation?: Violation[] };
 }
 
-/**
- * Prism's router scores every operation of the spec on every call (a third of its time on this spec).
- * Handing it only the operations whose template can match the path (same number of segments, equal
- * literal segments) leaves it the same choice for much less work. Cached per path, bounded.
- */
-function preRouter(operations: Operations): (path: string) => Operations {
-  const templates = operations.map((op) => ({ op, parts: op.path.split("/") }));
-  const cache = new Map<string, Operations>();
-  return (path) => {
-    let candidates = cache.get(path);
-    if (!candidates) {
-      const parts = path.split("/");
-      candidates = templates
-        .filter(
-          (t) =>
-            t.parts.length === parts.length &&
-            t.parts.every((p, i) => (p.includes("{") ? parts[i] !== "" : p === parts[i])),
-        )
-        .map((t) => t.op);
-      if (cache.size >= 1000) cache.clear();
-      cache.set(path, candidates);
-    }
-    return candidates;
-  };
-}
-
-/** The candidate for `method` with the most literal segments: the one Prism's router will pick. */
-function operationFor(candidates: Operations, method: string): Operations[number] | undefined {
-  const literals = (path: string) => path.split("/").filter((p) => p !== "" && !p.includes("{")).length;
-  return candidates
-    .filter((op) => op.method === method.toLowerCase())
-    .sort((a, b) => literals(b.path) - literals(a.path))[0];
-}
-
 function responseHeaderNames(operations: Operations): string[] {
   const names = operations.flatMap((op) =>
     op.responses.flatMap((r) => (r.headers ?? []).map((h) => h.name.toLowerCase())),
@@ -121,7 +96,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const precheckBody = bodyPrecheck(doc);
   const precheckQuery = queryPrecheck(doc);
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
-  const candidatesFor = preRouter(operations);
+  // Prism's router scores every operation of the spec on every call (a third of its time on this spec):
+  // handing it only the operations whose template matches the path leaves it the same choice for less work.
+  const router = new Router("", operations, (op) => op);
   const proxy = options.mode.kind === "proxy";
   const shared = {
     checkSecurity: true,
@@ -245,12 +222,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   return {
-    operationCount: operations.length,
+    basePath: serverBasePath(doc),
     exposedHeaders: responseHeaderNames(operations),
     async handle(request, preferences) {
-      const candidates = candidatesFor(request.path);
+      const candidates = router.candidates(request.path);
       if (candidates.length === 0) return noRoute(request.label);
-      const operation = operationFor(candidates, request.method);
+      const found = router.match(request.method, request.path);
+      const operation = found.ok ? found.route : undefined;
       const key =
         memo && request.body === undefined && request.bodyBytes === 0 && !candidates.some(hasCallbacks)
           ? memo.keyOf(request, preferences)

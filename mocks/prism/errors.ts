@@ -54,7 +54,7 @@ const PRISM_ENUM = /^must be equal to one of the allowed values:?\s*/;
  * The core's violation for one Prism diagnostic. Prism words each as `Request <where> <what>`
  * (`Request query parameter limit must be <= 100`); anything it words otherwise is kept whole under `body`.
  */
-export function toCoreViolation(v: Violation): CoreViolation {
+function toCoreViolation(v: Violation): CoreViolation {
   const text = v.message.replace(/^Request /, "");
   const fix = (message: string) =>
     PRISM_ENUM.test(message) ? `must be one of: ${message.replace(PRISM_ENUM, "")}` : message;

@@ -1,8 +1,8 @@
-// The memo (memo.ts) against the real spec: for every operation, every documented example and the error
+// The memo (memo.ts) against the real spec: for every operation, documented examples and the error
 // cases, the memoized answer is the one Prism gives when it answers every call itself; a header Prism
 // reads, the query, or a preference gives another answer; dynamic answers and bodies are never memoized.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SPEC_PATH, loadSpec, parsePrefer } from "../../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, OPERATIONS, loadSpec, parsePrefer } from "../../contract-core/index.js";
 import { listOperations, type OpenApiDoc } from "../../scripts/docs/openapi.js";
 import { requestUrl, sampleRequest } from "../../scripts/docs/code-samples.js";
 import { concreteStatus, responsesOf } from "../../scripts/examples-list.js";
@@ -23,18 +23,31 @@ interface Case {
   headers: Record<string, string>;
 }
 
-/** Each operation's sample request (as the docs show it) with every documented Prefer, and error variants. */
-const cases: Case[] = listOperations(doc).flatMap((op): Case[] => {
+/**
+ * The cases meet each distinct path through the memo's key once rather than every combination: each
+ * operation's sample request (as the docs show it: every route, with and without a body), and on the first
+ * GET and the first POST operation every variant the key must tell apart (credentials, Accept, a header
+ * parameter, Prefer code and example), plus every documented Prefer of the first operation.
+ */
+const operations = listOperations(doc);
+const firstGet = operations.find((op) => op.method === "get")!;
+const firstPost = operations.find((op) => op.method === "post")!;
+const cases: Case[] = operations.flatMap((op): Case[] => {
   const method = op.method.toUpperCase();
   const url = requestUrl({ ...sampleRequest(doc, op, []), baseUrl: "" });
   const label = `${method} ${url}`;
-  const prefers = responsesOf(doc as never, op.operation as never).flatMap((entry) =>
-    entry.rows.map((row) =>
-      [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", "),
-    ),
-  );
+  const sample = { name: label, method, url, headers: AUTH };
+  if (op !== firstGet && op !== firstPost) return [sample];
+  const prefers =
+    op !== firstGet
+      ? []
+      : responsesOf(doc as never, op.operation as never).flatMap((entry) =>
+          entry.rows.map((row) =>
+            [`code=${concreteStatus(row.status)}`, ...(row.name ? [`example=${row.name}`] : [])].join(", "),
+          ),
+        );
   return [
-    { name: label, method, url, headers: AUTH },
+    sample,
     { name: `${label} without credentials`, method, url, headers: {} },
     { name: `${label} with X-Api-Key`, method, url, headers: { "x-api-key": "k" } },
     { name: `${label} with Basic credentials`, method, url, headers: { authorization: "Basic dTpw" } },
@@ -97,9 +110,11 @@ async function ask(engine: Engine, c: Case): Promise<MockReply> {
 }
 
 describe("a memoized answer is Prism's own", () => {
-  it("covers every operation, its documented examples and the error cases", () => {
-    expect(new Set(cases.map((c) => `${c.method} ${c.url.split("?")[0]}`)).size).toBeGreaterThanOrEqual(29);
-    expect(cases.length).toBeGreaterThan(29 * 8);
+  it("covers every operation, the documented examples of one and the error cases", () => {
+    expect(new Set(cases.map((c) => `${c.method} ${c.url.split("?")[0]}`)).size).toBeGreaterThanOrEqual(
+      OPERATIONS.length,
+    );
+    expect(cases.some((c) => c.headers.prefer?.startsWith("example="))).toBe(true);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))("%s", async (_, c) => {

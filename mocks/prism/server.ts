@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BASE_PATH, DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
 import {
@@ -30,7 +30,7 @@ import {
   type PreferenceName,
 } from "../../contract-core/index.js";
 
-export { BASE_PATH, DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
+export { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
 export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "dynamic", "seed", "latency"];
@@ -111,7 +111,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
-    baseUrl: `http://${shownHost}:${port}${BASE_PATH}`,
+    baseUrl: `http://${shownHost}:${port}${engine.basePath}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -138,8 +138,9 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
   }
   const path = normalized.path;
   const label = `${method} ${path}`;
-  if (path !== BASE_PATH && !path.startsWith(`${BASE_PATH}/`)) {
-    send(res, noRoute(label, BASE_PATH));
+  const { basePath } = engine;
+  if (path !== basePath && !path.startsWith(`${basePath}/`)) {
+    send(res, noRoute(label, basePath));
     return;
   }
   const body = await readBody(req);
@@ -157,7 +158,7 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
   const reply = await engine.handle(
     {
       method,
-      path: path.slice(BASE_PATH.length) || "/",
+      path: path.slice(basePath.length) || "/",
       label,
       query: queryRecord(url.searchParams),
       headers: headerRecord(req),

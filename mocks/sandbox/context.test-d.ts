@@ -3,11 +3,26 @@
  * bodies come from generated/schema.d.ts, so a handler answering what the spec does not allow fails tsc.
  */
 import { expectTypeOf, test } from "vitest";
+import type { OPERATIONS } from "../../contract-core/portable.js";
 import type { operations } from "../../generated/schema.js";
-import type { Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody, ResponseBody } from "./context.js";
+import {
+  everyOperationHandled,
+  type Area,
+  type AreaHandlers,
+  type Handler,
+  type Handlers,
+  type MissingHandlers,
+  type OperationId,
+  type PathParams,
+  type QueryParams,
+  type RequestBody,
+  type ResponseBody,
+} from "./context.js";
+import { areas } from "./routes/index.js";
 
 test("OperationId is every operation of the spec", () => {
   expectTypeOf<OperationId>().toEqualTypeOf<keyof operations>();
+  expectTypeOf<(typeof OPERATIONS)[number]["operationId"]>().toEqualTypeOf<OperationId>();
   expectTypeOf<"searchPeople">().toExtend<OperationId>();
   // @ts-expect-error not an operation of the spec
   expectTypeOf<"notAnOperation">().toExtend<OperationId>();
@@ -23,7 +38,7 @@ test("inputs are the operation's own types", () => {
 });
 
 test("a handler answers only what the spec allows", () => {
-  const ok: Handlers = {
+  const ok: AreaHandlers = {
     createList: (req) => ({
       status: 201,
       body: { data: { id: req.body.name, name: req.body.name } as ResponseBody<"createList", 201>["data"] },
@@ -48,6 +63,22 @@ test("a handler answers only what the spec allows", () => {
     void req.params.slug;
     return { body: {} as ResponseBody<"getTarget", 200> };
   };
-  expectTypeOf(ok).toExtend<Handlers>();
+  expectTypeOf(ok).toExtend<AreaHandlers>();
   void [wrongField, wrongStatus, wrongParam];
+});
+
+test("every operation needs a handler: tsc names the one no area handles", () => {
+  const readOnly = { name: "read", handlers: { getAccount: () => ({ body: {} as ResponseBody<"getAccount", 200> }) } };
+  // @ts-expect-error Handlers has no optional key: a set without every operation is not one
+  const partial: Handlers = readOnly.handlers;
+  expectTypeOf<MissingHandlers<[typeof readOnly]>>().toEqualTypeOf<Exclude<OperationId, "getAccount">>();
+  expectTypeOf(everyOperationHandled([readOnly])).toEqualTypeOf<{
+    noHandlerFor: Exclude<OperationId, "getAccount">;
+  }>();
+  // @ts-expect-error no handler for every operation but getAccount
+  const some: Area[] = everyOperationHandled([readOnly]);
+  // An area typed `Area` (handlers all optional) handles nothing for certain.
+  expectTypeOf<MissingHandlers<[Area]>>().toEqualTypeOf<OperationId>();
+  expectTypeOf(areas).toEqualTypeOf<Area[]>();
+  void [partial, some];
 });

@@ -86,8 +86,33 @@ export type Handler<Id extends OperationId = OperationId> = (
   ctx: SandboxContext,
 ) => SandboxReply<Id> | Promise<SandboxReply<Id>>;
 
-/** Handlers keyed by operation id, each typed from its own operation. */
-export type Handlers = { [Id in OperationId]?: Handler<Id> };
+/** Handlers keyed by operation id, each typed from its own operation: every operation of the spec has one. */
+export type Handlers = { [Id in OperationId]: Handler<Id> };
+
+/** The handlers one area serves: a part of Handlers (the areas together serve all of it, see routes/index.ts). */
+export type AreaHandlers = Partial<Handlers>;
+
+/** The operations a list of areas handles: the keys each area's handlers hold for certain (not optional). */
+type HandledBy<Areas extends readonly Area[]> = Areas[number] extends infer A
+  ? A extends Area
+    ? { [K in keyof A["handlers"]]-?: object extends Pick<A["handlers"], K> ? never : K }[keyof A["handlers"]]
+    : never
+  : never;
+
+/** The operations of the spec that none of `Areas` handles. */
+export type MissingHandlers<Areas extends readonly Area[]> = Exclude<OperationId, HandledBy<Areas>>;
+
+/**
+ * The areas that serve the sandbox together, typed `Area[]` only when they handle every operation of the spec
+ * (declare each area with `satisfies Area`, so its handlers' keys stay in its type). Otherwise the type names
+ * each operation without a handler, and assigning it to `Area[]` fails tsc with it:
+ * `Type '{ noHandlerFor: "getAccount"; }' is missing the following properties from type 'Area[]': ...`.
+ */
+export function everyOperationHandled<const Areas extends readonly Area[]>(
+  areas: Areas,
+): [MissingHandlers<Areas>] extends [never] ? Area[] : { noHandlerFor: MissingHandlers<Areas> } {
+  return [...areas] as never;
+}
 
 /** Hooks the read side needs from the stateful side (set by areas in `setup`). */
 export interface AccountHooks {
@@ -158,7 +183,7 @@ export interface ControlRoute {
 
 export interface Area {
   name: string;
-  handlers: Handlers;
+  handlers: AreaHandlers;
   /** Control endpoints this area serves (any host gets them through the core). */
   control?: ControlRoute[];
   /** Called once when the core is created: set hooks, load state, start timers. */

@@ -34,6 +34,7 @@ import {
   preferenceAppliedHeader,
   queryRecord,
   requestWording,
+  Router,
   type Preferences,
   type PreferResult,
 } from "../../contract-core/portable.js";
@@ -147,27 +148,6 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const JSON_MEDIA = /^application\/([a-z.+-]*\+)?json$/i;
 const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
 
-export interface Route {
-  op: OperationSpec;
-  pattern: RegExp;
-  names: string[];
-}
-
-/** A path template as a pattern (`/v1/lists/{id}` -> `^/v1/lists/([^/]+)$`) and its parameter names. */
-export function compileRoute(basePath: string, op: OperationSpec): Route {
-  const names: string[] = [];
-  const source = (basePath + op.path)
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const m = /^\{([^}]+)\}$/.exec(part);
-      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(m[1]!);
-      return "([^/]+)";
-    })
-    .join("");
-  return { op, pattern: new RegExp(`^${source}$`), names };
-}
-
 function loadGraph(opts: SandboxOptions): Graph {
   return opts.graph
     ? buildGraph(opts.graph)
@@ -218,14 +198,6 @@ export async function parseJsonBody(
     return JSON.parse(body);
   } catch (error) {
     throw invalidRequest(requestWording.invalidJsonBody((error as Error).message));
-  }
-}
-
-function decodeSegment(value: string, path: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    throw invalidRequest(`'${path}' is not a valid url component`);
   }
 }
 
@@ -321,7 +293,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     for (const [id, h] of Object.entries(area.handlers)) if (h) handlers.set(id, h as Handler);
     for (const route of area.control ?? []) control.set(`${route.method} ${route.path}`, route);
   }
-  const routes = spec.operations.map((op) => compileRoute(spec.basePath, op));
+  const router = new Router(spec.basePath, spec.operations, (op) => op);
 
   for (const area of areas) area.setup?.(ctx);
   const tickers = areas.filter((a) => a.tick);
@@ -427,13 +399,8 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
         response: json(200, await ctl.handle(await parseJsonBody(method, request.headers, request.body), ctx)),
         org: null,
       };
-    for (const r of routes) {
-      if (r.op.method !== lookupMethod) continue;
-      const m = r.pattern.exec(path);
-      if (!m) continue;
-      const params = Object.fromEntries(r.names.map((name, i) => [name, decodeSegment(m[i + 1]!, path)]));
-      return answer(r.op, params, query, request, `${method} ${path}`, prefer);
-    }
+    const found = router.match(lookupMethod, path);
+    if (found.ok) return answer(found.route, found.params, query, request, `${method} ${path}`, prefer);
     throw notFound(
       requestWording.notAnOperation(
         `${method} ${path}`,

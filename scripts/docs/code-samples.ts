@@ -14,7 +14,7 @@
  * - the key always comes from the `TALENT_GRAPH_API_KEY` environment variable, never a literal.
  * A missing example never stops the build: a visible `<name>` placeholder is used and a warning returned.
  */
-import { deref } from "../../contract-core/index.js";
+import { deref, serverUrl as resolveServerUrl } from "../../contract-core/index.js";
 import {
   STRICT,
   isObject,
@@ -172,19 +172,11 @@ function requestBodyExample(doc: OpenApiDoc, op: OperationRef, warnings: string[
   return example;
 }
 
-/** The first server's URL with its variables set to their defaults, without a trailing slash. */
+/** The server URL the samples call (contract-core's resolution); a spec without one gives no runnable sample. */
 export function serverUrl(doc: OpenApiDoc): string {
-  const server = Array.isArray(doc.servers) ? doc.servers[0] : undefined;
-  if (!isObject(server) || typeof server.url !== "string") throw new Error("The spec declares no server URL");
-  const variables = isObject(server.variables) ? server.variables : {};
-  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const variable = variables[name];
-    if (!isObject(variable) || typeof variable.default !== "string") {
-      throw new Error(`Server variable "${name}" has no default`);
-    }
-    return variable.default;
-  });
-  return url.replace(/\/+$/, "");
+  const url = resolveServerUrl(doc);
+  if (url === "") throw new Error("The spec declares no server URL");
+  return url;
 }
 
 /** The header of the first security alternative that applies to the operation. */

@@ -137,6 +137,14 @@ describe("the rules document", () => {
     expect(rules[name]!.documentationUrl).toBe(`${RULES_DOC_URL}#${name}`);
     expect(text).toMatch(new RegExp(`^#+ ${name}$`, "m"));
   });
+
+  it("describes no rule the rulesets do not have, and the lint README keeps no copy of it", () => {
+    const headings = [...text.matchAll(/^#+ (tg-[a-z0-9-]+)$/gm)].map((m) => m[1]);
+    expect(headings.sort()).toEqual(Object.keys(rules).sort());
+    const readme = readFileSync(new URL("./README.md", import.meta.url), "utf8");
+    expect(readme).toContain("spec/RULES.md");
+    expect(readme).not.toMatch(/`tg-[a-z0-9-]+`/);
+  });
 });
 
 describe("the code linters on given files", () => {

@@ -9,7 +9,8 @@
  *   sandbox.reset();                                    // no faults left
  */
 import type { operations } from "../../../generated/schema.js";
-import { compileRoute, type CoreRequest } from "../core.js";
+import { Router } from "../../../contract-core/portable.js";
+import type { CoreRequest } from "../core.js";
 import { responseFor, type SpecIndex } from "../spec.js";
 
 export type OperationId = keyof operations;
@@ -66,7 +67,7 @@ function times(options: FaultTimes | undefined): number {
 
 /** The fault table of one sandbox; operations are matched as the core routes them. */
 export function createFaultTable(spec: SpecIndex): FaultTable {
-  const routes = spec.operations.map((op) => compileRoute(spec.basePath, op));
+  const router = new Router(spec.basePath, spec.operations, (op) => op);
   let rules: Rule[] = [];
   const operation = (id: string) => {
     const op = spec.byId.get(id);
@@ -101,8 +102,9 @@ export function createFaultTable(spec: SpecIndex): FaultTable {
       if (rules.length === 0) return planned;
       const path = new URL(request.url, "http://any.invalid").pathname;
       const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
-      const id = routes.find((r) => r.op.method === method && r.pattern.test(path))?.op.operationId;
-      if (!id) return planned;
+      const found = router.match(method, path);
+      if (!found.ok) return planned;
+      const id = found.route.operationId;
       for (const rule of [first(id, true), first(id, false)]) {
         if (!rule) continue;
         rule.left -= 1;

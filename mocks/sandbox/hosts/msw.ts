@@ -14,7 +14,7 @@
 import { StateFileError, storeWrite } from "../stateful/stored-state.js";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
 import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
-import { exampleMatcher } from "../../prism/match.js";
+import { exampleMatcher, serverUrl } from "../../../contract-core/portable.js";
 import type { SandboxKey } from "../auth.js";
 import type { StateStorage, StoredState } from "../context.js";
 import {
@@ -41,9 +41,7 @@ export type { ErrorStatus, FaultTimes, OperationId } from "./msw-faults.js";
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
 export function defaultBaseUrl(spec: JsonObject = bundledSpec as JsonObject): string {
-  const server = (spec.servers as { url: string; variables?: Record<string, { default: string }> }[] | undefined)?.[0];
-  if (!server) return "/v1";
-  return server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? "");
+  return serverUrl(spec) || "/";
 }
 
 export interface HandlersOptions {

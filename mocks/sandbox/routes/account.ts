@@ -32,9 +32,9 @@ export function account(ctx: SandboxContext, org: OrgState) {
   };
 }
 
-export const accountArea: Area = {
+export const accountArea = {
   name: "account",
   handlers: {
     getAccount: (req, ctx) => ({ body: { data: account(ctx, req.org) } }),
   },
-};
+} satisfies Area;

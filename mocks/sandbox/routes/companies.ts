@@ -2,7 +2,7 @@
 import type { Area } from "../context.js";
 import { companyOrbit, searchCompanies } from "../domain/companies.js";
 
-export const companiesArea: Area = {
+export const companiesArea = {
   name: "companies",
   handlers: {
     getCompanyOrbit(req, { graph }) {
@@ -25,4 +25,4 @@ export const companiesArea: Area = {
       };
     },
   },
-};
+} satisfies Area;

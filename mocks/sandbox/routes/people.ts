@@ -8,7 +8,7 @@ import { compactPerson, fullPerson, rowPerson, writeRowPerson } from "../domain/
 /** Totals above this are reported capped (total_capped: true). */
 export const TOTAL_CAP = 10_000;
 
-export const peopleArea: Area = {
+export const peopleArea = {
   name: "people",
   handlers: {
     searchPeople(req, { graph }) {
@@ -66,4 +66,4 @@ export const peopleArea: Area = {
       return { body: { data: similarTo(graph, rec).map((c) => ({ ...rowPerson(c.record, c.match) })) } };
     },
   },
-};
+} satisfies Area;

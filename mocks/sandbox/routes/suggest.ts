@@ -56,7 +56,7 @@ function companySuggestions(graph: Graph, q: string) {
     }));
 }
 
-export const suggestArea: Area = {
+export const suggestArea = {
   name: "suggest",
   handlers: {
     suggest(req, { graph }) {
@@ -66,4 +66,4 @@ export const suggestArea: Area = {
       return { body: { data: [...certificationSuggestions(graph, q), ...companySuggestions(graph, q)] } };
     },
   },
-};
+} satisfies Area;

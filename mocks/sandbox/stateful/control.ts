@@ -187,7 +187,7 @@ const storedIds = new WeakMap<SandboxContext, number>();
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
 
-export const controlArea: Area = {
+export const controlArea = {
   name: "control",
   handlers: {},
   control: controlRoutes,
@@ -233,4 +233,4 @@ export const controlArea: Area = {
   rollback(ctx) {
     if (ctx.storage) reloadState(ctx, ctx.storage);
   },
-};
+} satisfies Area;

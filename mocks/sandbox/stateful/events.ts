@@ -264,7 +264,7 @@ export function view(e: StoredEvent): EventView {
   return rest;
 }
 
-export const eventsArea: Area = {
+export const eventsArea = {
   name: "events",
   handlers: {
     listEvents(req, ctx) {
@@ -307,4 +307,4 @@ export const eventsArea: Area = {
       };
     },
   },
-};
+} satisfies Area;

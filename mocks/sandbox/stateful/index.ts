@@ -11,7 +11,7 @@ import { preferencesArea } from "./preferences.js";
 import { queriesArea } from "./queries.js";
 import { targetsArea } from "./targets.js";
 
-export const statefulAreas: Area[] = [
+export const statefulAreas = [
   queriesArea,
   listsArea,
   targetsArea,
@@ -19,4 +19,4 @@ export const statefulAreas: Area[] = [
   eventsArea,
   preferencesArea,
   controlArea,
-];
+] as const satisfies readonly Area[];

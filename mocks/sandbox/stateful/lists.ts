@@ -218,7 +218,7 @@ function requireList(
   return list;
 }
 
-export const listsArea: Area = {
+export const listsArea = {
   name: "lists",
   handlers: {
     listLists(req, ctx) {
@@ -303,4 +303,4 @@ export const listsArea: Area = {
       return { body: { data: m } };
     },
   },
-};
+} satisfies Area;

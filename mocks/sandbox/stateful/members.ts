@@ -178,7 +178,7 @@ function selectedRows(t: TargetRecord, urls: unknown): MemberRecord[] {
   return [...keys].map((k) => t.members.get(k)).filter((m): m is MemberRecord => m !== undefined);
 }
 
-export const membersArea: Area = {
+export const membersArea = {
   name: "members",
   handlers: {
     listTargetMembers(req) {
@@ -214,4 +214,4 @@ export const membersArea: Area = {
       return { body: { data: { updated: rows.length } } };
     },
   },
-};
+} satisfies Area;

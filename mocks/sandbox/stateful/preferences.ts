@@ -83,7 +83,7 @@ function channel(value: string, max: number): string | null {
   return t === "" ? null : t;
 }
 
-export const preferencesArea: Area = {
+export const preferencesArea = {
   name: "preferences",
   handlers: {
     getNotificationPreferences(req) {
@@ -125,4 +125,4 @@ export const preferencesArea: Area = {
   setup(ctx) {
     ctx.hooks.webhookConfigured = webhookConfigured;
   },
-};
+} satisfies Area;

@@ -36,7 +36,7 @@ export const queriesSlice = defineSlice<SavedQuery[]>({
   load: (data) => (Array.isArray(data) ? (data as SavedQuery[]) : []),
 });
 
-export const queriesArea: Area = {
+export const queriesArea = {
   name: "queries",
   handlers: {
     createSavedQuery(req, ctx) {
@@ -65,4 +65,4 @@ export const queriesArea: Area = {
       return { body: { data: found } };
     },
   },
-};
+} satisfies Area;

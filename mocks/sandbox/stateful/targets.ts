@@ -127,7 +127,7 @@ function created(ctx: SandboxContext, org: OrgState, t: TargetRecord) {
   return { status: 202 as const, body: { data: targetView(ctx, t) } };
 }
 
-export const targetsArea: Area = {
+export const targetsArea = {
   name: "targets",
   handlers: {
     createTarget(req, ctx) {
@@ -208,4 +208,4 @@ export const targetsArea: Area = {
       return { status: 202 as const, body: { data: targetView(ctx, t) } };
     },
   },
-};
+} satisfies Area;

@@ -1,6 +1,7 @@
-import { loadSpec } from "../../contract-core/index.js";
+// The static mock's example choice (x-mock-match), as the Prism mock and the MSW mock handlers make it.
 import { describe, expect, it } from "vitest";
-import { exampleMatcher } from "./match.js";
+import { exampleMatcher, pastLastPage } from "./example-match.js";
+import { loadSpec } from "./spec.js";
 
 const doc = loadSpec();
 const pick = exampleMatcher(doc);
@@ -14,6 +15,8 @@ describe("x-mock-match picks an example from the request", () => {
     ["GET", "/people", { certification: "aws" }, "certification_filter"],
     ["GET", "/events", { cursor: "abc" }, "last_page"],
     ["GET", "/people/priya-raman", { include: "coworkers" }, "with_expansions"],
+    ["GET", "/people/", { view: "compact" }, "compact_page"],
+    ["get", "/people", { view: ["compact", "full"] }, "compact_page"],
     ["GET", "/targets/3c9e2b7a-1f4d-4a6e-8b2c-5d7f9e1a3b5c/members", { status: "proposed" }, "proposed"],
   ])("%s %s %j -> %s", (method, path, query, example) => {
     expect(pick(method, path, query)).toBe(example);
@@ -26,7 +29,25 @@ describe("x-mock-match picks an example from the request", () => {
     ["POST", "/people", { view: "compact" }],
     ["GET", "/people/priya-raman/coworkers", { include: "x" }],
     ["GET", "/unknown", { view: "compact" }],
+    ["GET", "/v1/people", { view: "compact" }],
   ])("no match: %s %s %j", (method, path, query) => {
     expect(pick(method, path, query)).toBeUndefined();
+  });
+});
+
+describe("pastLastPage", () => {
+  const page = { data: [{ id: 1 }], meta: { total: 3, offset: 0, limit: 1, has_more: true } };
+
+  it("answers an offset past the examples with an empty last page that keeps the total", () => {
+    expect(pastLastPage(page, { offset: "25", limit: "5" })).toEqual({
+      data: [],
+      meta: { total: 3, offset: 25, limit: 5, has_more: false },
+    });
+  });
+
+  it("leaves a first page, a bad offset and a body that is not an offset page alone", () => {
+    expect(pastLastPage(page, {})).toBeUndefined();
+    expect(pastLastPage(page, { offset: "x" })).toBeUndefined();
+    expect(pastLastPage({ data: [], meta: { count: 0 } }, { offset: "2" })).toBeUndefined();
   });
 });

@@ -1,28 +1,26 @@
-// Picks a named example from the request when the caller states no preference, so the static mock
-// answers coherently: `?view=compact` gets the compact page, `?offset=2` the second page, a request with
-// an events `cursor` the last page. The spec opts in per example with `x-mock-match` (spec/EXTENSIONS.md):
-//
-//   x-mock-match: { query: { view: compact } }     # every listed parameter must equal the value;
-//   x-mock-match: { query: { cursor: "*" } }       # "*" means present and non-empty
-//
-// Only the examples of an operation's default (lowest 2xx) response take part; the first match in
-// document order wins. Prefer code/example/dynamic always win over it. An offset past the examples gets an
-// empty last page (pastLastPage), so paging ends.
-
-// portable.js rather than the core's index: the MSW host bundles this file for browsers (no node: imports).
-import { deref, isObj, listOperations, type Obj as Json } from "../../contract-core/portable.js";
+/**
+ * The static mock's choice of example (no Node API): picks a named example from the request when the caller
+ * states no preference, so a mock answers coherently: `?view=compact` gets the compact page, `?offset=2` the
+ * second page, a request with an events `cursor` the last page. The spec opts in per example with
+ * `x-mock-match` (spec/EXTENSIONS.md):
+ *
+ *   x-mock-match: { query: { view: compact } }     # every listed parameter must equal the value;
+ *   x-mock-match: { query: { cursor: "*" } }       # "*" means present and non-empty
+ *
+ * Only the examples of an operation's default (lowest 2xx) response take part; the first match in document
+ * order wins. Prefer code/example/dynamic always win over it (the callers check). An offset past the examples
+ * gets an empty last page (pastLastPage), so paging ends. Used by the Prism mock and the MSW mock handlers.
+ */
+import { listOperations } from "./operations.js";
+import { deref, isObj, type Obj as Json } from "./pointer.js";
+import { Router } from "./route.js";
 
 interface Rule {
   example: string;
   query: Record<string, string>;
 }
-interface Route {
-  method: string;
-  pattern: RegExp;
-  literals: number;
-  rules: Rule[];
-}
 
+/** The example to answer a request with (path relative to the server base path), or undefined. */
 export type ExampleMatcher = (
   method: string,
   path: string,
@@ -50,34 +48,26 @@ function rulesOf(doc: Json, operation: Json): Rule[] {
   return rules;
 }
 
+function first(query: Record<string, string | string[]>, name: string): string | undefined {
+  const v = query[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 /** Builds the matcher from the bundled document. */
 export function exampleMatcher(doc: Json): ExampleMatcher {
-  const routes: Route[] = [];
-  for (const { path: template, method, operation } of listOperations(doc)) {
-    const rules = rulesOf(doc, operation);
-    if (rules.length === 0) continue;
-    const segments = template.split("/").filter(Boolean);
-    const source = segments
-      .map((s) => (/^\{.+\}$/.test(s) ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("/");
-    routes.push({
-      method,
-      pattern: new RegExp(`^/${source}/?$`),
-      literals: segments.filter((s) => !s.startsWith("{")).length,
-      rules,
-    });
-  }
-  routes.sort((a, b) => b.literals - a.literals);
+  const routes = listOperations(doc).map(({ path, method, operation }) => ({
+    method,
+    path,
+    rules: rulesOf(doc, operation),
+  }));
+  const router = new Router("", routes, (r) => r);
   return (method, path, query) => {
-    const route = routes.find((r) => r.method === method.toLowerCase() && r.pattern.test(path));
-    if (!route) return undefined;
-    const value = (name: string) => {
-      const v = query[name];
-      return Array.isArray(v) ? v[0] : v;
-    };
-    const rule = route.rules.find((r) =>
+    // A trailing slash names the same operation here (the mock's router decides whether it exists).
+    const found = router.match(method, path.length > 1 ? path.replace(/\/$/, "") : path);
+    if (!found.ok) return undefined;
+    const rule = found.route.rules.find((r) =>
       Object.entries(r.query).every(([name, want]) => {
-        const got = value(name);
+        const got = first(query, name);
         return want === "*" ? got !== undefined && got !== "" : got === want;
       }),
     );
@@ -93,17 +83,13 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
  * client where the rows end.
  */
 export function pastLastPage(body: unknown, query: Record<string, string | string[]>): Json | undefined {
-  const first = (name: string) => {
-    const v = query[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const offset = Number(first("offset"));
+  const offset = Number(first(query, "offset"));
   if (!Number.isSafeInteger(offset) || offset <= 0) return undefined;
   if (!isObj(body) || !Array.isArray(body.data) || !isObj(body.meta) || !("has_more" in body.meta)) return undefined;
   const meta: Json = { ...body.meta, has_more: false };
   if ("count" in meta) meta.count = 0;
   if ("offset" in meta) meta.offset = offset;
-  const limit = Number(first("limit"));
+  const limit = Number(first(query, "limit"));
   if ("limit" in meta && Number.isSafeInteger(limit)) meta.limit = limit;
   return { ...body, data: [], meta };
 }
