@@ -31,6 +31,7 @@ export {
   describeViolation,
   describeViolations,
   mustBeOneOf,
+  patternWording,
   requestWording,
   violationFromAjv,
   type AjvLikeError,

@@ -41,6 +41,18 @@ export interface AjvLikeError {
 }
 
 /**
+ * The spec's pattern for "1-N characters after trimming" (`^\s*\S(?:[\s\S]{0,N-2}\S)?\s*$`, spec/DECISIONS.md
+ * 34): a length rule JSON Schema can only say as a pattern, so its violation is worded as the reference says it.
+ */
+const TRIMMED_LENGTH = /^\^\\s\*\\S\(\?:\[\\s\\S\]\{0,(\d+)\}\\S\)\?\\s\*\$$/;
+
+/** The words for a value that does not match `pattern`: the reference's for a trimmed length, else Ajv's. */
+export function patternWording(pattern: string): string {
+  const trimmed = TRIMMED_LENGTH.exec(pattern);
+  return trimmed ? `must be 1-${Number(trimmed[1]) + 2} characters after trimming` : `must match pattern "${pattern}"`;
+}
+
+/**
  * A violation from an Ajv error raised while validating the `location` part of a request: for query/path/header
  * the validated value is an object of parameters, so the first path token is the parameter name.
  */
@@ -55,6 +67,7 @@ export function violationFromAjv(location: ViolationLocation, error: AjvLikeErro
   if (error.keyword === "additionalProperties")
     return { location, name, message: `must NOT have additional property '${String(p.additionalProperty)}'` };
   if (error.keyword === "enum") return { location, name, message: mustBeOneOf(p.allowedValues as unknown[]) };
+  if (error.keyword === "pattern") return { location, name, message: patternWording(String(p.pattern)) };
   return { location, name, message: error.message ?? "is invalid" };
 }
 

@@ -43,6 +43,20 @@ describe("violation wording", () => {
     expect(describeViolation(violationFromAjv("query", req))).toBe("query must have required property 'status'");
     const extra = { keyword: "additionalProperties", instancePath: "/a", params: { additionalProperty: "b" } };
     expect(describeViolation(violationFromAjv("body", extra))).toBe("body/a must NOT have additional property 'b'");
+    // The spec's "1-80 characters after trimming" pattern is worded as the reference says it; any other pattern is not.
+    const pattern = (source: string) => ({
+      keyword: "pattern",
+      instancePath: "/name",
+      params: { pattern: source },
+      message: `must match pattern "${source}"`,
+    });
+    const trimmed = String.raw`^\s*\S(?:[\s\S]{0,78}\S)?\s*$`;
+    expect(describeViolation(violationFromAjv("body", pattern(trimmed)))).toBe(
+      "body/name must be 1-80 characters after trimming",
+    );
+    expect(describeViolation(violationFromAjv("body", pattern("^[a-z]+$")))).toBe(
+      'body/name must match pattern "^[a-z]+$"',
+    );
   });
 });
 

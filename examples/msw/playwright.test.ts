@@ -48,7 +48,7 @@ describe("Playwright recipe: the page as the user sees it", () => {
     await createList("");
     const alert = page.getByRole("alert");
     await alert.filter({ hasText: /./ }).waitFor(SEEN);
-    expect(await alert.textContent()).toBe("body/name must NOT have fewer than 1 characters"); // the API's 400
+    expect(await alert.textContent()).toBe("body/name must be 1-80 characters after trimming"); // the API's 400
     expect(await page.getByRole("list", { name: "Lists" }).getByRole("listitem").allTextContents()).toEqual([
       "Saved people",
     ]);

@@ -4,6 +4,7 @@
 import {
   describeViolations as describeCoreViolations,
   errorBody,
+  patternWording,
   requestWording,
   type Violation as CoreViolation,
   type ViolationLocation,
@@ -56,8 +57,11 @@ const PRISM_ENUM = /^must be equal to one of the allowed values:?\s*/;
  */
 function toCoreViolation(v: Violation): CoreViolation {
   const text = v.message.replace(/^Request /, "");
-  const fix = (message: string) =>
-    PRISM_ENUM.test(message) ? `must be one of: ${message.replace(PRISM_ENUM, "")}` : message;
+  const fix = (message: string) => {
+    if (PRISM_ENUM.test(message)) return `must be one of: ${message.replace(PRISM_ENUM, "")}`;
+    const pattern = /^must match pattern "(.*)"$/s.exec(message);
+    return pattern ? patternWording(pattern[1]!) : message;
+  };
   const parameter = PARAMETER.exec(text);
   if (parameter)
     return { location: parameter[1] as ViolationLocation, name: parameter[2]!, message: fix(parameter[3]!) };

@@ -23,6 +23,9 @@ describe("violation messages", () => {
       "body/name must NOT have fewer than 1 characters",
     );
     expect(words("Request query parameter limit must be <= 100")).not.toContain("query parameter");
+    expect(words(String.raw`Request body/name must match pattern "^\s*\S(?:[\s\S]{0,78}\S)?\s*$"`)).toBe(
+      "body/name must be 1-80 characters after trimming",
+    );
   });
 
   it("never answers an empty message", () => {

@@ -33,6 +33,7 @@ const CASES: [kind: string, request: CallOptions][] = [
   ["enum", { path: "/people?view=tiny" }],
   ["required (body)", { method: "POST", path: TARGET, body: {} }],
   ["pattern", { path: "/targets/not-a-uuid" }],
+  ["length after trimming (a pattern)", { method: "POST", path: "/lists", body: { name: ` ${"n".repeat(81)} ` } }],
   ["parameter dependency (x-requires)", { path: "/people?min_role_months=3" }],
   ["parameter dependency before a range", { path: "/people?min_role_months=3&limit=500" }],
   ["unknown path", { path: "/peoples" }],
