@@ -19,8 +19,8 @@ const SKIPPED: Record<string, string> = {
 };
 /** Commands that write files and take --out. */
 const WRITERS = ["generate", "build", "build:client", "docs", "record"];
-/** Other test files write here while this one runs (client build output, docs screenshot and page). */
-const WRITTEN_BY_OTHER_TESTS = [/^dist\/\.test-build-/, /^dist\/docs\//];
+/** Other test files write here while this one runs (client build output, docs screenshot and page, the sandbox suite's coverage log). */
+const WRITTEN_BY_OTHER_TESTS = [/^dist\/\.test-build-/, /^dist\/docs\//, /^dist\/coverage\//];
 
 const scripts = (
   JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
