@@ -1,5 +1,5 @@
 /**
- * Opens the built reference in Debian's chromium (playwright-core, headless, fresh profile), serves it
+ * Opens the built reference in Chromium (playwright-core, headless, fresh profile; see resolveChromium), serves it
  * from 127.0.0.1, records every request (aborting any that leaves the machine), records console errors,
  * measures the guides (the info description's sections) at given widths, expands each tag section and
  * brings each operation into view (Redoc 3 renders operations lazily), and saves screenshots.
@@ -11,8 +11,7 @@ import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { servePage, type PageServer } from "./http.js";
 
-/** Debian's chromium by default; `CHROMIUM_PATH` points elsewhere (e.g. a CI runner's preinstalled Chrome). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Flags for every launch: no background traffic, no first-run work, no sandbox (containers, CI). */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -21,6 +20,30 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+
+export interface ChromiumExecutable {
+  path: string;
+  args: string[];
+  /** Where it came from, for messages: `CHROMIUM_PATH` or the package name. */
+  source: string;
+}
+
+/**
+ * The browser to launch: `CHROMIUM_PATH` when set (e.g. a CI runner's preinstalled Chrome), otherwise the
+ * Chromium inside the `@sparticuz/chromium` devDependency (unpacked to the temp folder on first use), so no
+ * system browser and no download outside the npm registry is involved.
+ */
+export async function resolveChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumExecutable> {
+  assertChromium(env);
+  const configured = env.CHROMIUM_PATH;
+  if (configured) return { path: configured, args: CHROMIUM_ARGS, source: "CHROMIUM_PATH" };
+  const { default: packaged } = await import("@sparticuz/chromium");
+  return {
+    path: await packaged.executablePath(),
+    args: [...new Set([...packaged.args, ...CHROMIUM_ARGS])],
+    source: "@sparticuz/chromium",
+  };
+}
 
 export interface Section {
   /** Heading the page shows for the tag (x-displayName or name). */
@@ -88,23 +111,21 @@ export async function serveFile(file: string): Promise<PageServer> {
   return servePage(0, () => ({ status: 200, body }));
 }
 
-export function assertChromium(): void {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: the docs browser test needs Debian's chromium ` +
-        "(`apt-get update && apt-get install -y chromium`; .ci/run installs it when it is missing).",
-    );
-  }
+/** Fails early, naming the variable, when `CHROMIUM_PATH` is set to a file that does not exist. */
+export function assertChromium(env: NodeJS.ProcessEnv = process.env): void {
+  const configured = env.CHROMIUM_PATH;
+  if (configured && !existsSync(configured))
+    throw new Error(`CHROMIUM_PATH names ${configured}, which does not exist. Unset it to use the packaged Chromium.`);
 }
 
 export async function launchChromium(): Promise<LaunchedChromium> {
-  assertChromium();
+  const executable = await resolveChromium();
   const profile = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-chromium-"));
   try {
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath: executable.path,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: executable.args,
       viewport: { width: 1280, height: 900 },
     });
     const close = async () => {
