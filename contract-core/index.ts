@@ -40,6 +40,7 @@ export {
 } from "./redocly.js";
 export { partialFileOf, pruneCacheFiles, writeFileWhole } from "./cache-files.js";
 export * from "./cli.js";
+export { checkTarget, type TargetCheckOptions } from "./target.js";
 export {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
