@@ -50,7 +50,7 @@ describe("checkTarget", () => {
       `http://127.0.0.1:${port}/v1 is not reachable (connection refused); check that the server is running and the URL is right.`,
     );
     expect(await checkTarget("http://127.0.0.1:1/v1", KEY, OPTIONS)).toBe(
-      "http://127.0.0.1:1/v1 is not reachable (fetch refuses this port, as browsers do: choose another); " +
+      "http://127.0.0.1:1/v1 is not reachable (port 1 is one that fetch refuses to use, as browsers do); " +
         "check that the server is running and the URL is right.",
     );
   });

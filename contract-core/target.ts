@@ -17,7 +17,7 @@ export interface TargetCheckOptions {
 const PROBE = "/me";
 
 /** Why a fetch failed, in words: the system error code when there is one. */
-function unreachableReason(error: unknown): string {
+function unreachableReason(error: unknown, url: URL): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
   const words: Record<string, string> = {
@@ -30,7 +30,7 @@ function unreachableReason(error: unknown): string {
   };
   if ((error as Error).name === "TimeoutError") return "no answer in time";
   // fetch refuses the ports browsers block (1, 7, 9, ... 6000), before any connection.
-  if (cause?.message === "bad port") return "fetch refuses this port, as browsers do: choose another";
+  if (cause?.message === "bad port") return `port ${url.port} is one that fetch refuses to use, as browsers do`;
   return (code && words[code]) ?? cause?.message ?? (error as Error).message;
 }
 
@@ -62,7 +62,7 @@ export async function checkTarget(
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
   } catch (error) {
-    return `${base} is not reachable (${unreachableReason(error)}); check that the server is running and the URL is right.`;
+    return `${base} is not reachable (${unreachableReason(error, new URL(base))}); check that the server is running and the URL is right.`;
   }
   if (response.status === 401 || response.status === 403) {
     const named = response.status === 401 ? "401 Unauthorized" : "403 Forbidden";
