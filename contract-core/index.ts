@@ -41,6 +41,7 @@ export {
 export { partialFileOf, pruneCacheFiles, writeFileWhole } from "./cache-files.js";
 export * from "./cli.js";
 export { checkTarget, type TargetCheckOptions } from "./target.js";
+export { requestLogLine, type LoggedRequest } from "./request-log.js";
 export {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,

@@ -40,7 +40,8 @@ export const SANDBOX_COMMAND: CommandSpec = {
     "max-platform-orgs": number(
       `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
     ),
-    log: { type: "boolean", description: "log requests (never headers or keys)" },
+    quiet: { type: "boolean", description: "print no line per request (by default: method, path, status, time)" },
+    log: { type: "boolean", description: "Fastify's JSON log instead of the request lines (never headers or keys)" },
     snapshot: {
       type: "boolean",
       description:

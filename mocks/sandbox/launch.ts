@@ -20,8 +20,9 @@ export async function runSandboxCommand(argv: readonly string[], restored?: Rest
   await runCommand(
     SANDBOX_COMMAND,
     async (args) => {
-      const options = parseCli(argv);
-      if (!options) return;
+      const parsed = parseCli(argv);
+      if (!parsed) return;
+      const options = { ...parsed, ...requestLogOption(args.values.quiet === true, parsed.logger === true) };
       if (args.values.snapshot && !restored) {
         // Loaded only here: esbuild and the snapshot files are nothing to a plain start.
         const { startFromSnapshot } = await import("./hosts/startup-snapshot.js");
@@ -31,6 +32,11 @@ export async function runSandboxCommand(argv: readonly string[], restored?: Rest
     },
     argv,
   );
+}
+
+/** One line per request on stdout, unless --quiet or --log (Fastify's own log) says otherwise. */
+export function requestLogOption(quiet: boolean, fastifyLog: boolean): Pick<SandboxOptions, "requestLog"> {
+  return quiet || fastifyLog ? {} : { requestLog: (line) => console.log(line) };
 }
 
 /** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
@@ -73,6 +79,7 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   for (const k of KEYS) console.log(`  ${k.key.padEnd(34)} ${k.description}`);
   console.log(`\nOrganization UUIDs (X-Service-Org-Id for the platform key):`);
   for (const o of Object.values(ORGS)) console.log(`  ${o.id}  ${o.name}`);
+  if (options.requestLog) console.log("\nRequests (one line each; --quiet turns this off):");
   let closing = false;
   const stop = async () => {
     if (closing) return;

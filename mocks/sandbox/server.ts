@@ -10,6 +10,7 @@ import {
   MAX_HEADER_BYTES,
   answerClientError,
   loadSpec,
+  requestLogLine,
   readBodyWithin,
 } from "../../contract-core/index.js";
 import type { Area, SandboxContext } from "./context.js";
@@ -53,7 +54,9 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       request.log.error({ err: error }, "sandbox host failed");
       return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
     });
+    const log = core.ctx.options.requestLog;
     app.all("*", async (request, reply) => {
+      const started = performance.now();
       const res = await core.handleBytes({
         method: request.method,
         url: request.url,
@@ -65,6 +68,10 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
       if (!request.raw.complete) reply.header("connection", "close");
       const body = res.body;
+      if (log) {
+        const line = { method: request.method, url: request.url, status: res.status, body: res.status < 500 ? body : undefined };
+        reply.raw.once("finish", () => log(requestLogLine({ ...line, ms: performance.now() - started })));
+      }
       if (body === undefined) return reply.send();
       if (typeof body === "string") return reply.send(body);
       // Bytes go out as a Buffer over the same memory (no copy); once handed to the operating system, their
