@@ -50,7 +50,7 @@ runBench(async () => {
 
   const startMockServer = async (args: string[]) =>
     (
-      await startServer(process.execPath, [...RUN_TYPESCRIPT, "mocks/prism/start.ts", ...args], /(http:\/\/\S+\/v1)/, {
+      await startServer(process.execPath, [...RUN_TYPESCRIPT, "mocks/prism/start.ts", "--quiet", ...args], /(http:\/\/\S+\/v1)/, {
         PORT: "0",
         SPEC,
       })
