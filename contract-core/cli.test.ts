@@ -104,7 +104,9 @@ describe("parseCommandLine", () => {
     const parsed = parseCommandLine(KEYED, ["--key-env", "MY_KEY"], {});
     expect(keyFromEnv(parsed!.values, "key-env", { MY_KEY: "k1", TALENT_GRAPH_API_KEY: "k2" })).toBe("k1");
     expect(keyFromEnv(parseCommandLine(KEYED, [], {})!.values, "key-env", { TALENT_GRAPH_API_KEY: "k2" })).toBe("k2");
-    expect(keyFromEnv(parseCommandLine(KEYED, [], {})!.values, "key-env", { TALENT_GRAPH_API_KEY: "" })).toBeUndefined();
+    expect(
+      keyFromEnv(parseCommandLine(KEYED, [], {})!.values, "key-env", { TALENT_GRAPH_API_KEY: "" }),
+    ).toBeUndefined();
   });
 
   it("checks ports and explains a busy one", () => {

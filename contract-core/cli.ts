@@ -95,7 +95,11 @@ export const COMMON_OPTIONS = {
 };
 
 /** The key from the variable a `--key-env`-style option names (undefined when the variable is unset or empty). */
-export function keyFromEnv(values: CliValues, option: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function keyFromEnv(
+  values: CliValues,
+  option: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const name = values[option];
   const key = typeof name === "string" ? env[name] : undefined;
   return key === "" ? undefined : key;
@@ -153,7 +157,7 @@ export function formatUsage(spec: CommandSpec): string {
   });
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return [
-    `Usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
+    `Usage: ${spec.name}${separator(spec)} [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
     "",
     spec.summary,
     "",
@@ -164,9 +168,12 @@ export function formatUsage(spec: CommandSpec): string {
   ].join("\n");
 }
 
+/** npm passes a script the arguments after `--`; a bin (`talent-graph-api-contract sandbox`) takes them as they are. */
+const separator = (spec: CommandSpec) => (spec.name.startsWith("npm run ") ? " --" : "");
+
 /** The one-line usage shown with every command-line error. */
 export function usageLine(spec: CommandSpec): string {
-  return `usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
+  return `usage: ${spec.name}${separator(spec)} [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
 }
 
 /** A UsageError for `spec`: the problem, then the usage line. */

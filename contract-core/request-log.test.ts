@@ -18,8 +18,12 @@ describe("requestLogLine", () => {
   });
 
   it("adds nothing for a 2xx or 5xx body, or a 4xx body that is not the error shape (negative)", () => {
-    expect(requestLogLine({ method: "GET", url: "/v1/me", status: 200, ms: 1, body: error })).toBe("GET /v1/me 200 1.0 ms");
-    expect(requestLogLine({ method: "GET", url: "/v1/me", status: 500, ms: 1, body: error })).toBe("GET /v1/me 500 1.0 ms");
+    expect(requestLogLine({ method: "GET", url: "/v1/me", status: 200, ms: 1, body: error })).toBe(
+      "GET /v1/me 200 1.0 ms",
+    );
+    expect(requestLogLine({ method: "GET", url: "/v1/me", status: 500, ms: 1, body: error })).toBe(
+      "GET /v1/me 500 1.0 ms",
+    );
     expect(requestLogLine({ method: "GET", url: "/x", status: 404, ms: 1, body: "<html>" })).toBe("GET /x 404 1.0 ms");
   });
 });

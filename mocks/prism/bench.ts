@@ -50,10 +50,15 @@ runBench(async () => {
 
   const startMockServer = async (args: string[]) =>
     (
-      await startServer(process.execPath, [...RUN_TYPESCRIPT, "mocks/prism/start.ts", "--quiet", ...args], /(http:\/\/\S+\/v1)/, {
-        PORT: "0",
-        SPEC,
-      })
+      await startServer(
+        process.execPath,
+        [...RUN_TYPESCRIPT, "mocks/prism/start.ts", "--quiet", ...args],
+        /(http:\/\/\S+\/v1)/,
+        {
+          PORT: "0",
+          SPEC,
+        },
+      )
     ).match[1]!;
   const mockBase = await startMockServer([]);
   const unmemoizedBase = await startMockServer(["--no-memo"]);

@@ -93,7 +93,16 @@ runBench(async () => {
   const perSize = (people: number) => async () => {
     const sandbox = await startServer(
       process.execPath,
-      [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--quiet", "--port", "0", "--no-rate-limit", "--people", String(people)],
+      [
+        ...RUN_TYPESCRIPT,
+        "mocks/sandbox/start.ts",
+        "--quiet",
+        "--port",
+        "0",
+        "--no-rate-limit",
+        "--people",
+        String(people),
+      ],
       READY,
     );
     const pid = sandbox.child.pid!;

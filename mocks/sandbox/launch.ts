@@ -3,7 +3,7 @@
  * restores (hosts/snapshot-entry.ts): parse the command line, start the Fastify host, print the banner, stop
  * on SIGINT/SIGTERM. With --snapshot, the start is handed to hosts/startup-snapshot.ts.
  */
-import { describeListenError, runCommand } from "../../contract-core/index.js";
+import { describeListenError, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { KEYS, ORGS } from "./auth.js";
 import { parseCli, SANDBOX_COMMAND } from "./cli.js";
 import type { RestoredSnapshot } from "./hosts/snapshot-protocol.js";
@@ -16,11 +16,15 @@ const SLOW_GRAPH_MS = 10_000;
  * Runs the sandbox command line. `restored` is set in a process started from a snapshot: --snapshot is then
  * already honoured, and the banner says whether the snapshot's graph is the one in use.
  */
-export async function runSandboxCommand(argv: readonly string[], restored?: RestoredSnapshot): Promise<void> {
+export async function runSandboxCommand(
+  argv: readonly string[],
+  restored?: RestoredSnapshot,
+  command: CommandSpec = SANDBOX_COMMAND,
+): Promise<void> {
   await runCommand(
-    SANDBOX_COMMAND,
+    command,
     async (args) => {
-      const parsed = parseCli(argv);
+      const parsed = parseCli(argv, process.env, undefined, command);
       if (!parsed) return;
       const options = { ...parsed, ...requestLogOption(args.values.quiet === true, parsed.logger === true) };
       if (args.values.snapshot && !restored) {

@@ -69,7 +69,12 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       if (!request.raw.complete) reply.header("connection", "close");
       const body = res.body;
       if (log) {
-        const line = { method: request.method, url: request.url, status: res.status, body: res.status < 500 ? body : undefined };
+        const line = {
+          method: request.method,
+          url: request.url,
+          status: res.status,
+          body: res.status < 500 ? body : undefined,
+        };
         reply.raw.once("finish", () => log(requestLogLine({ ...line, ms: performance.now() - started })));
       }
       if (body === undefined) return reply.send();

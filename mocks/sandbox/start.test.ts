@@ -57,7 +57,9 @@ describe("npm run sandbox", () => {
   });
 
   it("logs one line per request by default, with the error of a 4xx and never the key", async () => {
-    await (await fetch(`${baseUrl}/people?limit=101`, { headers: { authorization: `Bearer ${testKey("acme")}` } })).text();
+    await (
+      await fetch(`${baseUrl}/people?limit=101`, { headers: { authorization: `Bearer ${testKey("acme")}` } })
+    ).text();
     await new Promise((done) => setTimeout(done, 200));
     const log = output();
     expect(log).toMatch(/^GET \/v1\/people\?limit=2&view=compact 200 \d+\.\d ms$/m);
