@@ -109,7 +109,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, out: (text: str
   const options: CliOptions = {
     baseUrl: base.replace(/\/+$/, ""),
     key: key ?? "test",
-    keySource: key === undefined ? "the default key (test)" : keyVariable,
+    keySource: key === undefined ? `${keyVariable} (unset, so the mock's key "test" was sent)` : keyVariable,
     seed:
       values.seed === undefined
         ? Math.floor(Math.random() * 2 ** 31)
