@@ -149,7 +149,7 @@ async function withLock(file: string, work: () => Promise<void>): Promise<void> 
       );
       if (age > STALE_LOCK_MS) await rm(file, { force: true });
       else if (Date.now() - started > STALE_LOCK_MS)
-        throw new Error(`${file} stayed locked; remove it if no test runs`);
+        throw new Error(`${file} stayed locked; remove it if no test runs`, { cause: error });
       else await new Promise((done) => setTimeout(done, 100));
     }
   }
