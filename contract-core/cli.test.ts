@@ -52,8 +52,10 @@ describe("parseCommandLine", () => {
       throw new Error(`accepted ${argv.join(" ")}`);
     };
     expect(fails(["--bogus"])).toContain("unknown argument --bogus");
-    expect(fails(["--port"])).toContain("--port needs a value (--port <port>)");
+    expect(fails(["--port"])).toContain("--port needs a port (--port <port>)");
     expect(fails(["--port", "-5"])).toContain("a value that starts with a dash is written --port=-5");
+    const counted: CommandSpec = { ...SPEC, options: { people: { type: "string", value: "<n>", description: "n" } } };
+    expect(fails(["--people"], counted)).toContain("--people needs a value (--people <n>)");
     expect(fails(["--json=yes"])).toContain("--json takes no value");
     expect(fails(["stray"], { ...SPEC, positionals: undefined })).toContain('unexpected argument "stray"');
   });

@@ -206,7 +206,11 @@ function describeParseError(
     const next = argv[argv.indexOf(option) + 1];
     const dashed =
       next !== undefined && /^-\d/.test(next) ? `; a value that starts with a dash is written ${option}=${next}` : "";
-    return `${option} needs a value (${option} ${spec.value ?? "<value>"})${dashed}`;
+    const placeholder = spec.value ?? "<value>";
+    const word = placeholder.replace(/^<|>$/g, "");
+    // `<git ref>` reads as words; `<n>`, `<ms>` or `<id,id,...>` do not.
+    const what = /^[a-z][a-z -]{2,}$/i.test(word) ? `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}` : "a value";
+    return `${option} needs ${what} (${option} ${placeholder})${dashed}`;
   }
   return error.message.replace(/\. To specify a positional argument.*$/s, "");
 }

@@ -304,7 +304,7 @@ describe("npm run workflows arguments", () => {
     [["--server", "http://x/v1", "--key=tgsb_acme_secret"], "TALENT_GRAPH_API_KEY (or name another variable"],
     [[], "--server <base-url> is required"],
     [["--server", "x/v1"], "--server must be an http(s) URL, and x/v1 is not one."],
-    [["--server"], "--server needs a value (--server <base-url>)"],
+    [["--server"], "--server needs a base-url (--server <base-url>)"],
   ])("rejects %j naming the problem, not the key", (argv, message) => {
     expect(() => parseWorkflowsArgs(argv, env)).toThrow(UsageError);
     expect(() => parseWorkflowsArgs(argv, env)).toThrow(message);
