@@ -1,9 +1,11 @@
 /**
- * `npm run build [-- --out <dir>]` (also `prepare`, so git and tarball installs get it): the package's
- * exports in <dir> (default dist/); `npm run build:client` (scripts/build/build-client.ts) builds ./client alone.
+ * `npm run build [-- --out <dir>]` (also `prepack`, so `npm pack` and git installs get it): the package's
+ * exports and bin in <dir> (default dist/); `npm run build:client` (scripts/build/build-client.ts) builds ./client
+ * alone; `npm run pack` (pack.ts) stages and packs the package.
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
  *   ./msw     mocks/sandbox/hosts/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
  *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
+ *   bin       scripts/build/bin-entry.ts bundled into <dir>/bin/ (buildBin), the spec at <dir>/generated/openapi.json.
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
  */
@@ -272,7 +274,7 @@ export async function checkClientEntry(outDir: string): Promise<void> {
 }
 
 export function printBuild(name: string, { outDir, files }: BuildResult): void {
-  // One line: `prepare` runs this inside every `npm ci`, where a file list would only bury npm's own output.
+  // One line: `prepack` runs this inside `npm pack` and git installs, where a file list would bury npm's own output.
   console.log(`${name} wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
 }
 
@@ -283,7 +285,7 @@ export const OUT_OPTION = {
 export const BUILD_COMMAND: CommandSpec = {
   name: "npm run build",
   summary:
-    "Builds the package exports into dist/: ./client (ESM and declarations) and ./msw (one ESM bundle and declarations); also run by prepare.",
+    "Builds the package into dist/: ./client (ESM and declarations), ./msw (one ESM bundle and declarations) and the bin; also run by prepack.",
   options: OUT_OPTION,
 };
 
