@@ -50,18 +50,13 @@ runBench(async () => {
 
   const startMockServer = async (args: string[]) =>
     (
-      await startServer(
-        process.execPath,
-        [...RUN_TYPESCRIPT, "mocks/prism/start.ts", "--quiet", ...args],
-        /(http:\/\/\S+\/v1)/,
-        {
-          PORT: "0",
-          SPEC,
-        },
-      )
+      await startServer(process.execPath, [...RUN_TYPESCRIPT, "mocks/prism/start.ts", ...args], /(http:\/\/\S+\/v1)/, {
+        PORT: "0",
+        SPEC,
+      })
     ).match[1]!;
-  const mockBase = await startMockServer([]);
-  const unmemoizedBase = await startMockServer(["--no-memo"]);
+  const mockBase = await startMockServer(["--quiet"]);
+  const unmemoizedBase = await startMockServer(["--quiet", "--no-memo"]);
   const bare = await startBare(
     await record(
       mockBase,
