@@ -4,6 +4,7 @@ import {
   COMMON_OPTIONS,
   describeListenError,
   formatUsage,
+  keyFromEnv,
   parseCommandLine,
   portValue,
   UsageError,
@@ -51,9 +52,63 @@ describe("parseCommandLine", () => {
       throw new Error(`accepted ${argv.join(" ")}`);
     };
     expect(fails(["--bogus"])).toContain("unknown argument --bogus");
-    expect(fails(["--port"])).toContain("--port needs a port");
+    expect(fails(["--port"])).toContain("--port needs a port (--port <port>)");
+    expect(fails(["--port", "-5"])).toContain("a value that starts with a dash is written --port=-5");
+    const counted: CommandSpec = { ...SPEC, options: { people: { type: "string", value: "<n>", description: "n" } } };
+    expect(fails(["--people"], counted)).toContain("--people needs a value (--people <n>)");
     expect(fails(["--json=yes"])).toContain("--json takes no value");
     expect(fails(["stray"], { ...SPEC, positionals: undefined })).toContain('unexpected argument "stray"');
+  });
+
+  it("names the command meant when npm kept a flag for itself (run without --)", () => {
+    const NO_POSITIONALS: CommandSpec = { ...SPEC, name: "npm run demo", positionals: undefined };
+    const npm = (config: Record<string, string>) => ({ npm_lifecycle_event: "demo", ...config });
+    const message = (argv: string[], env: NodeJS.ProcessEnv, spec = NO_POSITIONALS) => {
+      try {
+        parseCommandLine(spec, argv, env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(UsageError);
+        return (e as Error).message;
+      }
+      return "accepted";
+    };
+    // `npm run demo --port 4603`: npm exports npm_config_port=true and passes 4603 on.
+    expect(message(["4603"], npm({ npm_config_port: "true" }))).toContain(
+      'npm kept --port for itself, so "4603" arrived as an argument: did you mean `npm run demo -- --port 4603`?',
+    );
+    // `npm run demo --port=4603`: the value stays with npm.
+    expect(message([], npm({ npm_config_port: "4603" }))).toContain("did you mean `npm run demo -- --port 4603`?");
+    expect(message([], npm({ npm_config_json: "true" }))).toContain("did you mean `npm run demo -- --json`?");
+    // Negative: the flag given after `--`, another npm flag, or not run by npm at all.
+    expect(message(["--port", "4603"], npm({ npm_config_port: "true" }))).toBe("accepted");
+    expect(message([], npm({ npm_config_loglevel: "warn" }))).toBe("accepted");
+    expect(message(["4603"], { npm_config_port: "true" })).toContain('unexpected argument "4603"');
+  });
+
+  it("refuses a secret flag without repeating its value", () => {
+    const KEYED: CommandSpec = {
+      ...SPEC,
+      options: { ...SPEC.options, "key-env": COMMON_OPTIONS.keyEnv("TALENT_GRAPH_API_KEY") },
+      secretFlags: { key: "TALENT_GRAPH_API_KEY (or --key-env NAME)" },
+    };
+    for (const argv of [["--key", "tgsb_secret_1"], ["--key=tgsb_secret_1"]]) {
+      let message = "";
+      try {
+        parseCommandLine(KEYED, argv, {});
+      } catch (e) {
+        expect((e as UsageError).exitCode).toBe(2);
+        message = (e as Error).message;
+      }
+      expect(message).toContain("--key is refused, because a key on the command line is printed by npm");
+      expect(message).toContain("TALENT_GRAPH_API_KEY (or --key-env NAME)");
+      expect(message).not.toContain("tgsb_secret_1");
+    }
+    const parsed = parseCommandLine(KEYED, ["--key-env", "MY_KEY"], {});
+    expect(keyFromEnv(parsed!.values, "key-env", { MY_KEY: "k1", TALENT_GRAPH_API_KEY: "k2" })).toBe("k1");
+    expect(keyFromEnv(parseCommandLine(KEYED, [], {})!.values, "key-env", { TALENT_GRAPH_API_KEY: "k2" })).toBe("k2");
+    expect(
+      keyFromEnv(parseCommandLine(KEYED, [], {})!.values, "key-env", { TALENT_GRAPH_API_KEY: "" }),
+    ).toBeUndefined();
   });
 
   it("checks ports and explains a busy one", () => {

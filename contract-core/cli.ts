@@ -17,7 +17,7 @@ export interface OptionSpec {
   env?: string;
   /** Shown in the usage text; applied when neither the flag nor the variable is set. */
   default?: string | boolean;
-  /** Placeholder in the usage text: `--port <n>`; a missing value is reported as `--port needs a <n>` minus the brackets. */
+  /** Placeholder in the usage text and in the message for a missing value: `--port <n>`. */
   value?: string;
   multiple?: boolean;
 }
@@ -32,6 +32,12 @@ export interface CommandSpec {
   positionals?: string;
   /** Extra lines after the options (examples, notes). */
   notes?: string[];
+  /**
+   * Flags refused because their value is a secret: flag name -> where the value goes instead, e.g.
+   * `key: "TALENT_GRAPH_API_KEY (or --key-env NAME)"`. npm prints a script's command line, so a key given
+   * there lands in terminals, CI logs and shell history.
+   */
+  secretFlags?: Record<string, string>;
 }
 
 export type CliValues = Record<string, string | boolean | string[] | undefined>;
@@ -79,7 +85,65 @@ export const COMMON_OPTIONS = {
     description: what,
   }),
   json: (): OptionSpec => ({ type: "boolean", description: "print machine-readable JSON" }),
+  /** The name of the environment variable holding a key (the key itself never goes on a command line). */
+  keyEnv: (defaultVariable: string, what = "the API key"): OptionSpec => ({
+    type: "string",
+    value: "<NAME>",
+    default: defaultVariable,
+    description: `environment variable holding ${what}`,
+  }),
 };
+
+/** The key from the variable a `--key-env`-style option names (undefined when the variable is unset or empty). */
+export function keyFromEnv(
+  values: CliValues,
+  option: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const name = values[option];
+  const key = typeof name === "string" ? env[name] : undefined;
+  return key === "" ? undefined : key;
+}
+
+/** The refusal of a secret flag: names the flag and where the value goes, never repeats the value. */
+function refuseSecretFlags(spec: CommandSpec, argv: readonly string[]): void {
+  for (const [flag, instead] of Object.entries(spec.secretFlags ?? {})) {
+    if (!argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`))) continue;
+    throw usageError(
+      spec,
+      `--${flag} is refused, because a key on the command line is printed by npm and kept in logs and shell ` +
+        `history; put it in the environment variable ${instead}.`,
+    );
+  }
+}
+
+const flagGiven = (argv: readonly string[], name: string) =>
+  argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+
+/**
+ * `npm run x --port 4603` (no `--`) gives the flag to npm, which exports it as `npm_config_port` (`true`, or
+ * the value of `--port=4603`) and passes `4603` to the script as an argument. Names the command the user
+ * meant, or undefined when npm took none of this command's flags.
+ */
+export function npmTookFlag(
+  spec: CommandSpec,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stray?: string,
+): string | undefined {
+  if (env.npm_lifecycle_event === undefined || !spec.name.startsWith("npm run ")) return undefined;
+  for (const [name, option] of Object.entries(spec.options ?? {})) {
+    const taken = env[`npm_config_${name.replace(/-/g, "_")}`];
+    if (taken === undefined || flagGiven(argv, name)) continue;
+    const value = option.type === "boolean" ? "" : taken !== "true" ? taken : (stray ?? option.value ?? "<value>");
+    const took = stray !== undefined && taken === "true" ? `, so "${stray}" arrived as an argument` : "";
+    return (
+      `npm kept --${name} for itself${took}: did you mean \`${spec.name} -- --${name}${value ? ` ${value}` : ""}\`? ` +
+      "Arguments for the script go after --."
+    );
+  }
+  return undefined;
+}
 
 export function formatUsage(spec: CommandSpec): string {
   const options = { ...spec.options, help: HELP_OPTION };
@@ -93,7 +157,7 @@ export function formatUsage(spec: CommandSpec): string {
   });
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return [
-    `Usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
+    `Usage: ${spec.name}${separator(spec)} [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
     "",
     spec.summary,
     "",
@@ -104,9 +168,12 @@ export function formatUsage(spec: CommandSpec): string {
   ].join("\n");
 }
 
+/** npm passes a script the arguments after `--`; a bin (`talent-graph-api-contract sandbox`) takes them as they are. */
+const separator = (spec: CommandSpec) => (spec.name.startsWith("npm run ") ? " --" : "");
+
 /** The one-line usage shown with every command-line error. */
-function usageLine(spec: CommandSpec): string {
-  return `usage: ${spec.name} -- [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
+export function usageLine(spec: CommandSpec): string {
+  return `usage: ${spec.name}${separator(spec)} [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
 }
 
 /** A UsageError for `spec`: the problem, then the usage line. */
@@ -120,19 +187,30 @@ function describeParseError(
   spec: CommandSpec,
   options: Record<string, OptionSpec>,
   error: Error & { code?: string },
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
 ): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1];
   if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
     return `unknown argument ${option ?? ""}: not an option of this command`;
   if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
     const arg = /'([^']*)'/.exec(error.message)?.[1] ?? "";
-    return `unexpected argument "${arg}": this command takes no positional arguments`;
+    return (
+      npmTookFlag(spec, argv, env, arg) ?? `unexpected argument "${arg}": this command takes no positional arguments`
+    );
   }
   if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
     const name = option.replace(/^-+/, "");
     const spec = options[name] ?? Object.values(options).find((o) => o.short === name);
-    if (spec?.type === "string") return `${option} needs a ${(spec.value ?? "<value>").replace(/^<|>$/g, "")}`;
-    return `${option} takes no value`;
+    if (spec?.type !== "string") return `${option} takes no value`;
+    const next = argv[argv.indexOf(option) + 1];
+    const dashed =
+      next !== undefined && /^-\d/.test(next) ? `; a value that starts with a dash is written ${option}=${next}` : "";
+    const placeholder = spec.value ?? "<value>";
+    const word = placeholder.replace(/^<|>$/g, "");
+    // `<git ref>` reads as words; `<n>`, `<ms>` or `<id,id,...>` do not.
+    const what = /^[a-z][a-z -]{2,}$/i.test(word) ? `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}` : "a value";
+    return `${option} needs ${what} (${option} ${placeholder})${dashed}`;
   }
   return error.message.replace(/\. To specify a positional argument.*$/s, "");
 }
@@ -159,6 +237,7 @@ export function parseCommandLine(
     out(formatUsage(spec));
     return undefined;
   }
+  refuseSecretFlags(spec, argv);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -168,8 +247,15 @@ export function parseCommandLine(
       strict: true,
     });
   } catch (e) {
-    throw usageError(spec, describeParseError(spec, options, e as Error & { code?: string }));
+    throw usageError(spec, describeParseError(spec, options, e as Error & { code?: string }, argv, env));
   }
+  const tookFlag = npmTookFlag(
+    spec,
+    argv,
+    env,
+    parsed.positionals.length === 1 && spec.positionals === undefined ? parsed.positionals[0] : undefined,
+  );
+  if (tookFlag) throw usageError(spec, tookFlag);
   const values: CliValues = { ...(parsed.values as CliValues) };
   for (const [name, o] of Object.entries(options)) {
     if (values[name] !== undefined) continue;

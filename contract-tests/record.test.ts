@@ -73,7 +73,7 @@ describe("recorder", () => {
       code,
       out: log,
       err,
-    } = await record(["--base-url", `${baseUrl}/`, "--api-key-env", ENV, "--out", out], requests);
+    } = await record(["--base-url", `${baseUrl}/`, "--key-env", ENV, "--out", out], requests);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([
@@ -113,7 +113,7 @@ describe("recorder", () => {
   it("can send the key as X-Api-Key", async () => {
     const out = join(tmp, "apikey");
     const { code } = await record(
-      ["--base-url", baseUrl, "--api-key-env", ENV, "--auth", "x-api-key", "--out", out],
+      ["--base-url", baseUrl, "--key-env", ENV, "--auth", "x-api-key", "--out", out],
       [{ name: "k", method: "GET", url: "/echo" }],
     );
     expect(code).toBe(0);
@@ -140,7 +140,7 @@ describe("recorder", () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const { code, err } = await record(
-      ["--base-url", `http://127.0.0.1:${port}/v1`, "--api-key-env", ENV, "--out", join(tmp, "down")],
+      ["--base-url", `http://127.0.0.1:${port}/v1`, "--key-env", ENV, "--out", join(tmp, "down")],
       [{ method: "GET", url: "/people" }],
     );
     expect(code).toBe(1);
@@ -155,8 +155,15 @@ describe("recorder", () => {
     expect((await record(["--base-url", baseUrl, "--timeout-ms", "soon"], [])).err).toMatch(
       "--timeout-ms must be a positive integer",
     );
-    const missingEnv = await record(["--base-url", baseUrl, "--api-key-env", "CONTRACT_RECORD_UNSET_VAR"], []);
-    expect(missingEnv).toMatchObject({ code: 2, err: "environment variable CONTRACT_RECORD_UNSET_VAR is not set\n" });
+    const missingEnv = await record(["--base-url", baseUrl, "--key-env", "CONTRACT_RECORD_UNSET_VAR"], []);
+    expect(missingEnv).toMatchObject({
+      code: 2,
+      err: "npm run record: the environment variable CONTRACT_RECORD_UNSET_VAR (named by --key-env) is not set.\n",
+    });
+    const keyFlag = await record(["--base-url", baseUrl, "--key", "tgsb_secret_on_command_line"], []);
+    expect(keyFlag.code).toBe(2);
+    expect(keyFlag.err).toContain("--key is refused, because a key on the command line");
+    expect(keyFlag.err).not.toContain("tgsb_secret_on_command_line");
     const notArray = await record(["--base-url", baseUrl], { method: "GET" });
     expect(notArray.code).toBe(2);
     expect(notArray.err).toMatch("expected a JSON array of requests");

@@ -1,6 +1,7 @@
 /**
  * Sends a list of requests to a running server and writes one recording per exchange.
- *   npm run record -- --base-url <url> [--api-key-env NAME] [--auth bearer|x-api-key] [--out <dir>] [--timeout-ms 10000] <requests-file>
+ *   npm run record -- --base-url <url> [--key-env NAME] [--auth bearer|x-api-key] [--out <dir>] [--timeout-ms 10000] <requests-file>
+ * The key comes from TALENT_GRAPH_API_KEY (or the variable --key-env names), never the command line; unset: no key.
  * requests-file: JSON array of { "name"?, "method", "url" (path and query under the base URL), "headers"?, "body"?, "auth"?: false }.
  * Authorization and X-Api-Key values are redacted; the key never appears in files or output.
  * Exit 0: all recorded; 1: a request failed (network error or timeout); 2: bad arguments or unreadable input.
@@ -31,13 +32,17 @@ export interface RequestSpec {
 
 interface Options {
   baseUrl: string;
-  apiKeyEnv?: string;
+  /** The variable holding the key, and whether the command line named it (then it must be set). */
+  keyEnv: string;
+  keyEnvNamed: boolean;
   auth: "bearer" | "x-api-key";
   out: string;
   requestsFile: string;
   timeoutMs: number;
 }
 
+/** The variable the key is read from unless --key-env names another. */
+const KEY_VARIABLE = "TALENT_GRAPH_API_KEY";
 const REDACTED = "[redacted]";
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "proxy-authorization", "cookie", "set-cookie"]);
 /** Volatile or transport-level response headers left out of recordings. */
@@ -53,16 +58,13 @@ export const RECORD_COMMAND: CommandSpec = {
       value: "<url>",
       description: "server to record from, e.g. http://127.0.0.1:4010/v1 (required)",
     },
-    "api-key-env": {
-      type: "string",
-      value: "<NAME>",
-      description: "environment variable holding the API key (the key itself is never printed)",
-    },
+    "key-env": COMMON_OPTIONS.keyEnv(KEY_VARIABLE, "the API key (unset: requests go without one)"),
     auth: { type: "string", value: "<bearer|x-api-key>", default: "bearer", description: "how the key is sent" },
     out: COMMON_OPTIONS.out("contract-tests/recordings/recorded", "folder for the recordings"),
     "timeout-ms": { type: "string", value: "<ms>", default: "10000", description: "per-request timeout" },
   },
   positionals: "<requests-file>",
+  secretFlags: { key: `${KEY_VARIABLE} (or name another variable with --key-env NAME)` },
 };
 
 /** The options, undefined after --help (usage written to `out`), or the problem as text. */
@@ -85,7 +87,8 @@ function parseArgs(argv: string[], out: (text: string) => void): Options | strin
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return problem("--timeout-ms must be a positive integer");
   return {
     baseUrl: values["base-url"].replace(/\/+$/, ""),
-    apiKeyEnv: values["api-key-env"],
+    keyEnv: values["key-env"] ?? KEY_VARIABLE,
+    keyEnvNamed: argv.some((arg) => arg === "--key-env" || arg.startsWith("--key-env=")),
     auth,
     out: values.out ?? "contract-tests/recordings/recorded",
     requestsFile: parsed.positionals[0]!,
@@ -156,9 +159,9 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
     io.err(`${options}\n`);
     return 2;
   }
-  const key = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined;
-  if (options.apiKeyEnv && !key) {
-    io.err(`environment variable ${options.apiKeyEnv} is not set\n`);
+  const key = process.env[options.keyEnv] || undefined;
+  if (options.keyEnvNamed && !key) {
+    io.err(`${RECORD_COMMAND.name}: the environment variable ${options.keyEnv} (named by --key-env) is not set.\n`);
     return 2;
   }
   let requests: RequestSpec[];

@@ -25,7 +25,9 @@ describe("arguments", () => {
     [["ftp://example.com/v1"], "the base URL must be http(s)"],
     [["http://127.0.0.1:1/v1", "--requests", "0"], "--requests must be an integer from 1 to"],
     [["http://127.0.0.1:1/v1", "--seed", "1.5"], "--seed must be an integer from -2147483648 to 2147483647, got 1.5"],
-    [["http://127.0.0.1:1/v1", "--key"], "--key needs a key"],
+    [["http://127.0.0.1:1/v1", "--key", "tgsb_secret"], "--key is refused, because a key on the command line"],
+    [["http://127.0.0.1:1/v1", "--revoked-key=tgsb_secret"], "TALENT_GRAPH_REVOKED_KEY (or name another variable"],
+    [["http://127.0.0.1:1/v1", "--key-env", "NO_SUCH_VARIABLE"], "NO_SUCH_VARIABLE (named by --key-env) is not set"],
     [["http://127.0.0.1:1/v1", "--operations", "getAccount,noSuchOperation"], "unknown operation noSuchOperation"],
     [["http://127.0.0.1:1/v1", "--spec", "/nonexistent/openapi.json"], "cannot load the spec"],
   ])("%j exits 2: %s", async (argv, message) => {
@@ -33,6 +35,13 @@ describe("arguments", () => {
     expect(result.code).toBe(2);
     expect(result.err).toContain(message);
     expect(result.err).toContain("usage: npm run fuzz -- [options] <base-url> (--help lists the options)");
+    expect(result.err).not.toContain("tgsb_secret");
+  });
+
+  test("an unreachable base URL is one line and exit 2", async () => {
+    const result = await cli(["http://127.0.0.1:1/v1", "--requests", "5"]);
+    expect(result).toMatchObject({ code: 2, out: "" });
+    expect(result.err).toMatch(/^npm run fuzz: http:\/\/127\.0\.0\.1:1\/v1 is not reachable \(.*\)[^\n]*\.\n$/);
   });
 });
 
@@ -65,21 +74,33 @@ describe("runs", () => {
 
   test("a failing check exits 1 and prints each distinct failure with its curl", async () => {
     api = await startFakeApi("server-error");
-    const result = await cli([
-      api.baseUrl,
-      "--key",
-      FAKE_KEY,
-      "--seed",
-      "5",
-      "--requests",
-      "30",
-      "--operations",
-      "getAccount",
-    ]);
+    const result = await cli(
+      [api.baseUrl, "--key-env", "MY_KEY", "--seed", "5", "--requests", "30", "--operations", "getAccount"],
+      { MY_KEY: FAKE_KEY },
+    );
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/FAIL not_a_server_error +30 failed/);
     expect(result.out).toMatch(/✘ not_a_server_error {2}getAccount → 500/);
     expect(result.out).toContain("curl -sS -i -g --path-as-is -X GET");
     expect(result.out).not.toContain(FAKE_KEY);
+  });
+
+  test("a refused key stops the run with one line naming the 401 and the key's variable, not the key", async () => {
+    api = await startFakeApi("correct");
+    const result = await cli([api.baseUrl, "--requests", "30"], { TALENT_GRAPH_API_KEY: "tgsb_revoked_0000" });
+    expect(result.code).toBe(2);
+    expect(result.err).toBe(
+      `npm run fuzz: ${api.baseUrl} answered GET /me with 401 Unauthorized (unauthorized: Missing or invalid API key): ` +
+        "the key in TALENT_GRAPH_API_KEY is missing, wrong, revoked or for another deployment.\n",
+    );
+    expect(api.received).toHaveLength(1);
+  });
+
+  test("a base URL without /v1 gets a hint", async () => {
+    api = await startFakeApi("correct");
+    const origin = api.baseUrl.replace(/\/v1$/, "");
+    const result = await cli([origin, "--requests", "30"], { TALENT_GRAPH_API_KEY: FAKE_KEY });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(`did you mean ${origin}/v1?`);
   });
 });

@@ -4,8 +4,10 @@
  */
 import { writeFileSync } from "node:fs";
 import {
+  COMMON_OPTIONS,
   DEFAULT_SPEC_PATH,
   formatUsage,
+  keyFromEnv,
   isMain,
   parseCommandLine,
   UsageError,
@@ -26,19 +28,11 @@ export const FUZZ_COMMAND: CommandSpec = {
     "Sends seeded valid and invalid requests for every operation of the spec to a deployment and checks each answer.",
   positionals: "<base-url>",
   options: {
-    key: {
-      type: "string",
-      value: "<key>",
-      env: KEY_VARIABLE,
-      default: "test",
-      description: "the API key (the default is the mock's)",
-    },
-    "revoked-key": {
-      type: "string",
-      value: "<key>",
-      env: REVOKED_KEY_VARIABLE,
-      description: "a revoked key, to check that it is refused (default: none)",
-    },
+    "key-env": COMMON_OPTIONS.keyEnv(KEY_VARIABLE, "the API key (unset: the mock's key, test)"),
+    "revoked-key-env": COMMON_OPTIONS.keyEnv(
+      REVOKED_KEY_VARIABLE,
+      "a revoked key, to check that it is refused (unset: no such check)",
+    ),
     seed: {
       type: "string",
       value: "<n>",
@@ -59,8 +53,13 @@ export const FUZZ_COMMAND: CommandSpec = {
       description: "the bundled OpenAPI document (default generated/openapi.json)",
     },
   },
+  secretFlags: {
+    key: `${KEY_VARIABLE} (or name another variable with --key-env NAME)`,
+    "revoked-key": `${REVOKED_KEY_VARIABLE} (or name another variable with --revoked-key-env NAME)`,
+  },
   notes: [
     "<base-url> is the API including its base path, e.g. http://127.0.0.1:4010/v1.",
+    `Keys come from the environment only: ${KEY_VARIABLE}=<key> npm run fuzz -- <base-url>.`,
     "Checks: not_a_server_error, status_code_conformance, response_schema_conformance, negative_data_rejection, error_shape.",
     `Each distinct failure is printed with a curl command that reads $${KEY_VARIABLE}; the key is never printed.`,
     "Exit 0: no failure; 1: a check failed; 2: usage error.",
@@ -69,7 +68,9 @@ export const FUZZ_COMMAND: CommandSpec = {
 
 export const USAGE = formatUsage(FUZZ_COMMAND);
 
-export interface CliOptions extends Omit<FuzzOptions, "timeLimitMs"> {
+export interface CliOptions extends Omit<FuzzOptions, "timeLimitMs" | "checkTarget"> {
+  /** The variable the key came from, for messages. */
+  keySource: string;
   timeLimit: number;
   report?: string;
 }
@@ -101,9 +102,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, out: (text: str
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw usageError(FUZZ_COMMAND, `the base URL must be http(s), got ${base}`);
+  const keyVariable = String(values["key-env"]);
+  const key = keyFromEnv(values, "key-env", env);
+  if (key === undefined && argv.some((arg) => arg === "--key-env" || arg.startsWith("--key-env=")))
+    throw usageError(FUZZ_COMMAND, `the environment variable ${keyVariable} (named by --key-env) is not set.`);
   const options: CliOptions = {
     baseUrl: base.replace(/\/+$/, ""),
-    key: String(values.key),
+    key: key ?? "test",
+    keySource: key === undefined ? `${keyVariable} (unset, so the mock's key "test" was sent)` : keyVariable,
     seed:
       values.seed === undefined
         ? Math.floor(Math.random() * 2 ** 31)
@@ -113,8 +119,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, out: (text: str
     timeLimit: integer("time-limit", values["time-limit"], 1),
     spec: typeof values.spec === "string" ? values.spec : DEFAULT_SPEC_PATH,
   };
-  if (typeof values["revoked-key"] === "string" && values["revoked-key"] !== "")
-    options.revokedKey = values["revoked-key"];
+  const revokedKey = keyFromEnv(values, "revoked-key-env", env);
+  if (revokedKey !== undefined) options.revokedKey = revokedKey;
   if (typeof values.report === "string") options.report = values.report;
   if (typeof values.operations === "string")
     options.operations = values.operations
@@ -133,11 +139,19 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
     options = parseCli(argv, env, io.out);
     if (!options) return 0;
     runner = await import("./runner.js");
-    const { FuzzConfigError, runFuzz } = runner;
+    const { FuzzConfigError, FuzzTargetError, runFuzz } = runner;
     try {
-      report = await runFuzz({ ...options, timeLimitMs: options.timeLimit * 1000 });
+      report = await runFuzz({
+        ...options,
+        timeLimitMs: options.timeLimit * 1000,
+        checkTarget: { keySource: options.keySource },
+      });
     } catch (error) {
       if (error instanceof FuzzConfigError) throw usageError(FUZZ_COMMAND, error.message);
+      if (error instanceof FuzzTargetError) {
+        io.err(`${FUZZ_COMMAND.name}: ${error.message}\n`);
+        return 2;
+      }
       throw error;
     }
   } catch (error) {

@@ -3,6 +3,9 @@
  * rest of the fuzzer does not depend on where that library lives.
  */
 export {
+  checkTarget,
+  COMMON_OPTIONS,
+  keyFromEnv,
   DEFAULT_SPEC_PATH,
   UsageError,
   createContractValidator,

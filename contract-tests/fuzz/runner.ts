@@ -4,7 +4,16 @@
  * when sending, so neither the report nor the curl commands contain one.
  */
 import { performance } from "node:perf_hooks";
-import { createContractValidator, DEFAULT_SPEC_PATH, exchangeFromFetch, isObj, type Exchange } from "./contract.js";
+import {
+  checkTarget,
+  createContractValidator,
+  DEFAULT_SPEC_PATH,
+  exchangeFromFetch,
+  isObj,
+  loadSpec,
+  serverBasePath,
+  type Exchange,
+} from "./contract.js";
 import { CHECKS, runChecks, type CheckName, type CheckOutcome } from "./checks.js";
 import { curlCommand } from "./curl.js";
 import { loadOperations, type FuzzOperation, type FuzzSpec } from "./operations.js";
@@ -31,6 +40,11 @@ export interface FuzzOptions {
   fetch?: typeof fetch;
   /** Sees every exchange the run judged (coverage collects them). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Probe the deployment with the key before fuzzing (the CLI does): an unreachable server, a refused key or a
+   * missing base path stops the run with one FuzzTargetError instead of a failure per request.
+   */
+  checkTarget?: { keySource: string };
 }
 
 export interface FuzzFailure {
@@ -228,6 +242,9 @@ function checkSafely(...args: Parameters<typeof runChecks>): CheckOutcome {
 /** Options that cannot work (an unreadable spec, an unknown operation id): the CLI exits 2. */
 export class FuzzConfigError extends Error {}
 
+/** The deployment cannot be fuzzed (not reachable, the key refused, no such base path): one line, exit 2. */
+export class FuzzTargetError extends Error {}
+
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let spec: FuzzSpec;
   let contract: ReturnType<typeof createContractValidator>;
@@ -240,6 +257,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const unknown = (options.operations ?? []).filter((id) => !spec.operations.some((op) => op.operationId === id));
   if (unknown.length > 0)
     throw new FuzzConfigError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
+  if (options.checkTarget) {
+    const problem = await checkTarget(options.baseUrl, options.key, {
+      basePath: serverBasePath(loadSpec(options.spec ?? DEFAULT_SPEC_PATH)),
+      keySource: options.checkTarget.keySource,
+    });
+    if (problem) throw new FuzzTargetError(problem);
+  }
   const started = performance.now();
   const seeds = options.discover === false ? {} : await discover(spec, options);
   const requests = new RequestGenerator(spec).generate({

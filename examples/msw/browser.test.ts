@@ -1,5 +1,5 @@
 /**
- * The example page in Debian's Chromium, served from 127.0.0.1, with the sandbox answering from MSW's
+ * The example page in Chromium, served from 127.0.0.1, with the sandbox answering from MSW's
  * service worker: search -> open a dossier from a search slug -> create a List -> reload; the List is
  * still there with persistence on and gone with it off. No request leaves 127.0.0.1.
  */

@@ -1,5 +1,5 @@
 /**
- * Serves the built example page from 127.0.0.1 and drives it in Debian's Chromium (the docs test's
+ * Serves the built example page from 127.0.0.1 and drives it in Chromium (the docs test's
  * launcher): the browser test and `npm run bench` share it.
  */
 import { readFileSync } from "node:fs";

@@ -55,8 +55,8 @@ runBench(async () => {
         SPEC,
       })
     ).match[1]!;
-  const mockBase = await startMockServer([]);
-  const unmemoizedBase = await startMockServer(["--no-memo"]);
+  const mockBase = await startMockServer(["--quiet"]);
+  const unmemoizedBase = await startMockServer(["--quiet", "--no-memo"]);
   const bare = await startBare(
     await record(
       mockBase,

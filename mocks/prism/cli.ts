@@ -22,6 +22,7 @@ const SERVER_OPTIONS = {
     env: "MOCK_VALIDATE",
     description: "warn when an answer breaks the spec (for people editing examples)",
   },
+  quiet: { type: "boolean", description: "print no line per request (by default: method, path, status, time)" },
 } satisfies CommandSpec["options"];
 
 export const MOCK_COMMAND: CommandSpec = {
@@ -85,7 +86,7 @@ export async function runServerCommand(
   try {
     const parsed = parseCommandLine(command, argv);
     if (!parsed) return;
-    options = optionsFrom(command, parsed);
+    options = { ...optionsFrom(command, parsed), ...requestLogOption(parsed.values.quiet === true) };
     positionals = parsed.positionals;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
@@ -115,6 +116,11 @@ export async function runServerCommand(
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** One line per request on stdout unless --quiet. */
+export function requestLogOption(quiet: boolean): Pick<MockOptions, "requestLog"> {
+  return quiet ? {} : { requestLog: (line) => void process.stdout.write(`${line}\n`) };
 }
 
 /** A curl to paste; `auth` is the Authorization header to show (the mock accepts any Bearer value). */

@@ -26,6 +26,7 @@ import {
   parsePrefer,
   preferenceAppliedHeader,
   queryRecord,
+  requestLogLine,
   requestWording,
   type PreferenceName,
 } from "../../contract-core/index.js";
@@ -52,6 +53,8 @@ export interface MockOptions {
   validateResponses?: boolean;
   /** Serve a repeated request Prism's first answer to it (default on; see memo.ts). Off: Prism answers every call. */
   memoize?: boolean;
+  /** One line per request goes here (requestLogLine: never headers, so never a key); the command's default. */
+  requestLog?: (line: string) => void;
 }
 
 export interface RunningMock {
@@ -91,7 +94,22 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     ...(opts.memoize === undefined ? {} : { memoize: opts.memoize }),
   });
   const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
+  const log = opts.requestLog;
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    if (log) {
+      const started = performance.now();
+      res.once("finish", () =>
+        log(
+          requestLogLine({
+            method: req.method ?? "GET",
+            url: req.url ?? "/",
+            status: res.statusCode,
+            ms: performance.now() - started,
+            body: clientErrorBodies.get(res),
+          }),
+        ),
+      );
+    }
     handle(engine, exposed, req, res).catch((error: unknown) => {
       if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
       send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
@@ -237,11 +255,15 @@ function payloadOf(body: unknown): string | Buffer | undefined {
   return bytes;
 }
 
+/** The body of each 4xx answer in flight, for the request log's line. */
+const clientErrorBodies = new WeakMap<ServerResponse, unknown>();
+
 function send(res: ServerResponse, reply: MockReply): void {
   if (res.headersSent) {
     res.end();
     return;
   }
+  if (reply.status >= 400 && reply.status < 500) clientErrorBodies.set(res, reply.body);
   const payload = payloadOf(reply.body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   // A body left unread (refused early, or over the limit) is read and thrown away while the answer goes out,

@@ -5,8 +5,8 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
-import { cliOptions, PROXY_COMMAND } from "./cli.js";
+import { parseCommandLine, RUN_TYPESCRIPT } from "../../contract-core/index.js";
+import { cliOptions, MOCK_COMMAND, PROXY_COMMAND, requestLogOption } from "./cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
@@ -57,13 +57,29 @@ describe("npm run mock", () => {
     )?.[1];
     expect(url, line).toBeDefined();
     expect(line).toContain(url!.replace("/people?limit=2", ""));
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
     const res = await fetch(url!, { headers: { authorization: "Bearer test" } });
     expect(res.status).toBe(200);
+    await (await fetch(url!.replace("limit=2", "limit=101"), { headers: { authorization: "Bearer test" } })).text();
+    // One line per request by default; a 4xx names its error.
+    await expect
+      .poll(() => out, { timeout: 5000 })
+      .toMatch(/^GET \/v1\/people\?limit=101 400 [\d.]+ ms invalid_request: /m);
+    expect(out).toMatch(/^GET \/v1\/people\?limit=2 200 [\d.]+ ms$/m);
     const exited = once(child, "exit");
     killGroup(child, "SIGINT");
     const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(code === 0 || signal === "SIGINT", `code ${code} signal ${signal}`).toBe(true);
     await expect(fetch(url!)).rejects.toThrow();
+  });
+});
+
+describe("--quiet", () => {
+  it("turns the request lines off", () => {
+    expect(requestLogOption(false).requestLog).toBeTypeOf("function");
+    expect(requestLogOption(true)).toEqual({});
+    expect(parseCommandLine(MOCK_COMMAND, ["--quiet"], {})?.values.quiet).toBe(true);
   });
 });
 

@@ -93,7 +93,16 @@ runBench(async () => {
   const perSize = (people: number) => async () => {
     const sandbox = await startServer(
       process.execPath,
-      [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--port", "0", "--no-rate-limit", "--people", String(people)],
+      [
+        ...RUN_TYPESCRIPT,
+        "mocks/sandbox/start.ts",
+        "--quiet",
+        "--port",
+        "0",
+        "--no-rate-limit",
+        "--people",
+        String(people),
+      ],
       READY,
     );
     const pid = sandbox.child.pid!;
@@ -269,7 +278,7 @@ async function snapshotStarts(
   loadOptions: Parameters<typeof load>[1],
 ): Promise<{ readyMs: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), "sandbox-bench-snapshot-"));
-  const args = [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--snapshot", "--port", "0", "--no-rate-limit"];
+  const args = [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--quiet", "--snapshot", "--port", "0", "--no-rate-limit"];
   args.push("--people", String(people));
   const env = { [SNAPSHOT_DIR_ENV]: dir };
   const figures: Record<string, number[]> = { readyMs: [], rssReadyMb: [], rssAfterMb: [], rps: [], p99: [] };

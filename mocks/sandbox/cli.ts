@@ -46,7 +46,8 @@ export const SANDBOX_COMMAND: CommandSpec = {
     "max-platform-orgs": number(
       `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
     ),
-    log: { type: "boolean", description: "log requests (never headers or keys)" },
+    quiet: { type: "boolean", description: "print no line per request (by default: method, path, status, time)" },
+    log: { type: "boolean", description: "Fastify's JSON log instead of the request lines (never headers or keys)" },
     snapshot: {
       type: "boolean",
       description:
@@ -56,25 +57,30 @@ export const SANDBOX_COMMAND: CommandSpec = {
   notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],
 };
 
-function num(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value === "" || !Number.isFinite(n) || n < min || n > max)
-    throw usageError(SANDBOX_COMMAND, `--${name} must be a number between ${min} and ${max}, got "${String(value)}"`);
-  return n;
+function numberIn(command: CommandSpec) {
+  return (name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (value === "" || !Number.isFinite(n) || n < min || n > max)
+      throw usageError(command, `--${name} must be a number between ${min} and ${max}, and "${String(value)}" is not.`);
+    return n;
+  };
 }
 
 /**
- * Parses the command line (PORT / HOST from `env` when the flags are absent) into the options it sets;
+ * Parses the command line (PORT / HOST from `env` when the flags are absent) into the options it sets
+ * (`command` names the command in messages: the npm script by default, or the package's bin);
  * undefined after printing the usage for --help. Throws UsageError naming the argument.
  */
 export function parseCli(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   out?: (text: string) => void,
+  command: CommandSpec = SANDBOX_COMMAND,
 ): Partial<SandboxOptions> | undefined {
-  const parsed = parseCommandLine(SANDBOX_COMMAND, argv, env, out);
+  const parsed = parseCommandLine(command, argv, env, out);
   if (!parsed) return undefined;
+  const num = numberIn(command);
   const values = parsed.values;
   const out_: Partial<SandboxOptions> = {};
   const set = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {

@@ -3,7 +3,7 @@
  * restores (hosts/snapshot-entry.ts): parse the command line, start the Fastify host, print the banner, stop
  * on SIGINT/SIGTERM. With --snapshot, the start is handed to hosts/startup-snapshot.ts.
  */
-import { describeListenError, runCommand } from "../../contract-core/index.js";
+import { describeListenError, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { KEYS, ORGS } from "./auth.js";
 import { parseCli, SANDBOX_COMMAND } from "./cli.js";
 import type { RestoredSnapshot } from "./hosts/snapshot-protocol.js";
@@ -16,12 +16,17 @@ const SLOW_GRAPH_MS = 10_000;
  * Runs the sandbox command line. `restored` is set in a process started from a snapshot: --snapshot is then
  * already honoured, and the banner says whether the snapshot's graph is the one in use.
  */
-export async function runSandboxCommand(argv: readonly string[], restored?: RestoredSnapshot): Promise<void> {
+export async function runSandboxCommand(
+  argv: readonly string[],
+  restored?: RestoredSnapshot,
+  command: CommandSpec = SANDBOX_COMMAND,
+): Promise<void> {
   await runCommand(
-    SANDBOX_COMMAND,
+    command,
     async (args) => {
-      const options = parseCli(argv);
-      if (!options) return;
+      const parsed = parseCli(argv, process.env, undefined, command);
+      if (!parsed) return;
+      const options = { ...parsed, ...requestLogOption(args.values.quiet === true, parsed.logger === true) };
       if (args.values.snapshot && !restored) {
         // Loaded only here: esbuild and the snapshot files are nothing to a plain start.
         const { startFromSnapshot } = await import("./hosts/startup-snapshot.js");
@@ -31,6 +36,11 @@ export async function runSandboxCommand(argv: readonly string[], restored?: Rest
     },
     argv,
   );
+}
+
+/** One line per request on stdout, unless --quiet or --log (Fastify's own log) says otherwise. */
+export function requestLogOption(quiet: boolean, fastifyLog: boolean): Pick<SandboxOptions, "requestLog"> {
+  return quiet || fastifyLog ? {} : { requestLog: (line) => console.log(line) };
 }
 
 /** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
@@ -73,6 +83,7 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   for (const k of KEYS) console.log(`  ${k.key.padEnd(34)} ${k.description}`);
   console.log(`\nOrganization UUIDs (X-Service-Org-Id for the platform key):`);
   for (const o of Object.values(ORGS)) console.log(`  ${o.id}  ${o.name}`);
+  if (options.requestLog) console.log("\nRequests (one line each; --quiet turns this off):");
   let closing = false;
   const stop = async () => {
     if (closing) return;

@@ -24,6 +24,8 @@ export interface SandboxOptions {
   specPath: string;
   /** Fastify logger (requests are logged without headers, so keys never reach the log). */
   logger: boolean;
+  /** The Node host writes one line per request here (requestLogLine: never headers, so never a key). */
+  requestLog?: (line: string) => void;
   /** Wall clock of the stateful areas; tests can pin it (the core adds what advance(ms) moved). */
   now: () => number;
   // ---- stateful areas ----

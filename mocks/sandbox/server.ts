@@ -13,6 +13,7 @@ import {
   continueWithin,
   drainBody,
   loadSpec,
+  requestLogLine,
   readBodyWithin,
 } from "../../contract-core/index.js";
 import type { Area, SandboxContext } from "./context.js";
@@ -57,7 +58,9 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       request.log.error({ err: error }, "sandbox host failed");
       return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
     });
+    const log = core.ctx.options.requestLog;
     app.all("*", async (request, reply) => {
+      const started = performance.now();
       const res = await core.handleBytes({
         method: request.method,
         url: request.url,
@@ -70,6 +73,15 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       // goes out, so the client reads it; one too large for that (or never sent) closes the connection.
       if (!drainBody(request.raw, BODY_LIMIT)) reply.header("connection", "close");
       const body = res.body;
+      if (log) {
+        const line = {
+          method: request.method,
+          url: request.url,
+          status: res.status,
+          body: res.status < 500 ? body : undefined,
+        };
+        reply.raw.once("finish", () => log(requestLogLine({ ...line, ms: performance.now() - started })));
+      }
       if (body === undefined) return reply.send();
       if (typeof body === "string") return reply.send(body);
       // Bytes go out as a Buffer over the same memory (no copy); once handed to the operating system, their

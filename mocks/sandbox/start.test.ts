@@ -3,12 +3,15 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeFromFetch } from "../../contract-core/index.js";
 import { KEYS } from "./auth.js";
-import { parseCli } from "./cli.js";
+import { parseCommandLine } from "../../contract-core/index.js";
+import { parseCli, SANDBOX_COMMAND } from "./cli.js";
+import { requestLogOption } from "./launch.js";
 import { spawnSandbox } from "./testing/child.js";
 import { assertContract, testKey } from "./testing/harness.js";
 
 let child: ChildProcess;
 let stdout = "";
+let output: () => string = () => "";
 let baseUrl = "";
 
 beforeAll(async () => {
@@ -17,6 +20,7 @@ beforeAll(async () => {
   });
   ({ child, baseUrl } = started);
   stdout = started.output();
+  output = started.output;
 });
 
 afterAll(async () => {
@@ -50,6 +54,27 @@ describe("npm run sandbox", () => {
     const exchange = await exchangeFromFetch({ url }, res);
     assertContract(exchange, { invalidRequest: true });
     expect(res.status).toBe(401);
+  });
+
+  it("logs one line per request by default, with the error of a 4xx and never the key", async () => {
+    await (
+      await fetch(`${baseUrl}/people?limit=101`, { headers: { authorization: `Bearer ${testKey("acme")}` } })
+    ).text();
+    await new Promise((done) => setTimeout(done, 200));
+    const log = output();
+    expect(log).toMatch(/^GET \/v1\/people\?limit=2&view=compact 200 \d+\.\d ms$/m);
+    expect(log).toMatch(/^GET \/v1\/me 401 \d+\.\d ms unauthorized: /m);
+    expect(log).toMatch(/^GET \/v1\/people\?limit=101 400 \d+\.\d ms invalid_request: .*limit/m);
+    expect(log.split("Requests (one line each")[1]).not.toContain(testKey("acme"));
+  });
+});
+
+describe("the request log option", () => {
+  it("is on by default and off with --quiet or with Fastify's log (--log)", () => {
+    expect(requestLogOption(false, false).requestLog).toBeTypeOf("function");
+    expect(requestLogOption(true, false)).toEqual({});
+    expect(requestLogOption(false, true)).toEqual({});
+    expect(parseCommandLine(SANDBOX_COMMAND, ["--quiet"], {})?.values.quiet).toBe(true);
   });
 });
 

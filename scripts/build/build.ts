@@ -1,9 +1,11 @@
 /**
- * `npm run build [-- --out <dir>]` (also `prepare`, so git and tarball installs get it): the package's
- * exports in <dir> (default dist/); `npm run build:client` (scripts/build/build-client.ts) builds ./client alone.
+ * `npm run build [-- --out <dir>]` (also `prepack`, so `npm pack` and git installs get it): the package's
+ * exports and bin in <dir> (default dist/); `npm run build:client` (scripts/build/build-client.ts) builds ./client
+ * alone; `npm run pack` (pack.ts) stages and packs the package.
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
  *   ./msw     mocks/sandbox/hosts/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
  *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
+ *   bin       scripts/build/bin-entry.ts bundled into <dir>/bin/ (buildBin), the spec at <dir>/generated/openapi.json.
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
  */
@@ -161,6 +163,83 @@ export async function buildMsw({
   return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
 }
 
+/** The package's bin: the entry's file name under <dir>/bin. */
+export const BIN_FILE = "bin/talent-graph-api-contract.js";
+/**
+ * Packages the bin loads from the consumer's node_modules instead of carrying them: Fastify (a dependency),
+ * Prism (the mock's optional peer), and what only the repository's own options use (yaml for a YAML --spec).
+ */
+const BIN_EXTERNALS = ["fastify", "@stoplight/prism-http", "esbuild", "yaml", "msw", "typescript"];
+
+/**
+ * contract-core/redocly.ts runs the repository's Redocly CLI (bundling a split spec, lint), which the package
+ * does not carry: in the bin it is this module, which reads the `$ref`s of a document and refuses to bundle.
+ */
+const REDOCLY_STAND_IN = `
+const refused = () => {
+  throw new Error("this needs the repository's Redocly CLI: the package's servers read a bundled JSON spec (--spec)");
+};
+export const REDOCLY_ENV = {};
+export class BundleError extends Error {}
+export const redocly = refused, runRedocly = refused, bundleSpec = refused;
+export const redoclyOutput = (output) => output;
+export function refsOf(node) {
+  const refs = [];
+  JSON.stringify(node, (key, value) => (key === "$ref" && typeof value === "string" && refs.push(value), value));
+  return refs;
+}
+`;
+
+/**
+ * The bin (`talent-graph-api-contract sandbox|mock`): scripts/build/bin-entry.ts bundled by esbuild for Node,
+ * split so that each command loads its own code (the mock's Prism import stays out of the sandbox's way), with
+ * the bundled spec beside it at <dir>/generated/openapi.json, where the contract core looks for it.
+ */
+export async function buildBin({ outDir = path.join(ROOT, "dist") }: { outDir?: string } = {}): Promise<BuildResult> {
+  const binDir = path.join(outDir, "bin");
+  rmSync(binDir, { recursive: true, force: true });
+  const { build: esbuild } = await import("esbuild");
+  const result = await esbuild({
+    entryPoints: { "talent-graph-api-contract": path.join(ROOT, "scripts/build/bin-entry.ts") },
+    outdir: binDir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    external: BIN_EXTERNALS,
+    plugins: [
+      {
+        name: "redocly-stand-in",
+        setup(build) {
+          build.onResolve({ filter: /\/redocly\.js$/ }, (args) =>
+            args.importer.endsWith(path.join("contract-core", "spec.ts")) ||
+            args.importer.endsWith(path.join("contract-core", "index.ts"))
+              ? { path: "redocly-stand-in", namespace: "redocly-stand-in" }
+              : undefined,
+          );
+          build.onLoad({ filter: /.*/, namespace: "redocly-stand-in" }, () => ({
+            contents: REDOCLY_STAND_IN,
+            loader: "js",
+          }));
+        },
+      },
+    ],
+    // Bundled CommonJS (Ajv) calls require for Node's built-ins: give the ESM output one.
+    banner: {
+      js: 'import { createRequire as __binRequire } from "node:module"; const require = __binRequire(import.meta.url);',
+    },
+    legalComments: "linked",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const spec = path.join(outDir, "generated", "openapi.json");
+  mkdirSync(path.dirname(spec), { recursive: true });
+  cpSync(path.join(ROOT, "generated", "openapi.json"), spec);
+  const files = Object.keys(result.metafile.outputs).map((file) => path.relative(outDir, path.resolve(ROOT, file)));
+  return { outDir, files: [...files, path.relative(outDir, spec)].filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+}
+
 /** Builds ./client and checks that its entry loads. */
 export async function buildClientChecked(outDir?: string): Promise<BuildResult> {
   const result = buildClient({ outDir });
@@ -194,7 +273,7 @@ export async function checkClientEntry(outDir: string): Promise<void> {
 }
 
 export function printBuild(name: string, { outDir, files }: BuildResult): void {
-  // One line: `prepare` runs this inside every `npm ci`, where a file list would only bury npm's own output.
+  // One line: `prepack` runs this inside `npm pack` and git installs, where a file list would bury npm's own output.
   console.log(`${name} wrote ${files.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
 }
 
@@ -205,7 +284,7 @@ export const OUT_OPTION = {
 export const BUILD_COMMAND: CommandSpec = {
   name: "npm run build",
   summary:
-    "Builds the package exports into dist/: ./client (ESM and declarations) and ./msw (one ESM bundle and declarations); also run by prepare.",
+    "Builds the package into dist/: ./client (ESM and declarations), ./msw (one ESM bundle and declarations) and the bin; also run by prepack.",
   options: OUT_OPTION,
 };
 
@@ -214,5 +293,6 @@ if (isMain(import.meta.url)) {
     const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
     printBuild("build (./client)", await buildClientChecked(outDir));
     printBuild("build (./msw)", await buildMsw({ outDir }));
+    printBuild("build (bin)", await buildBin({ outDir }));
   });
 }

@@ -1,15 +1,18 @@
 /**
- * The package works after install: `npm pack` (the built dist/ inside), install the tarball with msw into an
- * empty project (offline, from the npm cache), type-check a consumer of "./client" and "./msw" with tsc,
- * and run it under msw/node. The client export stays free of server code.
+ * The package works after install: the staged package (pack.ts: the built dist/, the package README, a
+ * package.json without scripts) packed, installed with msw into an empty project (offline, from the npm
+ * cache); a consumer of "./client" and "./msw" type-checks with tsc and runs under msw/node; the bin starts the
+ * sandbox, which answers the README's curl, and explains the mock's missing Prism. The client export stays free
+ * of server code.
  */
-import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildClient, buildMsw, CONSUMER_COMPILER_OPTIONS } from "./build.js";
+import { CONSUMER_COMPILER_OPTIONS } from "./build.js";
+import { stagePackage } from "./pack.js";
 import { repoRoot } from "../generate.js";
 
 const MSW_VERSION = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).devDependencies.msw as string;
@@ -19,6 +22,16 @@ const npm = (args: string[], cwd: string) =>
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
+
+/** npm's whole output (warnings go to stderr), failing on a non-zero exit. */
+function npmLog(args: string[], cwd: string, loglevel: string): string {
+  const run = spawnSync("npm", [...args, "--no-audit", "--no-fund", `--loglevel=${loglevel}`], {
+    cwd,
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(`npm ${args.join(" ")} failed:\n${run.stdout}${run.stderr}`);
+  return run.stdout + run.stderr;
+}
 
 const CONSUMER_TS = `
 import { createTalentGraphClient } from "talent-graph-api-contract/client";
@@ -47,22 +60,27 @@ describe("the installed package", () => {
   let stage = "";
   /** `npm pack --json`'s report of the tarball it wrote (its file list is what ships). */
   let packed = "";
+  /** What npm said while installing the tarball (warnings included). */
+  let installLog = "";
+  const installed = (...parts: string[]) => path.join(dir, "node_modules/talent-graph-api-contract", ...parts);
   beforeAll(async () => {
-    // The package is staged (package.json + a fresh dist/) so the checkout's dist/ is never touched while
+    // The package is staged (package.json, README, a fresh dist/) so the checkout's dist/ is never touched while
     // other tests watch it; inside dist/.test-build-* so openapi-fetch and msw still resolve for the build.
     mkdirSync(path.join(repoRoot, "dist"), { recursive: true });
     stage = mkdtempSync(path.join(repoRoot, "dist", ".test-build-package-"));
-    copyFileSync(path.join(repoRoot, "package.json"), path.join(stage, "package.json"));
     // Emit only: npm run typecheck checks the sources; the consumer check below checks what ships.
-    buildClient({ outDir: path.join(stage, "dist"), typeCheck: false });
-    await buildMsw({ outDir: path.join(stage, "dist"), typeCheck: false });
+    await stagePackage(stage, { typeCheck: false });
     dir = mkdtempSync(path.join(os.tmpdir(), "talent-graph-package-"));
     packed = npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir], stage);
     const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    npm(["install", "--prefer-offline", "--ignore-scripts", `./${tarball}`, `msw@${MSW_VERSION}`], dir);
+    installLog = npmLog(
+      ["install", "--prefer-offline", `./${tarball}`, `msw@${MSW_VERSION}`, "--foreground-scripts"],
+      dir,
+      "warn",
+    );
     writeFileSync(path.join(dir, "consumer.ts"), CONSUMER_TS);
-  }, 60_000);
+  }, 90_000);
   afterAll(() => {
     for (const d of [dir, stage]) if (d) rmSync(d, { recursive: true, force: true });
   });
@@ -76,9 +94,12 @@ describe("the installed package", () => {
         "dist/client/index.d.ts",
         "dist/msw/index.js",
         "dist/mocks/sandbox/hosts/msw.d.ts",
+        "dist/bin/talent-graph-api-contract.js",
+        "dist/generated/openapi.json",
+        "README.md",
       ]),
     );
-    expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json")).toEqual([]);
+    expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json" && n !== "README.md")).toEqual([]);
     expect(names.filter((n) => /\.test\.|\.ts$/.test(n) && !n.endsWith(".d.ts"))).toEqual([]);
     // The spec travels inside the bundle: its server URL is the default base URL.
     expect(readFileSync(path.join(dir, "node_modules/talent-graph-api-contract/dist/msw/index.js"), "utf8")).toContain(
@@ -125,4 +146,88 @@ describe("the installed package", () => {
       "ERR_PACKAGE_PATH_NOT_EXPORTED",
     );
   });
+
+  it("ships a package.json without scripts or devDependencies, declaring its Node and its bin", () => {
+    const manifest = JSON.parse(readFileSync(installed("package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifest.engines).toEqual({ node: expect.stringContaining("22.12") });
+    expect(manifest.bin).toEqual({ "talent-graph-api-contract": "dist/bin/talent-graph-api-contract.js" });
+    expect(installLog).not.toMatch(/script/i);
+  });
+
+  it("ships the package README, whose links all resolve inside the package", () => {
+    const readme = readFileSync(installed("README.md"), "utf8");
+    expect(readme).toContain("npx talent-graph-api-contract sandbox");
+    expect(readme).not.toMatch(/npm run |examples\/|\.\.\//);
+    for (const [, target] of readme.matchAll(/\]\(([^)]+)\)/g)) {
+      expect(target, "a link outside the package").not.toMatch(/^[a-z]+:/i);
+      if (!target!.startsWith("#")) expect(existsSync(installed(target!.split("#")[0]!)), target).toBe(true);
+    }
+  });
+
+  it("runs the bin: --help of each command, the mock's missing Prism explained, an unknown command refused", () => {
+    const bin = (args: string[]) => {
+      try {
+        return {
+          code: 0,
+          out: execFileSync("npx", ["talent-graph-api-contract", ...args], {
+            cwd: dir,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "pipe"],
+          }),
+        };
+      } catch (error) {
+        const failed = error as { status: number; stdout: string; stderr: string };
+        return { code: failed.status, out: failed.stdout + failed.stderr };
+      }
+    };
+    expect(bin(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("Commands:") });
+    expect(bin(["sandbox", "--help"])).toMatchObject({
+      code: 0,
+      out: expect.stringContaining("Usage: talent-graph-api-contract sandbox [options]"),
+    });
+    expect(bin(["mock", "--help"])).toMatchObject({
+      code: 0,
+      out: expect.stringContaining("Usage: talent-graph-api-contract mock [options]"),
+    });
+    expect(bin(["mock"])).toMatchObject({
+      code: 2,
+      out: expect.stringContaining("npm install --save-dev @stoplight/prism-http@5.16.0"),
+    });
+    expect(bin(["serve"])).toMatchObject({ code: 2, out: expect.stringContaining('unknown command "serve"') });
+  }, 60_000);
+
+  it("starts the sandbox from the installed package, and it answers the README's curl", async () => {
+    const readme = readFileSync(installed("README.md"), "utf8");
+    const curl = /curl -H 'Authorization: Bearer (tgsb_\w+)' 'http:\/\/127\.0\.0\.1:4011\/v1(\/people\?limit=2)'/.exec(
+      readme,
+    );
+    expect(curl).not.toBeNull();
+    const child = spawn(
+      installed("dist/bin/talent-graph-api-contract.js"),
+      ["sandbox", "--port", "0", "--people", "300"],
+      {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    try {
+      let out = "";
+      child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /Base URL: (\S+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      const res = await fetch(`${baseUrl}${curl![2]}`, { headers: { authorization: `Bearer ${curl![1]}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(2);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
 });

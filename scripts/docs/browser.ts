@@ -1,18 +1,18 @@
 /**
- * Opens the built reference in Debian's chromium (playwright-core, headless, fresh profile), serves it
+ * Opens the built reference in Chromium (playwright-core, headless, fresh profile; see resolveChromium), serves it
  * from 127.0.0.1, records every request (aborting any that leaves the machine), records console errors,
  * measures the guides (the info description's sections) at given widths, expands each tag section and
  * brings each operation into view (Redoc 3 renders operations lazily), and saves screenshots.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { servePage, type PageServer } from "./http.js";
 
-/** Debian's chromium by default; `CHROMIUM_PATH` points elsewhere (e.g. a CI runner's preinstalled Chrome). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Flags for every launch: no background traffic, no first-run work, no sandbox (containers, CI). */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -21,6 +21,52 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+
+export interface ChromiumExecutable {
+  path: string;
+  args: string[];
+  /** Where it came from, for messages: `CHROMIUM_PATH` or the package name. */
+  source: string;
+}
+
+/**
+ * The browser to launch: `CHROMIUM_PATH` when set (e.g. a CI runner's preinstalled Chrome), otherwise the
+ * Chromium inside the `@sparticuz/chromium` devDependency, so no system browser and no download outside the npm
+ * registry is involved. The package unpacks into the temp folder and takes any `chromium` already there as
+ * complete; here it unpacks into a folder of its own version, once, under a lock, so test files starting in
+ * parallel never launch a half-written binary or another version's.
+ */
+export async function resolveChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumExecutable> {
+  assertChromium(env);
+  const configured = env.CHROMIUM_PATH;
+  if (configured) return { path: configured, args: CHROMIUM_ARGS, source: "CHROMIUM_PATH" };
+  const { default: packaged } = await import("@sparticuz/chromium");
+  const manifest = fileURLToPath(new URL("../package.json", import.meta.resolve("@sparticuz/chromium")));
+  const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
+  const dir = path.join(os.tmpdir(), `talent-graph-chromium-${version}`);
+  const ready = path.join(dir, ".unpacked");
+  if (!existsSync(ready))
+    await withLock(`${dir}.lock`, async () => {
+      if (existsSync(ready)) return;
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      // The package unpacks into os.tmpdir(), which reads TMPDIR at each call.
+      const tmp = process.env.TMPDIR;
+      process.env.TMPDIR = dir;
+      try {
+        await packaged.executablePath();
+      } finally {
+        if (tmp === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = tmp;
+      }
+      await writeFile(ready, version);
+    });
+  return {
+    path: path.join(dir, "chromium"),
+    args: [...new Set([...packaged.args, ...CHROMIUM_ARGS])],
+    source: "@sparticuz/chromium",
+  };
+}
 
 export interface Section {
   /** Heading the page shows for the tag (x-displayName or name). */
@@ -127,23 +173,50 @@ export async function serveFile(file: string): Promise<PageServer> {
   return servePage(0, () => ({ status: 200, body }));
 }
 
-export function assertChromium(): void {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: the docs browser test needs Debian's chromium ` +
-        "(`apt-get update && apt-get install -y chromium`; .ci/run installs it when it is missing).",
-    );
+/** Runs `work` while holding `file` (created exclusively; one older than STALE_LOCK_MS is a crashed holder's). */
+async function withLock(file: string, work: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await writeFile(file, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = await stat(file).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > STALE_LOCK_MS) await rm(file, { force: true });
+      else if (Date.now() - started > STALE_LOCK_MS)
+        throw new Error(`${file} stayed locked; remove it if no test runs`, { cause: error });
+      else await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    await rm(file, { force: true });
   }
 }
 
+/** Unpacking takes a few seconds; a lock this old belongs to a process that died holding it. */
+const STALE_LOCK_MS = 120_000;
+
+/** Fails early, naming the variable, when `CHROMIUM_PATH` is set to a file that does not exist. */
+export function assertChromium(env: NodeJS.ProcessEnv = process.env): void {
+  const configured = env.CHROMIUM_PATH;
+  if (configured && !existsSync(configured))
+    throw new Error(`CHROMIUM_PATH names ${configured}, which does not exist. Unset it to use the packaged Chromium.`);
+}
+
 export async function launchChromium(): Promise<LaunchedChromium> {
-  assertChromium();
+  const executable = await resolveChromium();
   const profile = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-chromium-"));
   try {
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath: executable.path,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: executable.args,
       viewport: { width: 1280, height: 900 },
     });
     const close = async () => {

@@ -1,5 +1,5 @@
 /**
- * Browser test of the published reference: Debian's chromium (playwright-core, headless, fresh
+ * Browser test of the published reference: the packaged Chromium (playwright-core, headless, fresh
  * profile) opens dist/docs/index.html served from 127.0.0.1, every tag section is expanded and every
  * operation brought into view; no request may leave the machine, the console must stay free of errors,
  * and a full-page screenshot is saved next to the page. At 1280 and 1440 px no guide table or code block

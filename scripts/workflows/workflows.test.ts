@@ -279,26 +279,47 @@ describe("redocly lint of the workflow files", () => {
 });
 
 describe("npm run workflows arguments", () => {
-  it("parses --server, --key and --json-output, and knows --help", () => {
-    expect(parseWorkflowsArgs(["--server", "http://127.0.0.1:4011/v1/", "--key", "k"])).toEqual({
+  const env = { TALENT_GRAPH_API_KEY: "tgsb_acme_secret" };
+  it("takes --server and --json-output, the key from TALENT_GRAPH_API_KEY or --key-env, and knows --help", () => {
+    expect(parseWorkflowsArgs(["--server", "http://127.0.0.1:4011/v1/"], env)).toEqual({
       server: "http://127.0.0.1:4011/v1",
-      key: "k",
+      key: "tgsb_acme_secret",
+      keySource: "TALENT_GRAPH_API_KEY",
     });
-    expect(parseWorkflowsArgs(["--key", "k", "--server", "https://api.example/v1", "--json-output", "o.json"])).toEqual(
-      { server: "https://api.example/v1", key: "k", jsonOutput: "o.json" },
-    );
-    expect(parseWorkflowsArgs(["--help"])).toBe("help");
-    expect(USAGE).toContain("--server <base-url> --key <key>");
+    expect(
+      parseWorkflowsArgs(["--key-env", "K", "--server", "https://api.example/v1", "--json-output", "o.json"], {
+        K: "k",
+      }),
+    ).toEqual({ server: "https://api.example/v1", key: "k", keySource: "K", jsonOutput: "o.json" });
+    let help = "";
+    expect(parseWorkflowsArgs(["--help"], env, (text) => (help += text))).toBeUndefined();
+    expect(help).toBe(USAGE);
+    expect(USAGE).toContain("TALENT_GRAPH_API_KEY=<key> npm run workflows -- --server");
+    expect(USAGE).not.toContain("--key <");
   });
 
   it.each([
-    [["--server", "http://x/v1", "--key", "k", "--verbose"], "Unknown option: --verbose"],
-    [["--server", "http://x/v1"], "--key <key> is required"],
-    [["--key", "k"], "--server <base-url> is required"],
-    [["--server", "x/v1", "--key", "k"], "--server must be an http(s) URL"],
-    [["--server", "--key", "k"], "--server needs a value"],
-  ])("rejects %j", (argv, message) => {
-    expect(() => parseWorkflowsArgs(argv)).toThrow(UsageError);
-    expect(() => parseWorkflowsArgs(argv)).toThrow(message);
+    [["--server", "http://x/v1", "--verbose"], "unknown argument --verbose"],
+    [["--server", "http://x/v1", "--key", "tgsb_acme_secret"], "--key is refused, because a key on the command line"],
+    [["--server", "http://x/v1", "--key=tgsb_acme_secret"], "TALENT_GRAPH_API_KEY (or name another variable"],
+    [[], "--server <base-url> is required"],
+    [["--server", "x/v1"], "--server must be an http(s) URL, and x/v1 is not one."],
+    [["--server"], "--server needs a base-url (--server <base-url>)"],
+  ])("rejects %j naming the problem, not the key", (argv, message) => {
+    expect(() => parseWorkflowsArgs(argv, env)).toThrow(UsageError);
+    expect(() => parseWorkflowsArgs(argv, env)).toThrow(message);
+    try {
+      parseWorkflowsArgs(argv, env);
+    } catch (error) {
+      expect((error as Error).message).not.toContain("tgsb_acme_secret");
+      expect((error as Error).message).toContain("(--help lists the options)");
+      expect((error as Error).message).not.toContain("Usage:");
+    }
+  });
+
+  it("asks for the key's variable when it is unset", () => {
+    expect(() => parseWorkflowsArgs(["--server", "http://x/v1"], {})).toThrow(
+      "the environment variable TALENT_GRAPH_API_KEY is not set; put the key of the organization to run as in it.",
+    );
   });
 });

@@ -1,56 +1,97 @@
 /**
- * npm run workflows -- --server <base-url> --key <key>: runs every Arazzo workflow of spec/workflows/ with
- * Redocly Respect against one deployment. The key reaches Respect through its input environment variable (not
- * the command line) and Respect masks it, as a `format: password` input, in everything it prints.
+ * TALENT_GRAPH_API_KEY=<key> npm run workflows -- --server <base-url>: runs every Arazzo workflow of
+ * spec/workflows/ with Redocly Respect against one deployment. The key comes from the environment, never the
+ * command line (npm prints that); it reaches Respect through its input environment variable and Respect masks
+ * it, as a `format: password` input, in everything it prints. One probe first names an unreachable server, a
+ * refused key or a missing base path in one line.
  */
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  checkTarget,
+  COMMON_OPTIONS,
+  DEFAULT_SPEC_PATH,
+  formatUsage,
+  isMain,
+  keyFromEnv,
+  loadSpec,
+  parseCommandLine,
+  runCommand,
+  serverBasePath,
+  usageError,
+  type CommandSpec,
+  type ParsedCommandLine,
+} from "../../contract-core/index.js";
+
+export { UsageError } from "../../contract-core/index.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const WORKFLOWS_DIR = join(repoRoot, "spec/workflows");
 /** The sourceDescription name every workflow file gives the API. */
 const SOURCE = "talentGraph";
+const KEY_VARIABLE = "TALENT_GRAPH_API_KEY";
 
-export const USAGE = `Usage: npm run workflows -- --server <base-url> --key <key> [--json-output <file>]
+export const WORKFLOWS_COMMAND: CommandSpec = {
+  name: "npm run workflows",
+  summary: "Runs every spec/workflows/*.arazzo.yaml with Redocly Respect against a deployment.",
+  options: {
+    server: {
+      type: "string",
+      value: "<base-url>",
+      description: "the deployment's base URL, ending in /v1 (e.g. http://127.0.0.1:4011/v1); required",
+    },
+    "key-env": COMMON_OPTIONS.keyEnv(KEY_VARIABLE, "the key of the organization to run as (masked in all output)"),
+    "json-output": {
+      type: "string",
+      value: "<file>",
+      description: "also write Respect's JSON log (requests and responses) to <file>",
+    },
+  },
+  secretFlags: { key: `${KEY_VARIABLE} (or name another variable with --key-env NAME)` },
+  notes: [`Example: ${KEY_VARIABLE}=<key> npm run workflows -- --server http://127.0.0.1:4011/v1`],
+};
 
-Runs every spec/workflows/*.arazzo.yaml with Redocly Respect against a deployment.
-
-  --server <base-url>   the deployment's base URL, ending in /v1 (e.g. http://127.0.0.1:4011/v1)
-  --key <key>           API key of the organization to run as (masked in all output)
-  --json-output <file>  also write Respect's JSON log (requests and responses) to <file>
-  --help                print this help`;
-
-export class UsageError extends Error {}
+export const USAGE = formatUsage(WORKFLOWS_COMMAND);
 
 export interface WorkflowsArgs {
   server: string;
   key: string;
+  /** The variable the key came from, for messages. */
+  keySource?: string;
   jsonOutput?: string;
 }
 
-export function parseWorkflowsArgs(argv: string[]): WorkflowsArgs | "help" {
-  const values: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--help" || arg === "-h") return "help";
-    const name = arg.replace(/^--/, "");
-    if (!arg.startsWith("--") || !["server", "key", "json-output"].includes(name))
-      throw new UsageError(`Unknown option: ${arg}`);
-    const value = argv[++i];
-    if (value === undefined || value.startsWith("--")) throw new UsageError(`${arg} needs a value`);
-    values[name] = value;
-  }
-  if (!values.server) throw new UsageError("--server <base-url> is required");
-  if (!values.key) throw new UsageError("--key <key> is required");
-  if (!/^https?:\/\/\S+$/.test(values.server))
-    throw new UsageError(`--server must be an http(s) URL, got ${values.server}`);
+/** The run's arguments from a parsed command line and the environment; throws UsageError. */
+export function workflowsArgs({ values }: ParsedCommandLine, env: NodeJS.ProcessEnv = process.env): WorkflowsArgs {
+  const server = typeof values.server === "string" ? values.server : "";
+  if (!server) throw usageError(WORKFLOWS_COMMAND, "--server <base-url> is required, e.g. http://127.0.0.1:4011/v1.");
+  if (!/^https?:\/\/\S+$/.test(server))
+    throw usageError(WORKFLOWS_COMMAND, `--server must be an http(s) URL, and ${server} is not one.`);
+  const keySource = String(values["key-env"]);
+  const key = keyFromEnv(values, "key-env", env);
+  if (key === undefined)
+    throw usageError(
+      WORKFLOWS_COMMAND,
+      `the environment variable ${keySource} is not set; put the key of the organization to run as in it.`,
+    );
   return {
-    server: values.server.replace(/\/+$/, ""),
-    key: values.key,
-    ...(values["json-output"] ? { jsonOutput: values["json-output"] } : {}),
+    server: server.replace(/\/+$/, ""),
+    key,
+    keySource,
+    ...(typeof values["json-output"] === "string" ? { jsonOutput: values["json-output"] } : {}),
   };
+}
+
+/** Parses `argv` (undefined after printing the usage for --help); throws UsageError. */
+export function parseWorkflowsArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out?: (text: string) => void,
+): WorkflowsArgs | undefined {
+  const parsed = parseCommandLine(WORKFLOWS_COMMAND, argv, env, out);
+  return parsed && workflowsArgs(parsed, env);
 }
 
 /** The runnable workflow files: spec/workflows/*.arazzo.yaml (parts/ holds workflows called by them). */
@@ -102,21 +143,16 @@ export function runWorkflows(
   });
 }
 
-async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseWorkflowsArgs>;
-  try {
-    parsed = parseWorkflowsArgs(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`${err.message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (parsed === "help") {
-    console.log(USAGE);
-    return;
-  }
-  const { code } = await runWorkflows(parsed, workflowFiles(), { echo: true });
-  process.exit(code);
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (isMain(import.meta.url))
+  await runCommand(WORKFLOWS_COMMAND, async (parsed) => {
+    const args = workflowsArgs(parsed);
+    const problem = await checkTarget(args.server, args.key, {
+      basePath: serverBasePath(loadSpec(DEFAULT_SPEC_PATH)),
+      keySource: args.keySource ?? KEY_VARIABLE,
+    });
+    if (problem) {
+      process.stderr.write(`${WORKFLOWS_COMMAND.name}: ${problem}\n`);
+      return 2;
+    }
+    return (await runWorkflows(args, workflowFiles(), { echo: true })).code;
+  });
