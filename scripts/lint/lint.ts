@@ -4,7 +4,7 @@
  * and typescript-eslint. Zero errors and zero warnings, or exit 1.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
 import {
@@ -14,16 +14,12 @@ import {
   bundleSpec,
   isMain,
   runCommand,
-  UsageError,
   type CommandSpec,
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
-import { typedLint } from "./typed-lint.js";
+import { runEslint } from "./eslint.js";
 
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
-
-/** `npm run typecheck`'s build info (package.json), which --typecheck reads and updates the same way. */
-export const TSC_BUILD_INFO = join(repoRoot, "node_modules/.cache/tsc/tsbuildinfo");
 
 // Spectral and the rulesets load only when a lint runs (--help stays instant), and each ruleset is
 // compiled once per process: setRuleset is the costly part, and a Spectral instance can run it many times.
@@ -79,20 +75,9 @@ export const LINT_COMMAND: CommandSpec = {
       description:
         "with files: ESLint still lints the whole tree (its type-aware rules read the types of every import, so a change to types can alter other files' verdicts)",
     },
-    typecheck: {
-      type: "boolean",
-      description:
-        "also typecheck the project (what npm run typecheck checks, with its build info) on the TypeScript program ESLint's type-aware rules then use: the program is built once instead of twice",
-    },
-    "typecheck-report": {
-      type: "string",
-      description:
-        "with --typecheck: also write the typecheck's outcome to this file as JSON ({ problems, text, ms, files }; the gate reports it as its own check)",
-    },
   },
   notes: [
     "With files, Prettier checks and ESLint lints only those (missing, ignored and other kinds of file are left out); the spec is linted whole either way.",
-    "--typecheck checks the whole project whatever the files: types flow across files.",
   ],
 };
 
@@ -192,35 +177,14 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
   const files = positionals.length > 0 ? positionals.filter((f) => existsSync(join(repoRoot, f))) : undefined;
-  const typecheck = values.typecheck === true;
-  const reportPath = values["typecheck-report"];
-  if (typeof reportPath === "string" && !typecheck) throw new UsageError("--typecheck-report needs --typecheck");
-  // ESLint runs last, in this process, with the typecheck when asked (one TypeScript program for both).
-  let eslintStep: { label: string; eslint: string[] } | undefined;
   for (const step of codeLintSteps(files, values["eslint-all"] === true)) {
     if ("bin" in step) problems += runCodeLinter(step.label, step.bin, step.args);
-    else if ("eslint" in step) eslintStep = step;
-    else console.log(`✔ ${step.label}`);
-  }
-  const eslintPatterns = eslintStep?.eslint ?? [];
-  const outcome = await typedLint({
-    cwd: repoRoot,
-    patterns: eslintPatterns,
-    ...(typecheck ? { typecheck: { tsconfig: join(repoRoot, "tsconfig.json"), buildInfo: TSC_BUILD_INFO } } : {}),
-  });
-  if (outcome.tsc) {
-    const { tsc } = outcome;
-    if (tsc.text) console.log(tsc.text);
-    console.log(
-      `${tsc.problems ? "✘" : "✔"} tsc --noEmit (the project's ${tsc.files} files${eslintPatterns.length ? ", on the program ESLint then uses" : ""}): ${tsc.problems} error${tsc.problems === 1 ? "" : "s"}`,
-    );
-    problems += tsc.problems;
-    if (typeof reportPath === "string") writeFileSync(reportPath, JSON.stringify(tsc));
-  }
-  if (outcome.eslint) {
-    if (outcome.eslint.text) console.log(outcome.eslint.text);
-    console.log(`${outcome.eslint.problems ? "✘" : "✔"} ${eslintStep!.label}`);
-    problems += outcome.eslint.problems;
+    else if ("eslint" in step) {
+      const eslint = await runEslint({ cwd: repoRoot, patterns: step.eslint });
+      if (eslint.text) console.log(eslint.text);
+      console.log(`${eslint.problems ? "✘" : "✔"} ${step.label}`);
+      problems += eslint.problems;
+    } else console.log(`✔ ${step.label}`);
   }
   return problems ? 1 : 0;
 }
