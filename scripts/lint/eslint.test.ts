@@ -14,7 +14,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
   join(dir, "tsconfig.json"),
   JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "NodeNext", types: [], skipLibCheck: true },
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: "ES2022",
+      module: "NodeNext",
+      types: [],
+      skipLibCheck: true,
+    },
     include: ["*.ts"],
   }),
 );
