@@ -41,11 +41,6 @@ export const SANDBOX_COMMAND: CommandSpec = {
       `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
     ),
     log: { type: "boolean", description: "log requests (never headers or keys)" },
-    snapshot: {
-      type: "boolean",
-      description:
-        "start from a start-up snapshot of the generated graph (the first such start is a plain one while it builds in the background; later starts restore it in seconds)",
-    },
   },
   notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],
 };

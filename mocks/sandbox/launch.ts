@@ -1,41 +1,28 @@
 /**
- * The sandbox command's body, shared by `npm run sandbox` (start.ts) and the process a start-up snapshot
- * restores (hosts/snapshot-entry.ts): parse the command line, start the Fastify host, print the banner, stop
- * on SIGINT/SIGTERM. With --snapshot, the start is handed to hosts/startup-snapshot.ts.
+ * The sandbox command's body (`npm run sandbox`, start.ts): parse the command line, start the Fastify host,
+ * print the banner, stop on SIGINT/SIGTERM.
  */
 import { describeListenError, runCommand } from "../../contract-core/index.js";
 import { KEYS, ORGS } from "./auth.js";
 import { parseCli, SANDBOX_COMMAND } from "./cli.js";
-import type { RestoredSnapshot } from "./hosts/snapshot-protocol.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 
-/** A plain start whose graph took longer than this points to --snapshot. */
-const SLOW_GRAPH_MS = 10_000;
-
-/**
- * Runs the sandbox command line. `restored` is set in a process started from a snapshot: --snapshot is then
- * already honoured, and the banner says whether the snapshot's graph is the one in use.
- */
-export async function runSandboxCommand(argv: readonly string[], restored?: RestoredSnapshot): Promise<void> {
+/** Runs the sandbox command line. */
+export async function runSandboxCommand(argv: readonly string[]): Promise<void> {
   await runCommand(
     SANDBOX_COMMAND,
-    async (args) => {
+    async () => {
       const options = parseCli(argv);
       if (!options) return;
-      if (args.values.snapshot && !restored) {
-        // Loaded only here: esbuild and the snapshot files are nothing to a plain start.
-        const { startFromSnapshot } = await import("./hosts/startup-snapshot.js");
-        return startFromSnapshot(options, argv, () => launchSandbox(options));
-      }
-      await launchSandbox(options, restored);
+      await launchSandbox(options);
     },
     argv,
   );
 }
 
 /** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
-export async function launchSandbox(options: Partial<SandboxOptions>, restored?: RestoredSnapshot): Promise<void> {
-  const { host, port, people, companies, seed } = resolveOptions(options);
+export async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
+  const { host, port } = resolveOptions(options);
   // The server (Fastify, the graph) loads only once the command line asks for a start, not for --help.
   const { startSandbox } = await import("./server.js");
   const t0 = performance.now();
@@ -51,19 +38,6 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   console.log(
     `Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`,
   );
-  if (!restored && sandbox.graphMs > SLOW_GRAPH_MS) {
-    console.log(
-      `Graph: generated in ${(sandbox.graphMs / 1000).toFixed(1)} s; with --snapshot, the next starts restore it from a start-up snapshot instead (mocks/sandbox/README.md)`,
-    );
-  }
-  if (restored) {
-    const same = restored.people === people && restored.companies === companies && restored.seed === seed;
-    console.log(
-      same
-        ? "Graph: from the start-up snapshot (restored, not built)"
-        : `Graph: built (the start-up snapshot holds ${restored.people} people, ${restored.companies} companies, seed ${restored.seed})`,
-    );
-  }
   console.log(`Base URL: ${sandbox.baseUrl}`);
   console.log(`Control:  ${sandbox.origin}/__sandbox`);
   console.log(
@@ -82,7 +56,4 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  // A restored process runs under start.ts, which relays signals; when that parent is gone (killed), so is the
-  // IPC channel, and the sandbox stops instead of staying behind as an orphan.
-  if (restored) process.on("disconnect", stop);
 }

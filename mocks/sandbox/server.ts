@@ -15,7 +15,6 @@ import {
 import type { Area, SandboxContext } from "./context.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "./core.js";
 import type { Graph } from "./data/graph.js";
-import { releaseBytes } from "./domain/utf8-chunks.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
@@ -54,7 +53,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
     });
     app.all("*", async (request, reply) => {
-      const res = await core.handleBytes({
+      const res = await core.handle({
         method: request.method,
         url: request.url,
         headers: request.headers,
@@ -64,13 +63,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       reply.code(res.status).headers(res.headers);
       // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
       if (!request.raw.complete) reply.header("connection", "close");
-      const body = res.body;
-      if (body === undefined) return reply.send();
-      if (typeof body === "string") return reply.send(body);
-      // Bytes go out as a Buffer over the same memory (no copy); once handed to the operating system, their
-      // memory may be written again.
-      reply.raw.once("finish", () => releaseBytes(body));
-      return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      return res.body === undefined ? reply.send() : reply.send(res.body);
     });
     app.addHook("onClose", async () => core.close());
   };

@@ -13,7 +13,6 @@ import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { countAndPage, forEachMemberOfAll } from "./postings.js";
 import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
-import { matchRole, SearchMatch } from "./search-match.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
@@ -123,8 +122,13 @@ export function parseSearch(params: Record<string, unknown>, graph: Graph): Pars
 
 export interface Hit {
   record: PersonRecord;
-  match: SearchMatch;
+  match: Match;
   score: number;
+}
+
+/** A role key of a match (one literal for every producer, so its keys are always in this order). */
+function matchRole(family: string, months: number, scope: MatchRole["scope"], company: string | null): MatchRole {
+  return { family, months, scope, company };
 }
 
 // ---- the filters ----
@@ -375,7 +379,15 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   if (role === null) return null;
   const score = keywordScore(rec, f);
   if (score === null) return null;
-  return { record: rec, match: new SearchMatch(company, role, f.keywords.length > 0 ? score : undefined), score };
+  // One key order for every search match (a key left undefined is absent from the JSON, as the reference shows).
+  const match: Match = {
+    company: company.company,
+    company_months: company.company_months,
+    role_months: role.role_months,
+    roles: role.roles,
+    score: f.keywords.length > 0 ? score : undefined,
+  };
+  return { record: rec, match, score };
 }
 
 /** The hits of a plan's candidates (the residual predicate on each), in graph order. */

@@ -16,9 +16,9 @@ import type { SandboxKey } from "../auth.js";
 import type { StateStorage } from "../context.js";
 import {
   createSandboxCore,
-  type CoreBytesResponse,
   type CoreOptions,
   type CoreRequest,
+  type CoreResponse,
   type SandboxCore,
 } from "../core.js";
 import type { JsonObject } from "../spec.js";
@@ -119,7 +119,7 @@ const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function mswHandler(
   baseUrl: string,
   specBasePath: string,
-  handle: (request: CoreRequest) => Promise<CoreBytesResponse>,
+  handle: (request: CoreRequest) => Promise<CoreResponse>,
 ): HttpHandler {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   const mount = new URL(baseUrl, "http://any.invalid");
@@ -157,7 +157,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
   page?.addEventListener("pagehide", save);
   const handle = async (request: CoreRequest) => {
-    const response = await core.handleBytes(request);
+    const response = await core.handle(request);
     // The core journaled the change before answering; a reload never closes the sandbox, so compact now.
     if (storage && CHANGES.has(request.method) && response.status < 400) save();
     return response;
@@ -198,7 +198,7 @@ export function createMockHandlers(options: HandlersOptions = {}): { handlers: H
   });
   return {
     handlers: [
-      mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handleBytes(request)),
+      mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request)),
     ],
   };
 }
