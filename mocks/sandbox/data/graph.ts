@@ -150,6 +150,7 @@ export class PairValues<A, B, V = string> {
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly lowered = new Map<string, string>();
+  private readonly pairs = new PairValues((a: string, b: string) => this.string(`${a} ${b}`.toLowerCase()));
 
   string(text: string): string {
     const known = this.strings.get(text);
@@ -158,11 +159,16 @@ export class Interner {
     return text;
   }
 
-  /** The kept lower-case form of a text. */
+  /** The kept lower-case form of a text (looked up by the text: a repeated text is lower-cased once). */
   lower(text: string): string {
     let known = this.lowered.get(text);
     if (known === undefined) this.lowered.set(text, (known = this.string(text.toLowerCase())));
     return known;
+  }
+
+  /** The kept lower-case form of `${a} ${b}`, looked up by its two parts (no text made for a repeated pair). */
+  lowerPair(a: string, b: string): string {
+    return this.pairs.get(a, b);
   }
 }
 
@@ -360,7 +366,7 @@ function later(a: string | null, b: string | null): string | null {
 
 function toStint(position: Position, company: Company | null, todayMonth: number, intern: Interner): Stint {
   const current = position.is_current === true;
-  const companyText = intern.lower(`${position.company ?? ""} ${position.company_url ?? ""}`);
+  const companyText = intern.lowerPair(position.company ?? "", position.company_url ?? "");
   const titleLc = intern.lower(position.title ?? "");
   const start = periodStart(position.started_at);
   const end = current ? null : periodEnd(position.ended_at);
