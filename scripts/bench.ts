@@ -47,7 +47,8 @@ function count(value: unknown, name: string, fallback: number, min: number): num
 
 await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
   const unknown = positionals.filter((p) => !PARTS.includes(p));
-  if (unknown.length) throw usageError(BENCH_COMMAND, `unknown part(s) ${unknown.join(", ")}; parts: ${PARTS.join(", ")}`);
+  if (unknown.length)
+    throw usageError(BENCH_COMMAND, `unknown part(s) ${unknown.join(", ")}; parts: ${PARTS.join(", ")}`);
   const parts = positionals.length ? positionals : DEFAULT_PARTS;
   const rounds = count(values.rounds, "rounds", 3, 1);
   const load = {

@@ -71,15 +71,25 @@ export async function mockFloors(rounds: number, options: Omit<LoadOptions, "hea
   let paths = [...goldenSearches(), ...READS];
   for (const base of [now, old, prism]) {
     const { origin, pathname } = new URL(base);
-    paths = (await answering(origin, paths.map((p) => pathname.replace(/\/$/, "") + p), HEADERS)).map((p) =>
-      p.slice(pathname.replace(/\/$/, "").length),
-    );
+    paths = (
+      await answering(
+        origin,
+        paths.map((p) => pathname.replace(/\/$/, "") + p),
+        HEADERS,
+      )
+    ).map((p) => p.slice(pathname.replace(/\/$/, "").length));
   }
   console.log(`\nmock: ${paths.length} distinct requests every server answers with 2xx`);
   const run = (base: string) => async () => {
     const { origin, pathname } = new URL(base);
     const prefix = pathname.replace(/\/$/, "");
-    return { rps: await load(origin, paths.map((p) => prefix + p), { ...options, headers: HEADERS }) };
+    return {
+      rps: await load(
+        origin,
+        paths.map((p) => prefix + p),
+        { ...options, headers: HEADERS },
+      ),
+    };
   };
   const runs = await alternate(rounds, { now: run(now), old: run(old), prism: run(prism) });
   const fmt = (values: number[]) => formatSummary(summarize(values), "req/s");

@@ -61,7 +61,11 @@ export async function sandboxWorkload(baseUrl: string, headers: Record<string, s
     ...slugs.map((slug) => `/people/${slug}`),
     ...slugs
       .slice(0, DOSSIERS_WIDE)
-      .flatMap((slug) => [`/people/${slug}?include=coworkers,similar`, `/people/${slug}/coworkers`, `/people/${slug}/similar`]),
+      .flatMap((slug) => [
+        `/people/${slug}?include=coworkers,similar`,
+        `/people/${slug}/coworkers`,
+        `/people/${slug}/similar`,
+      ]),
     ...companies.map((key) => `/companies/${key}`),
     "/companies",
     "/companies?q=labs",

@@ -221,9 +221,7 @@ export function buildGraph(input: GraphSource): Graph {
       headlineLc,
       skillsLc,
       languagesLc: person.languages.map(lower),
-      skillText: [...skillsLc, ...stints.map((s) => lower(s.companyName ?? "")), headlineLc].join(
-        SKILL_TEXT_SEPARATOR,
-      ),
+      skillText: [...skillsLc, ...stints.map((s) => lower(s.companyName ?? "")), headlineLc].join(SKILL_TEXT_SEPARATOR),
       schoolsLc: person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!)),
       certifications,
       certificationsLc: certifications.map((c) => ({

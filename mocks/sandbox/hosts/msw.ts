@@ -14,13 +14,7 @@ import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { exampleMatcher } from "../../prism/match.js";
 import type { SandboxKey } from "../auth.js";
 import type { StateStorage } from "../context.js";
-import {
-  createSandboxCore,
-  type CoreOptions,
-  type CoreRequest,
-  type CoreResponse,
-  type SandboxCore,
-} from "../core.js";
+import { createSandboxCore, type CoreOptions, type CoreRequest, type CoreResponse, type SandboxCore } from "../core.js";
 import type { JsonObject } from "../spec.js";
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
@@ -197,8 +191,6 @@ export function createMockHandlers(options: HandlersOptions = {}): { handlers: H
     examples: { choose: exampleMatcher(spec) },
   });
   return {
-    handlers: [
-      mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request)),
-    ],
+    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request))],
   };
 }
