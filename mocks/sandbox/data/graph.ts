@@ -17,7 +17,7 @@ export interface LowerLocation {
   country: string | null;
 }
 
-export function lowerLocation(loc: PersonLocation): LowerLocation {
+function lowerLocation(loc: PersonLocation): LowerLocation {
   return {
     city: loc.city?.toLowerCase() ?? null,
     region: loc.region?.toLowerCase() ?? null,
