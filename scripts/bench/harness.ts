@@ -131,7 +131,8 @@ export async function load(origin: string, paths: readonly string[], options: Lo
   await run(1);
   const r = await run(options.seconds);
   const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0 || r.requests.total === 0) throw new Error(`${origin}: ${bad} bad answers of ${r.requests.total}`);
+  if (r.requests.total === 0) throw new Error(`${origin}: no answer within the ${options.seconds} s run`);
+  if (bad > 0) throw new Error(`${origin}: ${bad} bad answers of ${r.requests.total}`);
   return r.requests.average;
 }
 

@@ -172,6 +172,32 @@ export class Interner {
   }
 }
 
+/**
+ * One object per distinct place and one array per distinct list of lower-case texts: languages, schools and
+ * places repeat across people (a handful of values each), and a graph holds one copy of each.
+ */
+class SharedValues {
+  private readonly places = new Map<string, LowerLocation>();
+  private readonly lists = new Map<string, string[]>();
+
+  place(loc: PersonLocation): LowerLocation {
+    const lower = lowerLocation(loc);
+    const key = `${lower.city}\u0001${lower.region}\u0001${lower.country}`;
+    const known = this.places.get(key);
+    if (known) return known;
+    this.places.set(key, lower);
+    return lower;
+  }
+
+  list(items: string[]): string[] {
+    const key = items.join("\u0001");
+    const known = this.lists.get(key);
+    if (known) return known;
+    this.lists.set(key, items);
+    return items;
+  }
+}
+
 export function buildGraph(input: GraphSource): Graph {
   const todayMonth = periodStart(input.today);
   if (todayMonth === null) throw new Error(`graph today must be a date, got ${input.today}`);
@@ -191,6 +217,7 @@ export function buildGraph(input: GraphSource): Graph {
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
   };
   const intern = new Interner();
+  const shared = new SharedValues();
   const lower = (text: string) => intern.lower(text);
   const resolveCompany = (p: Position): Company | null =>
     (p.company_url ? companyByUrl.get(lower(p.company_url)) : undefined) ??
@@ -198,7 +225,8 @@ export function buildGraph(input: GraphSource): Graph {
     null;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
-    const positions = collapsePositions(person.positions, todayMonth, lower);
+    // Every view shows the collapsed positions: the person keeps only those.
+    const positions = (person.positions = collapsePositions(person.positions, todayMonth, lower));
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
     const skillsLc = person.skills.map(lower);
@@ -211,7 +239,7 @@ export function buildGraph(input: GraphSource): Graph {
       stints,
       continent: country ? input.continentOf(lower(country)) : null,
       country,
-      locationLc: lowerLocation(person.location),
+      locationLc: shared.place(person.location),
       flagged: person.dq_flags.length > 0,
       openToWork: person.is_open_to_work === true,
       betweenRoles: person.is_between_roles,
@@ -220,9 +248,9 @@ export function buildGraph(input: GraphSource): Graph {
       nameLc: (person.full_name ?? "").toLowerCase(),
       headlineLc,
       skillsLc,
-      languagesLc: person.languages.map(lower),
+      languagesLc: shared.list(person.languages.map(lower)),
       skillText: [...skillsLc, ...stints.map((s) => lower(s.companyName ?? "")), headlineLc].join(SKILL_TEXT_SEPARATOR),
-      schoolsLc: person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!)),
+      schoolsLc: shared.list(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
       certifications,
       certificationsLc: certifications.map((c) => ({
         name: lower(c.name),
