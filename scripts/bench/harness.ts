@@ -104,6 +104,7 @@ type Autocannon = (opts: {
   duration: number;
   headers: Record<string, string>;
   requests: { method: string; path: string }[];
+  timeout: number;
 }) => Promise<{ requests: { average: number; total: number }; non2xx: number; errors: number; timeouts: number }>;
 /** Loaded on the first load run only (hundreds of modules `--help` does not need). */
 let loaded: Autocannon | undefined;
@@ -116,7 +117,8 @@ export interface LoadOptions {
 
 /**
  * Requests per second over `paths` (each connection cycles through them in order, so every answer is one of
- * many distinct ones), after a one-second warm-up. A non-2xx answer, error or timeout fails the run.
+ * many distinct ones), after a one-second warm-up: 0 when no answer came within the run. A non-2xx answer or
+ * an error fails the run.
  */
 export async function load(origin: string, paths: readonly string[], options: LoadOptions): Promise<number> {
   loaded ??= createRequire(import.meta.url)("autocannon") as Autocannon;
@@ -127,11 +129,12 @@ export async function load(origin: string, paths: readonly string[], options: Lo
       duration,
       headers: options.headers,
       requests: paths.map((path) => ({ method: "GET", path })),
+      // Seconds an answer may take: a slow answer on a large graph is counted late, not as an error.
+      timeout: 120,
     });
   await run(1);
   const r = await run(options.seconds);
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (r.requests.total === 0) throw new Error(`${origin}: no answer within the ${options.seconds} s run`);
+  const bad = r.non2xx + r.errors;
   if (bad > 0) throw new Error(`${origin}: ${bad} bad answers of ${r.requests.total}`);
   return r.requests.average;
 }

@@ -157,7 +157,7 @@ function floors(bySize: Map<number, { now: Record<string, number[]>; old: Record
       });
     else lines.push(unmeasured(`sandbox at 50,000 people: ${names50k[2]}`, "size 5000 not run"));
   } else for (const n of names50k) lines.push(unmeasured(`sandbox at 50,000 people: ${n}`, "size 50000 not run"));
-  const names500k = ["starts <= 120 s", "RSS <= 4 GB", "answers (mixed workload)"];
+  const names500k = ["starts <= 120 s", "RSS <= 4 GB", "answers"];
   if (large) {
     line({
       name: `sandbox at 500,000 people: ${names500k[0]}`,
@@ -178,11 +178,11 @@ function floors(bySize: Map<number, { now: Record<string, number[]>; old: Record
     });
     line({
       name: `sandbox at 500,000 people: ${names500k[2]}`,
-      value: summarize(large.now.mixed!),
-      unit: "req/s",
+      value: summarize(large.now.requests!),
+      unit: "distinct requests answered 2xx",
       compare: ">=",
-      target: 1,
-      details: [old(large.old.mixed, "req/s")],
+      target: 50,
+      details: [`mixed ${fmt(large.now.mixed!, "req/s")}`, old(large.old.mixed, "req/s")],
     });
   } else for (const n of names500k) lines.push(unmeasured(`sandbox at 500,000 people: ${n}`, "size 500000 not run"));
   return lines;
