@@ -390,17 +390,21 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   return { record: rec, match, score };
 }
 
-/** The hits of a plan's candidates (the residual predicate on each), in graph order. */
-function planHits(graph: Graph, plan: SearchPlan): Hit[] {
+/**
+ * The hits of a plan's candidates (the residual predicate on each), in graph order. `enough` stops the pass
+ * once it holds that many hits (the candidates after it are not evaluated).
+ */
+function planHits(graph: Graph, plan: SearchPlan, enough = Infinity): Hit[] {
   const hits: Hit[] = [];
   const { residual } = plan;
   if (plan.candidates === null) {
     for (const rec of graph.people) {
       const hit = matchPerson(rec, residual, graph.todayMonth);
-      if (hit) hits.push(hit);
+      if (hit && hits.push(hit) >= enough) break;
     }
   } else {
     forEachMemberOfAll(plan.candidates, (idx) => {
+      if (hits.length >= enough) return;
       const hit = matchPerson(graph.people[idx]!, residual, graph.todayMonth);
       if (hit) hits.push(hit);
     });
@@ -430,7 +434,8 @@ export interface SearchPage {
 /**
  * One page of the search. When the indexes decide every candidate, the candidates are counted (up to
  * `countUpTo`: an answer that caps its total needs no count past the cap) and only the page's rows are
- * evaluated (for their match); otherwise every candidate is evaluated.
+ * evaluated (for their match); otherwise the candidates are evaluated in graph order until the page is taken
+ * and `countUpTo` hits are counted (every candidate when keywords rank the hits).
  */
 export function searchPage(
   graph: Graph,
@@ -441,7 +446,9 @@ export function searchPage(
 ): SearchPage {
   const plan = planSearch(searchIndexOf(graph), f);
   if (!plan.decided) {
-    const hits = byScore(planHits(graph, plan), f);
+    // In graph order (no keywords), the pass stops once it holds the page and `countUpTo` hits.
+    const enough = f.keywords.length > 0 ? Infinity : Math.max(countUpTo, offset + limit);
+    const hits = byScore(planHits(graph, plan, enough), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
   // Counted and paged in one pass over the candidates' words: no candidate set or list is built.
