@@ -225,8 +225,7 @@ export function buildGraph(input: GraphSource): Graph {
     null;
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
-    // Every view shows the collapsed positions: the person keeps only those.
-    const positions = (person.positions = collapsePositions(person.positions, todayMonth, lower));
+    const positions = collapsePositions(person.positions, todayMonth, lower);
     const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
     const country = person.location.country ?? null;
     const skillsLc = person.skills.map(lower);
