@@ -48,11 +48,6 @@ export const SANDBOX_COMMAND: CommandSpec = {
     ),
     quiet: { type: "boolean", description: "print no line per request (by default: method, path, status, time)" },
     log: { type: "boolean", description: "Fastify's JSON log instead of the request lines (never headers or keys)" },
-    snapshot: {
-      type: "boolean",
-      description:
-        "start from a start-up snapshot of the generated graph (the first such start is a plain one while it builds in the background; later starts restore it in seconds)",
-    },
   },
   notes: ["Test keys and control endpoints: mocks/sandbox/README.md."],
 };

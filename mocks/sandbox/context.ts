@@ -36,12 +36,6 @@ type Responses<Id extends OperationId> = Op<Id>["responses"];
 /** The JSON body of an operation's response for a status (undefined for a response without content). */
 export type ResponseBody<Id extends OperationId, S extends keyof Responses<Id>> = JsonContent<Responses<Id>[S]>;
 
-declare const jsonBytesOf: unique symbol;
-/** A body already encoded as UTF-8 JSON, typed by the value it encodes (see `jsonBytes`). */
-export type JsonBytes<T> = Uint8Array<ArrayBuffer> & { readonly [jsonBytesOf]: T };
-/** Marks UTF-8 bytes as the JSON of a value of type T (search pages are assembled from cached row bytes). */
-export const jsonBytes = <T>(bytes: Uint8Array<ArrayBuffer>): JsonBytes<T> => bytes as JsonBytes<T>;
-
 type Headers = Record<string, string>;
 /** The success statuses an operation documents (errors are thrown as ApiError, not returned). */
 type SuccessKey<Id extends OperationId> = Extract<keyof Responses<Id>, 200 | 201 | 202 | 203 | 204 | 206 | "2XX">;
@@ -49,7 +43,7 @@ type StatusOf<S> = S extends "2XX" ? 200 | 201 | 202 | 203 | 204 | 206 : S;
 type ReplyFor<Id extends OperationId, S extends keyof Responses<Id>> =
   ResponseBody<Id, S> extends undefined
     ? { status: StatusOf<S>; body?: undefined; headers?: Headers }
-    : { status: StatusOf<S>; body: ResponseBody<Id, S> | JsonBytes<ResponseBody<Id, S>>; headers?: Headers };
+    : { status: StatusOf<S>; body: ResponseBody<Id, S>; headers?: Headers };
 type DefaultKey<Id extends OperationId> = 200 extends keyof Responses<Id>
   ? 200
   : "2XX" extends keyof Responses<Id>

@@ -62,15 +62,12 @@ export interface CoreRequest {
   remoteAddress?: string;
 }
 
-/** An answer; `Body` is string for `handle`, and also UTF-8 bytes (a JSON body) for `handleBytes`. */
-export interface CoreResponse<Body extends string | Uint8Array<ArrayBuffer> = string> {
+/** An answer: a JSON body is the text of `JSON.stringify` of the handler's object. */
+export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
-  body: Body | undefined;
+  body: string | undefined;
 }
-
-/** An answer as the hosts send it: a large JSON body stays the UTF-8 bytes it was assembled as. */
-export type CoreBytesResponse = CoreResponse<string | Uint8Array<ArrayBuffer>>;
 
 /**
  * The sandbox clock: a function, or a fixed instant (a Date, an ISO 8601 string, epoch ms) that only
@@ -114,8 +111,6 @@ export interface CoreOptions extends Partial<Omit<SandboxOptions, "now">> {
 
 export interface SandboxCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
-  /** `handle`, with a JSON body that was assembled as bytes left as bytes (no decoding for a host to encode again). */
-  handleBytes(request: CoreRequest): Promise<CoreBytesResponse>;
   /** The test keys. */
   keys: readonly SandboxKey[];
   /** Back to the seed (as POST /__sandbox/reset). */
@@ -135,7 +130,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A routed answer and the organization it acted for (null: control endpoints, documented examples). */
 interface Answered {
-  response: CoreBytesResponse;
+  response: CoreResponse;
   org: OrgState | null;
 }
 
@@ -369,7 +364,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     label: string,
     prefs: Preferences,
     choose: NonNullable<CoreOptions["examples"]>["choose"],
-  ): CoreBytesResponse {
+  ): CoreResponse {
     const v = validators.get(op.operationId)!;
     v.params(params);
     v.query(rawQuery);
@@ -419,7 +414,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     query: URLSearchParams,
     prefer: PreferResult,
     headers: Record<string, string>,
-  ): Promise<CoreBytesResponse> {
+  ): Promise<CoreResponse> {
     // Preflight requests: answered before authentication and rate limiting.
     if (method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
     if (limiter && api) {
@@ -453,14 +448,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     return response;
   }
 
-  const decoder = new TextDecoder();
   async function handle(request: CoreRequest): Promise<CoreResponse> {
-    const response = await handleBytes(request);
-    const body = response.body;
-    return { ...response, body: typeof body === "object" ? decoder.decode(body) : body };
-  }
-
-  async function handleBytes(request: CoreRequest): Promise<CoreBytesResponse> {
     const method = request.method.toUpperCase();
     let url = request.url;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
@@ -475,7 +463,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     // The Prefer grammar removes its `__code`-style stand-ins from the query.
     const query = new URLSearchParams(search);
     const prefer = parsePrefer(request.headers.prefer, SANDBOX_PREFERENCES, query);
-    let response: CoreBytesResponse;
+    let response: CoreResponse;
     try {
       response = await dispatch(request, method, path, normalized, api, query, prefer, headers);
     } catch (error) {
@@ -492,7 +480,6 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
 
   return {
     handle,
-    handleBytes,
     keys: KEYS,
     reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
     advance(ms) {
@@ -517,18 +504,12 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   };
 }
 
-/** A handler's reply as a response: objects are serialized, JSON bytes go out as they are. */
-function reply(result: UntypedReply): CoreBytesResponse {
+/** A handler's reply as a response: objects are serialized once. */
+function reply(result: UntypedReply): CoreResponse {
   const status = result.status ?? 200;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
   if (result.body === undefined) return { status, headers, body: undefined };
-  if (result.body instanceof Uint8Array)
-    return {
-      status,
-      headers: { ...headers, "content-type": headers["content-type"] ?? JSON_TYPE },
-      body: result.body as Uint8Array<ArrayBuffer>,
-    };
   if (typeof result.body === "string")
     return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: result.body };
   return {

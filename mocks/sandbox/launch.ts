@@ -1,24 +1,15 @@
 /**
- * The sandbox command's body, shared by `npm run sandbox` (start.ts) and the process a start-up snapshot
- * restores (hosts/snapshot-entry.ts): parse the command line, start the Fastify host, print the banner, stop
- * on SIGINT/SIGTERM. With --snapshot, the start is handed to hosts/startup-snapshot.ts.
+ * The sandbox command's body (`npm run sandbox`, start.ts): parse the command line, start the Fastify host,
+ * print the banner, stop on SIGINT/SIGTERM.
  */
 import { describeListenError, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { KEYS, ORGS } from "./auth.js";
 import { parseCli, SANDBOX_COMMAND } from "./cli.js";
-import type { RestoredSnapshot } from "./hosts/snapshot-protocol.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 
-/** A plain start whose graph took longer than this points to --snapshot. */
-const SLOW_GRAPH_MS = 10_000;
-
-/**
- * Runs the sandbox command line. `restored` is set in a process started from a snapshot: --snapshot is then
- * already honoured, and the banner says whether the snapshot's graph is the one in use.
- */
+/** Runs the sandbox command line (`command`: the npm script's, or the package bin's). */
 export async function runSandboxCommand(
   argv: readonly string[],
-  restored?: RestoredSnapshot,
   command: CommandSpec = SANDBOX_COMMAND,
 ): Promise<void> {
   await runCommand(
@@ -27,12 +18,7 @@ export async function runSandboxCommand(
       const parsed = parseCli(argv, process.env, undefined, command);
       if (!parsed) return;
       const options = { ...parsed, ...requestLogOption(args.values.quiet === true, parsed.logger === true) };
-      if (args.values.snapshot && !restored) {
-        // Loaded only here: esbuild and the snapshot files are nothing to a plain start.
-        const { startFromSnapshot } = await import("./hosts/startup-snapshot.js");
-        return startFromSnapshot(options, argv, () => launchSandbox(options));
-      }
-      await launchSandbox(options, restored);
+      await launchSandbox(options);
     },
     argv,
   );
@@ -44,8 +30,8 @@ export function requestLogOption(quiet: boolean, fastifyLog: boolean): Pick<Sand
 }
 
 /** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
-export async function launchSandbox(options: Partial<SandboxOptions>, restored?: RestoredSnapshot): Promise<void> {
-  const { host, port, people, companies, seed } = resolveOptions(options);
+export async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
+  const { host, port } = resolveOptions(options);
   // The server (Fastify, the graph) loads only once the command line asks for a start, not for --help.
   const { startSandbox } = await import("./server.js");
   const t0 = performance.now();
@@ -61,19 +47,6 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   console.log(
     `Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`,
   );
-  if (!restored && sandbox.graphMs > SLOW_GRAPH_MS) {
-    console.log(
-      `Graph: generated in ${(sandbox.graphMs / 1000).toFixed(1)} s; with --snapshot, the next starts restore it from a start-up snapshot instead (mocks/sandbox/README.md)`,
-    );
-  }
-  if (restored) {
-    const same = restored.people === people && restored.companies === companies && restored.seed === seed;
-    console.log(
-      same
-        ? "Graph: from the start-up snapshot (restored, not built)"
-        : `Graph: built (the start-up snapshot holds ${restored.people} people, ${restored.companies} companies, seed ${restored.seed})`,
-    );
-  }
   console.log(`Base URL: ${sandbox.baseUrl}`);
   console.log(`Control:  ${sandbox.origin}/__sandbox`);
   console.log(
@@ -93,7 +66,4 @@ export async function launchSandbox(options: Partial<SandboxOptions>, restored?:
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  // A restored process runs under start.ts, which relays signals; when that parent is gone (killed), so is the
-  // IPC channel, and the sandbox stops instead of staying behind as an orphan.
-  if (restored) process.on("disconnect", stop);
 }

@@ -19,7 +19,6 @@ import {
 import type { Area, SandboxContext } from "./context.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "./core.js";
 import type { Graph } from "./data/graph.js";
-import { releaseBytes } from "./domain/utf8-chunks.js";
 import { ApiError, invalidRequest } from "./errors.js";
 import { resolveOptions, type SandboxOptions } from "./options.js";
 import type { SandboxState } from "./state.js";
@@ -61,7 +60,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
     const log = core.ctx.options.requestLog;
     app.all("*", async (request, reply) => {
       const started = performance.now();
-      const res = await core.handleBytes({
+      const res = await core.handle({
         method: request.method,
         url: request.url,
         headers: request.headers,
@@ -82,12 +81,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
         };
         reply.raw.once("finish", () => log(requestLogLine({ ...line, ms: performance.now() - started })));
       }
-      if (body === undefined) return reply.send();
-      if (typeof body === "string") return reply.send(body);
-      // Bytes go out as a Buffer over the same memory (no copy); once handed to the operating system, their
-      // memory may be written again.
-      reply.raw.once("finish", () => releaseBytes(body));
-      return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      return body === undefined ? reply.send() : reply.send(body);
     });
     app.addHook("onClose", async () => core.close());
   };

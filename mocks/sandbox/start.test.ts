@@ -109,4 +109,10 @@ describe("parseCli", () => {
   ])("rejects %j", (argv) => {
     expect(() => parseCli(argv, {})).toThrow();
   });
+
+  it("has no start-up snapshots: --snapshot is an unknown option (exit 2) named in the message", () => {
+    expect(() => parseCli(["--snapshot"], {})).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringContaining("--snapshot") }),
+    );
+  });
 });

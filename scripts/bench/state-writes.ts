@@ -1,7 +1,7 @@
 /**
  * Writes per second of the sandbox with and without its state file (SQLite, one synced commit per write):
  * POST /v1/lists through the core (no HTTP), 10 in flight, in alternating rounds; prints the median with
- * min and max of each. `npm run ts -- scripts/bench/state-writes.ts [writes per round] [rounds]`.
+ * min and max of each; part of `npm run bench -- sandbox`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,13 +10,12 @@ import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
 import { KEYS } from "../../mocks/sandbox/auth.js";
 import { createSandboxCore } from "../../mocks/sandbox/core.js";
 import { nodeStateStorage } from "../../mocks/sandbox/node-state-storage.js";
+import { formatSummary, summarize } from "./harness.js";
 
-const writes = Number(process.argv[2] ?? 500);
-const rounds = Number(process.argv[3] ?? 5);
-const spec = loadSpec(DEFAULT_SPEC_PATH);
-const dir = mkdtempSync(join(tmpdir(), "state-writes-"));
+const WRITES = 500;
 
-async function round(withFile: boolean, n: number): Promise<number> {
+async function round(dir: string, withFile: boolean, n: number, writes = WRITES): Promise<number> {
+  const spec = loadSpec(DEFAULT_SPEC_PATH);
   const storage = withFile ? nodeStateStorage(join(dir, `state-${n}.db`)) : null;
   const core = createSandboxCore({
     spec,
@@ -53,18 +52,21 @@ async function round(withFile: boolean, n: number): Promise<number> {
   }
 }
 
-const figures: Record<string, number[]> = { "memory only": [], "state file (SQLite)": [] };
-try {
-  for (let r = 0; r < rounds; r++) {
-    figures["memory only"]!.push(await round(false, r));
-    figures["state file (SQLite)"]!.push(await round(true, r));
+/** The write figures' lines: writes per second without and with the state file, median of alternating rounds. */
+export async function writeFigures(rounds: number): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), "state-writes-"));
+  const figures: Record<string, number[]> = { "memory only": [], "state file (SQLite)": [] };
+  try {
+    for (let r = 0; r < rounds; r++) {
+      figures["memory only"]!.push(await round(dir, false, r));
+      figures["state file (SQLite)"]!.push(await round(dir, true, r));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-console.log(`POST /v1/lists, ${writes} writes per round, ${rounds} alternating rounds (writes/s: median [min, max])`);
-for (const [name, values] of Object.entries(figures)) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  console.log(`  ${name.padEnd(20)} ${median.toFixed(0)} [${sorted[0]!.toFixed(0)}, ${sorted.at(-1)!.toFixed(0)}]`);
+  return Object.entries(figures).map(
+    ([name, values]) =>
+      `sandbox writes per second, ${name} (POST /v1/lists through the core, 10 in flight): ` +
+      formatSummary(summarize(values), "writes/s"),
+  );
 }

@@ -1,4 +1,4 @@
-// The package's bin in-process: its help, an unknown or missing command, the mock without Prism, --snapshot refused.
+// The package's bin in-process: its help, an unknown or missing command, the mock without Prism.
 import { describe, expect, it } from "vitest";
 import { BIN_USAGE, runBin, type BinIo } from "./bin.js";
 
@@ -33,11 +33,5 @@ describe("talent-graph-api-contract", () => {
     const { seen, handle } = io(false);
     expect(await runBin(["mock", "--port", "0"], handle, "5.16.0")).toBe(2);
     expect(seen.err).toContain("npm install --save-dev @stoplight/prism-http@5.16.0");
-  });
-
-  it("refuses --snapshot, which needs the repository's sources", async () => {
-    const { seen, handle } = io();
-    expect(await runBin(["sandbox", "--snapshot"], handle)).toBe(2);
-    expect(seen.err).toContain("--snapshot builds its snapshot from the repository's sources");
   });
 });

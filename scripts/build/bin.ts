@@ -65,17 +65,13 @@ export async function runBin(
     return 0;
   }
   if (command === "sandbox") {
-    if (rest.includes("--snapshot")) {
-      io.err(`${BIN} sandbox: --snapshot builds its snapshot from the repository's sources, so it works there only.\n`);
-      return 2;
-    }
     const [{ runSandboxCommand }, { SANDBOX_COMMAND }] = await Promise.all([
       import("../../mocks/sandbox/launch.js"),
       import("../../mocks/sandbox/cli.js"),
     ]);
     const notes = ["Test keys and control endpoints: the package's README."];
     const spec: CommandSpec = { ...SANDBOX_COMMAND, name: `${BIN} sandbox`, notes };
-    await runSandboxCommand(rest, undefined, spec);
+    await runSandboxCommand(rest, spec);
     return undefined;
   }
   if (command === "mock") {

@@ -179,30 +179,14 @@ class PersonGenerator {
   );
   declare private readonly rng: Prng;
   declare private readonly companies: Company[];
-  /** The slugs a first run gave (a replay draws the same person without the earlier people's slugs). */
-  declare private readonly knownSlugs?: readonly (string | null)[];
-  /**
-   * Makes only what a graph record reads: texts no record keeps (timestamps, picture and codehost URLs,
-   * handles, issue dates) are left empty. Every number is still drawn, so the PRNG stream, the slugs and
-   * every later person are those of a full run.
-   */
-  declare private readonly light: boolean;
 
-  constructor(rng: Prng, companies: Company[], knownSlugs?: readonly (string | null)[], light = false) {
+  constructor(rng: Prng, companies: Company[]) {
     this.rng = rng;
     this.companies = companies;
-    this.knownSlugs = knownSlugs;
-    this.light = light;
   }
 
-  /** `isoDaysAgo`, or "" in a light run (the numbers are drawn by the caller either way). */
   private iso(daysAgo: number, minutes: number): string {
-    return this.light ? "" : isoDaysAgo(daysAgo, minutes);
-  }
-
-  private slugFor(first: string, last: string, idx: number): string {
-    const known = this.knownSlugs?.[idx];
-    return typeof known === "string" ? known : this.uniqueSlug(first, last, idx);
+    return isoDaysAgo(daysAgo, minutes);
   }
 
   private uniqueSlug(first: string, last: string, idx: number): string {
@@ -226,7 +210,7 @@ class PersonGenerator {
   person(idx: number, plan: PersonPlan): Person {
     const rng = this.rng;
     const fullName = `${plan.first} ${plan.last}`;
-    const slug = idx > 2 && rng.chance(1) ? null : this.slugFor(plan.first, plan.last, idx);
+    const slug = idx > 2 && rng.chance(1) ? null : this.uniqueSlug(plan.first, plan.last, idx);
     const urlSlug = slug ?? `${this.nameSlugs.get(plan.first, plan.last)}-${(idx * 104729).toString(36)}`;
     const kind = plan.employer ? "employed" : rng.weighted(EMPLOYMENT);
     const positions = kind === "none" ? [] : this.positions(plan, kind === "between");
@@ -249,11 +233,7 @@ class PersonGenerator {
       full_name: rng.chance(1) ? null : fullName,
       headline: this.internOrNull(this.headline(latest, skills, kind === "between")),
       network_url: profileUrl(urlSlug),
-      profile_picture_url: rng.chance(80)
-        ? this.light
-          ? ""
-          : `https://media.network.example.com/p/${urlSlug}.jpg`
-        : null,
+      profile_picture_url: rng.chance(80) ? `https://media.network.example.com/p/${urlSlug}.jpg` : null,
       location,
       is_open_to_work: rng.weighted(OPEN_TO_WORK),
       is_between_roles: false,
@@ -423,7 +403,7 @@ class PersonGenerator {
     const technical = plan.family === "engineering" || plan.family === "data";
     if (!rng.chance(technical ? 45 : 5)) return null;
     const suffix = rng.chance(30) ? rng.range(1, 99) : null;
-    const login = this.light ? "" : urlSlug.replace(/-/g, "").slice(0, 16) + (suffix === null ? "" : String(suffix));
+    const login = urlSlug.replace(/-/g, "").slice(0, 16) + (suffix === null ? "" : String(suffix));
     const candidateOnly = rng.chance(25);
     return {
       login: candidateOnly ? null : login,
@@ -441,7 +421,7 @@ class PersonGenerator {
 
   private social(urlSlug: string): Social {
     const rng = this.rng;
-    const handle = this.light ? "" : urlSlug.replace(/-/g, "_").slice(0, 15);
+    const handle = urlSlug.replace(/-/g, "_").slice(0, 15);
     const candidateOnly = rng.chance(30);
     return {
       handle: candidateOnly ? null : handle,
@@ -473,14 +453,14 @@ class PersonGenerator {
     return out;
   }
 
-  /** A certification's issue year or month (drawn, but left empty in a light run: no record keeps it). */
+  /** A certification's issue year or month. */
   private issued(rng: Prng): string {
     if (rng.chance(50)) {
       const year = rng.range(2012, 2026);
-      return this.light ? "" : String(year);
+      return String(year);
     }
     const month = rng.range(2012 * 12, TODAY_MONTH - 1);
-    return this.light ? "" : monthToString(month);
+    return monthToString(month);
   }
 
   private languages(country: CountryInfo): string[] {
@@ -516,54 +496,25 @@ export function generateGraphInput(opts: GenerateOptions): GraphInput {
   return { today: GRAPH_TODAY, companies, people: [...people], continentOf };
 }
 
-/**
- * The companies, the people as a stream in graph order (each person made when it is read), and `personAt`,
- * which makes a streamed person again: a person's draws depend only on the PRNG state at its start and on
- * immutable inputs, except its slug (unique against earlier people), so both are kept per person.
- * With `light`, the stream's people carry only what a graph record reads (see PersonGenerator) and
- * `personAt` still makes the full person.
- */
-export function generateSource(
-  opts: GenerateOptions,
-  { light = false }: { light?: boolean } = {},
-): {
-  companies: Company[];
-  people: Iterable<Person>;
-  personAt: (idx: number) => Person;
-} {
+/** The companies and the people as a stream in graph order (each person made when it is read). */
+function generateSource(opts: GenerateOptions): { companies: Company[]; people: Iterable<Person> } {
   const rng = new Prng(opts.seed);
   const companies = generateCompanies(rng.fork(), opts.companies);
-  const personRng = rng.fork();
-  const gen = new PersonGenerator(personRng, companies, undefined, light);
-  const starts = new Uint32Array(opts.people * 4);
-  const slugs: (string | null)[] = [];
+  const gen = new PersonGenerator(rng.fork(), companies);
   const countries = Object.values(CONTINENTS).flat();
-  const make = (g: PersonGenerator, idx: number): Person => {
-    const example = EXAMPLE_PEOPLE[idx];
-    const plan = g.plan();
-    if (example) {
-      [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
-      plan.country = countries.find((c) => c.name === example[3])!;
-      plan.employer = companies[0];
-    }
-    return g.person(idx, plan);
-  };
   function* people(): Generator<Person> {
     for (let idx = 0; idx < opts.people; idx++) {
-      personRng.save(starts, idx * 4);
-      const person = make(gen, idx);
-      slugs.push(person.slug);
-      yield person;
+      const example = EXAMPLE_PEOPLE[idx];
+      const plan = gen.plan();
+      if (example) {
+        [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
+        plan.country = countries.find((c) => c.name === example[3])!;
+        plan.employer = companies[0];
+      }
+      yield gen.person(idx, plan);
     }
   }
-  const replayRng = new Prng(0);
-  const replay = new PersonGenerator(replayRng, companies, slugs);
-  const personAt = (idx: number): Person => {
-    if (!Number.isInteger(idx) || idx < 0 || idx >= slugs.length) throw new RangeError(`no generated person ${idx}`);
-    replayRng.restore(starts, idx * 4);
-    return make(replay, idx);
-  };
-  return { companies, people: people(), personAt };
+  return { companies, people: people() };
 }
 
 const cache = new Map<string, Graph>();
@@ -573,7 +524,7 @@ export function generatedGraph(opts: GenerateOptions): Graph {
   const key = `${opts.seed}:${opts.people}:${opts.companies}`;
   let graph = cache.get(key);
   if (!graph) {
-    graph = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts, { light: true }) });
+    graph = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts) });
     cache.set(key, graph);
   }
   return graph;

@@ -74,23 +74,6 @@ export class Prng {
     return out;
   }
 
-  /** Writes the generator's state (4 words) at `into[at..at+3]`: `restore` continues the sequence from there. */
-  save(into: Uint32Array, at: number): void {
-    into[at] = this.a;
-    into[at + 1] = this.b;
-    into[at + 2] = this.c;
-    into[at + 3] = this.d;
-  }
-
-  /** Continues from a state written by `save` (a replay of the draws that followed it). */
-  restore(from: Uint32Array, at: number): void {
-    if (at < 0 || at + 4 > from.length) throw new RangeError(`no saved PRNG state at ${at}`);
-    this.a = from[at]!;
-    this.b = from[at + 1]!;
-    this.c = from[at + 2]!;
-    this.d = from[at + 3]!;
-  }
-
   /** A fresh generator derived from this one (independent stream for a sub-task). */
   fork(): Prng {
     return new Prng(this.uint32());

@@ -1,134 +1,54 @@
 /**
- * Resource shapes of the graph, as the reference describes them (Person full shape and its parts).
- * Stricter than the spec's types (the sandbox always fills every key); `resources.test-d.ts` checks that they
- * are assignable to generated/schema.d.ts.
+ * The graph's records, derived from the spec's schemas in generated/schema.d.ts. The sandbox fills every key
+ * the spec lists (`Filled`), so a field added to a schema fails `tsc` in the generator and the fixture until
+ * they carry it. `resources.test-d.ts` checks the records still fit the spec.
  */
 import type { components } from "../../../generated/schema.js";
 
-export interface PersonLocation {
-  city?: string | null;
-  region?: string | null;
-  country?: string | null;
-}
+type Schemas = components["schemas"];
 
-export interface Position {
-  company: string | null;
-  company_url: string | null;
-  title: string | null;
-  started_at: string | null;
-  ended_at: string | null;
-  tenure_months: number | null;
-  is_current: boolean | null;
-  role_family: string | null;
-}
+/**
+ * T with every key present, all the way down (arrays and `| null` kept), except the keys named in `Absent`,
+ * which stay optional: the spec lets them be left out and the sandbox does.
+ */
+export type Filled<T, Absent extends PropertyKey = never> = T extends readonly (infer E)[]
+  ? Filled<E, Absent>[]
+  : T extends object
+    ? { [K in keyof T as K extends Absent ? never : K]-?: Filled<Exclude<T[K], undefined>, Absent> } & {
+        [K in keyof T as K extends Absent ? K : never]?: T[K];
+      }
+    : T;
 
-export interface Education {
-  school: string | null;
-  degree: string | null;
-  field: string | null;
-  started_at: string | null;
-  ended_at: string | null;
-  school_url: string | null;
-}
+/** Evidence says `source: "snapshot"` only when it came from a snapshot. */
+type MaybeAbsent = "source";
 
-export interface Certification {
-  name: string;
-  authority: string | null;
-  issued_at: string | null;
-}
+/** The spec's own type: a generated person may know only a country, or no place at all. */
+export type PersonLocation = Schemas["PersonLocation"];
+export type Position = Filled<Schemas["Position"]>;
+export type Education = Filled<Schemas["Education"]>;
+export type Certification = Filled<Schemas["Certification"]>;
+export type Codehost = NonNullable<Filled<Schemas["Codehost"]>>;
+export type Social = NonNullable<Filled<Schemas["Social"]>>;
+export type ExploringReason = Filled<Schemas["ExploringReason"]>;
+export type ExploringEvidence = Filled<Schemas["ExploringEvidence"], MaybeAbsent>;
 
-export interface Codehost {
-  login: string | null;
-  candidate_login: string | null;
-  url: string | null;
-  confidence: string | null;
-  score: number | null;
-  signals: string[] | null;
-  hireable: boolean | null;
-  blog: string | null;
-  twitter: string | null;
-  reconciled_at: string | null;
-}
+/** Match metadata: the spec's own types (every key optional: each read names its own). */
+export type Match = Schemas["Match"];
+export type MatchRole = Schemas["MatchRole"];
 
-export interface Social {
-  handle: string | null;
-  candidate_handle: string | null;
-  url: string | null;
-  confidence: string | null;
-  reconciled_at: string | null;
-}
-
-export type ExploringField = "headline" | "about" | "role_description";
-
-export interface ExploringReason {
-  field: ExploringField;
-  label: string;
-  before: string | null;
-  after: string | null;
-  seen_at: string;
-}
-
-export interface ExploringEvidence extends ExploringReason {
-  quote: string;
-  side: "before" | "after";
-  source?: "snapshot";
-}
-
-export interface ExploringInterpretation {
-  model: string;
-  version: string;
-  segments: { text: string; evidence_indices: number[] }[];
-  evidence: ExploringEvidence[];
-}
-
-/** Match metadata: the spec's own types (every key optional). */
-export type Match = components["schemas"]["Match"];
-export type MatchRole = components["schemas"]["MatchRole"];
-
-export interface Person {
-  slug: string | null;
-  full_name: string | null;
-  headline: string | null;
-  network_url: string;
-  profile_picture_url: string | null;
+/** A person as the graph holds it: every key of the spec's Person filled but its place, and the answer's match. */
+export type Person = Filled<Omit<Schemas["Person"], "location" | "match">, MaybeAbsent> & {
   location: PersonLocation;
-  is_open_to_work: boolean | null;
-  is_between_roles: boolean;
-  between_roles_since: string | null;
-  is_exploring: boolean;
-  exploring_since: string | null;
-  exploring_reasons: ExploringReason[];
-  exploring_interpretation: ExploringInterpretation | null;
-  connections_count: number | null;
-  followers_count: number | null;
-  last_enriched_at: string | null;
-  dq_flags: string[];
-  codehost: Codehost | null;
-  social: Social | null;
-  positions: Position[];
-  education: Education[];
-  skills: string[];
-  languages: string[];
-  certifications: Certification[];
   match: Match;
-}
+};
 
-export interface CompactPerson {
-  slug: string | null;
-  name: string | null;
-  headline: string | null;
-  network_url: string;
-  current: { company: string | null; title: string | null; months: number | null } | null;
-  match?: { company?: string | null; months?: number };
-  open_to_work: boolean | null;
-  between_roles: boolean;
-  exploring: boolean;
-  codehost_hireable: boolean | null;
-}
+export type CompactPerson = Schemas["CompactPerson"];
 
-export interface Company {
-  key: string;
+/**
+ * A company of the graph: its key and profile URL as the orbit shows them, its name, and its web domain
+ * (the reference matches companies by domain but shows no company resource).
+ */
+export type Company = Pick<Schemas["CompanyOrbit"]["company"], "key" | "network_url"> & {
   name: string;
-  network_url: string | null;
   domain: string | null;
-}
+};

@@ -1,7 +1,6 @@
 /** Place matching: a place is a city, region, country or continent (continents expand to countries). */
 import { countriesOf } from "../data/geo.js";
-import { lowerLocation, type LowerLocation } from "../data/graph.js";
-import type { PersonLocation } from "../data/resources.js";
+import type { LowerLocation } from "../data/graph.js";
 
 export type { LowerLocation };
 
@@ -48,12 +47,4 @@ function compileUncached(places: readonly string[]): PlaceMatcher {
     )
     .filter((parts) => parts.length > 0);
   return (loc) => compiled.some((parts) => parts.every((m) => m(loc)));
-}
-
-export function matchesPlace(location: PersonLocation, place: string): boolean {
-  return compilePlaces([place])(lowerLocation(location));
-}
-
-export function matchesAnyPlace(location: PersonLocation, places: readonly string[]): boolean {
-  return compilePlaces(places)(lowerLocation(location));
 }

@@ -52,11 +52,6 @@ export function subtractInto(a: PeopleSet, b: PeopleSet): PeopleSet {
   return a;
 }
 
-export function isEmptySet(set: PeopleSet): boolean {
-  for (let w = 0; w < set.length; w++) if (set[w] !== 0) return false;
-  return true;
-}
-
 /** Number of set bits in one 32-bit word (SWAR popcount: no allocation, no table). */
 function bitCount(word: number): number {
   word -= (word >>> 1) & 0x55555555;

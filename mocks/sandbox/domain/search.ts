@@ -13,7 +13,6 @@ import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { countAndPage, forEachMemberOfAll } from "./postings.js";
 import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
-import { matchRole, SearchMatch } from "./search-match.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
@@ -123,8 +122,13 @@ export function parseSearch(params: Record<string, unknown>, graph: Graph): Pars
 
 export interface Hit {
   record: PersonRecord;
-  match: SearchMatch;
+  match: Match;
   score: number;
+}
+
+/** A role key of a match (one literal for every producer, so its keys are always in this order). */
+function matchRole(family: string, months: number, scope: MatchRole["scope"], company: string | null): MatchRole {
+  return { family, months, scope, company };
 }
 
 // ---- the filters ----
@@ -375,20 +379,32 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
   if (role === null) return null;
   const score = keywordScore(rec, f);
   if (score === null) return null;
-  return { record: rec, match: new SearchMatch(company, role, f.keywords.length > 0 ? score : undefined), score };
+  // One key order for every search match (a key left undefined is absent from the JSON, as the reference shows).
+  const match: Match = {
+    company: company.company,
+    company_months: company.company_months,
+    role_months: role.role_months,
+    roles: role.roles,
+    score: f.keywords.length > 0 ? score : undefined,
+  };
+  return { record: rec, match, score };
 }
 
-/** The hits of a plan's candidates (the residual predicate on each), in graph order. */
-function planHits(graph: Graph, plan: SearchPlan): Hit[] {
+/**
+ * The hits of a plan's candidates (the residual predicate on each), in graph order. `enough` stops the pass
+ * once it holds that many hits (the candidates after it are not evaluated).
+ */
+function planHits(graph: Graph, plan: SearchPlan, enough = Infinity): Hit[] {
   const hits: Hit[] = [];
   const { residual } = plan;
   if (plan.candidates === null) {
     for (const rec of graph.people) {
       const hit = matchPerson(rec, residual, graph.todayMonth);
-      if (hit) hits.push(hit);
+      if (hit && hits.push(hit) >= enough) break;
     }
   } else {
     forEachMemberOfAll(plan.candidates, (idx) => {
+      if (hits.length >= enough) return;
       const hit = matchPerson(graph.people[idx]!, residual, graph.todayMonth);
       if (hit) hits.push(hit);
     });
@@ -418,7 +434,8 @@ export interface SearchPage {
 /**
  * One page of the search. When the indexes decide every candidate, the candidates are counted (up to
  * `countUpTo`: an answer that caps its total needs no count past the cap) and only the page's rows are
- * evaluated (for their match); otherwise every candidate is evaluated.
+ * evaluated (for their match); otherwise the candidates are evaluated in graph order until the page is taken
+ * and `countUpTo` hits are counted (every candidate when keywords rank the hits).
  */
 export function searchPage(
   graph: Graph,
@@ -429,7 +446,9 @@ export function searchPage(
 ): SearchPage {
   const plan = planSearch(searchIndexOf(graph), f);
   if (!plan.decided) {
-    const hits = byScore(planHits(graph, plan), f);
+    // In graph order (no keywords), the pass stops once it holds the page and `countUpTo` hits.
+    const enough = f.keywords.length > 0 ? Infinity : Math.max(countUpTo, offset + limit);
+    const hits = byScore(planHits(graph, plan, enough), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
   // Counted and paged in one pass over the candidates' words: no candidate set or list is built.

@@ -17,13 +17,7 @@ import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { exampleMatcher, serverUrl } from "../../../contract-core/portable.js";
 import type { SandboxKey } from "../auth.js";
 import type { StateStorage, StoredState } from "../context.js";
-import {
-  createSandboxCore,
-  type CoreBytesResponse,
-  type CoreOptions,
-  type CoreRequest,
-  type SandboxCore,
-} from "../core.js";
+import { createSandboxCore, type CoreOptions, type CoreRequest, type CoreResponse, type SandboxCore } from "../core.js";
 import { applyStartingState, checkStartingState, holdsNoState, type StartingState } from "./seed-state.js";
 import type { JsonObject } from "../spec.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
@@ -150,7 +144,7 @@ function storageOf(persist: SandboxHandlersOptions["persist"]): StateStorage | n
 export function mswHandler(
   baseUrl: string,
   specBasePath: string,
-  handle: (request: CoreRequest) => Promise<CoreBytesResponse | Response>,
+  handle: (request: CoreRequest) => Promise<CoreResponse | Response>,
 ): HttpHandler {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   const mount = new URL(baseUrl, "http://any.invalid");
@@ -201,21 +195,21 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   // A declared start the API refuses is said where a test or page author looks; `ready` rejects with it too.
   const seedInitial = () => void seed(initialState!).catch((error: unknown) => console.error(String(error)));
   if (initialState !== undefined && holdsNoState(core)) seedInitial();
-  const handle = async (request: CoreRequest): Promise<CoreBytesResponse | Response> => {
+  const handle = async (request: CoreRequest): Promise<CoreResponse | Response> => {
     await ready.catch(() => undefined);
     const planned = faults.take(request);
     if (planned.delayMs > 0) await delay(planned.delayMs);
     if (planned.outcome === "network") return HttpResponse.error();
     if (planned.outcome) {
       // The operation's documented answer for the status, as `Prefer: code=` gives it (after authentication).
-      const failed = await core.handleBytes({
+      const failed = await core.handle({
         ...request,
         headers: { ...request.headers, prefer: `code=${planned.outcome.status}` },
       });
       delete failed.headers["preference-applied"];
       return failed;
     }
-    return core.handleBytes(request);
+    return core.handle(request);
   };
   return {
     handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle)],
@@ -263,8 +257,6 @@ export function createMockHandlers(options: HandlersOptions = {}): { handlers: H
     examples: { choose: exampleMatcher(spec) },
   });
   return {
-    handlers: [
-      mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handleBytes(request)),
-    ],
+    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request))],
   };
 }

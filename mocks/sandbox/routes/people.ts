@@ -1,9 +1,8 @@
 /** GET /people, GET /people/{slug}, GET /people/{slug}/coworkers, GET /people/{slug}/similar */
-import { jsonBytes, type Area, type ResponseBody } from "../context.js";
+import type { Area, ResponseBody } from "../context.js";
 import { coworkersOf, requirePerson, similarTo, stintsOf } from "../domain/people.js";
 import { parseSearch, searchPage } from "../domain/search.js";
-import { Utf8Chunks } from "../domain/utf8-chunks.js";
-import { compactPerson, fullPerson, rowPerson, writeRowPerson } from "../domain/views.js";
+import { compactPerson, fullPerson, rowPerson } from "../domain/views.js";
 
 /** Totals above this are reported capped (total_capped: true). */
 export const TOTAL_CAP = 10_000;
@@ -20,24 +19,24 @@ export const peopleArea = {
         languages: filters.languages !== null || filters.excludeLanguages.length > 0,
         certifications: filters.certifications !== null,
       };
-      // The body is the UTF-8 JSON of { data, query, meta }: full rows copy their cached bytes around the match.
-      const out = new Utf8Chunks().text(`{"data":[`);
-      page.forEach((h, i) => {
-        if (i > 0) out.text(",");
-        if (view === "compact") out.text(JSON.stringify(compactPerson(h.record, h.match)));
-        else writeRowPerson(out, h.record, h.match, hydrate);
-      });
       const browse = Object.keys(query).length === 0;
-      const meta = {
-        count: page.length,
-        limit,
-        offset,
-        has_more: page.length === limit,
-        total: browse ? null : Math.min(total, TOTAL_CAP),
-        total_capped: total > TOTAL_CAP,
+      const body: ResponseBody<"searchPeople", 200> = {
+        data:
+          view === "compact"
+            ? page.map((h) => compactPerson(h.record, h.match))
+            : page.map((h) => rowPerson(h.record, h.match, hydrate)),
+        // The effective query holds only spec parameters with values of their types (validated, or from nl).
+        query: query as ResponseBody<"searchPeople", 200>["query"],
+        meta: {
+          count: page.length,
+          limit,
+          offset,
+          has_more: page.length === limit,
+          total: browse ? null : Math.min(total, TOTAL_CAP),
+          total_capped: total > TOTAL_CAP,
+        },
       };
-      out.text(`],"query":${JSON.stringify(query)},"meta":${JSON.stringify(meta)}}`);
-      return { body: jsonBytes<ResponseBody<"searchPeople", 200>>(out.finish()) };
+      return { body };
     },
 
     getPerson(req, { graph }) {

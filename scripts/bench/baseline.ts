@@ -1,0 +1,23 @@
+/**
+ * The old commit every floor is measured beside: a detached git worktree of it, made on first use in the
+ * temporary folder (Node strips no types under node_modules) and sharing this checkout's node_modules (its
+ * dependencies are the same), so its sandbox, mock and client run from their own sources in the same run.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "./harness.js";
+
+export const BASE_COMMIT = "6f4f303";
+
+/** The old commit's checkout (made now when missing); throws when git cannot make it. */
+export function baseCheckout(): string {
+  const dir = join(tmpdir(), `talent-graph-bench-${BASE_COMMIT}`);
+  if (!existsSync(join(dir, "package.json"))) {
+    execFileSync("git", ["worktree", "prune"], { cwd: ROOT, stdio: "ignore" });
+    execFileSync("git", ["worktree", "add", "--detach", "--force", dir, BASE_COMMIT], { cwd: ROOT, stdio: "ignore" });
+  }
+  if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}

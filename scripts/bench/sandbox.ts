@@ -1,0 +1,192 @@
+/**
+ * The sandbox's floors, each beside the old commit in the same run: per graph size, this checkout's
+ * `npm run sandbox` and the old commit's are started in turn (alternating rounds), and each is timed from
+ * spawn to ready, loaded with the mixed workload and the search workload (workload.ts), and its resident
+ * memory read after the load.
+ */
+import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
+import { KEYS } from "../../mocks/sandbox/auth.js";
+import { BASE_COMMIT, baseCheckout } from "./baseline.js";
+import {
+  ROOT,
+  alternate,
+  floorLine,
+  formatSummary,
+  load,
+  peakRssMb,
+  ratios,
+  rssMb,
+  startServer,
+  stop,
+  summarize,
+  unmeasured,
+  type Floor,
+  type LoadOptions,
+} from "./harness.js";
+import { writeFigures } from "./state-writes.js";
+import { sandboxWorkload } from "./workload.js";
+
+const READY = /Base URL: (\S+)/;
+const HEADERS = { authorization: `Bearer ${KEYS[0]!.key}` };
+
+type Figures = Record<string, number>;
+
+/** One start of a sandbox: ready time, throughput of both workloads, memory after them. */
+async function measure(cwd: string, people: number, options: Omit<LoadOptions, "headers">): Promise<Figures> {
+  const args = [...RUN_TYPESCRIPT, "mocks/sandbox/start.ts", "--people", String(people), "--port", "0"];
+  // --quiet: no line per request (the old commit has no request lines, nor the flag).
+  const quiet = cwd === ROOT ? ["--quiet"] : [];
+  const started = await startServer(process.execPath, [...args, ...quiet, "--no-rate-limit"], READY, {
+    cwd,
+    env: { NODE_ENV: undefined },
+  });
+  try {
+    const baseUrl = started.match[1]!;
+    const origin = new URL(baseUrl).origin;
+    const work = await sandboxWorkload(baseUrl, HEADERS);
+    const loadOptions = { ...options, headers: HEADERS };
+    const mixed = await load(origin, work.mixed, loadOptions);
+    const search = await load(origin, work.search, loadOptions);
+    const pid = started.child.pid!;
+    return {
+      readyS: started.readyMs / 1000,
+      mixed,
+      search,
+      rssMb: rssMb(pid),
+      peakMb: peakRssMb(pid),
+      requests: work.mixed.length,
+      searches: work.search.length,
+    };
+  } finally {
+    stop(started.child);
+  }
+}
+
+/** `measure`, or NaN figures and the reason when that sandbox does not start or answer. */
+async function tryMeasure(cwd: string, people: number, options: Omit<LoadOptions, "headers">, failures: string[]) {
+  try {
+    return await measure(cwd, people, options);
+  } catch (error) {
+    failures.push((error as Error).message.split("\n")[0]!);
+    return { readyS: NaN, mixed: NaN, search: NaN, rssMb: NaN, peakMb: NaN, requests: NaN, searches: NaN };
+  }
+}
+
+export async function sandboxFloors(
+  sizes: readonly number[],
+  rounds: number,
+  options: Omit<LoadOptions, "headers">,
+): Promise<string[]> {
+  const base = baseCheckout();
+  const bySize = new Map<number, { now: Record<string, number[]>; old: Record<string, number[]> }>();
+  for (const people of sizes) {
+    console.log(`\nsandbox at ${people.toLocaleString("en")} people (this checkout, then ${BASE_COMMIT}):`);
+    const failures: string[] = [];
+    const runs = await alternate(rounds, {
+      now: () => tryMeasure(ROOT, people, options, failures),
+      old: () => tryMeasure(base, people, options, failures),
+    });
+    for (const failure of failures) console.log(`  failed: ${failure}`);
+    bySize.set(people, runs);
+    for (const [name, label] of [
+      ["now", "this checkout"],
+      [BASE_COMMIT, BASE_COMMIT],
+    ] as const) {
+      const r = name === "now" ? runs.now : runs.old;
+      if (r.readyS!.every(Number.isNaN)) continue;
+      console.log(
+        `  ${label.padEnd(13)} ready ${fmt(r.readyS!, "s", 1)}, mixed ${fmt(r.mixed!, "req/s")} ` +
+          `(${r.requests![0]} distinct requests), search ${fmt(r.search!, "req/s")} (${r.searches![0]} distinct), ` +
+          `RSS ${fmt(r.rssMb!, "MB")} (peak ${fmt(r.peakMb!, "MB")})`,
+      );
+    }
+  }
+  return [...floors(bySize), ...(await writeFigures(rounds))];
+}
+
+const fmt = (values: number[], unit: string, digits = 0) => formatSummary(summarize(values), unit, digits);
+const old = (values: number[] | undefined, unit: string, digits = 0) =>
+  values && !values.every(Number.isNaN) ? `${BASE_COMMIT} ${fmt(values, unit, digits)}` : `${BASE_COMMIT} failed`;
+
+function floors(bySize: Map<number, { now: Record<string, number[]>; old: Record<string, number[]> }>): string[] {
+  const lines: string[] = [];
+  const small = bySize.get(5_000);
+  const mid = bySize.get(50_000);
+  const large = bySize.get(500_000);
+  const line = (floor: Floor) => lines.push(floorLine(floor));
+  const name5k = `sandbox mixed workload at 5,000 people >= 0.8x ${BASE_COMMIT}'s`;
+  if (small)
+    line({
+      name: name5k,
+      value: summarize(ratios(small.now.mixed!, small.old.mixed!)),
+      unit: "x",
+      digits: 2,
+      compare: ">=",
+      target: 0.8,
+      details: [`now ${fmt(small.now.mixed!, "req/s")}`, old(small.old.mixed, "req/s")],
+    });
+  else lines.push(unmeasured(name5k, "size 5000 not run"));
+  const names50k = ["ready <= 10 s", "RSS <= 1 GB", "mixed search >= 0.5x its own at 5,000"];
+  if (mid) {
+    line({
+      name: `sandbox at 50,000 people: ${names50k[0]}`,
+      value: summarize(mid.now.readyS!),
+      unit: "s",
+      digits: 1,
+      compare: "<=",
+      target: 10,
+      details: [old(mid.old.readyS, "s", 1)],
+    });
+    line({
+      name: `sandbox at 50,000 people: ${names50k[1]}`,
+      value: summarize(mid.now.rssMb!),
+      unit: "MB",
+      compare: "<=",
+      target: 1024,
+      details: [old(mid.old.rssMb, "MB")],
+    });
+    if (small)
+      line({
+        name: `sandbox at 50,000 people: ${names50k[2]}`,
+        value: summarize(ratios(mid.now.search!, small.now.search!)),
+        unit: "x",
+        digits: 2,
+        compare: ">=",
+        target: 0.5,
+        details: [
+          `now ${fmt(mid.now.search!, "req/s")}`,
+          `${BASE_COMMIT} ${fmt(ratios(mid.old.search!, small.old.search!), "x", 2)} of its own`,
+        ],
+      });
+    else lines.push(unmeasured(`sandbox at 50,000 people: ${names50k[2]}`, "size 5000 not run"));
+  } else for (const n of names50k) lines.push(unmeasured(`sandbox at 50,000 people: ${n}`, "size 50000 not run"));
+  const names500k = ["starts <= 120 s", "RSS <= 4 GB", "answers"];
+  if (large) {
+    line({
+      name: `sandbox at 500,000 people: ${names500k[0]}`,
+      value: summarize(large.now.readyS!),
+      unit: "s",
+      digits: 1,
+      compare: "<=",
+      target: 120,
+      details: [old(large.old.readyS, "s", 1)],
+    });
+    line({
+      name: `sandbox at 500,000 people: ${names500k[1]}`,
+      value: summarize(large.now.peakMb!),
+      unit: "MB peak",
+      compare: "<=",
+      target: 4096,
+      details: [`after load ${fmt(large.now.rssMb!, "MB")}`, old(large.old.peakMb, "MB peak")],
+    });
+    line({
+      name: `sandbox at 500,000 people: ${names500k[2]}`,
+      value: summarize(large.now.requests!),
+      unit: "distinct requests answered 2xx",
+      compare: ">=",
+      target: 50,
+      details: [`mixed ${fmt(large.now.mixed!, "req/s")}`, old(large.old.mixed, "req/s")],
+    });
+  } else for (const n of names500k) lines.push(unmeasured(`sandbox at 500,000 people: ${n}`, "size 500000 not run"));
+  return lines;
+}
