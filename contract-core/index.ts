@@ -30,7 +30,6 @@ export { formatError, formatErrors } from "./format.js";
 export * from "./portable.js";
 export { DEFAULT_SPEC_PATH, REPO_ROOT, RUN_TYPESCRIPT, SPEC_ROOT_PATH, SpecLoadError, loadSpec } from "./spec.js";
 export { BundleError, REDOCLY_ENV, bundleSpec, redocly } from "./redocly.js";
-export { partialFileOf, pruneCacheFiles, writeFileWhole } from "./cache-files.js";
 export * from "./cli.js";
 export { checkTarget, type TargetCheckOptions } from "./target.js";
 export { requestLogLine, type LoggedRequest } from "./request-log.js";
