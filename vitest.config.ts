@@ -11,6 +11,7 @@ const SANDBOX_BEHAVIOUR = [
   "mocks/sandbox/reads.test.ts",
   "mocks/sandbox/search.test.ts",
   "mocks/sandbox/generated.test.ts",
+  "mocks/sandbox/error-statuses.test.ts",
   "mocks/sandbox/stateful/*.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "dist/**"];
