@@ -1,8 +1,20 @@
 /**
- * The request set of the read-side golden file (testing/golden-reads.json): every GET /people parameter of
- * the reference's table (alone, with its options, in combinations), nl phrases, views, paging, include_flagged,
- * the 400 answers of the rules OpenAPI cannot express, and the other read endpoints. Paths are relative to /v1.
- * The list is deterministic (literal values plus a fixed-seed mix of filters); the golden file stores each path.
+ * The request set of the read-side golden answers (testing/golden/<group>.json, checked by golden.test.ts), by
+ * group. Paths are relative to /v1; the list is deterministic (literal values plus a fixed-seed mix of filters).
+ * How the requests were chosen, so the whole answers stay small enough to read as diffs:
+ *   - browse: each paging and view path once: the default page (25 rows), the largest page (100, compact),
+ *     one row, offsets inside, at and past the end, include_flagged;
+ *   - filters: every GET /people parameter of the reference's table alone, with each value of its pool (each
+ *     value an edge case: case, Unicode, URL forms, separators, no match), match modes and q_in with their terms;
+ *   - vocabulary: every skill, title, school, certification and role family once (is each term found);
+ *   - combinations: the tenure and company rules together, keywords ranking with filters and paging;
+ *   - nl: the phrases the nl parser reads, alone and with an explicit parameter winning;
+ *   - errors: the 400 answers, from the OpenAPI validation and from the rules OpenAPI cannot express;
+ *   - mixed: fixed-seed mixes of 2-4 filters with views, include_flagged and offsets (interactions);
+ *   - dossiers, companies, suggest: each other read operation once, with its options and its 404.
+ * A search answers PAGE rows (SWEEP for the vocabulary) unless its page size is what it tests: the total and the
+ * head of the ranking pin a filter or a ranking as well as a full page, at a fraction of the size.
+ * singleParams and mixedParams (with their own page sizes) also feed domain/search-index.test.ts.
  */
 import { CONTINENT_NAMES } from "../data/geo.js";
 import { Prng } from "../data/prng.js";

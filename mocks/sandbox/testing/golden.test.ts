@@ -60,5 +60,5 @@ describe("read-side golden answers (default graph)", () => {
     for (const path of paths) answers.push(await answer(path, unpinned));
     expect(unpinned, "answers whose bytes are not compact JSON").toEqual([]);
     await expect(`${JSON.stringify(answers, null, 2)}\n`).toMatchFileSnapshot(`${DIR}${group}.json`);
-  }, 120_000);
+  });
 });
