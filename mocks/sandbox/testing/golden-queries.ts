@@ -1,8 +1,20 @@
 /**
- * The request set of the read-side golden file (testing/golden-reads.json): every GET /people parameter of
- * the reference's table (alone, with its options, in combinations), nl phrases, views, paging, include_flagged,
- * the 400 answers of the rules OpenAPI cannot express, and the other read endpoints. Paths are relative to /v1.
- * The list is deterministic (literal values plus a fixed-seed mix of filters); the golden file stores each path.
+ * The request set of the read-side golden answers (testing/golden/<group>.json, checked by golden.test.ts), by
+ * group. Paths are relative to /v1; the list is deterministic (literal values plus a fixed-seed mix of filters).
+ * How the requests were chosen, so the whole answers stay small enough to read as diffs:
+ *   - browse: each paging and view path once: the default page (25 rows), the largest page (100, compact),
+ *     one row, offsets inside, at and past the end, include_flagged;
+ *   - filters: every GET /people parameter of the reference's table alone, with each value of its pool (each
+ *     value an edge case: case, Unicode, URL forms, separators, no match), match modes and q_in with their terms;
+ *   - vocabulary: every skill, title, school, certification and role family once (is each term found);
+ *   - combinations: the tenure and company rules together, keywords ranking with filters and paging;
+ *   - nl: the phrases the nl parser reads, alone and with an explicit parameter winning;
+ *   - errors: the 400 answers, from the OpenAPI validation and from the rules OpenAPI cannot express;
+ *   - mixed: fixed-seed mixes of 2-4 filters with views, include_flagged and offsets (interactions);
+ *   - dossiers, companies, suggest: each other read operation once, with its options and its 404.
+ * A search answers PAGE rows (SWEEP for the vocabulary) unless its page size is what it tests: the total and the
+ * head of the ranking pin a filter or a ranking as well as a full page, at a fraction of the size.
+ * singleParams and mixedParams (with their own page sizes) also feed domain/search-index.test.ts.
  */
 import { CONTINENT_NAMES } from "../data/geo.js";
 import { Prng } from "../data/prng.js";
@@ -237,84 +249,104 @@ export function singleParams(): Params[] {
   return out;
 }
 
+/** Rows per search answer where the page size is not what a request tests: the total and the ranking's head. */
+const PAGE = 3;
+/** Rows per answer of the vocabulary sweeps, which test that each term is found (the total and the first row). */
+const SWEEP = 1;
+/** Fixed-seed filter mixes replayed (of mixedParams' sequence). */
+const MIXES = 100;
+
+/** A search at the golden page size (PAGE rows) unless it names its own limit. */
+const search = (params: Params): string => people({ limit: PAGE, ...params });
+
+/** The request set, by group (one snapshot file each), in a fixed order. */
+export function goldenGroups(): Record<string, string[]> {
+  return {
+    // Browse: the default page, the largest page, paging inside, at and past the end, views, include_flagged.
+    browse: [
+      people({}),
+      search({ include_flagged: true }),
+      search({ view: "compact" }),
+      search({ limit: 1 }),
+      people({ view: "compact", limit: 100 }),
+      search({ offset: 25 }),
+      people({ view: "compact", offset: 4800, limit: 100 }),
+      search({ offset: 10000 }),
+      search({ view: "compact", include_flagged: true, offset: 100 }),
+    ],
+    // Every parameter alone with each value of its pool (match modes and q_in with their terms).
+    filters: singleParams().map((params) => search({ ...params, limit: PAGE })),
+    // Vocabulary sweeps: every skill, title (as a title token), school, certification and role family.
+    vocabulary: [
+      ...SKILLS.map((skill) => search({ skill, limit: SWEEP })),
+      ...TITLES.map((title) => search({ roles: `t.exact.${encodeURIComponent(title)}`, limit: SWEEP })),
+      ...SCHOOLS.map((school) => search({ school, view: "compact", limit: SWEEP })),
+      ...CERTIFICATIONS.flatMap(([name, authority]) => [
+        search({ certification: name, limit: SWEEP }),
+        search({ certification: authority, limit: SWEEP }),
+      ]),
+      ...FAMILY_NAMES.map((family) =>
+        search({ role_family: family, min_role_months: 60, company: "labs", limit: SWEEP }),
+      ),
+    ],
+    // Tenure and company rule interactions; keywords ranking with filters and paging; the benchmark's query.
+    combinations: [
+      search({ company: "northwind", company_current: true, company_left_min_months_ago: 24 }),
+      search({ company: "northwind", min_company_months: 60, company_active_during: "2020" }),
+      search({ min_company_months: 90, company_current: true }),
+      search({ company_left_min_months_ago: 12, company_active_during: "2018-06" }),
+      search({ company: "labs", role_family: "engineering", min_role_months: 36, view: "compact" }),
+      search({ roles: "engineering:24@northwind,t.contains.senior", min_role_months: 12 }),
+      search({ roles: "data", role_family: "product" }),
+      search({ keywords: "engineer", offset: 25 }),
+      search({ keywords: "senior engineer", location: "Europe", view: "compact" }),
+      search({ keywords: "a", offset: 200 }),
+      "/people?location=Europe&role_family=engineering&skills=python;go;kubernetes&limit=25",
+    ],
+    // nl phrases, alone and with an explicit parameter winning.
+    nl: [
+      ...NL.map((nl) => search({ nl })),
+      search({ nl: "engineers in Germany", location: "France" }),
+      search({ nl: "open to work at Northwind Labs", open_to_work: false }),
+      search({ nl: "speaks German", languages: "french", view: "compact" }),
+    ],
+    // 400 answers: from the OpenAPI validation (a limit, an enum), then the rules OpenAPI cannot express.
+    errors: [
+      people({ limit: 101 }),
+      people({ view: "wide" }),
+      people({ min_role_months: 12 }),
+      people({ company_active_during: "2019-13" }),
+      people({ skills: "a;b;c;d;e;f;g;h;i" }),
+      people({ certifications: "kubernetes" }),
+      people({ location: ";;" }),
+      people({ exclude_languages: "," }),
+      people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
+    ],
+    // Fixed-seed mixes of filters, views, include_flagged and offsets (at the golden page size).
+    mixed: mixedParams(MIXES).map((params) => search({ ...params, limit: PAGE })),
+    // The other read endpoints: a dossier (by slug and by URL), with includes, coworkers, similar people, 404s.
+    dossiers: [
+      "/people/priya-raman",
+      "/people/priya-raman?include=coworkers,similar",
+      "/people/priya-raman/coworkers",
+      "/people/priya-raman/similar",
+      "/people/jonas-weber",
+      "/people/amara-okafor/similar",
+      `/people/${encodeURIComponent("https://network.example.com/in/priya-raman")}`,
+      "/people/nobody-here",
+    ],
+    companies: [
+      "/companies/northwind-labs",
+      "/companies/Cobalt%20Bank",
+      "/companies/nowhere",
+      "/companies",
+      "/companies?q=labs",
+    ],
+    suggest: ["/suggest", "/suggest?q=cloud", "/suggest?q=north"],
+  };
+}
+
+/** Every path of the request set, in group order. */
 export function goldenPaths(): string[] {
-  const paths: string[] = [];
-  // Browse, paging, views, include_flagged.
-  paths.push(
-    people({}),
-    people({ include_flagged: true }),
-    people({ view: "compact" }),
-    people({ limit: 1 }),
-    people({ limit: 100 }),
-  );
-  paths.push(
-    people({ offset: 25 }),
-    people({ offset: 4800, limit: 100 }),
-    people({ offset: 10000 }),
-    people({ view: "compact", include_flagged: true, offset: 100, limit: 50 }),
-  );
-  paths.push(...singleParams().map(people));
-  // Vocabulary sweeps: every skill, title (as a title token), school, certification and continent.
-  for (const skill of SKILLS) paths.push(people({ skill, limit: 10 }));
-  for (const title of TITLES) paths.push(people({ roles: `t.exact.${encodeURIComponent(title)}`, limit: 10 }));
-  for (const school of SCHOOLS) paths.push(people({ school, view: "compact", limit: 10 }));
-  for (const [name, authority] of CERTIFICATIONS)
-    paths.push(people({ certification: name, limit: 10 }), people({ certification: authority, limit: 10 }));
-  for (const family of FAMILY_NAMES)
-    paths.push(people({ role_family: family, min_role_months: 60, company: "labs", limit: 10 }));
-  // Tenure and company rule interactions.
-  paths.push(
-    people({ company: "northwind", company_current: true, company_left_min_months_ago: 24 }),
-    people({ company: "northwind", min_company_months: 60, company_active_during: "2020" }),
-    people({ min_company_months: 90, company_current: true }),
-    people({ company_left_min_months_ago: 12, company_active_during: "2018-06" }),
-    people({ company: "labs", role_family: "engineering", min_role_months: 36, view: "compact" }),
-    people({ roles: "engineering:24@northwind,t.contains.senior", min_role_months: 12 }),
-    people({ roles: "data", role_family: "product" }),
-  );
-  // Keywords ranking with filters and paging.
-  paths.push(
-    people({ keywords: "engineer", offset: 25 }),
-    people({ keywords: "senior engineer", location: "Europe", view: "compact" }),
-    people({ keywords: "a", limit: 100, offset: 200 }),
-  );
-  // nl phrases, alone and with an explicit parameter winning.
-  for (const nl of NL) paths.push(people({ nl, limit: 50 }));
-  paths.push(
-    people({ nl: "engineers in Germany", location: "France" }),
-    people({ nl: "open to work at Northwind Labs", open_to_work: false }),
-    people({ nl: "speaks German", languages: "french", view: "compact" }),
-  );
-  // The benchmark's query.
-  paths.push("/people?location=Europe&role_family=engineering&skills=python;go;kubernetes&limit=25");
-  // 400 answers from the rules OpenAPI cannot express.
-  paths.push(
-    people({ min_role_months: 12 }),
-    people({ company_active_during: "2019-13" }),
-    people({ skills: "a;b;c;d;e;f;g;h;i" }),
-    people({ certifications: "kubernetes" }),
-    people({ location: ";;" }),
-    people({ exclude_languages: "," }),
-    people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
-  );
-  paths.push(...mixedParams(250).map(people));
-  // The other read endpoints.
-  for (const slug of ["priya-raman", "jonas-weber", "amara-okafor", "haruto-tanaka"]) {
-    paths.push(
-      `/people/${slug}`,
-      `/people/${slug}?include=coworkers,similar`,
-      `/people/${slug}/coworkers`,
-      `/people/${slug}/similar`,
-    );
-  }
-  paths.push(`/people/${encodeURIComponent("https://network.example.com/in/priya-raman")}`, "/people/nobody-here");
-  paths.push(
-    "/companies/northwind-labs",
-    "/companies/Cobalt%20Bank",
-    "/companies/nowhere",
-    "/companies",
-    "/companies?q=labs",
-  );
-  paths.push("/suggest", "/suggest?q=cloud", "/suggest?q=north");
-  return paths;
+  return Object.values(goldenGroups()).flat();
 }
