@@ -20,9 +20,23 @@ export interface Workload {
   mixed: string[];
 }
 
-/** Golden searches, spread evenly over the file's list. */
+/**
+ * Golden searches, spread evenly over the file's list, each at the API's default page size (the golden file
+ * asks for small pages to stay readable; a user's list view asks for the default page).
+ */
 export function goldenSearches(count = SEARCHES): string[] {
-  const searches = goldenPaths().filter((p) => p.startsWith("/people?"));
+  const atDefaultPage = (path: string) => {
+    const url = new URL(path, "http://golden.invalid");
+    url.searchParams.delete("limit");
+    return url.pathname + url.search;
+  };
+  const searches = [
+    ...new Set(
+      goldenPaths()
+        .filter((p) => p.startsWith("/people?"))
+        .map(atDefaultPage),
+    ),
+  ];
   const step = searches.length / count;
   return Array.from({ length: count }, (_, i) => searches[Math.floor(i * step)]!);
 }
