@@ -111,9 +111,12 @@ export function buildFilters(q: EffectiveQuery, includeFlagged: boolean): Search
 
 export function parseSearch(params: Record<string, unknown>, graph: Graph): ParsedSearch {
   const query = effectiveQuery(params, graph);
+  const filters = buildFilters(query, params.include_flagged === true);
+  // An nl search names a role ("staff engineers"): people who hold such a title now rank first.
+  if (typeof params.nl === "string" && filters.roleFamily !== null) filters.rankFamily = filters.roleFamily;
   return {
     query,
-    filters: buildFilters(query, params.include_flagged === true),
+    filters,
     view: params.view === "compact" ? "compact" : "full",
     limit: typeof params.limit === "number" ? params.limit : 25,
     offset: typeof params.offset === "number" ? params.offset : 0,
@@ -263,16 +266,16 @@ export function profileKeywordTokens(value: string): string[] {
     .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
 }
 
+/** The current profile: name, headline, current titles and employers, location (what discovery's keywords read). */
 function profileText(rec: PersonRecord): string {
   const loc = rec.locationLc;
   return [
     rec.nameLc,
     rec.headlineLc,
-    ...rec.stints.map((s) => `${s.title ?? ""} ${s.companyName ?? ""}`),
+    ...rec.stints.filter((s) => s.current).map((s) => `${s.title ?? ""} ${s.companyName ?? ""}`),
     loc.city,
     loc.region,
     loc.country,
-    ...rec.skillsLc,
   ]
     .filter(Boolean)
     .join(" | ")
@@ -344,12 +347,13 @@ function atEmployer(s: Stint, ids: string[]): boolean {
   return ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
 }
 
-/** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
+/** Position and stint checks that carry no match keys (titles, current role family, recent changes, employers). */
 function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
   if (f.currentTitles?.some((terms) => !rec.stints.some((s) => s.current && titleContains(s.title, terms))))
     return false;
   if (f.pastTitles && !rec.stints.some((s) => !s.current && titleContains(s.title, f.pastTitles!))) return false;
-  if (f.anyRoleFamily && !rec.stints.some((s) => s.familyLc !== null && f.anyRoleFamily!.includes(s.familyLc)))
+  const families = f.currentRoleFamilies;
+  if (families && !rec.stints.some((s) => s.current && s.familyLc !== null && families.includes(s.familyLc)))
     return false;
   const within = f.changedWithinMonths;
   if (
@@ -412,12 +416,25 @@ function planHits(graph: Graph, plan: SearchPlan, enough = Infinity): Hit[] {
   return hits;
 }
 
+/** Whether the hits are ranked (by keyword score or by a current title in `rankFamily`) rather than in graph order. */
+const isRanked = (f: SearchFilters) => f.keywords.length > 0 || f.rankFamily !== undefined;
+
+/** 0 when the person's current position is in the family, else 1 (sorts title matches first). */
+function titleRank(rec: PersonRecord, family: string | undefined): number {
+  return family !== undefined && rec.stints.some((s) => s.current && s.familyLc === family) ? 0 : 1;
+}
+
 function byScore(hits: Hit[], f: SearchFilters): Hit[] {
-  return f.keywords.length > 0 ? hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx) : hits;
+  if (!isRanked(f)) return hits;
+  const ranks = new Map(hits.map((h) => [h, titleRank(h.record, f.rankFamily)]));
+  return hits.sort(
+    (a, b) => ranks.get(a)! - ranks.get(b)! || b.score - a.score || a.record.idx - b.record.idx,
+  );
 }
 
 /**
- * All hits in the stable order: keyword score (when keywords are used), then graph order. The indexes
+ * All hits in the stable order: a current title in `rankFamily` first (nl role nouns), then keyword score
+ * (when keywords are used), then graph order. The indexes
  * narrow the people to the candidates (graph order kept); the exact predicate decides on each.
  */
 export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
@@ -435,7 +452,7 @@ export interface SearchPage {
  * One page of the search. When the indexes decide every candidate, the candidates are counted (up to
  * `countUpTo`: an answer that caps its total needs no count past the cap) and only the page's rows are
  * evaluated (for their match); otherwise the candidates are evaluated in graph order until the page is taken
- * and `countUpTo` hits are counted (every candidate when keywords rank the hits).
+ * and `countUpTo` hits are counted (every candidate when the hits are ranked).
  */
 export function searchPage(
   graph: Graph,
@@ -445,9 +462,9 @@ export function searchPage(
   countUpTo = Infinity,
 ): SearchPage {
   const plan = planSearch(searchIndexOf(graph), f);
-  if (!plan.decided) {
-    // In graph order (no keywords), the pass stops once it holds the page and `countUpTo` hits.
-    const enough = f.keywords.length > 0 ? Infinity : Math.max(countUpTo, offset + limit);
+  if (!plan.decided || isRanked(f)) {
+    // In graph order (unranked), the pass stops once it holds the page and `countUpTo` hits.
+    const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
     const hits = byScore(planHits(graph, plan, enough), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
