@@ -16,6 +16,7 @@ const SEARCHES = [
   "certifications=%5B%22scrum%22%2C%22cloud%22%5D&certification_match=any",
   "nl=open%20to%20work%20senior%20engineers%20in%20Germany%20with%205%2B%20years",
   "nl=staff%20engineers%20in%20Berlin",
+  "nl=engineers%20in%20Berlin",
   "role_family=engineering",
   "keywords=engineer",
   "limit=1",
@@ -23,7 +24,11 @@ const SEARCHES = [
 
 const TARGETS: { body: Record<string, unknown>; members: string }[] = [
   {
-    body: { kind: "people", input: "Backend engineers in Berlin", app_query: { keywords: "backend engineer", location: "Berlin" } },
+    body: {
+      kind: "people",
+      input: "Backend engineers in Berlin",
+      app_query: { keywords: "backend engineer", location: "Berlin" },
+    },
     members: "status=proposed&location=Berlin",
   },
   { body: { kind: "people", input: "Engineers", app_query: { keywords: "engineer" } }, members: "status=proposed" },
@@ -45,7 +50,7 @@ describe(`documented example queries on the MSW default graph (${MSW_DEFAULT_SIZ
   it("GET /suggest?q=cloud suggests something", async () => {
     const res = await sb.get("/suggest?q=cloud");
     expect(res.status).toBe(200);
-    expect(Object.values(res.body.data as Record<string, unknown[]>).some((v) => v.length > 0)).toBe(true);
+    expect(res.body.data.length).toBeGreaterThan(0);
   });
 
   it.each(TARGETS)("the Target $body.input discovers members ($members)", async ({ body, members }) => {

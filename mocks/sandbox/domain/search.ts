@@ -427,9 +427,7 @@ function titleRank(rec: PersonRecord, family: string | undefined): number {
 function byScore(hits: Hit[], f: SearchFilters): Hit[] {
   if (!isRanked(f)) return hits;
   const ranks = new Map(hits.map((h) => [h, titleRank(h.record, f.rankFamily)]));
-  return hits.sort(
-    (a, b) => ranks.get(a)! - ranks.get(b)! || b.score - a.score || a.record.idx - b.record.idx,
-  );
+  return hits.sort((a, b) => ranks.get(a)! - ranks.get(b)! || b.score - a.score || a.record.idx - b.record.idx);
 }
 
 /**
