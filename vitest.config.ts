@@ -12,6 +12,7 @@ const SANDBOX_BEHAVIOUR = [
   "mocks/sandbox/search.test.ts",
   "mocks/sandbox/generated.test.ts",
   "mocks/sandbox/stateful/*.test.ts",
+  "mocks/sandbox/data/example-queries.test.ts",
 ];
 /**
  * The gate leaves out test files a change cannot affect (and the docs suite) through TG_TEST_EXCLUDE, one glob
