@@ -432,8 +432,8 @@ function byScore(hits: Hit[], f: SearchFilters): Hit[] {
 
 /**
  * All hits in the stable order: a current title in `rankFamily` first (nl role nouns), then keyword score
- * (when keywords are used), then graph order. The indexes
- * narrow the people to the candidates (graph order kept); the exact predicate decides on each.
+ * (when keywords are used), then graph order. The indexes narrow the people to the candidates (graph order
+ * kept); the exact predicate decides on each.
  */
 export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
   return byScore(planHits(graph, planSearch(searchIndexOf(graph), f)), f);
