@@ -12,7 +12,7 @@ import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { countAndPage, forEachMemberOfAll } from "./postings.js";
-import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
+import { planSearch, searchIndexOf, splitByCurrentFamily, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
@@ -459,8 +459,36 @@ export function searchPage(
   limit: number,
   countUpTo = Infinity,
 ): SearchPage {
-  const plan = planSearch(searchIndexOf(graph), f);
-  if (!plan.decided || isRanked(f)) {
+  const index = searchIndexOf(graph);
+  const plan = planSearch(index, f);
+  if (f.rankFamily === undefined || f.keywords.length > 0) return pageOf(graph, plan, f, offset, limit, countUpTo);
+  // Ranked by title alone: the candidates holding the family now, then the others, each part in graph order.
+  const inGraphOrder: SearchFilters = { ...f, rankFamily: undefined };
+  const [holding, others] = splitByCurrentFamily(index, plan.candidates, f.rankFamily);
+  const first = pageOf(graph, { ...plan, candidates: holding }, inGraphOrder, offset, limit, countUpTo);
+  // The first part's total is exact unless its count reached the cap with the page full.
+  if (first.total >= countUpTo && first.hits.length === limit) return first;
+  const rest = pageOf(
+    graph,
+    { ...plan, candidates: others },
+    inGraphOrder,
+    Math.max(0, offset - first.total),
+    limit - first.hits.length,
+    countUpTo - first.total,
+  );
+  return { total: first.total + rest.total, hits: [...first.hits, ...rest.hits] };
+}
+
+/** One page of a plan's candidates in the filters' order (see searchPage). */
+function pageOf(
+  graph: Graph,
+  plan: SearchPlan,
+  f: SearchFilters,
+  offset: number,
+  limit: number,
+  countUpTo: number,
+): SearchPage {
+  if (!plan.decided) {
     // In graph order (unranked), the pass stops once it holds the page and `countUpTo` hits.
     const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
     const hits = byScore(planHits(graph, plan, enough), f);
