@@ -34,6 +34,25 @@ describe("nl ranking", () => {
     },
   );
 
+  it.each(["engineers in Berlin", "designers with 5 years of experience", "CTOs"])(
+    "nl=%s: every page, across the two parts and with a count cap, is a slice of the whole order",
+    (nl) => {
+      const { filters } = parseSearch({ nl }, graph);
+      const all = searchPeople(graph, filters).map((h) => h.record.idx);
+      const holders = all.filter((i) => holdsNow(graph.people[i]!, filters.roleFamily!)).length;
+      for (const offset of [0, holders - 3, holders - 1, holders, holders + 2, all.length - 2, all.length + 5]) {
+        for (const cap of [Infinity, 5, holders, holders + 1]) {
+          const page = searchPage(graph, filters, Math.max(0, offset), 7, cap);
+          const from = Math.max(0, offset);
+          expect(page.hits.map((h) => h.record.idx)).toEqual(all.slice(from, from + 7));
+          if (cap === Infinity) expect(page.total).toBe(all.length);
+          else if (cap >= all.length) expect(page.total).toBe(all.length);
+          else expect(page.total).toBeGreaterThanOrEqual(cap);
+        }
+      }
+    },
+  );
+
   it("an explicit role_family without nl keeps graph order", () => {
     const { filters } = parseSearch({ role_family: "engineering", location: "Berlin" }, graph);
     const idx = searchPeople(graph, filters).map((h) => h.record.idx);
