@@ -13,6 +13,7 @@ const SANDBOX_BEHAVIOUR = [
   "mocks/sandbox/generated.test.ts",
   "mocks/sandbox/error-statuses.test.ts",
   "mocks/sandbox/stateful/*.test.ts",
+  "mocks/sandbox/data/example-queries.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "dist/**"];
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };

@@ -131,5 +131,5 @@ describe("size and coherence", () => {
   });
 });
 
-const PINNED_SHA256 = "ad12ded4c7fdb2cb3adbaf4a306020e8675a3297f9ccbb9d65d72aceb4b56fe0";
+const PINNED_SHA256 = "b30498d1ae5f6f7486f33e4c985ec5a4d02aebc76845e3fe13653b81fcef4d62";
 const PINNED_PRNG = [1028872839, 2516511472, 400437680];

@@ -163,7 +163,50 @@ interface PersonPlan {
   family: string;
   country: CountryInfo;
   employer?: Company;
+  anchor?: Anchor;
 }
+
+/**
+ * A person the documented example queries find on every graph size ("staff engineers in Berlin", "open to
+ * work senior engineers in Germany with 5+ years", the "Backend engineers in Berlin" Target): a current title,
+ * a city and a career of `years` in one role family. The anchors are the last people of the graph, so the
+ * people before them are the same as without anchors.
+ */
+interface Anchor {
+  family: string;
+  title: string;
+  country: string;
+  city: string;
+  years: number;
+  openToWork: boolean;
+}
+
+const ANCHORS: readonly Anchor[] = [
+  {
+    family: "engineering",
+    title: "Staff Backend Engineer",
+    country: "Germany",
+    city: "Berlin",
+    years: 11,
+    openToWork: false,
+  },
+  {
+    family: "engineering",
+    title: "Senior Backend Engineer",
+    country: "Germany",
+    city: "Berlin",
+    years: 7,
+    openToWork: true,
+  },
+  {
+    family: "engineering",
+    title: "Senior Software Engineer",
+    country: "Germany",
+    city: "Munich",
+    years: 9,
+    openToWork: true,
+  },
+];
 
 class PersonGenerator {
   private readonly usedSlugs = new Set<string>();
@@ -196,8 +239,14 @@ class PersonGenerator {
     return slug;
   }
 
-  plan(): PersonPlan {
+  plan(anchor?: Anchor): PersonPlan {
     const rng = this.rng;
+    if (anchor) {
+      const country = Object.values(CONTINENTS)
+        .flat()
+        .find((c) => c.name === anchor.country)!;
+      return { ...pickName(rng, country), family: anchor.family, country, anchor };
+    }
     const continent = rng.weighted(CONTINENT_WEIGHTS);
     const country = rng.pick(CONTINENTS[continent]!);
     return {
@@ -210,15 +259,18 @@ class PersonGenerator {
   person(idx: number, plan: PersonPlan): Person {
     const rng = this.rng;
     const fullName = `${plan.first} ${plan.last}`;
-    const slug = idx > 2 && rng.chance(1) ? null : this.uniqueSlug(plan.first, plan.last, idx);
+    const anchor = plan.anchor;
+    const slug = idx > 2 && !anchor && rng.chance(1) ? null : this.uniqueSlug(plan.first, plan.last, idx);
     const urlSlug = slug ?? `${this.nameSlugs.get(plan.first, plan.last)}-${(idx * 104729).toString(36)}`;
-    const kind = plan.employer ? "employed" : rng.weighted(EMPLOYMENT);
+    const kind = plan.employer || anchor ? "employed" : rng.weighted(EMPLOYMENT);
     const positions = kind === "none" ? [] : this.positions(plan, kind === "between");
     const current = positions.find((p) => p.is_current);
     const latest = current ?? positions[0];
     const skills = rng.chance(5) ? [] : rng.sample(FAMILIES[plan.family]!.skills, rng.range(3, 12));
-    const [city, region] = rng.pick(plan.country.cities);
-    const locationShape = rng.weighted(LOCATION_SHAPES);
+    const [city, region] = anchor
+      ? plan.country.cities.find(([c]) => c === anchor.city)!
+      : rng.pick(plan.country.cities);
+    const locationShape = anchor ? "full" : rng.weighted(LOCATION_SHAPES);
     const location =
       locationShape === "full"
         ? { city, region, country: plan.country.name }
@@ -230,12 +282,14 @@ class PersonGenerator {
     const exploring = rng.chance(10) ? this.exploring(latest) : { reasons: [], interpretation: null };
     return {
       slug,
-      full_name: rng.chance(1) ? null : fullName,
-      headline: this.internOrNull(this.headline(latest, skills, kind === "between")),
+      full_name: !anchor && rng.chance(1) ? null : fullName,
+      headline: anchor
+        ? this.titleAt.get(latest!.title, latest!.company)
+        : this.internOrNull(this.headline(latest, skills, kind === "between")),
       network_url: profileUrl(urlSlug),
       profile_picture_url: rng.chance(80) ? `https://media.network.example.com/p/${urlSlug}.jpg` : null,
       location,
-      is_open_to_work: rng.weighted(OPEN_TO_WORK),
+      is_open_to_work: anchor ? anchor.openToWork : rng.weighted(OPEN_TO_WORK),
       is_between_roles: false,
       between_roles_since: null,
       is_exploring: false,
@@ -245,7 +299,7 @@ class PersonGenerator {
       connections_count: rng.chance(85) ? rng.range(12, 3000) : null,
       followers_count: rng.chance(80) ? rng.range(0, 12000) : null,
       last_enriched_at: rng.chance(90) ? this.iso(rng.range(1, 400), rng.range(0, 1439)) : null,
-      dq_flags: rng.chance(3) ? [rng.pick(DQ_FLAGS)] : [],
+      dq_flags: !anchor && rng.chance(3) ? [rng.pick(DQ_FLAGS)] : [],
       codehost: this.codehost(plan, urlSlug),
       social: rng.chance(30) ? this.social(urlSlug) : null,
       positions,
@@ -259,7 +313,8 @@ class PersonGenerator {
 
   private positions(plan: PersonPlan, between: boolean): Position[] {
     const rng = this.rng;
-    const careerStart = TODAY_MONTH - rng.range(10, 30 * 12);
+    const anchor = plan.anchor;
+    const careerStart = TODAY_MONTH - (anchor ? anchor.years * 12 : rng.range(10, 30 * 12));
     const rows: Position[] = [];
     let cursor = careerStart;
     let family = plan.family;
@@ -269,13 +324,22 @@ class PersonGenerator {
       let end = cursor + duration;
       const isLast = end >= stopAt;
       if (isLast) end = stopAt;
-      if (rng.chance(10)) family = rng.weighted(FAMILY_WEIGHTS);
+      if (!anchor && rng.chance(10)) family = rng.weighted(FAMILY_WEIGHTS);
       const lastOfEmployed = isLast && !between;
-      const company = lastOfEmployed && plan.employer ? plan.employer : rng.chance(6) ? null : rng.pick(this.companies);
-      const title = this.titles.get(
-        seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)),
-        rng.pick(FAMILIES[family]!.titles),
-      );
+      // An anchor's current employer is a company of the graph (its dossier links to it).
+      const company =
+        lastOfEmployed && plan.employer
+          ? plan.employer
+          : !(lastOfEmployed && anchor) && rng.chance(6)
+            ? null
+            : rng.pick(this.companies);
+      const title =
+        lastOfEmployed && anchor
+          ? this.intern.string(anchor.title)
+          : this.titles.get(
+              seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)),
+              rng.pick(FAMILIES[family]!.titles),
+            );
       rows.push(this.position(company, title, family, cursor, lastOfEmployed ? null : end, lastOfEmployed));
       cursor = end + rng.range(0, 4);
     }
@@ -503,9 +567,10 @@ function generateSource(opts: GenerateOptions): { companies: Company[]; people: 
   const gen = new PersonGenerator(rng.fork(), companies);
   const countries = Object.values(CONTINENTS).flat();
   function* people(): Generator<Person> {
+    const firstAnchor = opts.people >= EXAMPLE_PEOPLE.length + ANCHORS.length ? opts.people - ANCHORS.length : Infinity;
     for (let idx = 0; idx < opts.people; idx++) {
       const example = EXAMPLE_PEOPLE[idx];
-      const plan = gen.plan();
+      const plan = gen.plan(idx >= firstAnchor ? ANCHORS[idx - firstAnchor] : undefined);
       if (example) {
         [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
         plan.country = countries.find((c) => c.name === example[3])!;

@@ -5,6 +5,7 @@
  * comes from one vocabulary and one PRNG discipline (the caller owns and seeds the Prng).
  */
 import { CONTINENTS, type CountryInfo } from "./geo.js";
+import type { LowerLocation } from "./graph.js";
 import type { Prng } from "./prng.js";
 import { EXPLORING_CUES, FAMILIES, NAMES } from "./vocab.js";
 
@@ -23,8 +24,27 @@ export interface SyntheticPerson {
   country: string;
 }
 
-/** A person anywhere in the world, drawn as country, city, then name. */
-export function synthesizePerson(rng: Prng): SyntheticPerson {
+/** Every city of the vocabulary with its country, and its location in lower case (what place filters read). */
+const ALL_CITIES = ALL_COUNTRIES.flatMap((country) =>
+  country.cities.map(([city, region]) => ({
+    country,
+    city,
+    region,
+    lower: { city: city.toLowerCase(), region: region?.toLowerCase() ?? null, country: country.name.toLowerCase() },
+  })),
+);
+
+/**
+ * A person drawn as country, city, then name: anywhere in the world, or in a city `within` accepts (a Target's
+ * places); anywhere when no city of the vocabulary is accepted.
+ */
+export function synthesizePerson(rng: Prng, within?: (place: LowerLocation) => boolean): SyntheticPerson {
+  const cities = within ? ALL_CITIES.filter((c) => within(c.lower)) : [];
+  if (cities.length > 0) {
+    const { country, city, region } = rng.pick(cities);
+    const { first, last } = pickName(rng, country);
+    return { fullName: `${first} ${last}`, city, region, country: country.name };
+  }
   const country = rng.pick(ALL_COUNTRIES);
   const [city, region] = rng.pick(country.cities);
   const { first, last } = pickName(rng, country);

@@ -19,10 +19,14 @@ function matched(extra: Partial<SearchFilters>): string[] {
 }
 
 describe("keyword rules", () => {
-  it("name-headline finds a word of the headline, not of a skill; profile finds both", () => {
+  it("name-headline finds a word of the headline; profile reads current titles and employers, not skills or the past", () => {
     expect(matched({ keywords: ["kubernetes"] })).toEqual([]);
-    expect(matched({ keywords: ["kubernetes"], rules: DISCOVERY })).toContain("priya-raman");
-    expect(matched({ keywords: ["kubernetes"], rules: DISCOVERY })).not.toContain("jonas-weber");
+    expect(matched({ keywords: ["kubernetes"], rules: DISCOVERY })).toEqual([]);
+    expect(matched({ keywords: ["advisor"] })).toEqual([]);
+    expect(matched({ keywords: ["advisor"], rules: DISCOVERY })).toEqual(["lena-fischer"]);
+    expect(matched({ keywords: ["contoso"], rules: DISCOVERY })).toContain("mei-chen");
+    expect(matched({ keywords: ["contoso"], rules: DISCOVERY })).not.toContain("priya-raman");
+    expect(matched({ keywords: ["tech"], rules: DISCOVERY })).not.toContain("jonas-weber");
     expect(matched({ keywords: ["staff"] })).toContain("priya-raman");
   });
 
@@ -59,9 +63,12 @@ describe("discovery's options", () => {
     expect(matched({ pastTitles: ["data scientist"] })).not.toContain("mei-chen");
   });
 
-  it("anyRoleFamily needs a stint in one of the families", () => {
-    expect(matched({ anyRoleFamily: ["recruiting"] })).toContain("sofia-garcia");
-    expect(matched({ anyRoleFamily: ["recruiting"] })).not.toContain("priya-raman");
+  it("currentRoleFamilies needs a current position in one of the families", () => {
+    expect(matched({ currentRoleFamilies: ["recruiting"] })).toContain("sofia-garcia");
+    expect(matched({ currentRoleFamilies: ["recruiting"] })).not.toContain("priya-raman");
+    expect(matched({ currentRoleFamilies: ["engineering"] })).toContain("priya-raman");
+    expect(matched({ currentRoleFamilies: ["engineering"] })).not.toContain("jonas-weber");
+    expect(matched({ currentRoleFamilies: ["engineering"] })).not.toContain("lucas-moreau");
   });
 
   it("employers: current or past stints at a company key or text fragment", () => {

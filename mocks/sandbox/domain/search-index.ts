@@ -41,8 +41,9 @@ const FLAGS = {
 
 export interface SearchIndex extends Record<keyof typeof FLAGS, PeopleSet> {
   size: number;
-  /** Lower-case role family of any stint. */
+  /** Lower-case role family of any stint; `currentFamilies`: of current stints only. */
   families: Postings;
+  currentFamilies: Postings;
   /** Stint company text (lower-case name and URL); `currentCompanyTexts`: of current stints only. */
   companyTexts: Postings;
   currentCompanyTexts: Postings;
@@ -82,6 +83,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
   const index = {
     size,
     families: postings(),
+    currentFamilies: postings(),
     companyTexts: postings(),
     currentCompanyTexts: postings(),
     titles: postings(),
@@ -102,6 +104,7 @@ export function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     const idx = rec.idx;
     for (const s of rec.stints) {
       if (s.familyLc !== null) index.families.add(s.familyLc, idx);
+      if (s.familyLc !== null && s.current) index.currentFamilies.add(s.familyLc, idx);
       const companyText = s.companyText;
       index.companyTexts.add(companyText, idx);
       if (s.current) index.currentCompanyTexts.add(companyText, idx);
@@ -422,4 +425,25 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     residual,
     decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
   };
+}
+
+/**
+ * A plan's candidates (null: everyone) split in two: the people whose current position is in `family`, then
+ * the others (a ranking by title that pages each part in graph order). Valid until the next plan.
+ */
+export function splitByCurrentFamily(
+  index: SearchIndex,
+  candidates: Conjunction | null,
+  family: string,
+): [Conjunction, Conjunction] {
+  const pool = pools.get(index)!;
+  const holding = peek(pool, index.currentFamilies, family);
+  const others = subtractInto(pool.full(), holding);
+  const and = (set: PeopleSet): Conjunction => {
+    if (candidates === null) return { all: [set], any: [] };
+    const all = [...candidates.all, set];
+    if (all.length > MAX_ALL) all.push(intersectAll(pool, all.splice(MAX_ALL - 1)));
+    return { all, any: candidates.any };
+  };
+  return [and(holding), and(others)];
 }

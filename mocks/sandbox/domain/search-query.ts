@@ -68,10 +68,16 @@ export interface SearchFilters {
   currentTitles?: string[][];
   /** Some past position's title contains one of these terms. */
   pastTitles?: string[];
-  /** Some stint's role family is one of these (lower case); unlike `roleFamily`, no months and no match keys. */
-  anyRoleFamily?: string[];
+  /** Some current position's role family is one of these (lower case); unlike `roleFamily`, no months and no match keys. */
+  currentRoleFamilies?: string[];
   /** A stint started or ended within this many months of the graph's today. */
   changedWithinMonths?: number;
+  /**
+   * Hits whose current position is in this role family (lower case) rank first, before the keyword score:
+   * the role noun of an `nl` search ("staff engineers") ranks people who hold such a title now above people
+   * who held one in the past.
+   */
+  rankFamily?: string;
   /** A current (`current: true`) or past stint at a company whose key is one of `ids` or whose text contains one. */
   employers?: { ids: string[]; current: boolean }[];
 }
@@ -83,8 +89,8 @@ export interface SearchFilters {
 export interface MatchRules {
   /**
    * `name-headline`: every keyword is a word prefix in the name or headline, scored (name 2, headline 1);
-   * `profile`: every keyword is a word prefix anywhere in the profile text (name, headline, titles, employers,
-   * location, skills), unscored.
+   * `profile`: every keyword is a word prefix in the current profile (name, headline, current titles and
+   * employers, location), unscored.
    */
   keywords: "name-headline" | "profile";
   /** `phrase`: a term is a phrase in the skills, employers or headline; `exact`: a term equals one skill. */

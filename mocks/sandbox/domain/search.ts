@@ -12,7 +12,7 @@ import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 import { countAndPage, forEachMemberOfAll } from "./postings.js";
-import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
+import { planSearch, searchIndexOf, splitByCurrentFamily, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
@@ -111,9 +111,12 @@ export function buildFilters(q: EffectiveQuery, includeFlagged: boolean): Search
 
 export function parseSearch(params: Record<string, unknown>, graph: Graph): ParsedSearch {
   const query = effectiveQuery(params, graph);
+  const filters = buildFilters(query, params.include_flagged === true);
+  // An nl search names a role ("staff engineers"): people who hold such a title now rank first.
+  if (typeof params.nl === "string" && filters.roleFamily !== null) filters.rankFamily = filters.roleFamily;
   return {
     query,
-    filters: buildFilters(query, params.include_flagged === true),
+    filters,
     view: params.view === "compact" ? "compact" : "full",
     limit: typeof params.limit === "number" ? params.limit : 25,
     offset: typeof params.offset === "number" ? params.offset : 0,
@@ -263,16 +266,16 @@ export function profileKeywordTokens(value: string): string[] {
     .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
 }
 
+/** The current profile: name, headline, current titles and employers, location (what discovery's keywords read). */
 function profileText(rec: PersonRecord): string {
   const loc = rec.locationLc;
   return [
     rec.nameLc,
     rec.headlineLc,
-    ...rec.stints.map((s) => `${s.title ?? ""} ${s.companyName ?? ""}`),
+    ...rec.stints.filter((s) => s.current).map((s) => `${s.title ?? ""} ${s.companyName ?? ""}`),
     loc.city,
     loc.region,
     loc.country,
-    ...rec.skillsLc,
   ]
     .filter(Boolean)
     .join(" | ")
@@ -344,12 +347,13 @@ function atEmployer(s: Stint, ids: string[]): boolean {
   return ids.some((id) => (s.company?.key ?? "") === id || s.companyText.includes(id));
 }
 
-/** Position and stint checks that carry no match keys (titles, any role family, recent changes, employers). */
+/** Position and stint checks that carry no match keys (titles, current role family, recent changes, employers). */
 function passesPositions(rec: PersonRecord, f: SearchFilters, todayMonth: number): boolean {
   if (f.currentTitles?.some((terms) => !rec.stints.some((s) => s.current && titleContains(s.title, terms))))
     return false;
   if (f.pastTitles && !rec.stints.some((s) => !s.current && titleContains(s.title, f.pastTitles!))) return false;
-  if (f.anyRoleFamily && !rec.stints.some((s) => s.familyLc !== null && f.anyRoleFamily!.includes(s.familyLc)))
+  const families = f.currentRoleFamilies;
+  if (families && !rec.stints.some((s) => s.current && s.familyLc !== null && families.includes(s.familyLc)))
     return false;
   const within = f.changedWithinMonths;
   if (
@@ -412,13 +416,24 @@ function planHits(graph: Graph, plan: SearchPlan, enough = Infinity): Hit[] {
   return hits;
 }
 
+/** Whether the hits are ranked (by keyword score or by a current title in `rankFamily`) rather than in graph order. */
+const isRanked = (f: SearchFilters) => f.keywords.length > 0 || f.rankFamily !== undefined;
+
+/** 0 when the person's current position is in the family, else 1 (sorts title matches first). */
+function titleRank(rec: PersonRecord, family: string | undefined): number {
+  return family !== undefined && rec.stints.some((s) => s.current && s.familyLc === family) ? 0 : 1;
+}
+
 function byScore(hits: Hit[], f: SearchFilters): Hit[] {
-  return f.keywords.length > 0 ? hits.sort((a, b) => b.score - a.score || a.record.idx - b.record.idx) : hits;
+  if (!isRanked(f)) return hits;
+  const ranks = new Map(hits.map((h) => [h, titleRank(h.record, f.rankFamily)]));
+  return hits.sort((a, b) => ranks.get(a)! - ranks.get(b)! || b.score - a.score || a.record.idx - b.record.idx);
 }
 
 /**
- * All hits in the stable order: keyword score (when keywords are used), then graph order. The indexes
- * narrow the people to the candidates (graph order kept); the exact predicate decides on each.
+ * All hits in the stable order: a current title in `rankFamily` first (nl role nouns), then keyword score
+ * (when keywords are used), then graph order. The indexes narrow the people to the candidates (graph order
+ * kept); the exact predicate decides on each.
  */
 export function searchPeople(graph: Graph, f: SearchFilters): Hit[] {
   return byScore(planHits(graph, planSearch(searchIndexOf(graph), f)), f);
@@ -435,7 +450,7 @@ export interface SearchPage {
  * One page of the search. When the indexes decide every candidate, the candidates are counted (up to
  * `countUpTo`: an answer that caps its total needs no count past the cap) and only the page's rows are
  * evaluated (for their match); otherwise the candidates are evaluated in graph order until the page is taken
- * and `countUpTo` hits are counted (every candidate when keywords rank the hits).
+ * and `countUpTo` hits are counted (every candidate when the hits are ranked).
  */
 export function searchPage(
   graph: Graph,
@@ -444,10 +459,38 @@ export function searchPage(
   limit: number,
   countUpTo = Infinity,
 ): SearchPage {
-  const plan = planSearch(searchIndexOf(graph), f);
+  const index = searchIndexOf(graph);
+  const plan = planSearch(index, f);
+  if (f.rankFamily === undefined || f.keywords.length > 0) return pageOf(graph, plan, f, offset, limit, countUpTo);
+  // Ranked by title alone: the candidates holding the family now, then the others, each part in graph order.
+  const inGraphOrder: SearchFilters = { ...f, rankFamily: undefined };
+  const [holding, others] = splitByCurrentFamily(index, plan.candidates, f.rankFamily);
+  const first = pageOf(graph, { ...plan, candidates: holding }, inGraphOrder, offset, limit, countUpTo);
+  // The first part's total is exact unless its count reached the cap with the page full.
+  if (first.total >= countUpTo && first.hits.length === limit) return first;
+  const rest = pageOf(
+    graph,
+    { ...plan, candidates: others },
+    inGraphOrder,
+    Math.max(0, offset - first.total),
+    limit - first.hits.length,
+    countUpTo - first.total,
+  );
+  return { total: first.total + rest.total, hits: [...first.hits, ...rest.hits] };
+}
+
+/** One page of a plan's candidates in the filters' order (see searchPage). */
+function pageOf(
+  graph: Graph,
+  plan: SearchPlan,
+  f: SearchFilters,
+  offset: number,
+  limit: number,
+  countUpTo: number,
+): SearchPage {
   if (!plan.decided) {
-    // In graph order (no keywords), the pass stops once it holds the page and `countUpTo` hits.
-    const enough = f.keywords.length > 0 ? Infinity : Math.max(countUpTo, offset + limit);
+    // In graph order (unranked), the pass stops once it holds the page and `countUpTo` hits.
+    const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
     const hits = byScore(planHits(graph, plan, enough), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }

@@ -5,8 +5,15 @@
  * - company Targets: every unflagged person with a position at the resolved company (is_current true when a
  *   position there is current, false for alumni);
  * - people Targets: the stored provider filters (`query.filters`, mapped from input, app_query and query).
+ *
+ * The reference says what a people Target discovers only through its filters: "A Target is a standing
+ * discovery of people, either from a people query or from a company network", and of app_query "keywords,
+ * school, skills, languages, role titles and families, location and exclusions are used"; it does not say
+ * how the provider reads them. The sandbox reads them as a search for people as they are now: keywords are
+ * word prefixes of the current profile (name, headline, current titles and employers, location), titles and
+ * role families are those of a current position, and off-graph profiles live in the Target's places.
  */
-import type { Graph, PersonRecord } from "../data/graph.js";
+import type { Graph, LowerLocation, PersonRecord } from "../data/graph.js";
 import type { Company } from "../data/resources.js";
 import { Prng } from "../data/prng.js";
 import { ALL_TITLES, familyTitles, synthesizePerson } from "../data/synthesis.js";
@@ -196,7 +203,7 @@ export function discoveryFilters(f: PeopleFilters): SearchFilters {
     rules: DISCOVERY_RULES,
     ...(currentTitles.length > 0 ? { currentTitles } : {}),
     ...(f.past_titles ? { pastTitles: lower(f.past_titles) } : {}),
-    ...(f.role_families ? { anyRoleFamily: lower(f.role_families) } : {}),
+    ...(f.role_families ? { currentRoleFamilies: lower(f.role_families) } : {}),
     ...(f.recently_changed_jobs ? { changedWithinMonths: RECENT_CHANGE_MONTHS } : {}),
     ...(employers.length > 0 ? { employers } : {}),
   };
@@ -246,11 +253,12 @@ function offGraphCandidates(
   salt: string,
   count: number,
   spec: (rng: Prng) => SyntheticSpec,
+  within?: (place: LowerLocation) => boolean,
 ): Candidate[] {
   const rng = new Prng(Math.floor(unitFrom(salt) * 0x1_0000_0000));
   const out: Candidate[] = [];
   for (let i = 0; out.length < count && i < count * 4; i++) {
-    const { fullName: name, city, region, country } = synthesizePerson(rng);
+    const { fullName: name, city, region, country } = synthesizePerson(rng, within);
     const slug = `${slugify(name)}-${Math.floor(unitFrom(`${salt}:${i}`) * 0xffffff)
       .toString(16)
       .padStart(6, "0")}`;
@@ -301,12 +309,22 @@ export function peopleCandidates(graph: Graph, filters: PeopleFilters, salt: str
     .map((rec) => graphCandidate(rec, null));
   const family = filters.role_families?.map(familyTitles).find((t) => t !== undefined);
   const titles = filters.titles ?? (family ? [...family] : [titleCase(filters.keywords ?? "Professional")]);
-  const extra = offGraphCandidates(graph, salt, offGraphCount(found.length), (rng) => ({
-    title: rng.pick(titles),
-    company: "Stealth Startup",
-    isCurrent: null,
-  }));
+  const extra = offGraphCandidates(
+    graph,
+    salt,
+    offGraphCount(found.length),
+    (rng) => ({ title: rng.pick(titles), company: "Stealth Startup", isCurrent: null }),
+    placeTest(filters),
+  );
   return [...found, ...extra].slice(0, limit);
+}
+
+/** The Target's places and exclusions as one test (undefined when it names none): off-graph people live there. */
+function placeTest(f: PeopleFilters): ((place: LowerLocation) => boolean) | undefined {
+  if (!f.location_ids && !f.exclude_location_ids) return undefined;
+  const inside = f.location_ids ? compilePlaces(f.location_ids) : null;
+  const outside = f.exclude_location_ids ? compilePlaces(f.exclude_location_ids) : null;
+  return (place) => (inside === null || inside(place)) && (outside === null || !outside(place));
 }
 
 function titleCase(s: string): string {
