@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
-import { KEYS } from "../auth.js";
-import { buildApp } from "../server.js";
+import { KEYS } from "../contract/auth.js";
+import { buildApp } from "../hosts/node/server.js";
 import { goldenPaths } from "./golden-queries.js";
 
 export const GOLDEN_FILE = fileURLToPath(new URL("./golden-reads.json", import.meta.url));
