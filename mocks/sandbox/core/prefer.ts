@@ -7,16 +7,37 @@
  */
 import {
   errorTypeForStatus,
+  parsePrefer,
+  preferenceAppliedHeader,
   requestWording,
   withAnsweredStatus,
   type PreferenceName,
   type Preferences,
+  type PreferResult,
 } from "../../../contract-core/portable.js";
-import type { UntypedReply } from "../contract/context.js";
+import type { RequestHeaders, UntypedReply } from "../contract/context.js";
 import { ApiError, invalidRequest } from "../contract/errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 
 export const SANDBOX_PREFERENCES: readonly PreferenceName[] = ["code", "example", "latency"];
+
+/** The Prefer step: the header read once per request; its `__code`-style stand-ins leave the query. */
+export const readPrefer = (headers: RequestHeaders, query: URLSearchParams): PreferResult =>
+  parsePrefer(headers.prefer, SANDBOX_PREFERENCES, query);
+
+/** The preferences of an operation's request, or a 400 for a header the grammar refuses (checked after the body). */
+export function acceptedPreferences(prefer: PreferResult): Preferences {
+  if (!prefer.ok) throw invalidRequest(prefer.message);
+  return prefer.preferences;
+}
+
+/** Preference-Applied of an answer under the API base path (undefined: none applied, or the header was refused). */
+export const appliedPreferences = (prefer: PreferResult, api: boolean): string | undefined =>
+  api && prefer.ok ? preferenceAppliedHeader(prefer.applied) : undefined;
+
+/** The `latency=<ms>` a request asked for (0 outside the API base path or with a refused header). */
+export const preferredLatency = (prefer: PreferResult, api: boolean): number =>
+  api && prefer.ok ? (prefer.preferences.latencyMs ?? 0) : 0;
 
 /** True when the preferences choose a documented answer instead of the handler's. */
 export const choosesExample = (prefs: Preferences): boolean => prefs.code !== undefined || prefs.example !== undefined;

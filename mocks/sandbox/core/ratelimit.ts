@@ -3,6 +3,8 @@
  * x-ratelimit-limit / -remaining / -reset (seconds) on every answer and the framework 429 shape.
  */
 import type { RateLimitOptions } from "../contract/options.js";
+import { json } from "./answer.js";
+import type { CoreResponse } from "./exchange.js";
 
 interface Window {
   count: number;
@@ -43,4 +45,13 @@ export function createRateLimiter(opts: RateLimitOptions, now: () => number = Da
       },
     };
   };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** The rate limit step: the window's headers added to the answer's, and the 429 when the client is over. */
+export function limitRate(limiter: RateLimiter, address: string, headers: Record<string, string>): CoreResponse | null {
+  const decision = limiter(address);
+  Object.assign(headers, decision.headers);
+  return decision.rejected ? json(429, decision.rejected) : null;
 }
