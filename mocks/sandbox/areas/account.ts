@@ -4,7 +4,7 @@ import { normalizeProfileUrl } from "../data/urls.js";
 import type { OrgState } from "../contract/state.js";
 
 /** Distinct watching URLs across the organization's Targets that are not already people in the graph. */
-export function watchSlotsUsed(ctx: SandboxContext, org: OrgState): number {
+function watchSlotsUsed(ctx: SandboxContext, org: OrgState): number {
   const urls = new Set<string>();
   for (const raw of ctx.hooks.watchingUrls(org)) {
     const url = normalizeProfileUrl(raw) ?? raw.trim().toLowerCase();

@@ -29,7 +29,7 @@ import { loadState, reloadState, resetState, storeWrite } from "./stored-state.j
 import { queriesSlice } from "./queries.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
-export const MAX_EMIT = 1000;
+const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
 
 function body(raw: unknown): Record<string, unknown> {

@@ -26,11 +26,11 @@ import { newId, unitFrom } from "./area-helpers.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export const EVENT_INTERVAL_MS = 10_000;
-export const DEMO_EVERY = 6;
-export const DEMO_ORBIT_SIZE = 3;
+const DEMO_EVERY = 6;
+const DEMO_ORBIT_SIZE = 3;
 /** Oldest diffs are dropped beyond this (the reference gives no retention guarantee). */
-export const MAX_EVENTS = 50_000;
-export const EVENTS_LIMIT_DEFAULT = 25;
+const MAX_EVENTS = 50_000;
+const EVENTS_LIMIT_DEFAULT = 25;
 
 export interface StoredEvent extends EventView {
   /** Normalized profile URL (no scheme) of the person. */
@@ -46,7 +46,7 @@ export interface EventsStore {
   ticks: number;
 }
 
-export const eventsShared = defineShared<EventsStore>({
+const eventsShared = defineShared<EventsStore>({
   name: "events",
   create: () => ({ events: [], live: new Map(), emitted: 0, ticks: 0 }),
   save: (s) => ({ events: s.events, live: [...s.live.entries()], emitted: s.emitted, ticks: s.ticks }),
@@ -77,7 +77,7 @@ export function demoOrbitKeys(ctx: SandboxContext): string[] {
 }
 
 /** Watching members of the organization's Targets by URL (the first found wins). */
-export function watchingByKey(org: OrgState): Map<string, MemberRecord> {
+function watchingByKey(org: OrgState): Map<string, MemberRecord> {
   const out = new Map<string, MemberRecord>();
   if (!org.has(targetsSlice)) return out;
   for (const t of targetsOf(org)) for (const m of watchingMembers(t)) if (!out.has(m.key)) out.set(m.key, m);
@@ -128,7 +128,7 @@ export interface EmitOptions {
 }
 
 /** Records one diff for the person now. */
-export function emitDiff(ctx: SandboxContext, key: string, opts: EmitOptions = {}): StoredEvent {
+function emitDiff(ctx: SandboxContext, key: string, opts: EmitOptions = {}): StoredEvent {
   const store = eventsOf(ctx.state);
   const n = store.emitted++;
   const rng = new Prng(Math.floor(unitFrom(`emit:${n}`) * 0x1_0000_0000));
@@ -218,7 +218,7 @@ export function parseIsoDateTime(value: string): number | undefined {
 }
 
 /** ISO-8601 date/time (a date-time without offset is UTC), or digits plus m, h, d or w before now. */
-export function parseSince(value: string, now: number): string {
+function parseSince(value: string, now: number): string {
   const rel = /^(\d+)([mhdw])$/.exec(value);
   if (rel) {
     const ms = Number(rel[1]) * UNIT_MS[rel[2]!]!;
@@ -244,11 +244,11 @@ const toBase64Url = (text: string) =>
 const fromBase64Url = (b64: string) =>
   new TextDecoder().decode(Uint8Array.from(atob(b64.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)));
 
-export function encodeCursor(e: { seen_at: string; id: string }): string {
+function encodeCursor(e: { seen_at: string; id: string }): string {
   return toBase64Url(JSON.stringify({ s: e.seen_at, i: e.id }));
 }
 
-export function decodeCursor(cursor: string): { seen_at: string; id: string } {
+function decodeCursor(cursor: string): { seen_at: string; id: string } {
   try {
     const v = JSON.parse(fromBase64Url(cursor)) as { s?: unknown; i?: unknown };
     if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s)))

@@ -28,14 +28,14 @@ import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 export const PHASE_MS = 2000;
 /** The deployment cap of result_limit (TRACK_COMPANY_MAX_PEOPLE). */
 export const RESULT_LIMIT_CAP = 4000;
-export const ENRICH_INITIAL = 2000;
-export const ENRICH_REFRESH = 500;
+const ENRICH_INITIAL = 2000;
+const ENRICH_REFRESH = 500;
 /** Share of candidates a `partial` job cannot fetch (at least one). */
-export const PARTIAL_SHARE = 0.05;
+const PARTIAL_SHARE = 0.05;
 
-export const COMPANY_NOT_RESOLVED = "Company could not be resolved";
-export const DISCOVERY_FAILED = "Discovery failed: the profile provider did not answer (simulated by the sandbox)";
-export const ENRICHMENT_FAILED = "Enrichment failed: the profile provider did not answer (simulated by the sandbox)";
+const COMPANY_NOT_RESOLVED = "Company could not be resolved";
+const DISCOVERY_FAILED = "Discovery failed: the profile provider did not answer (simulated by the sandbox)";
+const ENRICHMENT_FAILED = "Enrichment failed: the profile provider did not answer (simulated by the sandbox)";
 
 function dueAfter(ctx: SandboxContext, now: number): number | null {
   return ctx.options.jobSpeed > 0 ? now + PHASE_MS / ctx.options.jobSpeed : null;
@@ -138,7 +138,7 @@ function discover(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now
 }
 
 /** Fills the profile and enrichment fields of a member. */
-export function enrichMember(member: MemberRecord, now: string): void {
+function enrichMember(member: MemberRecord, now: string): void {
   Object.assign(member, member.enrichment.profile);
   member.network_id = networkIdFor(member.key);
   member.profile_slug = member.enrichment.slug;
@@ -162,7 +162,7 @@ function enrich(target: TargetRecord, job: JobRecord, now: string): void {
 }
 
 /** Moves the Target's latest job one phase; false when it is not pending or running. */
-export function stepJob(ctx: SandboxContext, org: OrgState, target: TargetRecord): boolean {
+function stepJob(ctx: SandboxContext, org: OrgState, target: TargetRecord): boolean {
   const job = latestJob(target);
   if (!job || (job.status !== "pending" && job.status !== "running")) return false;
   const nowMs = ctx.options.now();

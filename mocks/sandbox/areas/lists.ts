@@ -55,10 +55,10 @@ export const listsSlice = defineSlice<ListRecord[]>({
   load: (data) => (data as SavedList[]).map((l) => ({ ...l, members: new Map(l.members) })),
 });
 
-export const ORIGIN_LIST_NAME = "Saved people";
-export const MAX_LIST_MEMBER_URLS = 500;
-export const MAX_STAGE = 80;
-export const MAX_NOTES = 2000;
+const ORIGIN_LIST_NAME = "Saved people";
+const MAX_LIST_MEMBER_URLS = 500;
+const MAX_STAGE = 80;
+const MAX_NOTES = 2000;
 
 function newList(
   ctx: SandboxContext,
@@ -134,7 +134,7 @@ export function syncDefaultLists(ctx: SandboxContext, org: OrgState): ListRecord
 }
 
 /** Default Lists first (origin, then Target Lists), then custom Lists, each in creation order. */
-export function orderedLists(ctx: SandboxContext, org: OrgState): ListRecord[] {
+function orderedLists(ctx: SandboxContext, org: OrgState): ListRecord[] {
   const rank = (l: ListRecord) => (l.default_key === "origin" ? 0 : l.default_key === "target" ? 1 : 2);
   return syncDefaultLists(ctx, org)
     .map((l, i) => ({ l, i }))
@@ -155,7 +155,7 @@ export function findList(ctx: SandboxContext, org: OrgState, idOrName: string): 
   return lists.find((l) => l.name.toLowerCase() === value.toLowerCase());
 }
 
-export function listView(l: ListRecord): ListView {
+function listView(l: ListRecord): ListView {
   return {
     id: l.id,
     name: l.name,

@@ -17,9 +17,9 @@ import type { MemberRecord, MemberStatus, TargetMemberView, TargetRecord } from 
 import { hasActiveJob } from "./targets-store.js";
 import { requireTarget } from "./targets.js";
 
-export const WATCH_NOT_FOUND = "watch not found";
-export const MEMBER_LIMIT_DEFAULT = 50;
-export const MEMBER_LIMIT_MAX = 500;
+const WATCH_NOT_FOUND = "watch not found";
+const MEMBER_LIMIT_DEFAULT = 50;
+const MEMBER_LIMIT_MAX = 500;
 
 const RECRUITER = /recruit|talent[\s-]*acquisition|sourcer|sourcing|staffing|talent[\s-]*partner/i;
 const STATUS_RANK: Record<MemberStatus, number> = { proposed: 0, watching: 1, excluded: 2 };
@@ -56,7 +56,7 @@ function firstSeenAfter(value: string): number {
 }
 
 /** The member filters from validated query parameters (GET, and the URL of filter mode). */
-export function memberFilters(query: Record<string, unknown>): MemberFilters {
+function memberFilters(query: Record<string, unknown>): MemberFilters {
   const status = str(query.status);
   const stint = str(query.stint);
   const left = Number(str(query.company_left_min_months_ago) ?? "0");
@@ -111,7 +111,7 @@ function roleMatches(headline: string, role: RoleFilter): boolean {
   return headline.includes(role.family.replace(/_/g, " ")) || titles.some((t) => headline.includes(t.toLowerCase()));
 }
 
-export function memberMatches(m: MemberRecord, f: MemberFilters): boolean {
+function memberMatches(m: MemberRecord, f: MemberFilters): boolean {
   const headline = (m.headline ?? "").toLowerCase();
   if (f.status !== null && m.status !== f.status) return false;
   if (f.q !== null && ![m.full_name, m.headline, m.current_company].some((v) => v?.toLowerCase().includes(f.q!)))
@@ -130,7 +130,7 @@ export function memberMatches(m: MemberRecord, f: MemberFilters): boolean {
 }
 
 /** Proposed, then watching, then excluded; then full_name with nulls last (then first seen, id: stable). */
-export function compareMembers(a: MemberRecord, b: MemberRecord): number {
+function compareMembers(a: MemberRecord, b: MemberRecord): number {
   const byStatus = STATUS_RANK[a.status] - STATUS_RANK[b.status];
   if (byStatus !== 0) return byStatus;
   if (a.full_name === null || b.full_name === null) {
@@ -142,7 +142,7 @@ export function compareMembers(a: MemberRecord, b: MemberRecord): number {
   return a.first_seen_at.localeCompare(b.first_seen_at) || a.id.localeCompare(b.id);
 }
 
-export function memberView(m: MemberRecord, watchId: string): TargetMemberView {
+function memberView(m: MemberRecord, watchId: string): TargetMemberView {
   return {
     id: m.id,
     watch_id: watchId,
@@ -162,7 +162,7 @@ export function memberView(m: MemberRecord, watchId: string): TargetMemberView {
   };
 }
 
-export function filterMembers(t: TargetRecord, f: MemberFilters): MemberRecord[] {
+function filterMembers(t: TargetRecord, f: MemberFilters): MemberRecord[] {
   return [...t.members.values()].filter((m) => memberMatches(m, f)).sort(compareMembers);
 }
 

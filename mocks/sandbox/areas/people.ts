@@ -5,7 +5,7 @@ import { parseSearch, searchPage } from "../domain/search.js";
 import { compactPerson, fullPerson, rowPerson } from "../domain/views.js";
 
 /** Totals above this are reported capped (total_capped: true). */
-export const TOTAL_CAP = 10_000;
+const TOTAL_CAP = 10_000;
 
 export const peopleArea = {
   name: "people",

@@ -14,14 +14,14 @@ import type { EventField } from "./records.js";
 
 type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
 
-export const DEFAULT_FIELDS: readonly EventField[] = [
+const DEFAULT_FIELDS: readonly EventField[] = [
   "open_to_work",
   "between_roles",
   "left_company",
   "joined_company",
   "removed_position",
 ];
-export const MAX_EMAILS = 20;
+const MAX_EMAILS = 20;
 
 export interface PreferencesRecord {
   /** null until the first PUT (GET answers the defaults). */
@@ -48,7 +48,7 @@ function defaults(): NonNullable<PreferencesRecord["saved"]> {
   };
 }
 
-export function preferencesView(org: OrgState): StoredPreferences {
+function preferencesView(org: OrgState): StoredPreferences {
   return { org_id: org.id, ...(org.get(preferencesSlice).saved ?? defaults()) };
 }
 
@@ -57,7 +57,7 @@ export function webhookConfigured(org: OrgState): boolean {
 }
 
 /** Known event fields, de-duplicated, in the given order; 400 when none remains. */
-export function filterFields(values: unknown[]): EventField[] {
+function filterFields(values: unknown[]): EventField[] {
   const out: EventField[] = [];
   for (const v of values)
     if (typeof v === "string" && (EVENT_FIELDS as readonly string[]).includes(v) && !out.includes(v as EventField))
@@ -67,7 +67,7 @@ export function filterFields(values: unknown[]): EventField[] {
 }
 
 /** Entries containing @, trimmed and lowercased; the first 20 accepted. */
-export function filterEmails(values: unknown[]): string[] {
+function filterEmails(values: unknown[]): string[] {
   return values
     .filter((v): v is string => typeof v === "string" && v.includes("@"))
     .map((v) => v.trim().toLowerCase())

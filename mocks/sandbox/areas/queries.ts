@@ -16,7 +16,7 @@ const ALLOWED = new Set<string>(QUERY_KEYS);
  * Only allowlisted keys survive; null and empty-string values are dropped; 0 and false are kept; unknown
  * keys are dropped; values are not validated (a retained value may be one GET /people would reject).
  */
-export function compactQuery(query: Record<string, unknown>): SavedQuery["query"] {
+function compactQuery(query: Record<string, unknown>): SavedQuery["query"] {
   const out: SavedQuery["query"] = {};
   for (const [key, value] of Object.entries(query)) {
     if (ALLOWED.has(key) && kept(value)) out[key] = value;

@@ -18,7 +18,7 @@ import { queriesSlice } from "./queries.js";
 import { targetsSlice } from "./targets-store.js";
 
 /** Every slice of the stateful side (stored per organization). */
-export const STATEFUL_SLICES: readonly Slice<unknown>[] = [
+const STATEFUL_SLICES: readonly Slice<unknown>[] = [
   queriesSlice,
   listsSlice,
   targetsSlice,
@@ -32,7 +32,7 @@ export const ID_SEQUENCE = "ids";
  * Deepest nesting accepted in a stored value: request bodies are bounded at MAX_JSON_DEPTH (32), and the
  * stored forms wrap them in a few more levels.
  */
-export const MAX_STORED_DEPTH = 64;
+const MAX_STORED_DEPTH = 64;
 
 const DEFAULT_ADVICE = "restore it from a backup, or move it away to start with an empty sandbox";
 
@@ -53,7 +53,7 @@ export function resetState(ctx: SandboxContext): void {
 }
 
 /** The whole state as one change (reset, control writes, a first store). */
-export function wholeState(ctx: SandboxContext): StateChange {
+function wholeState(ctx: SandboxContext): StateChange {
   return {
     orgs: [...ctx.state.orgs.values()].map((org) => ctx.state.snapshotOrg(org, STATEFUL_SLICES)),
     all: true,
@@ -110,7 +110,7 @@ function applyStored(ctx: SandboxContext, stored: StoredState, location: string)
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** True when arrays and objects in `value` nest deeper than `limit` (no recursion: a hostile value cannot overflow the stack). */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
+function nestedDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
@@ -292,7 +292,7 @@ function validatorFor(ctx: SandboxContext, name: string): ValidateFunction | und
 }
 
 /** Checks every part of a stored state; throws StateFileError naming the first problem. */
-export function checkStored(ctx: SandboxContext, stored: unknown, location: string): StoredState {
+function checkStored(ctx: SandboxContext, stored: unknown, location: string): StoredState {
   const fail = (problem: string) => new StateFileError(location, problem);
   if (!isObject(stored) || !Array.isArray(stored.orgs) || !isObject(stored.shared))
     throw fail('it has no list of organizations ("orgs") and sandbox-wide state ("shared")');

@@ -2,7 +2,7 @@
 import type { Area } from "../contract/context.js";
 import type { Graph } from "../data/graph.js";
 
-export const SUGGEST_LIMIT = 10;
+const SUGGEST_LIMIT = 10;
 
 interface CertificationSuggestion {
   type: "certification";
@@ -13,7 +13,7 @@ interface CertificationSuggestion {
 }
 
 /** Certifications whose name or authority contains q; count = distinct visible unflagged holders. */
-export function certificationSuggestions(graph: Graph, q: string): CertificationSuggestion[] {
+function certificationSuggestions(graph: Graph, q: string): CertificationSuggestion[] {
   const byKey = new Map<string, { title: string; holders: Set<number>; authorities: Map<string, number> }>();
   for (const rec of graph.people) {
     if (rec.flagged) continue;

@@ -16,10 +16,10 @@ import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./reco
 import { newId } from "./area-helpers.js";
 import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
-export const CERTIFICATION_UNSUPPORTED =
+const CERTIFICATION_UNSUPPORTED =
   "Targets do not support certification filters: remove app_query.certification and app_query.certifications";
 
-export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result_limit: number | null } {
+function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result_limit: number | null } {
   let watching = 0,
     proposed = 0,
     excluded = 0,
@@ -73,7 +73,7 @@ export function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & {
 }
 
 /** Proposed members of an auto_admit Target become watching (GET /targets, PATCH). */
-export function promoteProposed(t: TargetRecord): number {
+function promoteProposed(t: TargetRecord): number {
   if (!t.auto_admit) return 0;
   let n = 0;
   for (const m of t.members.values()) {

@@ -19,7 +19,7 @@ import type { RequestHeaders, UntypedReply } from "../contract/context.js";
 import { ApiError, invalidRequest } from "../contract/errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 
-export const SANDBOX_PREFERENCES: readonly PreferenceName[] = ["code", "example", "latency"];
+const SANDBOX_PREFERENCES: readonly PreferenceName[] = ["code", "example", "latency"];
 
 /** The Prefer step: the header read once per request; its `__code`-style stand-ins leave the query. */
 export const readPrefer = (headers: RequestHeaders, query: URLSearchParams): PreferResult =>

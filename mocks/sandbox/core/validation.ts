@@ -28,7 +28,7 @@ export interface RequestValidator {
 }
 
 /** The violation in contract-core's words (the mock describes it the same way): "limit must be <= 100", "body/name must ...". */
-export function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
+function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
   return error ? describeViolation(violationFromAjv(where, error)) : `invalid ${where}`;
 }
 

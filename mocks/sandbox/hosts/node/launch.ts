@@ -30,7 +30,7 @@ export function requestLogOption(quiet: boolean, fastifyLog: boolean): Pick<Sand
 }
 
 /** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
-export async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
+async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
   const { host, port } = resolveOptions(options);
   // The server (Fastify, the graph) loads only once the command line asks for a start, not for --help.
   const { startSandbox } = await import("./server.js");
