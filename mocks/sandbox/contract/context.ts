@@ -83,7 +83,7 @@ export type Handler<Id extends OperationId = OperationId> = (
 /** Handlers keyed by operation id, each typed from its own operation: every operation of the spec has one. */
 export type Handlers = { [Id in OperationId]: Handler<Id> };
 
-/** The handlers one area serves: a part of Handlers (the areas together serve all of it, see routes/index.ts). */
+/** The handlers one area serves: a part of Handlers (the areas together serve all of it, see areas/index.ts). */
 export type AreaHandlers = Partial<Handlers>;
 
 /** The operations a list of areas handles: the keys each area's handlers hold for certain (not optional). */

@@ -8,7 +8,7 @@
  *   const lists = req.org.get(listsSlice);          // created lazily per organization
  *
  * `SandboxState.reset()` drops every slice (back to the seed); `snapshotOrg()` / `restoreOrg()` give an
- * organization's slices that define save/load in their stored form (stateful/stored-state.ts).
+ * organization's slices that define save/load in their stored form (areas/stored-state.ts).
  */
 import type { Graph } from "../data/graph.js";
 import { invalidRequest } from "./errors.js";

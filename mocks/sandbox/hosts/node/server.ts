@@ -1,6 +1,6 @@
 /**
  * The Fastify host of the sandbox: one plugin hands every request, raw, to the transport-free core
- * (core.ts) and writes its answer back. Node-only concerns live here: reading the spec file, the state file
+ * (core/core.ts) and writes its answer back. Node-only concerns live here: reading the spec file, the state file
  * on disk, listening on a port, logging.
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
