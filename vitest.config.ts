@@ -7,14 +7,7 @@ import { defineConfig } from "vitest/config";
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/node-compile", import.meta.url));
 
 /** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
-const SANDBOX_BEHAVIOUR = [
-  "mocks/sandbox/reads.test.ts",
-  "mocks/sandbox/search.test.ts",
-  "mocks/sandbox/generated.test.ts",
-  "mocks/sandbox/error-statuses.test.ts",
-  "mocks/sandbox/stateful/*.test.ts",
-  "mocks/sandbox/data/example-queries.test.ts",
-];
+const SANDBOX_BEHAVIOUR = ["mocks/sandbox/areas/*.test.ts", "mocks/sandbox/data/example-queries.test.ts"];
 const EXCLUDE = ["node_modules/**", "dist/**"];
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
 /**
@@ -61,7 +54,7 @@ export default defineConfig({
           include: SANDBOX_BEHAVIOUR,
           // poll.test.ts drives a listening server through the client's poller, durable-state.test.ts the
           // Node host's SQLite state file and a killed child process: Fastify only.
-          exclude: [...EXCLUDE, "mocks/sandbox/stateful/poll.test.ts", "mocks/sandbox/stateful/durable-state.test.ts"],
+          exclude: [...EXCLUDE, "mocks/sandbox/areas/poll.test.ts", "mocks/sandbox/areas/durable-state.test.ts"],
           ...TIMEOUTS,
           ...SHARED_MODULES,
           env: { SANDBOX_HOST: "msw" },

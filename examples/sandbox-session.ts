@@ -9,8 +9,8 @@
  * Exits 0 when every step behaved as the reference says, 1 otherwise.
  */
 import { createTalentGraphClient, pollEventsOnce, SeenIds, unwrap, type TalentGraphEvent } from "../client/index.js";
-import { KEYS } from "../mocks/sandbox/auth.js";
-import { startSandbox, type RunningSandbox } from "../mocks/sandbox/server.js";
+import { KEYS } from "../mocks/sandbox/contract/auth.js";
+import { startSandbox, type RunningSandbox } from "../mocks/sandbox/hosts/node/server.js";
 
 const ACME_KEY = KEYS.find((k) => k.key.startsWith("tgsb_acme_"))!.key;
 

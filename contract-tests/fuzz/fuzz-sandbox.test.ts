@@ -1,7 +1,7 @@
 // The fuzzer against the sandbox started in this process (rate limit off, a small graph, jobs advanced only on
 // request): 2,000 seeded requests with the Acme key and the revoked key, no failure outside known-failures.json.
 import { afterAll, beforeAll, test } from "vitest";
-import { startSandbox, type RunningSandbox } from "../../mocks/sandbox/server.js";
+import { startSandbox, type RunningSandbox } from "../../mocks/sandbox/hosts/node/server.js";
 import { testKey } from "../../mocks/sandbox/testing/harness.js";
 import { runFuzz } from "./runner.js";
 import { expectOnlyKnownFailures, IN_SUITE_RUN, IN_SUITE_TIMEOUT_MS } from "./suite-run.js";

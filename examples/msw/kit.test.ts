@@ -11,7 +11,7 @@ import {
   createSandboxHandlers,
   type SandboxHandlers,
   type SandboxHandlersOptions,
-} from "../../mocks/sandbox/hosts/msw.js";
+} from "../../mocks/sandbox/hosts/msw/msw.js";
 
 const BASE = "http://localhost:5173/v1";
 const server = setupServer();

@@ -10,7 +10,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxHandlers } from "../../mocks/sandbox/hosts/msw.js";
+import type { SandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 import { loadExamplePage, openBrowser, type BrowserSession } from "./page.js";
 import { servedExamplePage } from "./page-fixture.js";
 

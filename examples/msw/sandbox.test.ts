@@ -8,7 +8,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTalentGraphClient, unwrap } from "../../client/index.js";
-import { createSandboxHandlers } from "../../mocks/sandbox/hosts/msw.js";
+import { createSandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 
 // timers: false -> jobs and events move only when the test calls advance(ms).
 const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1", timers: false, jobFailureRate: 0 });

@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations, loadSpec, operationKey } from "../../contract-core/index.js";
-import { KEYS } from "../sandbox/auth.js";
+import { KEYS } from "../sandbox/contract/auth.js";
 import { fixtureGraphInput } from "../sandbox/data/fixture.js";
-import { startSandbox, type RunningSandbox } from "../sandbox/server.js";
+import { startSandbox, type RunningSandbox } from "../sandbox/hosts/node/server.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PRISM = `${ROOT}node_modules/.bin/prism`;

@@ -2,10 +2,10 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeFromFetch } from "../../contract-core/index.js";
-import { KEYS } from "./auth.js";
+import { KEYS } from "./contract/auth.js";
 import { parseCommandLine } from "../../contract-core/index.js";
-import { parseCli, SANDBOX_COMMAND } from "./cli.js";
-import { requestLogOption } from "./launch.js";
+import { parseCli, SANDBOX_COMMAND } from "./hosts/node/cli.js";
+import { requestLogOption } from "./hosts/node/launch.js";
 import { spawnSandbox } from "./testing/child.js";
 import { assertContract, testKey } from "./testing/harness.js";
 

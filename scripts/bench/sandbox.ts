@@ -5,7 +5,7 @@
  * memory read after the load.
  */
 import { RUN_TYPESCRIPT } from "../../contract-core/index.js";
-import { KEYS } from "../../mocks/sandbox/auth.js";
+import { KEYS } from "../../mocks/sandbox/contract/auth.js";
 import { BASE_COMMIT, baseCheckout } from "./baseline.js";
 import {
   ROOT,

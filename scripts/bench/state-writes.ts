@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
-import { KEYS } from "../../mocks/sandbox/auth.js";
-import { createSandboxCore } from "../../mocks/sandbox/core.js";
-import { nodeStateStorage } from "../../mocks/sandbox/node-state-storage.js";
+import { KEYS } from "../../mocks/sandbox/contract/auth.js";
+import { createSandboxCore } from "../../mocks/sandbox/core/core.js";
+import { nodeStateStorage } from "../../mocks/sandbox/hosts/node/node-state-storage.js";
 import { formatSummary, summarize } from "./harness.js";
 
 const WRITES = 500;

@@ -66,8 +66,8 @@ export async function runBin(
   }
   if (command === "sandbox") {
     const [{ runSandboxCommand }, { SANDBOX_COMMAND }] = await Promise.all([
-      import("../../mocks/sandbox/launch.js"),
-      import("../../mocks/sandbox/cli.js"),
+      import("../../mocks/sandbox/hosts/node/launch.js"),
+      import("../../mocks/sandbox/hosts/node/cli.js"),
     ]);
     const notes = ["Test keys and control endpoints: the package's README."];
     const spec: CommandSpec = { ...SANDBOX_COMMAND, name: `${BIN} sandbox`, notes };

@@ -3,7 +3,7 @@
  * exports and bin in <dir> (default dist/); `npm run build:client` (scripts/build/build-client.ts) builds ./client
  * alone; `npm run pack` (pack.ts) stages and packs the package.
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
- *   ./msw     mocks/sandbox/hosts/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
+ *   ./msw     mocks/sandbox/hosts/msw/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
  *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
  *   bin       scripts/build/bin-entry.ts bundled into <dir>/bin/ (buildBin), the spec at <dir>/generated/openapi.json.
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
@@ -22,7 +22,7 @@ const require = createRequire(import.meta.url);
 const compiler = (): typeof ts => require("typescript") as typeof ts;
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
 const PROJECT_PACKAGE_URL = pathToFileURL(path.join(ROOT, "package.json")).href;
-export const MSW_ENTRY = "mocks/sandbox/hosts/msw.ts";
+export const MSW_ENTRY = "mocks/sandbox/hosts/msw/msw.ts";
 
 /** How a consumer project type-checks the built declarations (the build and packaging tests use it). */
 // The enum values as numbers (the compiler is not loaded yet); the type checks each against its enum member.

@@ -93,7 +93,7 @@ describe("the installed package", () => {
         "dist/client/index.js",
         "dist/client/index.d.ts",
         "dist/msw/index.js",
-        "dist/mocks/sandbox/hosts/msw.d.ts",
+        "dist/mocks/sandbox/hosts/msw/msw.d.ts",
         "dist/bin/talent-graph-api-contract.js",
         "dist/generated/openapi.json",
         "README.md",
@@ -141,7 +141,7 @@ describe("the installed package", () => {
       const text = readFileSync(path.join(dir, "node_modules/talent-graph-api-contract/dist/client", file), "utf8");
       expect(text, file).not.toMatch(/from "(msw|fastify|ajv)|\/mocks\//);
     }
-    const hidden = `import("talent-graph-api-contract/dist/mocks/sandbox/hosts/msw.d.ts").catch((e) => console.log(e.code))`;
+    const hidden = `import("talent-graph-api-contract/dist/mocks/sandbox/hosts/msw/msw.d.ts").catch((e) => console.log(e.code))`;
     expect(execFileSync("node", ["--input-type=module", "-e", hidden], { cwd: dir, encoding: "utf8" }).trim()).toBe(
       "ERR_PACKAGE_PATH_NOT_EXPORTED",
     );

@@ -8,10 +8,10 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Area, Handler, OperationId, UntypedReply } from "../../mocks/sandbox/context.js";
-import { areas } from "../../mocks/sandbox/routes/index.js";
-import { startSandbox, type RunningSandbox } from "../../mocks/sandbox/server.js";
-import { latestJob, targetsOf, targetsSlice } from "../../mocks/sandbox/stateful/targets-store.js";
+import type { Area, Handler, OperationId, UntypedReply } from "../../mocks/sandbox/contract/context.js";
+import { areas } from "../../mocks/sandbox/areas/index.js";
+import { startSandbox, type RunningSandbox } from "../../mocks/sandbox/hosts/node/server.js";
+import { latestJob, targetsOf, targetsSlice } from "../../mocks/sandbox/areas/targets-store.js";
 import { testKey } from "../../mocks/sandbox/testing/harness.js";
 import { parseWorkflowsArgs, runWorkflows, UsageError, USAGE, WORKFLOWS_DIR, workflowFiles } from "./workflows.js";
 

@@ -5,7 +5,7 @@
  */
 import { setupWorker } from "msw/browser";
 import { createTalentGraphClient, isTalentGraphError, unwrap } from "../../../client/index.js";
-import { createSandboxHandlers } from "../../../mocks/sandbox/hosts/msw.js";
+import { createSandboxHandlers } from "../../../mocks/sandbox/hosts/msw/msw.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const baseUrl = `${location.origin}/v1`;

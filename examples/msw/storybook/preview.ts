@@ -8,7 +8,7 @@
 import { setupWorker } from "msw/browser";
 import { mswLoader } from "msw-storybook-addon/csf3";
 import type { LoaderFunction, ProjectAnnotations, Renderer } from "storybook/internal/types";
-import { createSandboxHandlers, type StartingState } from "../../../mocks/sandbox/hosts/msw.js";
+import { createSandboxHandlers, type StartingState } from "../../../mocks/sandbox/hosts/msw/msw.js";
 
 declare module "storybook/internal/csf" {
   interface Parameters {

@@ -6,7 +6,7 @@
  * examples/sandbox-session.ts (the "Backend engineers in Berlin" Target, its members accepted by location).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSW_DEFAULT_SIZE } from "../hosts/msw.js";
+import { MSW_DEFAULT_SIZE } from "../hosts/msw/msw.js";
 import { openSandbox, type TestSandbox } from "../testing/harness.js";
 
 const SEARCHES = [

@@ -2,7 +2,7 @@
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { Company, Person } from "../data/resources.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../contract/errors.js";
 import { rowPerson } from "./views.js";
 
 export const ORBIT_LIMIT = 40;

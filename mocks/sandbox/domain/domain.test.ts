@@ -1,7 +1,7 @@
 /** Unit tests of the parsers behind GET /people: roles tokens, term lists, nl phrases, dates, URLs. */
 import { describe, expect, it } from "vitest";
 import { fixtureGraph } from "../data/fixture.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../contract/errors.js";
 import { monthToString, periodEnd, periodStart } from "../data/dates.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens } from "./roles.js";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { generatedGraph } from "../data/generate.js";
 import type { PersonRecord } from "../data/graph.js";
-import { DEFAULT_OPTIONS } from "../options.js";
+import { DEFAULT_OPTIONS } from "../contract/options.js";
 import { parseSearch, searchPage, searchPeople } from "./search.js";
 
 const graph = generatedGraph(DEFAULT_OPTIONS);

@@ -3,7 +3,7 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import { searchIndexOf } from "./search-index.js";
 import type { Match } from "../data/resources.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../contract/errors.js";
 import { monthToString } from "../data/dates.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 

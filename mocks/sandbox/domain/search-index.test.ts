@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { fixtureGraph } from "../data/fixture.js";
 import { generatedGraph } from "../data/generate.js";
 import type { Graph } from "../data/graph.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../contract/errors.js";
 import { mixedParams, singleParams, type Params } from "../testing/golden-queries.js";
 import {
   countOf,

@@ -5,7 +5,7 @@
  */
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import type { Match, MatchRole } from "../data/resources.js";
-import { invalidRequest } from "../errors.js";
+import { invalidRequest } from "../contract/errors.js";
 import { periodStart } from "../data/dates.js";
 import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";

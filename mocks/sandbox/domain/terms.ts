@@ -2,7 +2,7 @@
  * Term-list parameters (skills, languages, exclude_languages, certifications, location lists). Limits are
  * counted in distinct terms (case-insensitive); breaking one is a 400 naming the parameter.
  */
-import { invalidRequest } from "../errors.js";
+import { invalidRequest } from "../contract/errors.js";
 
 export interface TermLimits {
   maxTerms: number;

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCli } from "../cli.js";
+import { parseCli } from "./node/cli.js";
 import { fixtureGraphInput } from "../data/fixture.js";
-import { buildApp } from "../server.js";
+import { buildApp } from "./node/server.js";
 import type { StartingState } from "./seed-state.js";
 import { testKey, type KeyName } from "../testing/harness.js";
 

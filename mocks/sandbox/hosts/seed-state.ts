@@ -10,9 +10,9 @@
  * its quota.
  */
 import type { components, operations } from "../../../generated/schema.js";
-import { KEYS, ORGS } from "../auth.js";
-import type { SandboxCore } from "../core.js";
-import type { Plan } from "../state.js";
+import { KEYS, ORGS } from "../contract/auth.js";
+import type { SandboxCore } from "../core/core.js";
+import type { Plan } from "../contract/state.js";
 
 type Schemas = components["schemas"];
 type Body<Op extends keyof operations> = operations[Op] extends {

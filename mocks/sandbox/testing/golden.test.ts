@@ -11,7 +11,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KEYS } from "../auth.js";
+import { KEYS } from "../contract/auth.js";
 import { goldenGroups } from "./golden-queries.js";
 import { openFastifySandbox, type FastifyTestSandbox } from "./harness.js";
 

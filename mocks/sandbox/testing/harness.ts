@@ -18,12 +18,12 @@ import {
   type ExchangeResult,
   type HeaderMap,
 } from "../../../contract-core/index.js";
-import { KEYS } from "../auth.js";
-import type { Area } from "../context.js";
-import { resolveOptions, type SandboxOptions } from "../options.js";
-import { createSandboxHandlers, defaultBaseUrl } from "../hosts/msw.js";
-import { buildApp, type BuiltSandbox } from "../server.js";
-import { nodeStateStorage } from "../node-state-storage.js";
+import { KEYS } from "../contract/auth.js";
+import type { Area } from "../contract/context.js";
+import { resolveOptions, type SandboxOptions } from "../contract/options.js";
+import { createSandboxHandlers, defaultBaseUrl } from "../hosts/msw/msw.js";
+import { buildApp, type BuiltSandbox } from "../hosts/node/server.js";
+import { nodeStateStorage } from "../hosts/node/node-state-storage.js";
 import { logSuiteExchange } from "../../../scripts/coverage/suite-log.js";
 
 export type KeyName = "acme" | "globex" | "initech" | "platform" | "revoked";

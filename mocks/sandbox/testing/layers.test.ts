@@ -1,30 +1,56 @@
-/** The layer rule holds on the sandbox, and fails on a fixture with an upward import, a cycle and a Node import in the core. */
+/**
+ * The layer rule holds on the sandbox, and fails on each negative fixture (testing/fixtures/layers/<rule>/, each a
+ * small tree shaped like the sandbox that breaks one rule).
+ */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkLayers, importsOf, layerOf } from "./layers.js";
+import { checkLayers, importsOf, rankOf } from "./layers.js";
 
 const SANDBOX = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURE = fileURLToPath(new URL("./fixtures/layers", import.meta.url));
+const fixture = (name: string) => checkLayers(fileURLToPath(new URL(`./fixtures/layers/${name}`, import.meta.url)));
 
 describe("sandbox layers", () => {
-  it("the tree has no upward import, no cycle, no unlayered file, and a browser-safe core", () => {
+  it("the tree has no upward or sideways import, no cycle, no unlayered file, no tooling import, a browser-safe core", () => {
     const report = checkLayers(SANDBOX);
     expect(report.upward).toEqual([]);
+    expect(report.sideways).toEqual([]);
     expect(report.cycles.map((c) => c.join(" -> "))).toEqual([]);
     expect(report.unlayered).toEqual([]);
     expect(report.notBrowserSafe).toEqual([]);
     expect(report.deepCoreImports).toEqual([]);
+    expect(report.toolingImports).toEqual([]);
   });
 
-  it("fails on the fixture's upward import, cycle, Node import reached from the core and deep contract-core import", () => {
-    const report = checkLayers(FIXTURE);
-    expect(report.upward).toEqual([
-      "core.ts (core) imports node-state-storage.ts (hosts)",
-      "data/graph.ts (data generation) imports domain/search.ts (read-side domain)",
-    ]);
+  it("fails on an upward import that closes a cycle", () => {
+    const report = fixture("upward-cycle");
+    expect(report.upward).toEqual(["data/graph.ts (data generation) imports domain/search.ts (read-side domain)"]);
     expect(report.cycles).toEqual([["data/graph.ts", "domain/search.ts", "data/graph.ts"]]);
-    expect(report.notBrowserSafe).toEqual(["core.ts reaches node:fs through node-state-storage.ts"]);
-    expect(report.deepCoreImports).toEqual(["prefer.ts imports contract-core/prefer.ts"]);
+  });
+
+  it("fails on the core reaching a Node built-in through the Node host", () => {
+    const report = fixture("node-in-core");
+    expect(report.upward).toEqual(["core/core.ts (core) imports hosts/node/node-state-storage.ts (Node host)"]);
+    expect(report.notBrowserSafe).toEqual(["core/core.ts reaches node:fs through hosts/node/node-state-storage.ts"]);
+  });
+
+  it("fails on a browser-safe layer importing contract-core by a deep path", () => {
+    expect(fixture("deep-core").deepCoreImports).toEqual(["core/prefer.ts imports contract-core/prefer.ts"]);
+  });
+
+  it("fails on the MSW host importing the Node host", () => {
+    expect(fixture("sideways").sideways).toEqual(["hosts/msw/msw.ts (MSW host) imports hosts/node/cli.ts (Node host)"]);
+  });
+
+  it("fails on a shipped module importing scripts/, examples/ or a test folder", () => {
+    expect(fixture("tooling").toolingImports).toEqual([
+      "areas/lists.ts imports testing/harness.ts",
+      "contract/spec.ts imports scripts/bench/harness.ts",
+      "contract/spec.ts imports examples/sandbox-session.ts",
+    ]);
+  });
+
+  it("fails on a source file outside every layer", () => {
+    expect(fixture("unlayered").unlayered).toEqual(["stray.ts"]);
   });
 
   it("reads static, re-export, side-effect and dynamic imports, and skips commented-out ones", () => {
@@ -42,11 +68,13 @@ describe("sandbox layers", () => {
     );
   });
 
-  it("orders the layers from data generation up to the hosts", () => {
-    expect(layerOf("data/graph.ts")).toBeLessThan(layerOf("domain/search.ts"));
-    expect(layerOf("domain/search.ts")).toBeLessThan(layerOf("stateful/lists.ts"));
-    expect(layerOf("stateful/lists.ts")).toBeLessThan(layerOf("core.ts"));
-    expect(layerOf("core.ts")).toBeLessThan(layerOf("server.ts"));
-    expect(layerOf("unknown.ts")).toBe(-1);
+  it("ranks the layers from the error vocabulary up to the entry, the two hosts side by side", () => {
+    const order = ["contract/errors.ts", "data/graph.ts", "domain/search.ts", "contract/context.ts", "areas/lists.ts"];
+    order.push("core/core.ts", "hosts/seed-state.ts", "hosts/node/server.ts", "start.ts");
+    const ranks = order.map(rankOf);
+    expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
+    expect(new Set(ranks).size).toBe(order.length);
+    expect(rankOf("hosts/msw/msw.ts")).toBe(rankOf("hosts/node/server.ts"));
+    expect(rankOf("unknown.ts")).toBe(-1);
   });
 });

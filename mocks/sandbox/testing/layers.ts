@@ -1,26 +1,31 @@
 /**
  * The sandbox's layers and the rule that keeps them: a source file imports only from its own layer or
- * below, no import cycle exists, and nothing at or below the core reaches Node built-ins or Fastify
- * (directly or through what it imports), so the core runs in a browser; those layers reach contract-core
- * through its node-free entry (`contract-core/portable.ts`) only. Imports are read with a small
- * parser (static `import`/`export ... from` and `import("...")`); tests are not layered.
+ * below, never sideways into a sibling layer of the same rank (the MSW host and the Node host), no import
+ * cycle exists, and nothing in a browser-safe layer reaches Node built-ins or Fastify (directly or through
+ * what it imports), so the core and the MSW host run in a browser; those layers reach contract-core through
+ * its node-free entry (`contract-core/portable.ts`) only. No shipped module imports `scripts/`, `examples/`
+ * or a test folder. Imports are read with a small parser (static `import`/`export ... from` and
+ * `import("...")`); tests (testing/, *.test.ts, fixtures) are not layered.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-/** Lowest first. A file's layer is the first whose pattern matches its path relative to the sandbox root. */
-export const LAYERS: readonly { name: string; match: RegExp }[] = [
-  { name: "errors", match: /^errors\.ts$/ },
-  { name: "data generation", match: /^data\// },
-  { name: "read-side domain", match: /^domain\// },
-  { name: "area contract", match: /^(options|spec|state|auth|context)\.ts$/ },
-  { name: "areas", match: /^(routes|stateful)\// },
-  { name: "core", match: /^(core|cors|ratelimit|prefer|validation)\.ts$/ },
-  { name: "hosts", match: /^(server|node-state-storage|cli|launch|start|bench)\.ts$|^(hosts|testing)\// },
+/**
+ * Lowest rank first. A file's layer is the first whose pattern matches its path relative to the sandbox root.
+ * Layers of the same rank may not import each other; `browserSafe` layers stay free of Node and Fastify.
+ */
+export const LAYERS: readonly { name: string; rank: number; match: RegExp; browserSafe: boolean }[] = [
+  { name: "errors", rank: 0, match: /^contract\/errors\.ts$/, browserSafe: true },
+  { name: "data generation", rank: 1, match: /^data\//, browserSafe: true },
+  { name: "read-side domain", rank: 2, match: /^domain\//, browserSafe: true },
+  { name: "area contract", rank: 3, match: /^contract\//, browserSafe: true },
+  { name: "areas", rank: 4, match: /^areas\//, browserSafe: true },
+  { name: "core", rank: 5, match: /^core\//, browserSafe: true },
+  { name: "host-common", rank: 6, match: /^hosts\/[^/]+\.ts$/, browserSafe: true },
+  { name: "Node host", rank: 7, match: /^hosts\/node\//, browserSafe: false },
+  { name: "MSW host", rank: 7, match: /^hosts\/msw\//, browserSafe: true },
+  { name: "entry", rank: 8, match: /^start\.ts$/, browserSafe: false },
 ];
-
-/** Layers up to and including this one must stay free of Node built-ins and Fastify. */
-export const BROWSER_SAFE_UP_TO = "core";
 
 const FORBIDDEN_IN_BROWSER = /^(node:|fastify$|fastify\/)/;
 const IMPORT =
@@ -29,20 +34,27 @@ const IMPORT =
 export interface LayerReport {
   /** "data/graph.ts (data generation) imports domain/search.ts (read-side domain)" */
   upward: string[];
+  /** "hosts/msw/msw.ts (MSW host) imports hosts/node/cli.ts (Node host)": a sibling layer of the same rank. */
+  sideways: string[];
+  /** "areas/lists.ts imports testing/harness.ts": a shipped module reaching scripts/, examples/ or a test folder. */
+  toolingImports: string[];
   /** Each cycle as a chain of files, first repeated last. */
   cycles: string[][];
-  /** "core.ts reaches node:fs through node-state-storage.ts" */
+  /** "core/core.ts reaches node:fs through hosts/node/node-state-storage.ts" */
   notBrowserSafe: string[];
   /** Source files outside every layer. */
   unlayered: string[];
-  /** "prefer.ts imports contract-core/prefer.ts": at or below the core, contract-core is reached through its node-free entry only. */
+  /** "core/prefer.ts imports contract-core/prefer.ts": browser-safe layers reach contract-core through its node-free entry only. */
   deepCoreImports: string[];
 }
 
 /** The one contract-core file the browser-safe layers may import. */
 export const PORTABLE_CORE_ENTRY = "contract-core/portable.ts";
 
-const isTest = (file: string) => /\.test(-d)?\.ts$|(^|\/)test-kit\.ts$|(^|\/)fixtures\//.test(file);
+const isTest = (file: string) => /\.test(-d)?\.ts$|^testing\/|(^|\/)fixtures\//.test(file);
+/** A path (relative to the sandbox root) no shipped module may import: the repository's tooling or a test. */
+const isTooling = (rel: string) =>
+  isTest(rel) || /^(\.\.\/)+(scripts|examples)\/|\.test(-d)?\.ts$|(^|\/)(testing|fixtures)\//.test(rel);
 
 /** Import specifiers of a TypeScript source (comments removed first). */
 export function importsOf(source: string): string[] {
@@ -69,17 +81,30 @@ function resolveImport(fromAbs: string, spec: string): string | null {
   return null;
 }
 
+/** The index of the file's layer in LAYERS, or -1 outside every layer. */
 export function layerOf(file: string): number {
   return LAYERS.findIndex((l) => l.match.test(file));
+}
+
+/** The rank of the file's layer (lower imports nothing above it), or -1 outside every layer. */
+export function rankOf(file: string): number {
+  return LAYERS[layerOf(file)]?.rank ?? -1;
 }
 
 /** Checks every non-test source file under `root` (the sandbox folder, or a fixture shaped like it). */
 export function checkLayers(root: string): LayerReport {
   const rootAbs = resolve(root);
   const files = listSources(rootAbs, rootAbs).filter((f) => !isTest(f));
-  const report: LayerReport = { upward: [], cycles: [], notBrowserSafe: [], unlayered: [], deepCoreImports: [] };
+  const report: LayerReport = {
+    upward: [],
+    sideways: [],
+    cycles: [],
+    notBrowserSafe: [],
+    unlayered: [],
+    deepCoreImports: [],
+    toolingImports: [],
+  };
   const edges = new Map<string, string[]>();
-  const browserLimit = LAYERS.findIndex((l) => l.name === BROWSER_SAFE_UP_TO);
 
   // What each file (inside the root or not, e.g. contract-core) imports, resolved; cached for the reach walk.
   const importCache = new Map<string, { local: string[]; external: string[] }>();
@@ -103,22 +128,31 @@ export function checkLayers(root: string): LayerReport {
       report.unlayered.push(file);
       continue;
     }
+    const from = LAYERS[layer]!;
     const abs = join(rootAbs, file);
+    for (const spec of importsOf(readFileSync(abs, "utf8"))) {
+      const rel = relative(rootAbs, resolve(dirname(abs), spec)).replace(/\.js$/, ".ts");
+      if (spec.startsWith(".") && isTooling(rel))
+        report.toolingImports.push(`${file} imports ${rel.replace(/^(\.\.\/)+/, "")}`);
+    }
     const inside: string[] = [];
     for (const target of importsOfFile(abs).local) {
       const rel = relative(rootAbs, target);
       if (rel.startsWith("..")) {
         const core = /(?:^|\/)(contract-core\/[^/]+\.ts)$/.exec(target)?.[1];
-        if (layer <= browserLimit && core !== undefined && core !== PORTABLE_CORE_ENTRY)
+        if (from.browserSafe && core !== undefined && core !== PORTABLE_CORE_ENTRY)
           report.deepCoreImports.push(`${file} imports ${core}`);
         continue;
       }
       inside.push(rel);
-      const to = layerOf(rel);
-      if (to > layer) report.upward.push(`${file} (${LAYERS[layer]!.name}) imports ${rel} (${LAYERS[to]!.name})`);
+      const to = LAYERS[layerOf(rel)];
+      if (to === undefined) continue;
+      if (to.rank > from.rank) report.upward.push(`${file} (${from.name}) imports ${rel} (${to.name})`);
+      else if (to.rank === from.rank && to !== from)
+        report.sideways.push(`${file} (${from.name}) imports ${rel} (${to.name})`);
     }
     edges.set(file, inside);
-    if (layer <= browserLimit) {
+    if (from.browserSafe) {
       const reached = reachForbidden(abs, importsOfFile);
       if (reached)
         report.notBrowserSafe.push(

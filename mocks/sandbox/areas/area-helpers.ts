@@ -1,0 +1,108 @@
+/**
+ * Helpers of the stateful areas: ids (unique per instance, or sequential on request) and deterministic
+ * "randomness" (derived from SHA-256, so a scripted session gives the same outcomes), the sandbox clock as ISO text, input rules the spec cannot express, and the
+ * answer for a resource another organization owns.
+ */
+import type { OperationId, SandboxContext } from "../contract/context.js";
+import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
+import { sha256Hex } from "../data/sha256.js";
+import { defineShared, shared, type SandboxState } from "../contract/state.js";
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function nowIso(ctx: SandboxContext): string {
+  return iso(ctx.options.now());
+}
+
+/**
+ * The answer for a resource that is not visible to the organization. The reference's 404 row names person,
+ * company, Target and List-for-events lookups, and the spec documents 404 only there (spec/DECISIONS.md 18).
+ * For an operation whose 404 is not documented (saved-query and List reads, List deletes, List member writes) the
+ * sandbox answers the documented 400 `invalid_request` instead, naming the missing resource; as soon as the
+ * spec documents 404 for the operation, the sandbox answers 404 without a code change.
+ */
+export function notVisible(ctx: SandboxContext, operationId: OperationId, message: string): ApiError {
+  const op = ctx.spec.byId.get(operationId);
+  return op?.responses["404"] ? notFound(message) : invalidRequest(message);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Trimmed string, or null when absent or blank. */
+export function trimmed(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const t = value.trim();
+  return t === "" ? null : t;
+}
+
+/** A required name, 1-`max` characters after trimming (saved queries, Lists). */
+export function requiredName(value: unknown, max = 80): string {
+  const name = trimmed(value);
+  if (name === null) throw invalidRequest(`name must be 1-${max} characters after trimming`);
+  if (name.length > max) throw invalidRequest(`name must be at most ${max} characters after trimming`);
+  return name;
+}
+
+/** A UUID (version 4 layout) derived from text: deterministic, so a scripted session gives the same ids. */
+export function uuidFrom(text: string): string {
+  const h = sha256Hex(text);
+  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A number in [0, 1) derived from text (deterministic "randomness": job outcomes, synthetic profiles). */
+export function unitFrom(text: string): number {
+  return parseInt(sha256Hex(text).slice(0, 8), 16) / 0x1_0000_0000;
+}
+
+const idSequence = defineShared<{ seq: number }>({
+  name: "ids",
+  create: () => ({ seq: 0 }),
+  save: (v) => v.seq,
+  load: (data) => ({ seq: typeof data === "number" ? data : 0 }),
+  keepOnReset: true,
+});
+
+/**
+ * How created ids are made: "random" (the default) mixes a random per-instance segment into every id, so an
+ * id from an earlier sandbox (another instance, a page load without persistence) names nothing here and is
+ * a 404; "sequential" gives the same ids for the same steps (snapshot tests).
+ */
+export type IdMode = "random" | "sequential";
+
+/** The per-instance segment of each state ("" in sequential mode); a state without one gets a random one. */
+const namespaces = new WeakMap<SandboxState, string>();
+
+function randomSegment(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Chooses how this state's created ids are made (the core calls it once, before any id is issued). */
+export function useIdMode(state: SandboxState, mode: IdMode): void {
+  if (mode !== "random" && mode !== "sequential")
+    throw new TypeError(`ids must be "random" or "sequential", got ${JSON.stringify(mode)}`);
+  namespaces.set(state, mode === "sequential" ? "" : randomSegment());
+}
+
+/** How many ids the sandbox has handed out (the id sequence). */
+export function issuedIds(state: SandboxState): number {
+  return shared(state, idSequence).seq;
+}
+
+/** A new id and its sequential key (the id sequential mode gives; seeds "randomness" that must not vary by instance). */
+export function issueId(state: SandboxState, kind: string): { id: string; key: string } {
+  const ids = shared(state, idSequence);
+  ids.seq++;
+  let ns = namespaces.get(state);
+  if (ns === undefined) namespaces.set(state, (ns = randomSegment()));
+  const key = uuidFrom(`talent-graph-sandbox:${kind}:${ids.seq}`);
+  return { id: ns === "" ? key : uuidFrom(`talent-graph-sandbox:${ns}:${kind}:${ids.seq}`), key };
+}
+
+/** The next id of a kind (target, job, member, list, membership, query, event). */
+export function newId(state: SandboxState, kind: string): string {
+  return issueId(state, kind).id;
+}

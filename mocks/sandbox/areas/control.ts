@@ -1,0 +1,236 @@
+/**
+ * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
+ * work (--job-speed; the core's timer or `advance(ms)` runs it), the GET /me quota hook and the state file.
+ *
+ *   POST /__sandbox/reset            back to the seed
+ *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
+ *   GET  /__sandbox/jobs             latest job of every Target
+ *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }
+ *   GET  /__sandbox/state            counts per organization
+ *   POST /__sandbox/state/save       store the whole state now (needs a storage: --state-file)
+ *
+ * Every write here wipes or changes many organizations: the core refuses one from a foreign Origin (403) or
+ * without a JSON content type or X-Sandbox-Control header (what a page cannot send without CORS approval).
+ */
+import { mustBeOneOf } from "../../../contract-core/portable.js";
+import { ORGS } from "../contract/auth.js";
+import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
+import { findPerson } from "../domain/people.js";
+import { normalizeProfileUrl } from "../data/urls.js";
+import { invalidRequest, notFound } from "../contract/errors.js";
+import type { OrgState } from "../contract/state.js";
+import { isRecord, issuedIds } from "./area-helpers.js";
+import { EVENT_FIELDS } from "./diffs.js";
+import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
+import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
+import { findList, listMemberKeys, listsSlice } from "./lists.js";
+import type { EventView, JobOutcome, TargetRecord } from "./records.js";
+import { loadState, reloadState, resetState, storeWrite } from "./stored-state.js";
+import { queriesSlice } from "./queries.js";
+import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+
+const MAX_EMIT = 1000;
+const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
+
+function body(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  if (!isRecord(raw)) throw invalidRequest("The body must be a JSON object");
+  return raw;
+}
+
+function optionalString(b: Record<string, unknown>, name: string): string | undefined {
+  const v = b[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || v.trim() === "") throw invalidRequest(`${name} must be a non-empty string`);
+  return v.trim();
+}
+
+function optionalInt(b: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const v = b[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw invalidRequest(`${name} must be an integer between ${min} and ${max}`);
+  return v;
+}
+
+function optionalEnum<T extends string>(b: Record<string, unknown>, name: string, values: readonly T[]): T | undefined {
+  const v = optionalString(b, name);
+  if (v !== undefined && !values.includes(v as T)) throw invalidRequest(`${name} ${mustBeOneOf(values)}`);
+  return v as T | undefined;
+}
+
+/** An organization by UUID or seed name (acme, globex, initech). */
+function orgByName(ctx: SandboxContext, value: string): OrgState {
+  const seeded = (ORGS as Record<string, { id: string }>)[value.toLowerCase()];
+  const org = ctx.state.org(seeded?.id ?? value);
+  if (!org) throw notFound(`No organization ${value} in the sandbox`);
+  return org;
+}
+
+function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: TargetRecord } {
+  for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
+    const target = targetsOf(org).find((t) => t.id === id.toLowerCase());
+    if (target) return { org, target };
+  }
+  throw notFound(`No Target ${id} in the sandbox`);
+}
+
+/** The people an emit request is about (see the module comment). */
+function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
+  const person = optionalString(b, "person");
+  if (person !== undefined) {
+    const rec = findPerson(ctx.graph, person);
+    const key = normalizeProfileUrl(person) ?? (rec ? normalizeProfileUrl(rec.person.network_url) : null);
+    if (!key) throw invalidRequest("person must be a profile URL or a graph slug");
+    return [key];
+  }
+  const targetId = optionalString(b, "target_id");
+  if (targetId !== undefined) return watchingMembers(targetById(ctx, targetId).target).map((m) => m.key);
+  const orgName = optionalString(b, "org");
+  const listName = optionalString(b, "list");
+  if (listName !== undefined) {
+    if (orgName === undefined) throw invalidRequest("list needs org");
+    const org = orgByName(ctx, orgName);
+    const list = findList(ctx, org, listName);
+    if (!list) throw notFound(`No List ${listName} in ${org.info.name}`);
+    return [...listMemberKeys(ctx, org, list)];
+  }
+  const orgs = orgName !== undefined ? [orgByName(ctx, orgName)] : [...ctx.state.orgs.values()];
+  const keys = new Set<string>();
+  for (const org of orgs) for (const key of memberKeys(ctx, org)) keys.add(key);
+  return keys.size > 0 ? [...keys] : demoOrbitKeys(ctx);
+}
+
+function allJobs(ctx: SandboxContext): AdvancedJob[] {
+  const out: AdvancedJob[] = [];
+  for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
+    for (const t of targetsOf(org)) {
+      const s = jobSummary(org, t);
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+const controlRoutes: ControlRoute[] = [
+  {
+    method: "POST",
+    path: "/__sandbox/reset",
+    handle(_body, ctx) {
+      resetState(ctx);
+      return { data: { reset: true } };
+    },
+  },
+  {
+    method: "POST",
+    path: "/__sandbox/jobs/advance",
+    handle(raw, ctx) {
+      const b = body(raw);
+      const targetId = optionalString(b, "target_id");
+      if (targetId !== undefined) targetById(ctx, targetId);
+      const until = optionalEnum(b, "until", ["finished"] as const);
+      const jobs = advanceJobs(ctx, {
+        targetId,
+        steps: optionalInt(b, "steps", 1, 100),
+        untilFinished: until === "finished",
+        outcome: optionalEnum(b, "outcome", OUTCOMES),
+      });
+      return { data: jobs };
+    },
+  },
+  { method: "GET", path: "/__sandbox/jobs", handle: (_body, ctx) => ({ data: allJobs(ctx) }) },
+  {
+    method: "POST",
+    path: "/__sandbox/events/emit",
+    handle(raw, ctx) {
+      const b = body(raw);
+      const count = optionalInt(b, "count", 1, MAX_EMIT) ?? 1;
+      const field = optionalEnum(b, "field", EVENT_FIELDS);
+      const source = optionalEnum<EventView["source"]>(b, "source", ["ingest", "snapshot_diff", "demo"]);
+      const severity = optionalEnum<EventView["severity"]>(b, "severity", ["hot", "quiet"]);
+      const events = emitFor(ctx, emitKeys(ctx, b), count, { field, source, severity });
+      return { data: events.map(view) };
+    },
+  },
+  {
+    method: "GET",
+    path: "/__sandbox/state",
+    handle: (_body, ctx) => ({
+      data: {
+        events: eventsOf(ctx.state).events.length,
+        organizations: [...ctx.state.orgs.values()].map((org) => ({
+          id: org.id,
+          name: org.info.name,
+          saved_queries: org.has(queriesSlice) ? org.get(queriesSlice).length : 0,
+          lists: org.has(listsSlice) ? org.get(listsSlice).length : 0,
+          targets: org.has(targetsSlice) ? targetsOf(org).length : 0,
+        })),
+      },
+    }),
+  },
+  {
+    method: "POST",
+    path: "/__sandbox/state/save",
+    handle(_body, ctx) {
+      if (!ctx.storage) throw invalidRequest("Start the sandbox with --state-file <path> to save its state");
+      // Every acknowledged write is stored already; the core stores the whole state again before this answer.
+      return { data: { saved: ctx.storage.location } };
+    },
+  },
+];
+
+/** The id sequence as last stored, per sandbox. */
+const storedIds = new WeakMap<SandboxContext, number>();
+
+/** When the background work next emits diffs, per sandbox. */
+const nextEvents = new WeakMap<SandboxContext, number>();
+
+export const controlArea = {
+  name: "control",
+  handlers: {},
+  control: controlRoutes,
+  setup(ctx) {
+    ctx.hooks.watchingUrls = function* (org) {
+      if (!org.has(targetsSlice)) return;
+      for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
+    };
+    if (ctx.storage) loadState(ctx, ctx.storage);
+    storedIds.set(ctx, issuedIds(ctx.state));
+    if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
+  },
+  /** Steps due jobs and emits diffs (--job-speed > 0). */
+  tick(ctx) {
+    const speed = ctx.options.jobSpeed;
+    if (speed <= 0) return;
+    const issued = issuedIds(ctx.state);
+    tickJobs(ctx);
+    if (ctx.options.now() >= (nextEvents.get(ctx) ?? Infinity)) {
+      tickEvents(ctx);
+      nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
+    }
+    // Background work that handed out ids is stored too, so a restart never hands them out again.
+    if (ctx.storage && issuedIds(ctx.state) !== issued) {
+      storeWrite(ctx, ctx.storage, null).then(
+        () => storedIds.set(ctx, issuedIds(ctx.state)),
+        (error: unknown) => ctx.logError("sandbox state could not be saved", error),
+      );
+    }
+  },
+  tickEveryMs: (ctx) =>
+    ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
+  close(ctx) {
+    ctx.storage?.close?.();
+  },
+  async persist(ctx, org, write) {
+    if (!ctx.storage) return;
+    // A read is stored only when it handed out ids (it created state): an id must never be handed out twice.
+    if (!write && issuedIds(ctx.state) === storedIds.get(ctx)) return;
+    await storeWrite(ctx, ctx.storage, org);
+    storedIds.set(ctx, issuedIds(ctx.state));
+  },
+  rollback(ctx) {
+    if (ctx.storage) reloadState(ctx, ctx.storage);
+  },
+} satisfies Area;

@@ -1,0 +1,58 @@
+/**
+ * What a people Target discovers on the default generated graph: people as they are now. The README's
+ * "Backend engineers in Berlin" Target admits only backend engineers in Berlin (in and off the graph), and a
+ * role family admits only people whose current position is in it.
+ */
+import { describe, expect, it } from "vitest";
+import { generatedGraph } from "../data/generate.js";
+import { continentOf } from "../data/geo.js";
+import { DEFAULT_OPTIONS } from "../contract/options.js";
+import { normalizeProfileUrl } from "../data/urls.js";
+import { mapPeopleFilters, peopleCandidates, type Candidate } from "./discovery.js";
+
+const graph = generatedGraph(DEFAULT_OPTIONS);
+const SALT = "5f1c2a4e-8b0d-4c9a-9e21-3b7d6f0a1c55";
+
+function discover(input: string, app: Record<string, unknown>): Candidate[] {
+  return peopleCandidates(graph, mapPeopleFilters(input, app, {}), SALT, 4000);
+}
+
+/** The current titles of a graph candidate (its enriched headline for an off-graph one). */
+function currentTitles(c: Candidate): string[] {
+  const rec = graph.byUrl.get(normalizeProfileUrl(c.network_url)!);
+  if (!rec) return [c.enrichment.profile.headline ?? ""];
+  return rec.stints.filter((s) => s.current).map((s) => s.title ?? "");
+}
+
+describe("people Target discovery", () => {
+  it('"Backend engineers in Berlin" admits only backend engineers in Berlin', () => {
+    const found = discover("Backend engineers in Berlin", { keywords: "backend engineer", location: "Berlin" });
+    expect(found.filter((c) => c.in_graph).length).toBeGreaterThan(0);
+    expect(found.some((c) => !c.in_graph)).toBe(true);
+    for (const c of found) {
+      expect(c.enrichment.profile.location, c.key).toMatch(/^Berlin\b/);
+      expect(
+        currentTitles(c).some((t) => /\bbackend engineer/i.test(t)),
+        c.key,
+      ).toBe(true);
+    }
+  });
+
+  it("a role family admits people whose current position is in it, in the Target's places", () => {
+    const found = discover("Data", { roles: [{ family: "data" }], location: "Europe" });
+    expect(found.filter((c) => c.in_graph).length).toBeGreaterThan(0);
+    for (const c of found.filter((x) => x.in_graph)) {
+      const rec = graph.byUrl.get(normalizeProfileUrl(c.network_url)!)!;
+      expect(
+        rec.stints.some((s) => s.current && s.familyLc === "data"),
+        c.key,
+      ).toBe(true);
+    }
+    const offGraph = found.filter((x) => !x.in_graph);
+    expect(offGraph.length).toBeGreaterThan(0);
+    for (const c of offGraph) {
+      const country = c.enrichment.profile.location!.split(", ").at(-1)!;
+      expect(continentOf(country), c.key).toBe("Europe");
+    }
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * The job simulation. A Target job moves queued (pending) -> resolving -> discovering -> enriching (running)
+ * -> done, or ends failed; a refresh_watch job (enqueued by accepting members) goes queued -> enriching ->
+ * done. Each step does the work of the phase it leaves:
+ *
+ * - resolving: a company Target's input is resolved against the graph (network_url, name); an unknown
+ *   company fails the job with "Company could not be resolved";
+ * - discovering: candidates from the graph (discovery.ts) capped by result_limit are admitted: new ones as
+ *   proposed, or watching when auto_admit is true; an existing member keeps its status. A job whose outcome
+ *   is `failed` fails here; a `partial` one could not fetch a few profiles (done with non-zero failed + error);
+ * - enriching: watching members without enriched_at are enriched (up to 2000; 500 for refresh_watch).
+ *
+ * The outcome of a job is decided when it is created, from --job-failure-rate (deterministic per place in the id sequence);
+ * POST /__sandbox/jobs/advance can force it. With --job-speed S > 0 a timer steps each job every
+ * PHASE_MS / S ms; with 0 only the control endpoint moves jobs.
+ */
+import type { SandboxContext } from "../contract/context.js";
+import type { OrgState } from "../contract/state.js";
+import { iso } from "./area-helpers.js";
+import { findCompany } from "../domain/companies.js";
+import { companyCandidates, networkIdFor, peopleCandidates, type Candidate, type PeopleFilters } from "./discovery.js";
+import { syncDefaultLists } from "./lists.js";
+import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./records.js";
+import { issueId, newId, unitFrom } from "./area-helpers.js";
+import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
+
+/** One phase lasts this long at --job-speed 1. */
+export const PHASE_MS = 2000;
+/** The deployment cap of result_limit (TRACK_COMPANY_MAX_PEOPLE). */
+export const RESULT_LIMIT_CAP = 4000;
+const ENRICH_INITIAL = 2000;
+const ENRICH_REFRESH = 500;
+/** Share of candidates a `partial` job cannot fetch (at least one). */
+const PARTIAL_SHARE = 0.05;
+
+const COMPANY_NOT_RESOLVED = "Company could not be resolved";
+const DISCOVERY_FAILED = "Discovery failed: the profile provider did not answer (simulated by the sandbox)";
+const ENRICHMENT_FAILED = "Enrichment failed: the profile provider did not answer (simulated by the sandbox)";
+
+function dueAfter(ctx: SandboxContext, now: number): number | null {
+  return ctx.options.jobSpeed > 0 ? now + PHASE_MS / ctx.options.jobSpeed : null;
+}
+
+function outcomeFor(ctx: SandboxContext, jobKey: string): JobOutcome {
+  const rate = ctx.options.jobFailureRate;
+  const u = unitFrom(`outcome:${jobKey}`);
+  if (u < rate) return "failed";
+  return u < Math.min(1, rate * 2) ? "partial" : "done";
+}
+
+/** Inserts a new pending job (phase queued) as the Target's latest job. */
+export function enqueueJob(ctx: SandboxContext, target: TargetRecord, type: JobType): JobRecord {
+  const now = ctx.options.now();
+  // The outcome follows the sequential key, so it does not vary with the instance's random id segment.
+  const { id, key } = issueId(ctx.state, "job");
+  const job: JobRecord = {
+    id,
+    type,
+    status: "pending",
+    phase: "queued",
+    total: 0,
+    completed: 0,
+    failed: 0,
+    error: null,
+    outcome: outcomeFor(ctx, key),
+    created_at: iso(now),
+    updated_at: iso(now),
+    due: dueAfter(ctx, now),
+  };
+  target.jobs.push(job);
+  return job;
+}
+
+export function trackJobType(target: TargetRecord): JobType {
+  return target.kind === "people" ? "track_people" : "track_company";
+}
+
+export function effectiveLimit(target: TargetRecord): number {
+  return target.result_limit ?? RESULT_LIMIT_CAP;
+}
+
+function fail(job: JobRecord, error: string): void {
+  job.status = "failed";
+  job.error = error;
+  job.due = null;
+}
+
+/** Resolves a company Target's input; false when the company is unknown. */
+function resolve(ctx: SandboxContext, target: TargetRecord): boolean {
+  if (target.kind !== "company") return true;
+  const company = findCompany(ctx.graph, target.input);
+  if (!company) return false;
+  target.company_key = company.key;
+  target.network_url = company.network_url;
+  if (!target.titled) target.name = company.name;
+  return true;
+}
+
+function candidatesFor(ctx: SandboxContext, target: TargetRecord): Candidate[] {
+  const limit = effectiveLimit(target);
+  if (target.kind === "company") {
+    const company = target.company_key ? ctx.graph.companyByKey.get(target.company_key) : undefined;
+    return company ? companyCandidates(ctx.graph, company, target.id, limit) : [];
+  }
+  return peopleCandidates(ctx.graph, (target.query.filters ?? {}) as PeopleFilters, target.id, limit);
+}
+
+/** Admits candidates: new members proposed (watching with auto_admit); existing members keep their status. */
+function admit(ctx: SandboxContext, target: TargetRecord, candidates: Candidate[], now: string): void {
+  for (const c of candidates) {
+    if (target.members.has(c.key)) continue;
+    const member: MemberRecord = {
+      id: newId(ctx.state, "member"),
+      key: c.key,
+      network_url: c.network_url,
+      status: target.auto_admit ? "watching" : "proposed",
+      ...c.stub,
+      network_id: null,
+      profile_picture_url: null,
+      profile_slug: null,
+      enriched_at: null,
+      first_seen_at: now,
+      in_graph: c.in_graph,
+      enrichment: c.enrichment,
+    };
+    target.members.set(c.key, member);
+  }
+}
+
+function discover(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now: string): void {
+  const found = candidatesFor(ctx, target);
+  const lost =
+    job.outcome === "partial" && found.length > 0 ? Math.max(1, Math.round(found.length * PARTIAL_SHARE)) : 0;
+  admit(ctx, target, found.slice(0, found.length - lost), now);
+  job.total = found.length;
+  job.failed = lost;
+  if (lost > 0) job.error = `${lost} profiles could not be fetched`;
+}
+
+/** Fills the profile and enrichment fields of a member. */
+function enrichMember(member: MemberRecord, now: string): void {
+  Object.assign(member, member.enrichment.profile);
+  member.network_id = networkIdFor(member.key);
+  member.profile_slug = member.enrichment.slug;
+  member.profile_picture_url = member.enrichment.picture;
+  member.enriched_at = now;
+}
+
+export function needsEnrichment(target: TargetRecord): MemberRecord[] {
+  return [...target.members.values()].filter((m) => m.status === "watching" && m.enriched_at === null);
+}
+
+function enrich(target: TargetRecord, job: JobRecord, now: string): void {
+  const batch = needsEnrichment(target).slice(0, job.type === "refresh_watch" ? ENRICH_REFRESH : ENRICH_INITIAL);
+  for (const m of batch) enrichMember(m, now);
+  if (job.type === "refresh_watch") {
+    job.total = batch.length;
+    job.completed = batch.length;
+  } else {
+    job.completed = job.total - job.failed;
+  }
+}
+
+/** Moves the Target's latest job one phase; false when it is not pending or running. */
+function stepJob(ctx: SandboxContext, org: OrgState, target: TargetRecord): boolean {
+  const job = latestJob(target);
+  if (!job || (job.status !== "pending" && job.status !== "running")) return false;
+  const nowMs = ctx.options.now();
+  const now = iso(nowMs);
+  job.updated_at = now;
+  job.due = dueAfter(ctx, nowMs);
+  switch (job.phase) {
+    case "queued":
+      job.status = "running";
+      job.phase = job.type === "refresh_watch" ? "enriching" : "resolving";
+      break;
+    case "resolving":
+      if (!resolve(ctx, target)) fail(job, COMPANY_NOT_RESOLVED);
+      else job.phase = "discovering";
+      break;
+    case "discovering":
+      if (job.outcome === "failed") fail(job, DISCOVERY_FAILED);
+      else {
+        discover(ctx, target, job, now);
+        job.phase = "enriching";
+      }
+      break;
+    case "enriching":
+      if (job.type === "refresh_watch" && job.outcome === "failed") fail(job, ENRICHMENT_FAILED);
+      else {
+        enrich(target, job, now);
+        job.status = "done";
+        job.phase = "done";
+        job.due = null;
+      }
+      break;
+    default:
+      return false;
+  }
+  syncDefaultLists(ctx, org);
+  return true;
+}
+
+export interface AdvanceOptions {
+  /** Only this Target's job. */
+  targetId?: string;
+  /** Phases to step (default 1). */
+  steps?: number;
+  /** Step until the job is done or failed. */
+  untilFinished?: boolean;
+  /** Force the outcome of the jobs stepped. */
+  outcome?: JobOutcome;
+}
+
+export interface AdvancedJob {
+  org_id: string;
+  target_id: string;
+  job: Pick<JobRecord, "id" | "type" | "status" | "phase" | "total" | "completed" | "failed" | "error">;
+}
+
+export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | null {
+  const job = latestJob(target);
+  if (!job) return null;
+  const { id, type, status, phase, total, completed, failed, error } = job;
+  return { org_id: org.id, target_id: target.id, job: { id, type, status, phase, total, completed, failed, error } };
+}
+
+/** The deterministic stepper behind POST /__sandbox/jobs/advance. */
+export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): AdvancedJob[] {
+  const out: AdvancedJob[] = [];
+  for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
+    for (const target of targetsOf(org)) {
+      if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
+      const job = latestJob(target);
+      if (!job || (job.status !== "pending" && job.status !== "running")) continue;
+      if (opts.outcome) job.outcome = opts.outcome;
+      const steps = opts.untilFinished ? 10 : (opts.steps ?? 1);
+      for (let i = 0; i < steps && stepJob(ctx, org, target); i++);
+      out.push(jobSummary(org, target)!);
+    }
+  }
+  return out;
+}
+
+/** One tick of the timer (--job-speed > 0): steps every job whose time has come. */
+export function tickJobs(ctx: SandboxContext): void {
+  const now = ctx.options.now();
+  for (const org of ctx.state.orgs.values()) {
+    if (!org.has(targetsSlice)) continue;
+    for (const target of targetsOf(org)) {
+      const job = latestJob(target);
+      if (job && job.due !== null && job.due <= now) stepJob(ctx, org, target);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Notification preferences (GET/PUT /signals/preferences), the default webhook URL and secret (stored only:
+ * never returned, never logged, never called), and POST /signals/test.
+ *
+ * The spec's request schema accepts PUT's leniency (spec/DECISIONS.md 23): a non-array `fields` selects the
+ * default list, and unknown or non-string items are ignored here.
+ */
+import type { components } from "../../../generated/schema.js";
+import type { Area } from "../contract/context.js";
+import { invalidRequest } from "../contract/errors.js";
+import { defineSlice, type OrgState } from "../contract/state.js";
+import { EVENT_FIELDS } from "./diffs.js";
+import type { EventField } from "./records.js";
+
+type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
+
+const DEFAULT_FIELDS: readonly EventField[] = [
+  "open_to_work",
+  "between_roles",
+  "left_company",
+  "joined_company",
+  "removed_position",
+];
+const MAX_EMAILS = 20;
+
+export interface PreferencesRecord {
+  /** null until the first PUT (GET answers the defaults). */
+  saved: Omit<StoredPreferences, "org_id"> | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+}
+
+export const preferencesSlice = defineSlice<PreferencesRecord>({
+  name: "preferences",
+  create: () => ({ saved: null, webhook_url: null, webhook_secret: null }),
+  save: (p) => p,
+  load: (data) => data as PreferencesRecord,
+});
+
+function defaults(): NonNullable<PreferencesRecord["saved"]> {
+  return {
+    fields: [...DEFAULT_FIELDS],
+    email_enabled: true,
+    emails: [],
+    slack_enabled: false,
+    slack_channel_id: null,
+    slack_channel_name: null,
+  };
+}
+
+function preferencesView(org: OrgState): StoredPreferences {
+  return { org_id: org.id, ...(org.get(preferencesSlice).saved ?? defaults()) };
+}
+
+export function webhookConfigured(org: OrgState): boolean {
+  return org.has(preferencesSlice) && org.get(preferencesSlice).webhook_url !== null;
+}
+
+/** Known event fields, de-duplicated, in the given order; 400 when none remains. */
+function filterFields(values: unknown[]): EventField[] {
+  const out: EventField[] = [];
+  for (const v of values)
+    if (typeof v === "string" && (EVENT_FIELDS as readonly string[]).includes(v) && !out.includes(v as EventField))
+      out.push(v as EventField);
+  if (out.length === 0) throw invalidRequest(`fields must contain at least one of: ${EVENT_FIELDS.join(", ")}`);
+  return out;
+}
+
+/** Entries containing @, trimmed and lowercased; the first 20 accepted. */
+function filterEmails(values: unknown[]): string[] {
+  return values
+    .filter((v): v is string => typeof v === "string" && v.includes("@"))
+    .map((v) => v.trim().toLowerCase())
+    .slice(0, MAX_EMAILS);
+}
+
+/**
+ * Trimmed, then at most `max` characters stored ("Trimmed, at most 64 chars"): a longer value is cut, not a
+ * 400, which the reference does not list for this operation. An empty value clears the channel.
+ */
+function channel(value: string, max: number): string | null {
+  const t = [...value.trim()].slice(0, max).join("");
+  return t === "" ? null : t;
+}
+
+export const preferencesArea = {
+  name: "preferences",
+  handlers: {
+    getNotificationPreferences(req) {
+      return { body: { data: preferencesView(req.org) } };
+    },
+
+    updateNotificationPreferences(req) {
+      const body = req.body;
+      const record = req.org.get(preferencesSlice);
+      const next = { ...(record.saved ?? defaults()) };
+      if ("fields" in body) next.fields = Array.isArray(body.fields) ? filterFields(body.fields) : [...DEFAULT_FIELDS];
+      if (typeof body.email_enabled === "boolean") next.email_enabled = body.email_enabled;
+      if (Array.isArray(body.emails)) next.emails = filterEmails(body.emails);
+      if (typeof body.slack_enabled === "boolean") next.slack_enabled = body.slack_enabled;
+      if (typeof body.slack_channel_id === "string") next.slack_channel_id = channel(body.slack_channel_id, 64);
+      if (typeof body.slack_channel_name === "string") next.slack_channel_name = channel(body.slack_channel_name, 80);
+      record.saved = next;
+      // Webhook settings are written separately: a non-empty value updates, an empty one keeps what is stored.
+      const url = typeof body.webhook_url === "string" ? body.webhook_url.trim() : "";
+      const secret = typeof body.webhook_secret === "string" ? body.webhook_secret.trim() : "";
+      if (url) record.webhook_url = url;
+      if (secret) record.webhook_secret = secret;
+      return { body: { data: { ...preferencesView(req.org), webhook: { configured: record.webhook_url !== null } } } };
+    },
+
+    sendTestDigest(req) {
+      // The sandbox delivers nothing. Shape not shown in the reference; the sandbox reports what would be used.
+      const p = preferencesView(req.org);
+      const email = p.email_enabled && p.emails.length > 0;
+      const slack = p.slack_enabled && p.slack_channel_id !== null;
+      return {
+        body: {
+          data: { sent: email || slack, channels: { email: email ? p.emails.length : 0, slack }, fields: p.fields },
+        },
+      };
+    },
+  },
+
+  setup(ctx) {
+    ctx.hooks.webhookConfigured = webhookConfigured;
+  },
+} satisfies Area;

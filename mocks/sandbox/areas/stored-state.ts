@@ -1,0 +1,328 @@
+/**
+ * The sandbox's state as a host stores it (StateStorage: the Node host's SQLite file, the MSW host's
+ * localStorage or the caller's own store): every organization's slices and the sandbox-wide items (events,
+ * the id sequence). Each acknowledged write is handed to the storage as one change before it is answered; a
+ * write the storage could not keep puts the memory back to what is stored, so an answer that is not 2xx
+ * changes nothing. Stored state is checked in full before use (shapes, nesting, the id sequence) and refused
+ * with a message naming the store and what to do, never repaired and never served as 500s. The store holds
+ * stored webhook URLs and secrets like the service's store does (never returned by the API or logged).
+ */
+import type { ValidateFunction } from "ajv";
+import { createSpecCompiler } from "../../../contract-core/portable.js";
+import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
+import { loadShared, resetShared, saveShared, type OrgState, type SavedOrg, type Slice } from "../contract/state.js";
+import { issuedIds } from "./area-helpers.js";
+import { listsSlice } from "./lists.js";
+import { preferencesSlice } from "./preferences.js";
+import { queriesSlice } from "./queries.js";
+import { targetsSlice } from "./targets-store.js";
+
+/** Every slice of the stateful side (stored per organization). */
+const STATEFUL_SLICES: readonly Slice<unknown>[] = [
+  queriesSlice,
+  listsSlice,
+  targetsSlice,
+  preferencesSlice,
+] as readonly Slice<unknown>[];
+
+/** The sandbox-wide item without which ids would be handed out again: every stored state must carry it. */
+export const ID_SEQUENCE = "ids";
+
+/**
+ * Deepest nesting accepted in a stored value: request bodies are bounded at MAX_JSON_DEPTH (32), and the
+ * stored forms wrap them in a few more levels.
+ */
+const MAX_STORED_DEPTH = 64;
+
+const DEFAULT_ADVICE = "restore it from a backup, or move it away to start with an empty sandbox";
+
+/** A store the sandbox refuses: the message names it, the problem and what to do. */
+export class StateFileError extends Error {
+  constructor(location: string, problem: string, advice: string = DEFAULT_ADVICE) {
+    super(
+      `Cannot use the sandbox state in ${location}: ${problem}. The sandbox did not start and left it as it is: ${advice}.`,
+    );
+    this.name = "StateFileError";
+  }
+}
+
+/** Back to the seed: seeded organizations, no slices, no events (the id sequence goes on). */
+export function resetState(ctx: SandboxContext): void {
+  ctx.state.reset();
+  resetShared(ctx.state);
+}
+
+/** The whole state as one change (reset, control writes, a first store). */
+function wholeState(ctx: SandboxContext): StateChange {
+  return {
+    orgs: [...ctx.state.orgs.values()].map((org) => ctx.state.snapshotOrg(org, STATEFUL_SLICES)),
+    all: true,
+    shared: sharedState(ctx),
+  };
+}
+
+/** Hands one acknowledged write to the storage: `org` is the organization it changed, null for a sandbox-wide change. */
+export async function storeWrite(ctx: SandboxContext, storage: StateStorage, org: OrgState | null): Promise<void> {
+  const change: StateChange = org
+    ? { orgs: [ctx.state.snapshotOrg(org, STATEFUL_SLICES)], all: false, shared: sharedState(ctx) }
+    : wholeState(ctx);
+  await storage.write(change);
+}
+
+/**
+ * Loads the stored state after checking all of it; false when nothing is stored yet. Throws StateFileError
+ * (and the storage writes nothing) when any of it is damaged or in a form this sandbox does not write.
+ */
+export function loadState(ctx: SandboxContext, storage: StateStorage): boolean {
+  const stored = storage.load();
+  for (const warning of stored?.warnings ?? []) ctx.logWarning(warning);
+  if (stored === null) return false;
+  applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+  // A store in an earlier format is rewritten in the current one once it was read in full.
+  if (stored.rewrite) void storage.write(wholeState(ctx));
+  return true;
+}
+
+/** After a write that was not acknowledged: the memory back to what the storage holds. */
+export function reloadState(ctx: SandboxContext, storage: StateStorage): void {
+  const stored = storage.load();
+  resetState(ctx);
+  if (stored) applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+}
+
+/** The sandbox-wide items, always with the id sequence (even before the first id was handed out). */
+function sharedState(ctx: SandboxContext): Record<string, unknown> {
+  issuedIds(ctx.state);
+  return saveShared(ctx.state);
+}
+
+function applyStored(ctx: SandboxContext, stored: StoredState, location: string): void {
+  try {
+    ctx.state.reset();
+    for (const org of stored.orgs) ctx.state.restoreOrg(org, STATEFUL_SLICES);
+    loadShared(ctx.state, stored.shared);
+  } catch {
+    resetState(ctx);
+    throw new StateFileError(location, "it holds state in a form this sandbox does not write");
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** True when arrays and objects in `value` nest deeper than `limit` (no recursion: a hostile value cannot overflow the stack). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v))
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const str = { type: "string" } as const;
+const nullableStr = { type: ["string", "null"] } as const;
+const int = { type: "integer", minimum: 0 } as const;
+const obj = { type: "object" } as const;
+const pairOf = (value: object) => ({
+  type: "array",
+  prefixItems: [str, value],
+  items: false,
+  minItems: 2,
+  maxItems: 2,
+});
+
+/** The stored form of each slice and sandbox-wide item: what the handlers rely on, nothing more. */
+const STORED_SCHEMAS: Record<string, object> = {
+  queries: { type: "array", items: ref("SavedQuery") },
+  lists: {
+    type: "array",
+    items: {
+      type: "object",
+      required: ["id", "name", "description", "default_key", "source_watch_id", "created_at", "updated_at", "members"],
+      properties: {
+        id: str,
+        name: str,
+        description: nullableStr,
+        default_key: { enum: ["origin", "target", null] },
+        source_watch_id: nullableStr,
+        created_at: str,
+        updated_at: str,
+        members: {
+          type: "array",
+          items: pairOf({
+            type: "object",
+            required: ["id", "network_url", "stage", "notes", "created_at", "updated_at"],
+            properties: {
+              id: str,
+              network_url: str,
+              stage: nullableStr,
+              notes: nullableStr,
+              created_at: str,
+              updated_at: str,
+            },
+          }),
+        },
+      },
+    },
+  },
+  targets: {
+    type: "object",
+    required: ["seq", "targets"],
+    properties: {
+      seq: int,
+      targets: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["id", "seq", "kind", "name", "input", "created_at", "query", "members", "jobs"],
+          properties: {
+            id: str,
+            seq: int,
+            kind: ref("TargetKind"),
+            name: str,
+            input: str,
+            company_key: nullableStr,
+            network_url: nullableStr,
+            result_limit: { type: ["integer", "null"] },
+            created_at: str,
+            query: obj,
+            members: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["id", "key", "network_url", "status", "first_seen_at", "in_graph", "enrichment"],
+                properties: {
+                  id: str,
+                  key: str,
+                  network_url: str,
+                  status: ref("MemberStatus"),
+                  first_seen_at: str,
+                  in_graph: { type: "boolean" },
+                  enrichment: { type: "object", required: ["profile"], properties: { profile: obj } },
+                },
+              },
+            },
+            jobs: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["id", "type", "status", "phase", "total", "completed", "failed", "outcome"],
+                properties: {
+                  id: str,
+                  type: { enum: ["track_company", "track_people", "refresh_watch"] },
+                  status: ref("JobStatus"),
+                  phase: ref("JobPhase"),
+                  total: int,
+                  completed: int,
+                  failed: int,
+                  outcome: { enum: ["done", "partial", "failed"] },
+                  due: { type: ["number", "null"] },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  preferences: {
+    type: "object",
+    required: ["saved", "webhook_url", "webhook_secret"],
+    properties: {
+      saved: {
+        type: ["object", "null"],
+        required: ["fields", "email_enabled", "emails", "slack_enabled", "slack_channel_id", "slack_channel_name"],
+        properties: {
+          fields: { type: "array", items: ref("EventField") },
+          email_enabled: { type: "boolean" },
+          emails: { type: "array", items: str },
+          slack_enabled: { type: "boolean" },
+          slack_channel_id: nullableStr,
+          slack_channel_name: nullableStr,
+        },
+      },
+      webhook_url: nullableStr,
+      webhook_secret: nullableStr,
+    },
+  },
+  events: {
+    type: "object",
+    required: ["events", "live", "emitted", "ticks"],
+    properties: {
+      events: {
+        type: "array",
+        items: { allOf: [ref("Event"), { type: "object", required: ["key"], properties: { key: str } }] },
+      },
+      live: { type: "array", items: pairOf(obj) },
+      emitted: int,
+      ticks: int,
+    },
+  },
+  [ID_SEQUENCE]: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+};
+
+const PLANS: readonly string[] = ["free", "index", "unlimited"];
+
+function checkInfo(info: unknown): string | null {
+  if (!isObject(info)) return 'no "info"';
+  const problems = [
+    typeof info.id === "string" && /^[0-9a-f-]{36}$/.test(info.id) ? null : "id",
+    typeof info.name === "string" ? null : "name",
+    typeof info.plan === "string" && PLANS.includes(info.plan) ? null : "plan",
+    typeof info.accessAllowed === "boolean" ? null : "accessAllowed",
+    typeof info.watchSlotsMax === "number" && Number.isSafeInteger(info.watchSlotsMax) ? null : "watchSlotsMax",
+  ].filter((p) => p !== null);
+  return problems.length > 0 ? `a missing or invalid ${problems.join(", ")}` : null;
+}
+
+const validators = new WeakMap<object, Map<string, ValidateFunction>>();
+
+function validatorFor(ctx: SandboxContext, name: string): ValidateFunction | undefined {
+  let map = validators.get(ctx.spec.doc);
+  if (!map) {
+    const compiler = createSpecCompiler(ctx.spec.doc, { allErrors: false, verbose: false });
+    map = new Map(Object.entries(STORED_SCHEMAS).map(([n, schema]) => [n, compiler.compile(schema)]));
+    validators.set(ctx.spec.doc, map);
+  }
+  return map.get(name);
+}
+
+/** Checks every part of a stored state; throws StateFileError naming the first problem. */
+function checkStored(ctx: SandboxContext, stored: unknown, location: string): StoredState {
+  const fail = (problem: string) => new StateFileError(location, problem);
+  if (!isObject(stored) || !Array.isArray(stored.orgs) || !isObject(stored.shared))
+    throw fail('it has no list of organizations ("orgs") and sandbox-wide state ("shared")');
+  if (nestedDeeperThan(stored, MAX_STORED_DEPTH + 2))
+    throw fail(`it holds a value nested deeper than ${MAX_STORED_DEPTH} levels, which this sandbox never stores`);
+  const check = (name: string, value: unknown, where: string) => {
+    const validate = validatorFor(ctx, name);
+    if (!validate) throw fail(`${where} holds "${name}", which this sandbox does not write`);
+    if (!validate(value)) {
+      const error = validate.errors?.[0];
+      throw fail(
+        `${where} holds "${name}" in a form this sandbox does not write (${error?.instancePath || "/"} ${error?.message ?? ""})`,
+      );
+    }
+  };
+  if (stored.shared[ID_SEQUENCE] === undefined)
+    throw fail(`it has no id sequence ("${ID_SEQUENCE}"): without it, new resources would take existing ids`);
+  for (const [name, value] of Object.entries(stored.shared)) check(name, value, "the sandbox-wide state");
+  const seen = new Set<string>();
+  for (const [i, org] of stored.orgs.entries()) {
+    const where = `organization ${i + 1}`;
+    if (!isObject(org) || !isObject(org.slices)) throw fail(`${where} has no "info" and "slices"`);
+    const problem = checkInfo(org.info);
+    if (problem) throw fail(`${where} has ${problem}`);
+    const id = (org.info as { id: string }).id;
+    if (seen.has(id)) throw fail(`organization ${id} is stored twice`);
+    seen.add(id);
+    for (const [name, value] of Object.entries(org.slices)) check(name, value, `organization ${id}`);
+  }
+  return stored as unknown as StoredState;
+}
+
+export type { SavedOrg };

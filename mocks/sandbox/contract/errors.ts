@@ -1,0 +1,36 @@
+/**
+ * Errors in the reference's application shape `{ error: { type, message } }`, thrown anywhere in the
+ * sandbox and answered by the core. The types, shapes and wording are contract-core's error vocabulary.
+ */
+import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from "../../../contract-core/portable.js";
+
+export { UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType };
+
+export class ApiError extends Error {
+  declare readonly status: number;
+  declare readonly type: ErrorType | "server_error";
+  declare readonly headers: Record<string, string>;
+
+  constructor(status: number, type: ErrorType | "server_error", message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.type = type;
+    this.headers = headers;
+    this.name = "ApiError";
+  }
+
+  get body(): ErrorBody {
+    return errorBody(this.type, this.message);
+  }
+}
+
+export const invalidRequest = (message: string) => new ApiError(400, "invalid_request", message);
+export const notFound = (message: string) => new ApiError(404, "not_found", message);
+export const conflict = (message: string) => new ApiError(409, "conflict", message);
+export const unauthorized = () => new ApiError(401, "unauthorized", UNAUTHORIZED_MESSAGE);
+export const paymentRequired = () =>
+  new ApiError(
+    402,
+    "payment_required",
+    "Organization access is locked after its trial; GET /me reports access.allowed",
+  );

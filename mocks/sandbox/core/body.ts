@@ -1,0 +1,54 @@
+/**
+ * The body step: the raw body (a string, bytes or a host's streamed reader, read only now) as JSON.
+ * Bounded at BODY_LIMIT bytes; an empty body is "no body" (POST /targets/{id}/retry); a wrong content type,
+ * a value nested beyond the bound or unparsable JSON is a 400.
+ */
+import { bodyTooDeepMessage, jsonTooDeep, requestWording } from "../../../contract-core/portable.js";
+import type { RequestHeaders } from "../contract/context.js";
+import { invalidRequest } from "../contract/errors.js";
+import type { CoreRequest } from "./exchange.js";
+
+/** Largest accepted request body, in bytes (contract-core's MAX_BODY_BYTES; the core stays free of Node imports). */
+export const BODY_LIMIT = 1_048_576;
+
+/** JSON media types (`application/json`, `application/problem+json`, ...). */
+export const JSON_MEDIA = /^application\/([a-z.+-]*\+)?json$/i;
+
+/** True for the methods that carry no body (a read answers without waiting on one). */
+export const hasNoBody = (method: string): boolean => method === "GET" || method === "HEAD";
+
+/** The body as text, read (when streamed) only now; a 400 over BODY_LIMIT bytes. */
+async function text(raw: CoreRequest["body"]): Promise<string> {
+  const body = typeof raw === "function" ? await raw() : raw;
+  if (body === undefined) return "";
+  const tooLarge = invalidRequest(`request body exceeds ${BODY_LIMIT} bytes`);
+  if (body === null) throw tooLarge;
+  if (typeof body !== "string") {
+    if (body.length > BODY_LIMIT) throw tooLarge;
+    return new TextDecoder().decode(body);
+  }
+  if (body.length > BODY_LIMIT || new TextEncoder().encode(body).length > BODY_LIMIT) throw tooLarge;
+  return body;
+}
+
+export async function parseJsonBody(
+  method: string,
+  headers: RequestHeaders,
+  raw: CoreRequest["body"],
+): Promise<unknown> {
+  if (hasNoBody(method)) return undefined;
+  const body = await text(raw);
+  const type = headers["content-type"];
+  const contentType = Array.isArray(type) ? type[0] : type;
+  if (contentType === undefined && body === "") return undefined;
+  const media = (contentType ?? "").split(";")[0]!.trim();
+  if (!JSON_MEDIA.test(media)) throw invalidRequest("Content-Type must be application/json");
+  if (body.trim() === "") return undefined;
+  // Before parsing: a value thousands of levels deep parses, then overflows every recursive reader after it.
+  if (jsonTooDeep(body)) throw invalidRequest(bodyTooDeepMessage());
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    throw invalidRequest(requestWording.invalidJsonBody((error as Error).message));
+  }
+}

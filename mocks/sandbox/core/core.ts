@@ -1,0 +1,263 @@
+/**
+ * The transport-free sandbox: `createSandboxCore(options)` answers plain requests
+ * (`{ method, url, headers, body }` -> `{ status, headers, body }`) with no server, no Node API and no
+ * framework, so a Fastify server, MSW request handlers or a test can host the same behaviour.
+ *
+ * Every request runs the same pipeline of named steps, each a module of this folder:
+ *   request line (request-line.ts) -> CORS headers (cors.ts) -> Prefer read (prefer.ts) -> preflight ->
+ *   rate limit under the API base path (ratelimit.ts) -> control endpoint (control.ts) or route ->
+ *   authenticate (authenticate.ts) -> organization access, 402 (organization.ts) -> body (body.ts) ->
+ *   Prefer accepted, or its documented example -> validate (validate.ts) -> handle (handle.ts) ->
+ *   store before acknowledging (store.ts) -> answer (answer.ts).
+ * Authentication and organization access come before the body is read: a missing key is a 401 and a
+ * locked organization a 402 whatever the body, its content type or the Prefer header. Stateless mode
+ * answers from the spec's examples after the body (examples.ts). Every error becomes the reference's
+ * error shape; nothing escapes as an exception.
+ */
+import { KEYS, SEED_ORGS, type SandboxKey } from "../contract/auth.js";
+import type { AccountHooks, Area, SandboxContext, StateStorage } from "../contract/context.js";
+import { generatedGraph } from "../data/generate.js";
+import { buildGraph, type Graph } from "../data/graph.js";
+import { searchIndexOf } from "../domain/search-index.js";
+import { invalidRequest, notFound } from "../contract/errors.js";
+import { resolveOptions, type SandboxOptions } from "../contract/options.js";
+import { requestWording, Router, type PreferResult } from "../../../contract-core/portable.js";
+import { areas as allAreas } from "../areas/index.js";
+import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "../contract/spec.js";
+import { SandboxState } from "../contract/state.js";
+import { useIdMode, type IdMode } from "../areas/area-helpers.js";
+import { errorResponse, finishAnswer, reply } from "./answer.js";
+import { authenticateRequest, requireAnyKey } from "./authenticate.js";
+import { hasNoBody, parseJsonBody } from "./body.js";
+import { clockOf, type ClockInput } from "./clock.js";
+import { answerControl, controlRoutesOf } from "./control.js";
+import { corsHeaders } from "./cors.js";
+import { answerFromExamples, type ChooseExample } from "./examples.js";
+import type { Answered, CoreRequest, CoreResponse } from "./exchange.js";
+import { handlerFor, handlersOf, runHandler } from "./handle.js";
+import { requireOrganizationAccess } from "./organization.js";
+import {
+  acceptedPreferences,
+  appliedPreferences,
+  choosesExample,
+  preferredLatency,
+  preferredReply,
+  readPrefer,
+} from "./prefer.js";
+import { createRateLimiter, limitRate } from "./ratelimit.js";
+import { readRequestLine, type RequestLine } from "./request-line.js";
+import { createWriteStore } from "./store.js";
+import { startTicker } from "./timers.js";
+import { validateRequest } from "./validate.js";
+import { compileRequestValidators } from "./validation.js";
+
+export type { IdMode } from "../areas/area-helpers.js";
+export { BODY_LIMIT } from "./body.js";
+export type { ClockInput } from "./clock.js";
+export type { BodyReader, CoreRequest, CoreResponse } from "./exchange.js";
+
+export interface CoreOptions extends Partial<Omit<SandboxOptions, "now">> {
+  /** Wall clock of the stateful areas (default Date.now); `advance(ms)` adds to it. */
+  now?: ClockInput;
+  /** Created ids: "random" (default) unique across instances, "sequential" the same for the same steps. */
+  ids?: IdMode;
+  /** The bundled spec document (generated/openapi.json, parsed). */
+  spec: JsonObject;
+  /** Areas to serve (default: every area of the sandbox). */
+  areas?: Area[];
+  /** Persistence of the state file (the host's: a file in Node, storage in a browser). */
+  storage?: StateStorage | null;
+  /** false: no background timer; time moves only with `advance(ms)` (deterministic tests). Default true. */
+  timers?: boolean;
+  /** Unexpected failures (a handler that threw). Default: silent. */
+  onError?: (message: string, error: unknown) => void;
+  /** What the sandbox got past and the user should know (a state file's mode tightened at start). Default: silent. */
+  onWarning?: (message: string) => void;
+  /**
+   * Stateless mode: every operation answers with a spec example (the one `choose` names for the request,
+   * else the default 2xx example) instead of its handler, as the static mock does: any presented key is
+   * accepted, requests are still validated and `Prefer` still picks. Pass `areas: []` and a tiny graph with it.
+   */
+  examples?: { choose: ChooseExample };
+}
+
+export interface SandboxCore {
+  handle(request: CoreRequest): Promise<CoreResponse>;
+  /** The test keys. */
+  keys: readonly SandboxKey[];
+  /** Back to the seed (as POST /__sandbox/reset). */
+  reset(): void;
+  /** Moves the sandbox clock forward and runs the time-driven work (jobs, events) that falls due. */
+  advance(ms: number): void;
+  /** Stops the timer and saves the state file (when storage was given). */
+  close(): void;
+  ctx: SandboxContext;
+  graph: Graph;
+  /** Time spent building the graph (generation and indexes), in ms. */
+  graphMs: number;
+}
+
+const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
+
+function loadGraph(opts: SandboxOptions): Graph {
+  return opts.graph
+    ? buildGraph(opts.graph)
+    : generatedGraph({ people: opts.people, companies: opts.companies, seed: opts.seed });
+}
+
+export function createSandboxCore(input: CoreOptions): SandboxCore {
+  const {
+    spec: doc,
+    areas = allAreas,
+    storage = null,
+    timers = true,
+    onError,
+    onWarning,
+    examples,
+    ids = "random",
+    now,
+    ...partial
+  } = input;
+  const base = resolveOptions({ ...partial, ...(now === undefined ? {} : { now: clockOf(now) }) });
+  let offset = 0;
+  const options: SandboxOptions = { ...base, now: () => base.now() + offset };
+  const spec: SpecIndex = indexSpec(doc);
+  const t0 = performance.now();
+  const graph = loadGraph(options);
+  searchIndexOf(graph);
+  const graphMs = performance.now() - t0;
+  const state = new SandboxState(graph, SEED_ORGS, options.maxPlatformOrgs);
+  useIdMode(state, ids);
+  const logError = (message: string, error: unknown) => onError?.(message, error);
+  const ctx: SandboxContext = {
+    options,
+    graph,
+    state,
+    spec,
+    hooks: { ...NO_HOOKS },
+    storage,
+    logError,
+    logWarning: (m) => onWarning?.(m),
+  };
+
+  const store = createWriteStore(areas, ctx);
+  const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
+  const validators = compileRequestValidators(spec);
+  const handlers = handlersOf(areas);
+  const control = controlRoutesOf(areas);
+  const router = new Router(spec.basePath, spec.operations, (op) => op);
+  for (const area of areas) area.setup?.(ctx);
+  const ticker = startTicker(areas, ctx, timers);
+
+  /** An operation: authenticate -> organization -> body -> Prefer -> validate -> handle. */
+  async function operate(
+    op: OperationSpec,
+    params: Record<string, string>,
+    request: CoreRequest,
+    line: RequestLine,
+    prefer: PreferResult,
+  ): Promise<Answered> {
+    const { method, query: rawQuery } = line;
+    const label = labelOf(line);
+    const validator = validators.get(op.operationId)!;
+    if (examples) {
+      requireAnyKey(request.headers);
+      const body = await parseJsonBody(method, request.headers, request.body);
+      const prefs = acceptedPreferences(prefer);
+      const input = { params, rawQuery, body, label };
+      return { response: answerFromExamples(spec, op, validator, input, prefs, examples.choose), org: null };
+    }
+    const auth = authenticateRequest(request.headers, state);
+    requireOrganizationAccess(auth.org, op.operationId);
+    // A read has no body: no await (a turn of the event loop per request) for nothing.
+    const body = hasNoBody(method) ? undefined : await parseJsonBody(method, request.headers, request.body);
+    const prefs = acceptedPreferences(prefer);
+    if (choosesExample(prefs)) return { response: reply(preferredReply(spec, op, label, prefs)), org: null };
+    const handler = handlerFor(handlers, op.operationId);
+    const input = validateRequest(validator, params, rawQuery, body);
+    const answered = runHandler(handler, op.operationId, input, { rawQuery, headers: request.headers, auth }, ctx);
+    const result = answered instanceof Promise ? await answered : answered;
+    return { response: reply(result), org: auth.org };
+  }
+
+  /** The control endpoint or the operation the path names; a 404 otherwise. */
+  async function route(request: CoreRequest, line: RequestLine, prefer: PreferResult): Promise<Answered> {
+    const { method, path } = line;
+    const lookupMethod = method === "HEAD" ? "GET" : method;
+    const ctl = control.get(`${lookupMethod} ${path}`);
+    if (ctl) return { response: await answerControl(ctl, request, method, ctx), org: null };
+    const found = router.match(lookupMethod, path);
+    if (found.ok) return operate(found.route, found.params, request, line, prefer);
+    throw notFound(
+      requestWording.notAnOperation(labelOf(line), path.startsWith(`${spec.basePath}/`) ? undefined : spec.basePath),
+    );
+  }
+
+  /** Preflight, rate limit, then the route (its write stored before the answer). */
+  async function dispatch(
+    request: CoreRequest,
+    line: RequestLine,
+    prefer: PreferResult,
+    headers: Record<string, string>,
+  ): Promise<CoreResponse> {
+    // Preflight requests: answered before authentication and rate limiting.
+    if (line.method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
+    if (limiter && line.api) {
+      const limited = limitRate(limiter, request.remoteAddress ?? "local", headers);
+      if (limited) return limited;
+    }
+    if (!line.normalized.ok) throw invalidRequest(line.normalized.message);
+    let answered: Answered;
+    try {
+      answered = await route(request, line, prefer);
+    } catch (error) {
+      store.failed(error, line.method);
+      throw error;
+    }
+    return store.acknowledge(answered, line.method);
+  }
+
+  async function handle(request: CoreRequest): Promise<CoreResponse> {
+    const line = readRequestLine(request.method, request.url, spec.basePath);
+    const headers = corsHeaders(request.headers, line.method === "OPTIONS");
+    const prefer = readPrefer(request.headers, line.query);
+    let response: CoreResponse;
+    try {
+      response = await dispatch(request, line, prefer, headers);
+    } catch (error) {
+      response = errorResponse(error, (e) => logError("sandbox handler failed", e));
+    }
+    return finishAnswer(response, {
+      method: line.method,
+      headers,
+      applied: appliedPreferences(prefer, line.api),
+      delayMs: options.latencyMs + preferredLatency(prefer, line.api),
+    });
+  }
+
+  return {
+    handle,
+    keys: KEYS,
+    reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
+    advance(ms) {
+      if (!(ms >= 0)) throw new Error(`advance(ms) needs a non-negative number of milliseconds, got ${ms}`);
+      const step = Number.isFinite(ticker.every) ? ticker.every : ms;
+      let remaining = ms;
+      do {
+        const d = Math.min(step, remaining);
+        offset += d;
+        remaining -= d;
+        ticker.tick();
+      } while (remaining > 0);
+    },
+    close() {
+      ticker.stop();
+      for (const area of [...areas].reverse()) area.close?.(ctx);
+    },
+    ctx,
+    graph,
+    graphMs,
+  };
+}
+
+const labelOf = (line: RequestLine) => `${line.method} ${line.path}`;

@@ -1,0 +1,38 @@
+/**
+ * Stateless (examples) mode's answer step, as the static mock answers: the request validated, then the
+ * example `Prefer` names, else the one the example matcher chooses for the request, else the default 2xx.
+ */
+import { queryRecord, type Preferences } from "../../../contract-core/portable.js";
+import type { OperationSpec, SpecIndex } from "../contract/spec.js";
+import { reply } from "./answer.js";
+import type { CoreResponse } from "./exchange.js";
+import { choosesExample, preferredReply } from "./prefer.js";
+import { validateRequest } from "./validate.js";
+import type { RequestValidator } from "./validation.js";
+
+/** Names the example for a request (contract-core's example matcher), or undefined for the default. */
+export type ChooseExample = (
+  method: string,
+  path: string,
+  query: Record<string, string | string[]>,
+) => string | undefined;
+
+export function answerFromExamples(
+  spec: SpecIndex,
+  op: OperationSpec,
+  validator: RequestValidator,
+  request: { params: Record<string, string>; rawQuery: URLSearchParams; body: unknown; label: string },
+  prefs: Preferences,
+  choose: ChooseExample,
+): CoreResponse {
+  const { label, rawQuery } = request;
+  validateRequest(validator, request.params, rawQuery, request.body);
+  if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
+  const query = queryRecord(rawQuery);
+  return reply(
+    preferredReply(spec, op, label, {
+      ...prefs,
+      example: choose(op.method, label.slice(label.indexOf(" ") + 1 + spec.basePath.length), query),
+    }),
+  );
+}
