@@ -33,10 +33,17 @@ import {
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import type { StateChange, StateStorage, StoredState } from "../../contract/context.js";
 import type { SavedOrg } from "../../contract/state.js";
 import { ID_SEQUENCE, StateFileError } from "../../areas/stored-state.js";
+
+/**
+ * node:sqlite, loaded when a state file is opened: Node 22 and 24 print an ExperimentalWarning when the module
+ * loads, which a sandbox without --state-file (and every command that only imports this host) has no reason to see.
+ */
+const sqlite = (): typeof import("node:sqlite") =>
+  process.getBuiltinModule("node:sqlite") as typeof import("node:sqlite");
 
 const PRIVATE = 0o600;
 /** The stored format: 1 was the JSON snapshot and journal of earlier versions. */
@@ -216,7 +223,7 @@ export function nodeStateStorage(path: string): StateStorage {
   function lock(file: string): DatabaseSync {
     let opened: DatabaseSync;
     try {
-      opened = new DatabaseSync(file);
+      opened = new (sqlite().DatabaseSync)(file);
     } catch (error) {
       throw fail(`SQLite cannot open it (${(error as Error).message})`, MOVE_AWAY);
     }
