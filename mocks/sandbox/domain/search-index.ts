@@ -199,7 +199,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
       const lists = words.map((w) => get(index.skillWords, w));
       return {
         term,
-        people: words.length === 0 ? null : lists.reduce(intersect),
+        people: words.length === 0 ? null : lists.reduce((a, b) => intersect(a, b)),
         exact: words.length === 1 && words[0] === term,
       };
     });
