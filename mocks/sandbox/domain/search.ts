@@ -11,7 +11,6 @@ import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
-import { countAndPage, forEachMemberOfAll } from "./postings.js";
 import { planSearch, searchIndexOf, splitByCurrentFamily, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
@@ -400,18 +399,10 @@ export function matchPerson(rec: PersonRecord, f: SearchFilters, todayMonth: num
  */
 function planHits(graph: Graph, plan: SearchPlan, enough = Infinity): Hit[] {
   const hits: Hit[] = [];
-  const { residual } = plan;
-  if (plan.candidates === null) {
-    for (const rec of graph.people) {
-      const hit = matchPerson(rec, residual, graph.todayMonth);
-      if (hit && hits.push(hit) >= enough) break;
-    }
-  } else {
-    forEachMemberOfAll(plan.candidates, (idx) => {
-      if (hits.length >= enough) return;
-      const hit = matchPerson(graph.people[idx]!, residual, graph.todayMonth);
-      if (hit) hits.push(hit);
-    });
+  for (const idx of plan.candidates) {
+    if (hits.length >= enough) break;
+    const hit = matchPerson(graph.people[idx]!, plan.residual, graph.todayMonth);
+    if (hit) hits.push(hit);
   }
   return hits;
 }
@@ -447,10 +438,10 @@ export interface SearchPage {
 }
 
 /**
- * One page of the search. When the indexes decide every candidate, the candidates are counted (up to
- * `countUpTo`: an answer that caps its total needs no count past the cap) and only the page's rows are
- * evaluated (for their match); otherwise the candidates are evaluated in graph order until the page is taken
- * and `countUpTo` hits are counted (every candidate when the hits are ranked).
+ * One page of the search. When the indexes decide every candidate, the total is the candidate count and only
+ * the page's rows are evaluated (for their match); otherwise the candidates are evaluated in graph order until
+ * the page is taken and `countUpTo` hits are counted (an answer that caps its total needs no count past the
+ * cap; every candidate when the hits are ranked).
  */
 export function searchPage(
   graph: Graph,
@@ -494,20 +485,12 @@ function pageOf(
     const hits = byScore(planHits(graph, plan, enough), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
-  // Counted and paged in one pass over the candidates' words: no candidate set or list is built.
-  const size = graph.people.length;
-  const { count: total, members } =
-    plan.candidates === null ? { count: size, members: null } : countAndPage(plan.candidates, offset, limit, countUpTo);
+  // Every candidate matches: the total is their count, and only the page's rows are evaluated.
   const hits: Hit[] = [];
-  const rows = members === null ? Math.max(0, Math.min(size, offset + limit) - offset) : members.length;
-  for (let i = 0; i < rows; i++) {
-    const hit = matchPerson(
-      graph.people[members === null ? offset + i : members[i]!]!,
-      plan.residual,
-      graph.todayMonth,
-    );
+  for (const idx of plan.candidates.slice(offset, offset + Math.max(0, limit))) {
+    const hit = matchPerson(graph.people[idx]!, plan.residual, graph.todayMonth);
     if (!hit) throw new Error("search index and predicate disagree");
     hits.push(hit);
   }
-  return { total, hits };
+  return { total: plan.candidates.length, hits };
 }
