@@ -6,7 +6,7 @@
  * workflows): the base's tests do not run here, so its suite log does not exist.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -71,8 +71,10 @@ export async function coverageCheck(cwd: string, base: ResolvedBase): Promise<Co
     const short = base.sha.slice(0, 7);
     // The base's tree as committed, with this checkout's node_modules.
     const tree = join(work, "base");
-    await run("mkdir", ["-p", tree]);
-    await run("sh", ["-c", `git archive --format=tar ${base.sha} | tar -xf - -C "${tree}"`], { cwd });
+    mkdirSync(tree, { recursive: true });
+    const tar = join(work, "base.tar");
+    await run("git", ["archive", "--format=tar", "-o", tar, base.sha], { cwd });
+    await run("tar", ["-xf", tar, "-C", tree]);
     if (!existsSync(join(tree, "generated/openapi.json")))
       return { status: "pass", note: `${line(head)}; the base has no bundled spec to compare with`, output };
     const baseDoc = JSON.parse(readFileSync(join(tree, "generated/openapi.json"), "utf8")) as unknown;
