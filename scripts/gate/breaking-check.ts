@@ -21,6 +21,14 @@ async function git(cwd: string, ...args: string[]): Promise<string | undefined> 
   }
 }
 
+/** The files of commit `sha` (all, or those under `paths`) written into `into`, through `git archive`. */
+export async function extractCommit(cwd: string, sha: string, into: string, paths: string[] = []): Promise<void> {
+  const tar = join(into, ".base.tar");
+  await run("git", ["archive", "--format=tar", "-o", tar, sha, ...(paths.length ? ["--", ...paths] : [])], { cwd });
+  await run("tar", ["-xf", tar, "-C", into]);
+  await rm(tar);
+}
+
 const commitOf = (cwd: string, ref: string) => git(cwd, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`);
 
 export interface BaseRef {
@@ -88,9 +96,7 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
 
   const work = await mkdtemp(join(tmpdir(), "gate-base-"));
   try {
-    const tar = join(work, "base.tar");
-    await run("git", ["archive", "--format=tar", "-o", tar, base.sha, "--", dirname(specRoot)], { cwd });
-    await run("tar", ["-xf", tar, "-C", work]);
+    await extractCommit(cwd, base.sha, work, [dirname(specRoot)]);
     let report: Report;
     try {
       report = await compareSpecFiles(join(work, specRoot), headRoot, { optic: options.optic ?? true });

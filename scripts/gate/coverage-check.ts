@@ -21,7 +21,7 @@ import {
   type Evidence,
   type SourceInfo,
 } from "../coverage/report.js";
-import type { ResolvedBase } from "./breaking-check.js";
+import { extractCommit, type ResolvedBase } from "./breaking-check.js";
 
 const run = promisify(execFile);
 /** Collected on the base as on the head. */
@@ -72,9 +72,7 @@ export async function coverageCheck(cwd: string, base: ResolvedBase): Promise<Co
     // The base's tree as committed, with this checkout's node_modules.
     const tree = join(work, "base");
     mkdirSync(tree, { recursive: true });
-    const tar = join(work, "base.tar");
-    await run("git", ["archive", "--format=tar", "-o", tar, base.sha], { cwd });
-    await run("tar", ["-xf", tar, "-C", tree]);
+    await extractCommit(cwd, base.sha, tree);
     if (!existsSync(join(tree, "generated/openapi.json")))
       return { status: "pass", note: `${line(head)}; the base has no bundled spec to compare with`, output };
     const baseDoc = JSON.parse(readFileSync(join(tree, "generated/openapi.json"), "utf8")) as unknown;
