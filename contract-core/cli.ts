@@ -40,6 +40,17 @@ export interface CommandSpec {
   secretFlags?: Record<string, string>;
 }
 
+/** Where a command writes: the process's stdout and stderr (STDIO), or a test's buffers. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const STDIO: CliIo = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
 export type CliValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface ParsedCommandLine {
@@ -108,7 +119,7 @@ export function keyFromEnv(
 /** The refusal of a secret flag: names the flag and where the value goes, never repeats the value. */
 function refuseSecretFlags(spec: CommandSpec, argv: readonly string[]): void {
   for (const [flag, instead] of Object.entries(spec.secretFlags ?? {})) {
-    if (!argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`))) continue;
+    if (!flagGiven(argv, flag)) continue;
     throw usageError(
       spec,
       `--${flag} is refused, because a key on the command line is printed by npm and kept in logs and shell ` +
@@ -117,7 +128,8 @@ function refuseSecretFlags(spec: CommandSpec, argv: readonly string[]): void {
   }
 }
 
-const flagGiven = (argv: readonly string[], name: string) =>
+/** Whether `--name` (or `--name=value`) is on the command line. */
+export const flagGiven = (argv: readonly string[], name: string) =>
   argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
 
 /**
@@ -157,7 +169,7 @@ export function formatUsage(spec: CommandSpec): string {
   });
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return [
-    `Usage: ${spec.name}${separator(spec)} [options]${spec.positionals ? ` ${spec.positionals}` : ""}`,
+    `Usage: ${invocation(spec)}`,
     "",
     spec.summary,
     "",
@@ -168,18 +180,16 @@ export function formatUsage(spec: CommandSpec): string {
   ].join("\n");
 }
 
-/** npm passes a script the arguments after `--`; a bin (`talent-graph-api-contract sandbox`) takes them as they are. */
-const separator = (spec: CommandSpec) => (spec.name.startsWith("npm run ") ? " --" : "");
+/**
+ * `npm run x -- [options] <file>`: npm passes a script the arguments after `--`; a bin
+ * (`talent-graph-api-contract sandbox`) takes them as they are.
+ */
+const invocation = (spec: CommandSpec) =>
+  `${spec.name}${spec.name.startsWith("npm run ") ? " --" : ""} [options]${spec.positionals ? ` ${spec.positionals}` : ""}`;
 
-/** The one-line usage shown with every command-line error. */
-export function usageLine(spec: CommandSpec): string {
-  return `usage: ${spec.name}${separator(spec)} [options]${spec.positionals ? ` ${spec.positionals}` : ""} (--help lists the options)`;
-}
-
-/** A UsageError for `spec`: the problem, then the usage line. */
+/** A UsageError for `spec`: the problem, then the one-line usage. */
 export function usageError(spec: CommandSpec, problem: string): UsageError {
-  return new UsageError(`${spec.name}: ${problem}
-${usageLine(spec)}`);
+  return new UsageError(`${spec.name}: ${problem}\nusage: ${invocation(spec)} (--help lists the options)`);
 }
 
 /** Turns parseArgs' error into one that names the argument and says what to do. */

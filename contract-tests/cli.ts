@@ -16,16 +16,13 @@ import {
   COMMON_OPTIONS,
   isMain,
   parseCommandLine,
+  STDIO,
   usageError,
   UsageError,
+  type CliIo,
   type CommandSpec,
   type Validator,
 } from "../contract-core/index.js";
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 export const CONTRACT_COMMAND: CommandSpec = {
   name: "npm run contract",
@@ -109,9 +106,4 @@ export function runCli(argv: string[], io: CliIo): number {
   return invalid === 0 ? 0 : 1;
 }
 
-if (isMain(import.meta.url)) {
-  process.exitCode = runCli(process.argv.slice(2), {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
-  });
-}
+if (isMain(import.meta.url)) process.exitCode = runCli(process.argv.slice(2), STDIO);

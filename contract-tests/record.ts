@@ -8,15 +8,16 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CliIo } from "./cli.js";
 import { getValidator, type Exchange } from "../contract-core/index.js";
 import {
   COMMON_OPTIONS,
   exchangeFromFetch,
   isMain,
   parseCommandLine,
+  STDIO,
   usageError,
   UsageError,
+  type CliIo,
   type CommandSpec,
 } from "../contract-core/index.js";
 
@@ -215,9 +216,4 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
-if (isMain(import.meta.url)) {
-  process.exitCode = await runRecorder(process.argv.slice(2), {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
-  });
-}
+if (isMain(import.meta.url)) process.exitCode = await runRecorder(process.argv.slice(2), STDIO);

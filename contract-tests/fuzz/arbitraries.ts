@@ -4,7 +4,7 @@
  * the examples of a schema are mixed in as seeds so that valid requests reach real data.
  */
 import fc from "fast-check";
-import { deref, isObj, type OpenApiDocument, type Obj } from "./contract.js";
+import { deref, isObj, type OpenApiDocument, type Obj } from "../../contract-core/index.js";
 
 const MAX_STRING = 24;
 const MAX_ITEMS = 3;

@@ -2,7 +2,8 @@
  * The checks applied to every fuzzed exchange, after Schemathesis: no server error, status code documented,
  * response conforms to its schema, invalid data rejected, and the reference's error shape on every 4xx.
  */
-import type { ContractError, ContractValidator, Exchange } from "./contract.js";
+import { isFrameworkErrorBody, isObj } from "../../contract-core/index.js";
+import type { ContractError, ContractValidator, Exchange } from "../../contract-core/index.js";
 import type { FuzzRequest } from "./requests.js";
 
 export const CHECKS = [
@@ -28,20 +29,11 @@ export interface CheckOutcome {
 /** Statuses where the reference allows the framework shape `{ statusCode, error, message }`. */
 const FRAMEWORK_SHAPE_STATUSES = new Set([400, 429]);
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** `{ error: { type, message } }`, or `{ statusCode, error, message }` where the reference allows it. */
 export function hasErrorShape(status: number, body: unknown): boolean {
-  if (!isRecord(body)) return false;
-  const error = body.error;
-  if (isRecord(error) && typeof error.type === "string" && typeof error.message === "string") return true;
-  return (
-    FRAMEWORK_SHAPE_STATUSES.has(status) &&
-    typeof body.statusCode === "number" &&
-    typeof error === "string" &&
-    typeof body.message === "string"
-  );
+  const error = isObj(body) ? body.error : undefined;
+  if (isObj(error) && typeof error.type === "string" && typeof error.message === "string") return true;
+  return FRAMEWORK_SHAPE_STATUSES.has(status) && isFrameworkErrorBody(body);
 }
 
 function describe(errors: ContractError[]): string {
@@ -74,7 +66,7 @@ export function runChecks(
   if (status >= 500)
     failures.push({
       check: "not_a_server_error",
-      message: `server error ${status}${isRecord(body) ? `: ${JSON.stringify(body).slice(0, 200)}` : ""}`,
+      message: `server error ${status}${isObj(body) ? `: ${JSON.stringify(body).slice(0, 200)}` : ""}`,
     });
 
   const statusErrors = responseErrors.filter((e) => e.pointer === "/status" || e.pointer === "/url");

@@ -10,17 +10,14 @@ import {
   keyFromEnv,
   isMain,
   parseCommandLine,
+  STDIO,
   UsageError,
   usageError,
+  type CliIo,
   type CommandSpec,
-} from "./contract.js";
+} from "../../contract-core/index.js";
 import { KEY_VARIABLE, REVOKED_KEY_VARIABLE } from "./curl.js";
 import type { FuzzOptions } from "./runner.js";
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 export const FUZZ_COMMAND: CommandSpec = {
   name: "npm run fuzz",
@@ -167,9 +164,4 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
   return Object.values(report.checks).some((c) => c.failed > 0) ? 1 : 0;
 }
 
-if (isMain(import.meta.url)) {
-  process.exitCode = await runCli(process.argv.slice(2), {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
-  });
-}
+if (isMain(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2), STDIO);

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DEFAULT_SPEC_PATH, deref, isObj, loadSpec, resolvePointer } from "./contract.js";
+import { DEFAULT_SPEC_PATH, deref, isObj, loadSpec, resolvePointer } from "../../contract-core/index.js";
 
 export type Behaviour =
   "correct" | "server-error" | "undocumented-status" | "schema-violation" | "accepts-anything" | "bare-4xx";

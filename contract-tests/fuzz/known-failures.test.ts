@@ -2,7 +2,7 @@
 // through only what an entry names (check, operation, server and mutation), reporting unused entries.
 import { describe, expect, test } from "vitest";
 import { CHECKS } from "./checks.js";
-import { DEFAULT_SPEC_PATH } from "./contract.js";
+import { DEFAULT_SPEC_PATH } from "../../contract-core/index.js";
 import { compareWithKnown, loadKnownFailures, type KnownFailure } from "./known-failures.js";
 import { loadOperations } from "./operations.js";
 import type { FuzzFailure, FuzzReport } from "./runner.js";

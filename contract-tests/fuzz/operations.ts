@@ -2,7 +2,15 @@
  * The spec as the fuzzer needs it: every operation with its parameters, request body and examples, all
  * local `$ref`s of parameters and bodies followed (schemas keep theirs; the arbitraries follow them lazily).
  */
-import { deref, isObj, loadSpec, serverBasePath, type OpenApiDocument, type Obj } from "./contract.js";
+import {
+  deref,
+  isObj,
+  listOperations,
+  loadSpec,
+  serverBasePath,
+  type OpenApiDocument,
+  type Obj,
+} from "../../contract-core/index.js";
 
 export type ParamLocation = "path" | "query" | "header";
 
@@ -39,7 +47,6 @@ export interface FuzzSpec {
   operations: FuzzOperation[];
 }
 
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 /** Header parameters that OpenAPI describes elsewhere and the fuzzer sets itself. */
 const OWN_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
@@ -55,67 +62,61 @@ function examplesOf(doc: OpenApiDocument, node: Obj): unknown[] {
   return out;
 }
 
+/** A `security` list needs a key unless it is empty or one of its alternatives is `{}` (anonymous). */
+const needsKey = (security: unknown): boolean =>
+  Array.isArray(security) &&
+  security.length > 0 &&
+  !security.some((alt) => isObj(alt) && Object.keys(alt).length === 0);
+
 export function readOperations(doc: OpenApiDocument): FuzzSpec {
   const operations: FuzzOperation[] = [];
-  const topSecured =
-    Array.isArray(doc.security) &&
-    doc.security.length > 0 &&
-    !doc.security.some((alt) => isObj(alt) && Object.keys(alt).length === 0);
-  for (const [pathTemplate, rawItem] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
-    const item = deref(doc, rawItem);
-    if (!isObj(item)) continue;
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isObj(op) || typeof op.operationId !== "string") continue;
-      const byKey = new Map<string, FuzzParam>();
-      for (const raw of [
-        ...(Array.isArray(item.parameters) ? item.parameters : []),
-        ...(Array.isArray(op.parameters) ? op.parameters : []),
-      ]) {
-        const param = deref(doc, raw);
-        if (!isObj(param) || typeof param.name !== "string") continue;
-        const where = param.in as ParamLocation;
-        if (
-          !["path", "query", "header"].includes(where) ||
-          (where === "header" && OWN_HEADERS.has(param.name.toLowerCase()))
-        )
-          continue;
-        const schema = isObj(param.schema) ? param.schema : {};
-        byKey.set(`${where}:${param.name}`, {
-          name: param.name,
-          in: where,
-          required: param.required === true || where === "path",
-          schema,
-          examples: [...examplesOf(doc, param), ...examplesOf(doc, deref(doc, schema) as Obj)],
-        });
-      }
-      let body: FuzzBody | null = null;
-      const requestBody = deref(doc, op.requestBody);
-      if (isObj(requestBody) && isObj(requestBody.content)) {
-        const [mediaType, media] =
-          Object.entries(requestBody.content).find(([type]) => /json/i.test(type)) ??
-          Object.entries(requestBody.content)[0] ??
-          [];
-        if (mediaType && isObj(media))
-          body = {
-            required: requestBody.required === true,
-            mediaType,
-            schema: isObj(media.schema) ? media.schema : {},
-            examples: examplesOf(doc, media),
-          };
-      }
-      const security = Array.isArray(op.security)
-        ? op.security.length > 0 && !op.security.some((alt) => isObj(alt) && Object.keys(alt).length === 0)
-        : topSecured;
-      operations.push({
-        operationId: op.operationId,
-        method: method.toUpperCase(),
-        pathTemplate,
-        params: [...byKey.values()],
-        body,
-        secured: security,
+  for (const { path: pathTemplate, method, operation: op, pathItem: item } of listOperations(doc)) {
+    if (typeof op.operationId !== "string") continue;
+    const byKey = new Map<string, FuzzParam>();
+    for (const raw of [
+      ...(Array.isArray(item.parameters) ? item.parameters : []),
+      ...(Array.isArray(op.parameters) ? op.parameters : []),
+    ]) {
+      const param = deref(doc, raw);
+      if (!isObj(param) || typeof param.name !== "string") continue;
+      const where = param.in as ParamLocation;
+      if (
+        !["path", "query", "header"].includes(where) ||
+        (where === "header" && OWN_HEADERS.has(param.name.toLowerCase()))
+      )
+        continue;
+      const schema = isObj(param.schema) ? param.schema : {};
+      byKey.set(`${where}:${param.name}`, {
+        name: param.name,
+        in: where,
+        required: param.required === true || where === "path",
+        schema,
+        examples: [...examplesOf(doc, param), ...examplesOf(doc, deref(doc, schema) as Obj)],
       });
     }
+    let body: FuzzBody | null = null;
+    const requestBody = deref(doc, op.requestBody);
+    if (isObj(requestBody) && isObj(requestBody.content)) {
+      const [mediaType, media] =
+        Object.entries(requestBody.content).find(([type]) => /json/i.test(type)) ??
+        Object.entries(requestBody.content)[0] ??
+        [];
+      if (mediaType && isObj(media))
+        body = {
+          required: requestBody.required === true,
+          mediaType,
+          schema: isObj(media.schema) ? media.schema : {},
+          examples: examplesOf(doc, media),
+        };
+    }
+    operations.push({
+      operationId: op.operationId,
+      method: method.toUpperCase(),
+      pathTemplate,
+      params: [...byKey.values()],
+      body,
+      secured: needsKey(Array.isArray(op.security) ? op.security : doc.security),
+    });
   }
   return { doc, basePath: serverBasePath(doc), operations };
 }

@@ -1,7 +1,7 @@
 // Request generation: the same seed gives the same sequence, every operation is covered with valid and
 // invalid requests, the mutations the brief names are all produced, and discovered ids are used.
 import { describe, expect, test } from "vitest";
-import { DEFAULT_SPEC_PATH } from "./contract.js";
+import { DEFAULT_SPEC_PATH } from "../../contract-core/index.js";
 import { loadOperations } from "./operations.js";
 import { RequestGenerator } from "./requests.js";
 

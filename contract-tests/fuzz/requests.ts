@@ -6,7 +6,7 @@
  * The same seed, operations and seed values always give the same request sequence.
  */
 import fc from "fast-check";
-import { isObj, type Obj } from "./contract.js";
+import { isObj, type Obj } from "../../contract-core/index.js";
 import { SchemaArbitraries } from "./arbitraries.js";
 import type { FuzzOperation, FuzzParam, FuzzSpec } from "./operations.js";
 

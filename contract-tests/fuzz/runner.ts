@@ -10,10 +10,8 @@ import {
   DEFAULT_SPEC_PATH,
   exchangeFromFetch,
   isObj,
-  loadSpec,
-  serverBasePath,
   type Exchange,
-} from "./contract.js";
+} from "../../contract-core/index.js";
 import { CHECKS, runChecks, type CheckName, type CheckOutcome } from "./checks.js";
 import { curlCommand } from "./curl.js";
 import { loadOperations, type FuzzOperation, type FuzzSpec } from "./operations.js";
@@ -84,14 +82,6 @@ export interface FuzzReport {
   operations: Record<string, OperationSummary>;
   /** Distinct failures, most frequent first. */
   failures: FuzzFailure[];
-}
-
-const specCache = new Map<string, FuzzSpec>();
-
-function specFor(path: string): FuzzSpec {
-  let spec = specCache.get(path);
-  if (!spec) specCache.set(path, (spec = loadOperations(path)));
-  return spec;
 }
 
 function authHeaders(request: FuzzRequest, options: FuzzOptions): Record<string, string> {
@@ -249,7 +239,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let spec: FuzzSpec;
   let contract: ReturnType<typeof createContractValidator>;
   try {
-    spec = specFor(options.spec ?? DEFAULT_SPEC_PATH);
+    spec = loadOperations(options.spec ?? DEFAULT_SPEC_PATH);
     contract = createContractValidator(options.spec ?? DEFAULT_SPEC_PATH);
   } catch (error) {
     throw new FuzzConfigError(`cannot load the spec: ${(error as Error).message}`);
@@ -259,7 +249,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     throw new FuzzConfigError(`unknown operation ${unknown.join(", ")} (see the operationIds in the spec)`);
   if (options.checkTarget) {
     const problem = await checkTarget(options.baseUrl, options.key, {
-      basePath: serverBasePath(loadSpec(options.spec ?? DEFAULT_SPEC_PATH)),
+      basePath: spec.basePath,
       keySource: options.checkTarget.keySource,
     });
     if (problem) throw new FuzzTargetError(problem);
