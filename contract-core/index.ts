@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import type { ContractValidator } from "./types.js";
 import { DEFAULT_SPEC_PATH, loadSpec } from "./spec.js";
 import type { OpenApiDocument } from "./servers.js";
+import { compileModel } from "./model.js";
 import { Validator } from "./validator.js";
 
 export type {
@@ -51,11 +52,6 @@ export type { Validator } from "./validator.js";
 const byPath = new Map<string, Validator>();
 const byObject = new WeakMap<object, Validator>();
 
-/** Compiles without caching (the benchmark measures this). */
-export function compileContractValidator(spec: string | object = DEFAULT_SPEC_PATH): Validator {
-  return Validator.fromDocument(typeof spec === "string" ? loadSpec(spec) : (spec as OpenApiDocument));
-}
-
 /**
  * A validator for `spec` (a path to a JSON/YAML OpenAPI 3.1 document, or the parsed document);
  * default `<repo>/generated/openapi.json`. Compiled once and cached per process (per path / per object).
@@ -66,13 +62,11 @@ export function createContractValidator(spec: string | object = DEFAULT_SPEC_PAT
 
 /** Same cache as createContractValidator, typed with the internals (operations, basePath) for the CLI and tools. */
 export function getValidator(spec: string | object = DEFAULT_SPEC_PATH): Validator {
-  if (typeof spec === "string") {
-    const path = resolve(spec);
-    let validator = byPath.get(path);
-    if (!validator) byPath.set(path, (validator = compileContractValidator(path)));
-    return validator;
-  }
-  let validator = byObject.get(spec);
-  if (!validator) byObject.set(spec, (validator = compileContractValidator(spec)));
+  const path = typeof spec === "string" ? resolve(spec) : undefined;
+  let validator = path === undefined ? byObject.get(spec as object) : byPath.get(path);
+  if (validator) return validator;
+  validator = new Validator(compileModel(path === undefined ? (spec as OpenApiDocument) : loadSpec(path)));
+  if (path === undefined) byObject.set(spec as object, validator);
+  else byPath.set(path, validator);
   return validator;
 }

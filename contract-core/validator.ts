@@ -2,14 +2,19 @@
 import type { ErrorObject } from "ajv";
 import type { ContractError, ContractValidator, Exchange, ExchangeResult, HeaderMap, RouteMatch } from "./types.js";
 import type { ContractModel, Credential, MediaModel, OperationModel, ParamSet } from "./model.js";
-import { compileModel } from "./model.js";
 import { fromAjv, locator } from "./errors.js";
 import { join } from "./pointer.js";
 import { coerceParams } from "./params.js";
 import { parseUrl, Router } from "./route.js";
-import type { OpenApiDocument } from "./spec.js";
 
 type Side = ContractError["side"];
+
+const error = (side: Side, pointer: string, schemaPath: string, message: string): ContractError => ({
+  side,
+  pointer,
+  schemaPath,
+  message,
+});
 
 /** Lower-cased header names; multi-valued headers as arrays. */
 function headerValues(headers: HeaderMap | undefined, key: string): string[] {
@@ -21,7 +26,7 @@ function headerValues(headers: HeaderMap | undefined, key: string): string[] {
 }
 
 /** `null`, `undefined` and `""` all mean "no body" in a recording. */
-export function hasBody(body: unknown): boolean {
+function hasBody(body: unknown): boolean {
   return body !== undefined && body !== null && body !== "";
 }
 
@@ -48,10 +53,6 @@ export class Validator implements ContractValidator {
     this.model = model;
     this.router = new Router(model.basePath, model.operations, (op) => ({ method: op.method, path: op.pathTemplate }));
     this.locate = locator(model.locations);
-  }
-
-  static fromDocument(doc: OpenApiDocument): Validator {
-    return new Validator(compileModel(doc));
   }
 
   get operations(): readonly OperationModel[] {
@@ -82,10 +83,8 @@ export class Validator implements ContractValidator {
     const method = request.method.toUpperCase();
     const base = { method, url: request.url, status: response.status };
     const route = this.router.find(method, request.url);
-    if (!route.ok) {
-      const error: ContractError = { side: "request", pointer: "/url", schemaPath: "#/paths", message: route.message };
-      return { ...base, operationId: null, valid: false, errors: [error] };
-    }
+    if (!route.ok)
+      return { ...base, operationId: null, valid: false, errors: [error("request", "/url", "#/paths", route.message)] };
     const op = route.route;
     const errors = withRequest ? this.checkRequest(op, route.params, exchange) : [];
     errors.push(...this.checkResponse(op, exchange));
@@ -120,30 +119,14 @@ export class Validator implements ContractValidator {
     pointer: string,
     what: string,
   ): ContractError[] {
-    const documented = media.map((m) => m.type).join(", ");
+    const documented = `(documented: ${media.map((m) => m.type).join(", ")})`;
     const type = mediaTypeOf(headers);
-    if (!type) {
-      return [
-        {
-          side,
-          pointer: "/headers/content-type",
-          schemaPath: join(pointer, "content"),
-          message: `${what} has a body but no content-type header (documented: ${documented})`,
-        },
-      ];
-    }
-    const match = findMedia(media, type);
-    if (!match) {
-      return [
-        {
-          side,
-          pointer: "/headers/content-type",
-          schemaPath: join(pointer, "content"),
-          message: `content type ${type} is not documented for ${what} (documented: ${documented})`,
-        },
-      ];
-    }
-    return this.checkBody(match, body, side);
+    const match = type ? findMedia(media, type) : undefined;
+    if (match) return this.checkBody(match, body, side);
+    const message = type
+      ? `content type ${type} is not documented for ${what} ${documented}`
+      : `${what} has a body but no content-type header ${documented}`;
+    return [error(side, "/headers/content-type", join(pointer, "content"), message)];
   }
 
   private checkCredentials(
@@ -163,14 +146,7 @@ export class Validator implements ContractValidator {
     };
     if (op.security.some((alternative) => alternative.every(present))) return [];
     const expected = op.security.map((alt) => alt.map((c) => c.label).join(" + ") || "none").join(" or ");
-    return [
-      {
-        side: "request",
-        pointer: "/headers/authorization",
-        schemaPath: op.securityPointer,
-        message: `no credentials: send ${expected}`,
-      },
-    ];
+    return [error("request", "/headers/authorization", op.securityPointer, `no credentials: send ${expected}`)];
   }
 
   private checkRequest(op: OperationModel, pathParams: Record<string, string>, { request }: Exchange): ContractError[] {
@@ -184,20 +160,14 @@ export class Validator implements ContractValidator {
     const body = op.requestBody;
     if (!body) {
       if (hasBody(request.body))
-        errors.push({
-          side: "request",
-          pointer: "/body",
-          schemaPath: op.pointer,
-          message: `${op.operationId} documents no request body, but one was sent`,
-        });
+        errors.push(
+          error("request", "/body", op.pointer, `${op.operationId} documents no request body, but one was sent`),
+        );
     } else if (!hasBody(request.body)) {
       if (body.required)
-        errors.push({
-          side: "request",
-          pointer: "/body",
-          schemaPath: join(body.pointer, "required"),
-          message: `${op.operationId} requires a request body`,
-        });
+        errors.push(
+          error("request", "/body", join(body.pointer, "required"), `${op.operationId} requires a request body`),
+        );
     } else {
       errors.push(
         ...this.checkContent(
@@ -218,32 +188,25 @@ export class Validator implements ContractValidator {
     const documented = op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("DEFAULT");
     if (!documented) {
       const list = [...op.responses.values()].map((r) => r.key).join(", ");
-      return [
-        {
-          side: "response",
-          pointer: "/status",
-          schemaPath: join(op.pointer, "responses"),
-          message: `status ${status} is not documented for ${op.operationId} (documented: ${list})`,
-        },
-      ];
+      const message = `status ${status} is not documented for ${op.operationId} (documented: ${list})`;
+      return [error("response", "/status", join(op.pointer, "responses"), message)];
     }
     const what = `${op.operationId} ${documented.key}`;
     const errors: ContractError[] = [];
     if (documented.media.length === 0) {
       if (hasBody(response.body))
-        errors.push({
-          side: "response",
-          pointer: "/body",
-          schemaPath: documented.pointer,
-          message: `${what} is documented without content, but the response has a body`,
-        });
+        errors.push(
+          error(
+            "response",
+            "/body",
+            documented.pointer,
+            `${what} is documented without content, but the response has a body`,
+          ),
+        );
     } else if (!hasBody(response.body)) {
-      errors.push({
-        side: "response",
-        pointer: "/body",
-        schemaPath: join(documented.pointer, "content"),
-        message: `${what} documents ${documented.media.map((m) => m.type).join(", ")} content, but the response has no body`,
-      });
+      const types = documented.media.map((m) => m.type).join(", ");
+      const message = `${what} documents ${types} content, but the response has no body`;
+      errors.push(error("response", "/body", join(documented.pointer, "content"), message));
     } else {
       errors.push(
         ...this.checkContent(documented.media, response.headers, response.body, "response", documented.pointer, what),
