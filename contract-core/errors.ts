@@ -13,17 +13,15 @@ function listOf(values: unknown): string {
 }
 
 /** A plain message for one Ajv error, with the offending value where it helps. */
-export function describe(error: ErrorObject): string {
+function describe(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "required":
-      return `missing required property "${String(p.missingProperty)}"`;
+      return `missing required property "${propertyOf(error)}"`;
     case "additionalProperties":
-      return `property "${String(p.additionalProperty)}" is not allowed`;
     case "unevaluatedProperties":
-      return `property "${String(p.unevaluatedProperty)}" is not allowed`;
     case "propertyNames":
-      return `property "${String(p.propertyName)}" is not allowed`;
+      return `property "${propertyOf(error)}" is not allowed`;
     case "type":
       return `must be ${listOf(p.type)}, got ${show(error.data)}`;
     case "enum":

@@ -11,8 +11,6 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex, Readable } from "node:stream";
 import { errorBody } from "./error-vocabulary.js";
 
-export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
-
 /** Request line (method, URL) plus headers, in bytes: Node's default `maxHeaderSize`, stated so it is documented. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Request body, in bytes, counted as it streams in (before any parsing). */
@@ -22,7 +20,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * Bytes of a refused body read and thrown away so the client reads its 400: closing a socket the client is
  * still writing to resets the connection before the answer is read. Past this the connection closes.
  */
-export const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
+const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
 export function bodyTooLargeMessage(limit: number = MAX_BODY_BYTES): string {
   return `request body exceeds ${limit} bytes`;
 }

@@ -7,7 +7,7 @@
 import type { ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { createAjv } from "./ajv.js";
-import { escapeToken, isObj, join, resolvePointer, type Obj } from "./pointer.js";
+import { escapeToken, followRef, isObj, join, resolvePointer, type Obj } from "./pointer.js";
 import { serverBasePath, type OpenApiDocument } from "./servers.js";
 import { HTTP_METHODS } from "./operations.js";
 
@@ -114,16 +114,9 @@ class ModelCompiler {
 
   /** Follows local `$ref`s of non-schema objects (responses, parameters, headers, request bodies). */
   deref(node: unknown, pointer: string): { node: Obj; pointer: string } {
-    let current = node;
-    let at = pointer;
-    for (let hops = 0; isObj(current) && typeof current.$ref === "string"; hops++) {
-      if (hops > 20 || !current.$ref.startsWith("#/")) throw new Error(`unsupported $ref ${current.$ref} at ${at}`);
-      at = current.$ref;
-      current = resolvePointer(this.clone, at);
-      if (current === undefined) throw new Error(`unresolvable $ref ${at}`);
-    }
-    if (!isObj(current)) throw new Error(`expected an object at ${at}`);
-    return { node: current, pointer: at };
+    const { node: target, ref } = followRef(this.clone, node, { strict: true });
+    if (!isObj(target)) throw new Error(`expected an object at ${ref ?? pointer}`);
+    return { node: target, pointer: ref ?? pointer };
   }
 
   /** Follows rewritten component schema refs (for parameter coercion). */

@@ -78,14 +78,6 @@ function parseValue(name: PreferenceName, value: string): { value: unknown } | {
   }
 }
 
-const FIELD: Record<PreferenceName, keyof Preferences> = {
-  code: "code",
-  example: "example",
-  dynamic: "dynamic",
-  seed: "seed",
-  latency: "latencyMs",
-};
-
 /**
  * Parses the Prefer header (or, when it is absent or blank, the `__<name>` query parameters) against the
  * preferences a server supports. Removes the `__` query parameters from `query` so they are not validated as API input.
@@ -116,7 +108,7 @@ export function parsePrefer(
     const key = name as PreferenceName;
     const parsed = parseValue(key, raw);
     if ("message" in parsed) return { ok: false, name: key, message: parsed.message };
-    (preferences as Record<string, unknown>)[FIELD[key]] = parsed.value;
+    (preferences as Record<string, unknown>)[key === "latency" ? "latencyMs" : key] = parsed.value;
     applied.push(`${key}=${raw}`);
   }
   return { ok: true, preferences, applied, ignored };

@@ -6,9 +6,6 @@ import { bundleSpec, refsOf } from "./redocly.js";
 import type { OpenApiDocument } from "./servers.js";
 import { parseYaml } from "./yaml.js";
 
-export type { OpenApiDocument } from "./servers.js";
-export { serverBasePath } from "./servers.js";
-
 /** The repository root (this folder's parent). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 /**
