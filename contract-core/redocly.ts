@@ -2,11 +2,12 @@
  * Runs the locally installed Redocly CLI (no npx, no download) with telemetry off, and the one bundle call
  * every part uses (generate, check:generated, lint, breaking, docs).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { isObj } from "./pointer.js";
 
 const require = createRequire(import.meta.url);
@@ -20,11 +21,6 @@ export const REDOCLY_ENV = {
   REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
 };
 
-interface RedoclyRun {
-  code: number;
-  output: string;
-}
-
 /** Redocly's output without the Node deprecation banner and progress lines. */
 function redoclyOutput(output: string): string {
   return output
@@ -34,27 +30,17 @@ function redoclyOutput(output: string): string {
     .trim();
 }
 
-function runRedocly(args: string[], cwd: string): Promise<RedoclyRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, ...REDOCLY_ENV },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, output }));
-  });
-}
-
 /** Runs Redocly and throws with its output when it fails. */
 export async function redocly(args: string[], cwd: string): Promise<string> {
-  const { code, output } = await runRedocly(args, cwd);
-  const text = redoclyOutput(output);
-  if (code !== 0) throw new Error(`redocly ${args[0]} failed (exit ${code}):\n${text}`);
-  return text;
+  const options = { cwd, env: { ...process.env, ...REDOCLY_ENV }, maxBuffer: 64 * 1024 * 1024 };
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], options);
+    return redoclyOutput(`${stdout}${stderr}`);
+  } catch (e) {
+    const { code, stdout = "", stderr = "" } = e as { code?: unknown; stdout?: string; stderr?: string };
+    const exit = typeof code === "number" ? code : 1;
+    throw new Error(`redocly ${args[0]} failed (exit ${exit}):\n${redoclyOutput(`${stdout}${stderr}`)}`);
+  }
 }
 
 export class BundleError extends Error {
