@@ -36,65 +36,44 @@ export const CONTRACT_COMMAND: CommandSpec = {
   positionals: "<files or folders...>",
 };
 
-interface Options {
-  paths: string[];
-  json: boolean;
-  verbose: boolean;
-  spec?: string;
-}
-
-/** The options, undefined after --help (usage written to `out`), or the problem as text. */
-function parseArgs(argv: string[], out: (text: string) => void): Options | string | undefined {
-  try {
-    const parsed = parseCommandLine(CONTRACT_COMMAND, argv, process.env, out);
-    if (!parsed) return undefined;
-    if (parsed.positionals.length === 0)
-      return usageError(CONTRACT_COMMAND, "no recordings given: name at least one file or folder").message;
-    const spec = parsed.values.spec;
-    return {
-      paths: parsed.positionals,
-      json: parsed.values.json === true,
-      verbose: parsed.values.verbose === true,
-      ...(typeof spec === "string" ? { spec } : {}),
-    };
-  } catch (e) {
-    if (e instanceof UsageError) return e.message;
-    throw e;
-  }
-}
-
 export function runCli(argv: string[], io: CliIo): number {
-  const options = parseArgs(argv, io.out);
-  if (options === undefined) return 0;
-  if (typeof options === "string") {
-    io.err(`${options}\n`);
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(CONTRACT_COMMAND, argv, process.env, io.out);
+    if (parsed?.positionals.length === 0)
+      throw usageError(CONTRACT_COMMAND, "no recordings given: name at least one file or folder");
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`${e.message}\n`);
     return 2;
   }
+  if (!parsed) return 0;
+  const { values, positionals: paths } = parsed;
   let validator: Validator;
   let loaded: LoadedExchange[];
   try {
-    validator = getValidator(options.spec);
+    validator = getValidator(typeof values.spec === "string" ? values.spec : undefined);
   } catch (error) {
     io.err(`cannot load the spec: ${(error as Error).message}\n`);
     return 2;
   }
   try {
-    loaded = loadRecordings(options.paths, validator.basePath);
+    loaded = loadRecordings(paths, validator.basePath);
   } catch (error) {
     io.err(`cannot read recordings: ${(error as Error).message}\n`);
     return 2;
   }
   if (loaded.length === 0) {
-    io.err(`no exchanges found in ${options.paths.join(", ")}\n`);
+    io.err(`no exchanges found in ${paths.join(", ")}\n`);
     return 2;
   }
   const results = loaded.map(({ file, exchange }) => ({ file, result: checkRecorded(validator, exchange) }));
   const invalid = results.filter(({ result }) => !result.valid).length;
-  if (options.json) {
+  if (values.json === true) {
     const rows = results.map(({ file, result }) => ({ file, ...result, errors: result.errors.map(formatError) }));
     io.out(`${JSON.stringify(rows, null, 2)}\n`);
   } else {
-    const listed = results.filter(({ result }) => options.verbose || !result.valid);
+    const listed = results.filter(({ result }) => values.verbose === true || !result.valid);
     for (const { file, result } of listed) {
       const [headline, ...errors] = formatErrors(result).split("\n");
       io.out(`${headline}  (${file})\n${errors.map((line) => `${line}\n`).join("")}`);

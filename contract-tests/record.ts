@@ -12,6 +12,7 @@ import { getValidator, type Exchange } from "../contract-core/index.js";
 import {
   COMMON_OPTIONS,
   exchangeFromFetch,
+  flagGiven,
   isMain,
   parseCommandLine,
   STDIO,
@@ -29,17 +30,6 @@ export interface RequestSpec {
   body?: unknown;
   /** false: send no credentials (to record a 401). */
   auth?: boolean;
-}
-
-interface Options {
-  baseUrl: string;
-  /** The variable holding the key, and whether the command line named it (then it must be set). */
-  keyEnv: string;
-  keyEnvNamed: boolean;
-  auth: "bearer" | "x-api-key";
-  out: string;
-  requestsFile: string;
-  timeoutMs: number;
 }
 
 /** The variable the key is read from unless --key-env names another. */
@@ -68,33 +58,22 @@ export const RECORD_COMMAND: CommandSpec = {
   secretFlags: { key: `${KEY_VARIABLE} (or name another variable with --key-env NAME)` },
 };
 
-/** The options, undefined after --help (usage written to `out`), or the problem as text. */
-function parseArgs(argv: string[], out: (text: string) => void): Options | string | undefined {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(RECORD_COMMAND, argv, process.env, out);
-  } catch (e) {
-    if (e instanceof UsageError) return e.message;
-    throw e;
-  }
+/** The options, or undefined after --help (usage written to `out`); throws UsageError. */
+function parseArgs(argv: string[], out: (text: string) => void) {
+  const parsed = parseCommandLine(RECORD_COMMAND, argv, process.env, out);
   if (!parsed) return undefined;
-  const values = parsed.values as Record<string, string | undefined>;
-  const problem = (text: string) => usageError(RECORD_COMMAND, text).message;
-  const auth = values.auth ?? "bearer";
-  if (!values["base-url"]) return problem("--base-url is required");
-  if (auth !== "bearer" && auth !== "x-api-key") return problem("--auth must be bearer or x-api-key");
-  if (parsed.positionals.length !== 1) return problem("exactly one requests file is required");
-  const timeoutMs = Number(values["timeout-ms"] ?? 10_000);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return problem("--timeout-ms must be a positive integer");
-  return {
-    baseUrl: values["base-url"].replace(/\/+$/, ""),
-    keyEnv: values["key-env"] ?? KEY_VARIABLE,
-    keyEnvNamed: argv.some((arg) => arg === "--key-env" || arg.startsWith("--key-env=")),
-    auth,
-    out: values.out ?? "contract-tests/recordings/recorded",
-    requestsFile: parsed.positionals[0]!,
-    timeoutMs,
-  };
+  const values = parsed.values as Record<string, string>;
+  const problem = (text: string) => usageError(RECORD_COMMAND, text);
+  const { auth, out: folder } = values;
+  if (!values["base-url"]) throw problem("--base-url is required");
+  if (auth !== "bearer" && auth !== "x-api-key") throw problem("--auth must be bearer or x-api-key");
+  if (parsed.positionals.length !== 1) throw problem("exactly one requests file is required");
+  const timeoutMs = Number(values["timeout-ms"]);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw problem("--timeout-ms must be a positive integer");
+  const baseUrl = values["base-url"].replace(/\/+$/, "");
+  // A variable the command line names must be set; the default one may be unset (no key).
+  const keyEnv = { name: values["key-env"]!, named: flagGiven(argv, "key-env") };
+  return { baseUrl, keyEnv, auth, out: folder!, requestsFile: parsed.positionals[0]!, timeoutMs };
 }
 
 function readRequests(file: string): RequestSpec[] {
@@ -154,15 +133,20 @@ function fileNameFor(exchange: Exchange, spec: RequestSpec, taken: Set<string>):
 }
 
 export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
-  const options = parseArgs(argv, io.out);
-  if (options === undefined) return 0;
-  if (typeof options === "string") {
-    io.err(`${options}\n`);
+  let options: ReturnType<typeof parseArgs>;
+  try {
+    options = parseArgs(argv, io.out);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`${e.message}\n`);
     return 2;
   }
-  const key = process.env[options.keyEnv] || undefined;
-  if (options.keyEnvNamed && !key) {
-    io.err(`${RECORD_COMMAND.name}: the environment variable ${options.keyEnv} (named by --key-env) is not set.\n`);
+  if (!options) return 0;
+  const key = process.env[options.keyEnv.name] || undefined;
+  if (options.keyEnv.named && !key) {
+    io.err(
+      `${RECORD_COMMAND.name}: the environment variable ${options.keyEnv.name} (named by --key-env) is not set.\n`,
+    );
     return 2;
   }
   let requests: RequestSpec[];
