@@ -19,7 +19,6 @@ export interface OptionSpec {
   default?: string | boolean;
   /** Placeholder in the usage text and in the message for a missing value: `--port <n>`. */
   value?: string;
-  multiple?: boolean;
 }
 
 export interface CommandSpec {
@@ -51,7 +50,7 @@ export const STDIO: CliIo = {
   err: (text) => void process.stderr.write(text),
 };
 
-export type CliValues = Record<string, string | boolean | string[] | undefined>;
+export type CliValues = Record<string, string | boolean | undefined>;
 
 export interface ParsedCommandLine {
   values: CliValues;
@@ -137,7 +136,7 @@ export const flagGiven = (argv: readonly string[], name: string) =>
  * the value of `--port=4603`) and passes `4603` to the script as an argument. Names the command the user
  * meant, or undefined when npm took none of this command's flags.
  */
-export function npmTookFlag(
+function npmTookFlag(
   spec: CommandSpec,
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -238,10 +237,7 @@ export function parseCommandLine(
 ): ParsedCommandLine | undefined {
   const options = { ...spec.options, help: HELP_OPTION };
   const config = Object.fromEntries(
-    Object.entries(options).map(([name, o]) => [
-      name,
-      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
-    ]),
+    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]),
   );
   if (argv.includes("--help") || argv.includes("-h")) {
     out(formatUsage(spec));

@@ -95,22 +95,17 @@ export class SchemaArbitraries {
   }
 
   private string(schema: Obj): fc.Arbitrary<string> {
-    const minLength = typeof schema.minLength === "number" ? schema.minLength : 0;
-    const maxLength = Math.max(
-      minLength,
-      Math.min(typeof schema.maxLength === "number" ? schema.maxLength : MAX_STRING, MAX_STRING),
-    );
+    const { minLength, maxLength } = lengths(schema.minLength, schema.maxLength, MAX_STRING);
+    const dates = fc
+      .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true })
+      .map((d) => d.toISOString());
     switch (schema.format) {
       case "uuid":
         return fc.uuid();
       case "date-time":
-        return fc
-          .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true })
-          .map((d) => d.toISOString());
+        return dates;
       case "date":
-        return fc
-          .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true })
-          .map((d) => d.toISOString().slice(0, 10));
+        return dates.map((d) => d.slice(0, 10));
       case "uri":
         return fc.webUrl();
       case "email":
@@ -126,11 +121,7 @@ export class SchemaArbitraries {
   }
 
   private array(schema: Obj, depth: number): fc.Arbitrary<unknown[]> {
-    const minLength = typeof schema.minItems === "number" ? schema.minItems : 0;
-    const maxLength = Math.max(
-      minLength,
-      Math.min(typeof schema.maxItems === "number" ? schema.maxItems : MAX_ITEMS, MAX_ITEMS),
-    );
+    const { minLength, maxLength } = lengths(schema.minItems, schema.maxItems, MAX_ITEMS);
     const items = depth >= MAX_DEPTH ? fc.constant(null) : this.valid(schema.items ?? {}, depth + 1);
     return schema.uniqueItems === true
       ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
@@ -151,8 +142,14 @@ export class SchemaArbitraries {
   }
 }
 
+/** A string's or array's length bounds from the schema, the upper one capped at `cap` (and never below the lower). */
+function lengths(min: unknown, max: unknown, cap: number): { minLength: number; maxLength: number } {
+  const minLength = typeof min === "number" ? min : 0;
+  return { minLength, maxLength: Math.max(minLength, Math.min(typeof max === "number" ? max : cap, cap)) };
+}
+
 /** Integer bounds of a schema, clamped to a small window so generated values stay realistic. */
-export function intRange(schema: Obj): { min: number; max: number } {
+function intRange(schema: Obj): { min: number; max: number } {
   let min =
     typeof schema.minimum === "number"
       ? schema.minimum

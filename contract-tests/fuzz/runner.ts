@@ -295,20 +295,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const existing = distinct.get(key);
       if (existing) existing.count++;
       else {
+        const { index, method, path, auth, intent, mutation } = request;
         distinct.set(key, {
           check: failure.check,
           operationId: op.operationId,
           status,
           message: failure.message,
           count: 1,
-          request: {
-            index: request.index,
-            method: request.method,
-            path: request.path,
-            auth: request.auth,
-            intent: request.intent,
-            ...(request.mutation ? { mutation: request.mutation } : {}),
-          },
+          request: { index, method, path, auth, intent, ...(mutation ? { mutation } : {}) },
           curl: curlCommand(options.baseUrl, request),
         });
       }
