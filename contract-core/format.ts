@@ -6,11 +6,8 @@ export function formatError(error: ContractError): string {
   return `${error.side} ${error.pointer || "/"} (${error.schemaPath}): ${error.message}`;
 }
 
-function formatHeadline(result: ExchangeResult): string {
-  return `${result.valid ? "✔" : "✘"} ${result.method} ${result.url} ${result.operationId ?? "(no operation)"} ${result.status}`;
-}
-
 /** Headline plus one indented line per error; suitable as a test failure message. */
 export function formatErrors(result: ExchangeResult): string {
-  return [formatHeadline(result), ...result.errors.map((e) => `    ${formatError(e)}`)].join("\n");
+  const headline = `${result.valid ? "✔" : "✘"} ${result.method} ${result.url} ${result.operationId ?? "(no operation)"} ${result.status}`;
+  return [headline, ...result.errors.map((e) => `    ${formatError(e)}`)].join("\n");
 }

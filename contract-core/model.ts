@@ -100,7 +100,6 @@ class ModelCompiler {
   private readonly componentSchemas: Obj;
   private readonly securitySchemes: Obj;
   private readonly paramSets = new Map<string, ParamSet>();
-  private readonly sharedResponses = new WeakMap<Obj, Omit<ResponseModel, "key">>();
 
   constructor(doc: OpenApiDocument) {
     ({ clone: this.clone, locations: this.locations } = prepare(doc));
@@ -169,11 +168,9 @@ class ModelCompiler {
     });
   }
 
-  /** A response shared through `#/components/responses/...` is compiled once. */
+  /** A response shared through `#/components/responses/...` compiles once: Ajv keeps a function per schema object. */
   private responseModel(raw: unknown, pointer: string): Omit<ResponseModel, "key"> {
     const { node: response, pointer: at } = this.deref(raw, pointer);
-    const cached = this.sharedResponses.get(response);
-    if (cached) return cached;
     const headers: ParamSpec[] = Object.entries(isObj(response.headers) ? response.headers : {})
       .filter(([name]) => name.toLowerCase() !== "content-type")
       .map(([name, rawHeader]) => {
@@ -189,13 +186,11 @@ class ModelCompiler {
           explode: false,
         };
       });
-    const model = {
+    return {
       pointer: at,
       media: this.mediaModels(response.content, at),
       headers: this.paramSet(headers, join(at, "headers")),
     };
-    this.sharedResponses.set(response, model);
-    return model;
   }
 
   private credential(schemeName: string): Credential {

@@ -7,7 +7,7 @@ export const REVOKED_KEY_VARIABLE = "TALENT_GRAPH_REVOKED_KEY";
 const LONG_RUN = /([A-Za-z0-9])\1{63,}/g;
 
 /** Single-quoted for a POSIX shell; runs of 64+ equal letters or digits are written as a printf so the line stays readable. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   const parts: string[] = [];
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
@@ -19,19 +19,17 @@ export function shellQuote(text: string): string {
   return parts.filter((part) => part !== "''").join("") || "''";
 }
 
-const quote = shellQuote;
-
 export function curlCommand(baseUrl: string, request: FuzzRequest): string {
   // -g: no globbing of [] {}; --path-as-is: send dot segments and bad escapes unchanged.
   const parts = [
     "curl -sS -i -g --path-as-is",
     `-X ${request.method}`,
-    quote(`${baseUrl.replace(/\/+$/, "")}${request.path}`),
+    shellQuote(`${baseUrl.replace(/\/+$/, "")}${request.path}`),
   ];
   if (request.auth === "bearer") parts.push(`-H "Authorization: Bearer $${KEY_VARIABLE}"`);
   if (request.auth === "x-api-key") parts.push(`-H "X-Api-Key: $${KEY_VARIABLE}"`);
   if (request.auth === "revoked") parts.push(`-H "Authorization: Bearer $${REVOKED_KEY_VARIABLE}"`);
-  for (const [name, value] of Object.entries(request.headers)) parts.push(`-H ${quote(`${name}: ${value}`)}`);
-  if (request.body !== undefined) parts.push(`--data-binary ${quote(request.body)}`);
+  for (const [name, value] of Object.entries(request.headers)) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (request.body !== undefined) parts.push(`--data-binary ${shellQuote(request.body)}`);
   return parts.join(" ");
 }

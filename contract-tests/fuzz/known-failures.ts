@@ -22,9 +22,8 @@ export interface KnownFailure {
   why: string;
 }
 
-export const KNOWN_FAILURES_FILE = new URL("./known-failures.json", import.meta.url);
-
-export function loadKnownFailures(file: URL | string = KNOWN_FAILURES_FILE): KnownFailure[] {
+export function loadKnownFailures(): KnownFailure[] {
+  const file = new URL("./known-failures.json", import.meta.url);
   return (JSON.parse(readFileSync(file, "utf8")) as { failures: KnownFailure[] }).failures;
 }
 
