@@ -71,32 +71,18 @@ export async function readBodyWithin(request: BodyStream, limit: number = MAX_BO
     drainBody(request, limit);
     return null;
   }
-  return new Promise<Buffer | null>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        stop();
-        drainBody(request, limit);
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const stop = () => {
-      request.off("data", onData).off("end", onEnd).off("error", onError);
-    };
-    request.on("data", onData).on("end", onEnd).on("error", onError);
-  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early must not destroy the request: its answer goes out on the same connection.
+  for await (const chunk of request.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      drainBody(request, limit);
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** A Node `clientError`: parser errors carry an `HPE_*` code, socket errors a system code. */
