@@ -23,10 +23,7 @@ export function parseBodyText(text: string, contentType?: string | null): unknow
 function headersToRecord(headers: HeadersInit | HeaderMap | undefined): HeaderMap {
   if (!headers) return {};
   if (headers instanceof Headers) {
-    const out: HeaderMap = {};
-    headers.forEach((value, name) => {
-      out[name] = value;
-    });
+    const out: HeaderMap = Object.fromEntries(headers);
     const cookies = headers.getSetCookie();
     if (cookies.length > 1) out["set-cookie"] = cookies;
     return out;

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import {
   COMMON_OPTIONS,
   DEFAULT_SPEC_PATH,
+  flagGiven,
   formatUsage,
   keyFromEnv,
   isMain,
@@ -91,17 +92,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, out: (text: str
       positionals.length === 0 ? "no base URL given" : `one base URL expected, got ${positionals.join(" ")}`,
     );
   const base = positionals[0]!;
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw usageError(FUZZ_COMMAND, `not a URL: ${base}`);
-  }
+  const url = URL.parse(base);
+  if (!url) throw usageError(FUZZ_COMMAND, `not a URL: ${base}`);
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw usageError(FUZZ_COMMAND, `the base URL must be http(s), got ${base}`);
   const keyVariable = String(values["key-env"]);
   const key = keyFromEnv(values, "key-env", env);
-  if (key === undefined && argv.some((arg) => arg === "--key-env" || arg.startsWith("--key-env=")))
+  if (key === undefined && flagGiven(argv, "key-env"))
     throw usageError(FUZZ_COMMAND, `the environment variable ${keyVariable} (named by --key-env) is not set.`);
   const options: CliOptions = {
     baseUrl: base.replace(/\/+$/, ""),

@@ -65,8 +65,8 @@ const HUGE = 3000;
 const NON_FINITE = ["Infinity", "-Infinity", "1e309", "NaN", "1.5"];
 const MALFORMED_AUTH = ["Bearer", "Basic dGVzdDp0ZXN0", "Token abc123"];
 
-const enc = (value: unknown): string => encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value));
 const str = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+const enc = (value: unknown): string => encodeURIComponent(str(value));
 
 export class RequestGenerator {
   private readonly schemas: SchemaArbitraries;
