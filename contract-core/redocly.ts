@@ -39,7 +39,8 @@ export async function redocly(args: string[], cwd: string): Promise<string> {
   } catch (e) {
     const { code, stdout = "", stderr = "" } = e as { code?: unknown; stdout?: string; stderr?: string };
     const exit = typeof code === "number" ? code : 1;
-    throw new Error(`redocly ${args[0]} failed (exit ${exit}):\n${redoclyOutput(`${stdout}${stderr}`)}`);
+    const output = redoclyOutput(`${stdout}${stderr}`);
+    throw new Error(`redocly ${args[0]} failed (exit ${exit}):\n${output}`, { cause: e });
   }
 }
 
