@@ -67,14 +67,14 @@ const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "pri
 
 /** Shared option definitions, so every command spells them the same. */
 export const COMMON_OPTIONS = {
-  port: (defaultPort: string, what = "listen on"): OptionSpec => ({
+  port: (defaultPort: string): OptionSpec => ({
     type: "string",
     value: "<port>",
     env: "PORT",
     default: defaultPort,
-    description: `port to ${what} (0 = any free port)`,
+    description: "port to listen on (0 = any free port)",
   }),
-  host: (defaultHost = "127.0.0.1"): OptionSpec => ({
+  host: (defaultHost: string): OptionSpec => ({
     type: "string",
     value: "<host>",
     env: "HOST",
@@ -88,7 +88,7 @@ export const COMMON_OPTIONS = {
     default: defaultPath,
     description: "OpenAPI document (JSON or YAML, split or bundled)",
   }),
-  out: (defaultPath: string, what = "output file"): OptionSpec => ({
+  out: (defaultPath: string, what: string): OptionSpec => ({
     type: "string",
     value: "<path>",
     default: defaultPath,
@@ -274,32 +274,25 @@ export function parseCommandLine(
 }
 
 /** A port option's value as a number, or a UsageError naming the flag. */
-export function portValue(spec: CommandSpec, value: unknown, flag = "port"): number {
+export function portValue(spec: CommandSpec, value: unknown): number {
   const text = String(value ?? "");
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
-    const env = spec.options?.[flag]?.env;
+    const env = spec.options?.port?.env;
     throw usageError(
       spec,
-      `${env ?? `--${flag}`} must be an integer 0-65535, got "${text}" (set it with --${flag} <n>${env ? ` or ${env}=<n>` : ""}; 0 picks a free port)`,
+      `${env ?? "--port"} must be an integer 0-65535, got "${text}" (set it with --port <n>${env ? ` or ${env}=<n>` : ""}; 0 picks a free port)`,
     );
   }
   return Number(text);
 }
 
 /** The message for a failed listen: a busy port names the port and how to choose another. */
-export function describeListenError(
-  error: unknown,
-  port: number,
-  host: string,
-  flag = "--port",
-  envName = "PORT",
-): string {
+export function describeListenError(error: unknown, port: number, host: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === "EADDRINUSE") {
-    return `port ${port} on ${host} is already in use: stop the process using it, or choose another port with ${flag} <n> (or ${envName}=<n>); ${flag} 0 picks any free port`;
-  }
+  if (code === "EADDRINUSE")
+    return `port ${port} on ${host} is already in use: stop the process using it, or choose another port with --port <n> (or PORT=<n>); --port 0 picks any free port`;
   if (code === "EACCES")
-    return `no permission to listen on port ${port} on ${host}: choose a port above 1023 with ${flag} <n> (or ${envName}=<n>)`;
+    return `no permission to listen on port ${port} on ${host}: choose a port above 1023 with --port <n> (or PORT=<n>)`;
   if (code === "EADDRNOTAVAIL")
     return `cannot listen on ${host}: no such local address; choose another with --host <host> (or HOST=<host>)`;
   return `cannot listen on ${host}:${port}: ${(error as Error | undefined)?.message ?? String(error)}`;

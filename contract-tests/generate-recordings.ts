@@ -9,10 +9,9 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Exchange } from "../contract-core/index.js";
 import type { RequestSpec } from "./record.js";
-import { deref, isObj, type Obj } from "../contract-core/index.js";
+import { deref, isMain, isObj, type Obj } from "../contract-core/index.js";
 import {
   DEFAULT_SPEC_PATH,
   listOperations,
@@ -211,7 +210,7 @@ export function mockRequests(recordings: GeneratedRecording[], basePath: string)
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const arg = (name: string, fallback: string) => {
     const i = process.argv.indexOf(name);
     return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
