@@ -127,31 +127,19 @@ function fromHar(log: Obj, file: string, basePath: string): LoadedExchange[] {
   return out;
 }
 
-/** Parses one file's text. `basePath` selects HAR entries (e.g. `/v1`). */
-function parseRecordingText(text: string, file: string, basePath: string): LoadedExchange[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new RecordingError(file, `invalid JSON (${(error as Error).message})`);
-  }
-  if (!isObj(doc)) throw new RecordingError(file, "expected a JSON object");
-  if (isObj(doc.log)) return fromHar(doc.log, file, basePath);
-  return [{ file, exchange: fromRecording(doc, file) }];
-}
-
+/** Every exchange of the files and folders named; `basePath` selects HAR entries (e.g. `/v1`). */
 export function loadRecordings(paths: string[], basePath: string): LoadedExchange[] {
   return collectRecordingFiles(paths).flatMap((file) => {
-    let text: string;
+    let doc: unknown;
     try {
-      text = readFileSync(file, "utf8");
+      doc = JSON.parse(readFileSync(file, "utf8"));
     } catch (error) {
-      throw new RecordingError(
-        file,
-        `cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      );
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new RecordingError(file, code ? `cannot read (${code})` : `invalid JSON (${(error as Error).message})`);
     }
-    return parseRecordingText(text, file, basePath);
+    if (!isObj(doc)) throw new RecordingError(file, "expected a JSON object");
+    if (isObj(doc.log)) return fromHar(doc.log, file, basePath);
+    return [{ file, exchange: fromRecording(doc, file) }];
   });
 }
 
