@@ -10,8 +10,6 @@ export interface TargetCheckOptions {
   basePath: string;
   /** Where the key came from, for the message: `TALENT_GRAPH_API_KEY`. */
   keySource: string;
-  timeoutMs?: number;
-  fetch?: typeof globalThis.fetch;
 }
 
 const PROBE = "/me";
@@ -57,9 +55,9 @@ export async function checkTarget(
   const withoutBasePath = options.basePath !== "" && !path.endsWith(options.basePath);
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(`${base}${PROBE}`, {
+    response = await fetch(`${base}${PROBE}`, {
       headers: { authorization: `Bearer ${key}`, accept: "application/json" },
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
     return `${base} is not reachable (${unreachableReason(error, new URL(base))}); check that the server is running and the URL is right.`;

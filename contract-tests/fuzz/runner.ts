@@ -27,8 +27,6 @@ export interface FuzzOptions {
   concurrency: number;
   /** Stop sending new requests after this long. */
   timeLimitMs: number;
-  /** Per-request timeout. */
-  requestTimeoutMs?: number;
   spec?: string;
   /** Restrict to these operation ids. */
   operations?: string[];
@@ -52,14 +50,7 @@ export interface FuzzFailure {
   message: string;
   /** Requests that failed the same way (same check, operation, status and mutation kind). */
   count: number;
-  request: {
-    index: number;
-    method: string;
-    path: string;
-    auth: FuzzRequest["auth"];
-    intent: FuzzRequest["intent"];
-    mutation?: string;
-  };
+  request: Pick<FuzzRequest, "index" | "method" | "path" | "auth" | "intent" | "mutation">;
   curl: string;
 }
 
@@ -102,7 +93,7 @@ async function send(options: FuzzOptions, basePath: string, request: FuzzRequest
       headers: { ...request.headers, ...authHeaders(request, options) },
       body: request.body,
       redirect: "manual",
-      signal: AbortSignal.timeout(options.requestTimeoutMs ?? 10_000),
+      signal: AbortSignal.timeout(10_000),
     });
     const recorded = {
       method: request.method,
