@@ -14,8 +14,8 @@ export interface LoggedRequest {
   body?: unknown;
 }
 
-/** `type: message` of an answer in the reference's error shape, or undefined. */
-function errorOf(body: unknown): string | undefined {
+/** `type: message` of an answer in the reference's error shape (object, JSON text or bytes), or undefined. */
+export function errorSummary(body: unknown): string | undefined {
   let value = body;
   if (value instanceof Uint8Array) value = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString();
   if (typeof value === "string") {
@@ -32,6 +32,6 @@ function errorOf(body: unknown): string | undefined {
 
 export function requestLogLine({ method, url, status, ms, body }: LoggedRequest): string {
   const line = `${method} ${url} ${status} ${ms.toFixed(1)} ms`;
-  const error = status >= 400 && status < 500 ? errorOf(body) : undefined;
+  const error = status >= 400 && status < 500 ? errorSummary(body) : undefined;
   return error ? `${line} ${error}` : line;
 }

@@ -4,6 +4,7 @@
  * that is not reachable, a key it refuses (401 or 403) and a base URL without the spec's base path. The
  * messages name the key's variable, never the key.
  */
+import { errorSummary } from "./request-log.js";
 
 export interface TargetCheckOptions {
   /** The spec's base path, e.g. `/v1` (serverBasePath of the spec). */
@@ -34,11 +35,8 @@ function unreachableReason(error: unknown, url: URL): string {
 
 /** The error type and message of an answer in the reference's error shape, when it is one. */
 async function errorOf(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => undefined)) as
-    { error?: { type?: unknown; message?: unknown } } | undefined;
-  const type = typeof body?.error?.type === "string" ? body.error.type : undefined;
-  const message = typeof body?.error?.message === "string" ? body.error.message : undefined;
-  return type ? ` (${type}${message ? `: ${message}` : ""})` : "";
+  const summary = errorSummary(await response.text().catch(() => ""));
+  return summary ? ` (${summary})` : "";
 }
 
 /**
