@@ -13,7 +13,6 @@ import {
   floorLine,
   formatSummary,
   load,
-  peakRssMb,
   ratios,
   rssMb,
   startServer,
@@ -42,18 +41,17 @@ async function measure(cwd: string, people: number, options: Omit<LoadOptions, "
   });
   try {
     const baseUrl = started.match[1]!;
-    const origin = new URL(baseUrl).origin;
     const work = await sandboxWorkload(baseUrl, HEADERS);
     const loadOptions = { ...options, headers: HEADERS };
-    const mixed = await load(origin, work.mixed, loadOptions);
-    const search = await load(origin, work.search, loadOptions);
+    const mixed = await load(baseUrl, work.mixed, loadOptions);
+    const search = await load(baseUrl, work.search, loadOptions);
     const pid = started.child.pid!;
     return {
       readyS: started.readyMs / 1000,
       mixed,
       search,
       rssMb: rssMb(pid),
-      peakMb: peakRssMb(pid),
+      peakMb: rssMb(pid, "VmHWM"),
       requests: work.mixed.length,
       searches: work.search.length,
     };

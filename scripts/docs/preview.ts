@@ -52,7 +52,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
   let failure = "";
   let waiters: Array<() => void> = [];
 
-  const rebuild = serialize(async () => {
+  const build = async () => {
     const started = Date.now();
     try {
       const specPath = spec.endsWith(".json") ? spec : await bundle(spec, scratch);
@@ -70,7 +70,21 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       waiters = [];
       for (const resolve of done) resolve();
     }
-  });
+  };
+  // One build at a time; a change during a build asks for exactly one more after it.
+  let building: Promise<void> | undefined;
+  let again = false;
+  const rebuild = (): Promise<void> => {
+    again = building !== undefined;
+    building ??= (async () => {
+      do {
+        again = false;
+        await build();
+      } while (again);
+      building = undefined;
+    })();
+    return building;
+  };
 
   const server = await servePage(
     options.port ?? 4000,
@@ -109,7 +123,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       watcher.close();
       for (const client of clients) client.end();
       await server.close();
-      await rebuild.idle();
+      await building;
       await rm(scratch, { recursive: true, force: true });
     },
   };
@@ -129,30 +143,6 @@ export function injectReload(html: string): string {
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
-
-/** One run at a time; a call during a run schedules exactly one more run after it. */
-function serialize(task: () => Promise<void>): (() => Promise<void>) & { idle: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await task();
-      } while (again);
-    })();
-    try {
-      await running;
-    } finally {
-      running = undefined;
-    }
-  };
-  return Object.assign(run, { idle: async () => void (await running) });
-}
 
 export const PREVIEW_COMMAND: CommandSpec = {
   name: "npm run docs:preview",
