@@ -154,9 +154,9 @@ export async function inspectDocs(options: InspectOptions) {
     const guides = [];
     const layout = [];
     for (const width of options.guideWidths) {
-      const shot = options.guidesScreenshot.replace("{width}", String(width));
-      guides.push(await checkGuides(page, width, shot, timeout));
-      layout.push(await checkLayout(page, width, options, timeout));
+      const checked = await checkWidth(page, width, options, timeout);
+      guides.push(checked.guide);
+      layout.push(checked.layout);
     }
     const firstSample = options.sampleSections[0];
     const serverChoices = firstSample ? await listServerChoices(page, firstSample, timeout) : [];
@@ -197,25 +197,42 @@ const MAX_SCREENSHOT_HEIGHT = 30_000;
 /** Guide sections: Redoc renders each `##` heading of info.description as a section with this id prefix. */
 const GUIDE_SECTIONS = '[data-section-id^="/section/"]';
 
-/** The page at the top, at one viewport width, once `selector` is there (or the wait timed out). */
-async function atWidth(page: Page, width: number, selector: string, timeout: number): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForSelector(selector, { timeout }).catch(() => undefined);
-}
-
 /**
  * At one viewport width: every table and code block of the guides must fit its column, i.e. neither scroll
- * horizontally (scrollWidth > clientWidth) nor stick out of its guide section. Then screenshots the guides.
+ * horizontally (scrollWidth > clientWidth) nor stick out of its guide section, and a screenshot of the guides;
+ * the title's line count, the top section's text and words the guides' tables break mid-word; and, for each
+ * sample section and language, whether the right panel's code samples fit.
  */
-async function checkGuides(page: Page, width: number, screenshot: string, timeout: number) {
-  await atWidth(page, width, GUIDE_SECTIONS, timeout);
+async function checkWidth(page: Page, width: number, options: InspectOptions, timeout: number) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
   await page.waitForTimeout(200);
+  const top = await page.evaluate(measureTop, GUIDE_SECTIONS);
   const { blocks, overflowing, bottom } = await page.evaluate(measureGuides, GUIDE_SECTIONS);
   const height = Math.min(Math.max(900, Math.ceil(bottom)), MAX_SCREENSHOT_HEIGHT);
+  const screenshot = options.guidesScreenshot.replace("{width}", String(width));
   await page.setViewportSize({ width, height });
   await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
-  return { width, blocks, overflowing: overflowing.map((block) => ({ width, block })), screenshot };
+  await page.setViewportSize({ width, height: 900 });
+  const samples = [];
+  for (const language of options.sampleLanguages?.length ? options.sampleLanguages : [undefined]) {
+    for (const section of options.sampleSections) {
+      await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
+      const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
+      await page.waitForSelector(selector, { timeout }).catch(() => undefined);
+      if (language) await chooseLanguage(page, section, language, timeout);
+      await page.waitForTimeout(150);
+      const measured = await page.evaluate(measureSamples, section);
+      samples.push({ width, section, language: language ?? "default", ...measured });
+    }
+  }
+  await page.evaluate(() => {
+    window.location.hash = "";
+    window.scrollTo(0, 0);
+  });
+  const guide = { width, blocks, overflowing: overflowing.map((block) => ({ width, block })), screenshot };
+  return { guide, layout: { width, ...top, samples } };
 }
 
 /** Runs in the page: the guides' tables and code blocks, those that do not fit, and where the guides end. */
@@ -238,32 +255,6 @@ function measureGuides(selector: string) {
     }
   }
   return { blocks, overflowing, bottom };
-}
-
-/**
- * At one viewport width: the title's line count, the top section's text, words the guides' tables break
- * mid-word, and, for each sample section and language, whether the right panel's code samples fit.
- */
-async function checkLayout(page: Page, width: number, options: InspectOptions, timeout: number) {
-  await atWidth(page, width, '[data-section-id="/"] h1', timeout);
-  const top = await page.evaluate(measureTop, GUIDE_SECTIONS);
-  const samples = [];
-  for (const language of options.sampleLanguages?.length ? options.sampleLanguages : [undefined]) {
-    for (const section of options.sampleSections) {
-      await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
-      const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
-      await page.waitForSelector(selector, { timeout }).catch(() => undefined);
-      if (language) await chooseLanguage(page, section, language, timeout);
-      await page.waitForTimeout(150);
-      const measured = await page.evaluate(measureSamples, section);
-      samples.push({ width, section, language: language ?? "default", ...measured });
-    }
-  }
-  await page.evaluate(() => {
-    window.location.hash = "";
-    window.scrollTo(0, 0);
-  });
-  return { width, ...top, samples };
 }
 
 /** Picks a sample language in a section's request panel (Redoc keeps the choice for every operation). */

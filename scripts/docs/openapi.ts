@@ -7,7 +7,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 export type OpenApiDoc = JsonObject;
 
-export { HTTP_METHODS, type HttpMethod } from "../../contract-core/index.js";
+export type { HttpMethod } from "../../contract-core/index.js";
 
 export interface OperationRef {
   path: string;
