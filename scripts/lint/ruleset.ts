@@ -76,16 +76,6 @@ function sharedErrorResponses(responses: unknown, _options: unknown, context: { 
   return problems;
 }
 
-/** Property names are snake_case unless the schema declares `x-property-case: camelCase` (see spec/EXTENSIONS.md). */
-function snakeCaseProperties(schema: unknown) {
-  const s = schema as { properties?: Record<string, unknown>; "x-property-case"?: string };
-  if (!s || typeof s !== "object" || !s.properties || typeof s.properties !== "object") return [];
-  if (s["x-property-case"] === "camelCase") return [];
-  return Object.keys(s.properties)
-    .filter((name) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(name))
-    .map((name) => ({ message: `Property "${name}" must be snake_case.`, path: ["properties", name] }));
-}
-
 /** Every schema property carries a description (on the property or on the schema it resolves to). */
 function propertyDescriptions(schema: unknown) {
   const s = schema as { properties?: Record<string, { description?: string } | boolean> };
@@ -178,8 +168,10 @@ export const houseRules = documented({
   },
   "tg-snake-case-properties": {
     description: "Schema property names are snake_case (camelCase only where the reference uses it, flagged).",
-    given: SCHEMAS,
-    then: { function: snakeCaseProperties },
+    message: 'Property "{{property}}" must be snake_case.',
+    // `x-property-case: camelCase` exempts a schema (spec/EXTENSIONS.md).
+    given: "$..[?(@ && @.properties && @['x-property-case'] !== 'camelCase')].properties",
+    then: { field: "@key", function: casing, functionOptions: { type: "snake" } },
   },
   "tg-property-description": {
     description: "Every schema property has a description.",
