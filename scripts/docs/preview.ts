@@ -8,13 +8,15 @@
  *
  * Redocly's own `redocly preview` is not used: it fetches the Redocly Realm package with npx at run time.
  */
+import { once } from "node:events";
 import { existsSync, watch, type FSWatcher } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
 import { servePage } from "./http.js";
+import type { OpenApiDoc } from "./openapi.js";
 import {
   bundleSpec,
   COMMON_OPTIONS,
@@ -50,13 +52,13 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
   const clients = new Set<http.ServerResponse>();
   let page = "";
   let failure = "";
-  let waiters: Array<() => void> = [];
+  const built = new EventTarget();
 
   const build = async () => {
     const started = Date.now();
     try {
-      const specPath = spec.endsWith(".json") ? spec : await bundle(spec, scratch);
-      const result = await buildDocs({ specPath, outFile: path.join(scratch, "index.html") });
+      const source = spec.endsWith(".json") ? { specPath: spec } : { doc: bundleSpec(spec) as OpenApiDoc };
+      const result = await buildDocs({ ...source, outFile: path.join(scratch, "index.html") });
       page = injectReload(await readFile(result.outFile, "utf8"));
       failure = "";
       for (const warning of result.warnings) log(`warning: ${warning}`);
@@ -66,9 +68,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       failure = error instanceof Error ? error.message : String(error);
       log(`build failed, still serving the last good page:\n${failure}`);
     } finally {
-      const done = waiters;
-      waiters = [];
-      for (const resolve of done) resolve();
+      built.dispatchEvent(new Event("built"));
     }
   };
   // One build at a time; a change during a build asks for exactly one more after it.
@@ -117,7 +117,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
 
   return {
     url,
-    nextBuild: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    nextBuild: async () => void (await once(built, "built")),
     close: async () => {
       clearTimeout(timer);
       watcher.close();
@@ -127,12 +127,6 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       await rm(scratch, { recursive: true, force: true });
     },
   };
-}
-
-async function bundle(root: string, scratch: string): Promise<string> {
-  const out = path.join(scratch, "openapi.json");
-  await writeFile(out, JSON.stringify(bundleSpec(root)));
-  return out;
 }
 
 /** Adds the reload script before the page's own `</body>` (the last one: the inlined bundle has others). */
