@@ -116,34 +116,35 @@ export interface LoadOptions {
 }
 
 /**
- * Requests per second over `paths` (each connection cycles through them in order, so every answer is one of
- * many distinct ones), after a one-second warm-up: 0 when no answer came within the run. A non-2xx answer or
- * an error fails the run.
+ * Requests per second over `paths` under `baseUrl` (each connection cycles through them in order, so every answer
+ * is one of many distinct ones), after a one-second warm-up: 0 when no answer came within the run. A non-2xx
+ * answer or an error fails the run.
  */
-export async function load(origin: string, paths: readonly string[], options: LoadOptions): Promise<number> {
+export async function load(baseUrl: string, paths: readonly string[], options: LoadOptions): Promise<number> {
   loaded ??= createRequire(import.meta.url)("autocannon") as Autocannon;
+  const { origin, pathname } = new URL(baseUrl);
   const run = (duration: number) =>
     loaded!({
       url: origin,
       connections: options.connections,
       duration,
       headers: options.headers,
-      requests: paths.map((path) => ({ method: "GET", path })),
+      requests: paths.map((path) => ({ method: "GET", path: pathname.replace(/\/$/, "") + path })),
       // Seconds an answer may take: a slow answer on a large graph is counted late, not as an error.
       timeout: 120,
     });
   await run(1);
   const r = await run(options.seconds);
   const bad = r.non2xx + r.errors;
-  if (bad > 0) throw new Error(`${origin}: ${bad} bad answers of ${r.requests.total}`);
+  if (bad > 0) throw new Error(`${baseUrl}: ${bad} bad answers of ${r.requests.total}`);
   return r.requests.average;
 }
 
-/** GETs each path once and keeps those answering 2xx (a load run of error answers measures nothing). */
-export async function answering(origin: string, paths: readonly string[], headers: Record<string, string>) {
+/** GETs each path under `baseUrl` once and keeps those answering 2xx (a load of error answers measures nothing). */
+export async function answering(baseUrl: string, paths: readonly string[], headers: Record<string, string>) {
   const ok: string[] = [];
   for (const path of paths) {
-    const res = await fetch(origin + path, { headers });
+    const res = await fetch(baseUrl.replace(/\/$/, "") + path, { headers });
     await res.arrayBuffer();
     if (res.ok) ok.push(path);
   }
@@ -216,15 +217,9 @@ export function startServer(
   });
 }
 
-/** Resident memory of a process in MB (Linux /proc). */
-export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
-/** Peak resident memory of a process in MB (Linux /proc). */
-export function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+/** Resident memory of a process in MB (Linux /proc): now (`VmRSS`) or at its peak (`VmHWM`). */
+export function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 

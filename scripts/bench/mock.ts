@@ -75,28 +75,9 @@ export async function mockFloors(rounds: number, options: Omit<LoadOptions, "hea
   const prism = `http://127.0.0.1:${port}`;
   // The paths every server answers with 2xx (stock Prism refuses some searches its validator reads otherwise).
   let paths = [...goldenSearches(), ...READS];
-  for (const base of [now, old, prism]) {
-    const { origin, pathname } = new URL(base);
-    paths = (
-      await answering(
-        origin,
-        paths.map((p) => pathname.replace(/\/$/, "") + p),
-        HEADERS,
-      )
-    ).map((p) => p.slice(pathname.replace(/\/$/, "").length));
-  }
+  for (const base of [now, old, prism]) paths = await answering(base, paths, HEADERS);
   console.log(`\nmock: ${paths.length} distinct requests every server answers with 2xx`);
-  const run = (base: string) => async () => {
-    const { origin, pathname } = new URL(base);
-    const prefix = pathname.replace(/\/$/, "");
-    return {
-      rps: await load(
-        origin,
-        paths.map((p) => prefix + p),
-        { ...options, headers: HEADERS },
-      ),
-    };
-  };
+  const run = (base: string) => async () => ({ rps: await load(base, paths, { ...options, headers: HEADERS }) });
   const runs = await alternate(rounds, { now: run(now), old: run(old), prism: run(prism) });
   const fmt = (values: number[]) => formatSummary(summarize(values), "req/s");
   return [

@@ -13,7 +13,6 @@ import {
   floorLine,
   formatSummary,
   load,
-  peakRssMb,
   ratios,
   rssMb,
   startServer,
@@ -42,18 +41,17 @@ async function measure(cwd: string, people: number, options: Omit<LoadOptions, "
   });
   try {
     const baseUrl = started.match[1]!;
-    const origin = new URL(baseUrl).origin;
     const work = await sandboxWorkload(baseUrl, HEADERS);
     const loadOptions = { ...options, headers: HEADERS };
-    const mixed = await load(origin, work.mixed, loadOptions);
-    const search = await load(origin, work.search, loadOptions);
+    const mixed = await load(baseUrl, work.mixed, loadOptions);
+    const search = await load(baseUrl, work.search, loadOptions);
     const pid = started.child.pid!;
     return {
       readyS: started.readyMs / 1000,
       mixed,
       search,
       rssMb: rssMb(pid),
-      peakMb: peakRssMb(pid),
+      peakMb: rssMb(pid, "VmHWM"),
       requests: work.mixed.length,
       searches: work.search.length,
     };
@@ -78,7 +76,7 @@ export async function sandboxFloors(
   options: Omit<LoadOptions, "headers">,
 ): Promise<string[]> {
   const base = baseCheckout();
-  const bySize = new Map<number, { now: Record<string, number[]>; old: Record<string, number[]> }>();
+  const bySize = new Map<number, Runs>();
   for (const people of sizes) {
     console.log(`\nsandbox at ${people.toLocaleString("en")} people (this checkout, then ${BASE_COMMIT}):`);
     const failures: string[] = [];
@@ -108,85 +106,72 @@ const fmt = (values: number[], unit: string, digits = 0) => formatSummary(summar
 const old = (values: number[] | undefined, unit: string, digits = 0) =>
   values && !values.every(Number.isNaN) ? `${BASE_COMMIT} ${fmt(values, unit, digits)}` : `${BASE_COMMIT} failed`;
 
-function floors(bySize: Map<number, { now: Record<string, number[]>; old: Record<string, number[]> }>): string[] {
-  const lines: string[] = [];
-  const small = bySize.get(5_000);
-  const mid = bySize.get(50_000);
-  const large = bySize.get(500_000);
-  const line = (floor: Floor) => lines.push(floorLine(floor));
-  const name5k = `sandbox mixed workload at 5,000 people >= 0.8x ${BASE_COMMIT}'s`;
-  if (small)
-    line({
-      name: name5k,
+type Runs = { now: Record<string, number[]>; old: Record<string, number[]> };
+
+function floors(bySize: Map<number, Runs>): string[] {
+  // Read only by the floors whose sizes ran.
+  const [small, mid, large] = [5_000, 50_000, 500_000].map((size) => bySize.get(size)) as [Runs, Runs, Runs];
+  /** The floor's line, judged on the figures of `sizes`, or why it was not measured. */
+  const floor = (name: string, sizes: number[], judge: () => Omit<Floor, "name">) => {
+    const missing = sizes.find((size) => !bySize.has(size));
+    return missing ? unmeasured(name, `size ${missing} not run`) : floorLine({ name, ...judge() });
+  };
+  return [
+    floor(`sandbox mixed workload at 5,000 people >= 0.8x ${BASE_COMMIT}'s`, [5_000], () => ({
       value: summarize(ratios(small.now.mixed!, small.old.mixed!)),
       unit: "x",
       digits: 2,
       compare: ">=",
       target: 0.8,
       details: [`now ${fmt(small.now.mixed!, "req/s")}`, old(small.old.mixed, "req/s")],
-    });
-  else lines.push(unmeasured(name5k, "size 5000 not run"));
-  const names50k = ["ready <= 10 s", "RSS <= 1 GB", "mixed search >= 0.5x its own at 5,000"];
-  if (mid) {
-    line({
-      name: `sandbox at 50,000 people: ${names50k[0]}`,
+    })),
+    floor("sandbox at 50,000 people: ready <= 10 s", [50_000], () => ({
       value: summarize(mid.now.readyS!),
       unit: "s",
       digits: 1,
       compare: "<=",
       target: 10,
       details: [old(mid.old.readyS, "s", 1)],
-    });
-    line({
-      name: `sandbox at 50,000 people: ${names50k[1]}`,
+    })),
+    floor("sandbox at 50,000 people: RSS <= 1 GB", [50_000], () => ({
       value: summarize(mid.now.rssMb!),
       unit: "MB",
       compare: "<=",
       target: 1024,
       details: [old(mid.old.rssMb, "MB")],
-    });
-    if (small)
-      line({
-        name: `sandbox at 50,000 people: ${names50k[2]}`,
-        value: summarize(ratios(mid.now.search!, small.now.search!)),
-        unit: "x",
-        digits: 2,
-        compare: ">=",
-        target: 0.5,
-        details: [
-          `now ${fmt(mid.now.search!, "req/s")}`,
-          `${BASE_COMMIT} ${fmt(ratios(mid.old.search!, small.old.search!), "x", 2)} of its own`,
-        ],
-      });
-    else lines.push(unmeasured(`sandbox at 50,000 people: ${names50k[2]}`, "size 5000 not run"));
-  } else for (const n of names50k) lines.push(unmeasured(`sandbox at 50,000 people: ${n}`, "size 50000 not run"));
-  const names500k = ["starts <= 120 s", "RSS <= 4 GB", "answers"];
-  if (large) {
-    line({
-      name: `sandbox at 500,000 people: ${names500k[0]}`,
+    })),
+    floor("sandbox at 50,000 people: mixed search >= 0.5x its own at 5,000", [50_000, 5_000], () => ({
+      value: summarize(ratios(mid.now.search!, small.now.search!)),
+      unit: "x",
+      digits: 2,
+      compare: ">=",
+      target: 0.5,
+      details: [
+        `now ${fmt(mid.now.search!, "req/s")}`,
+        `${BASE_COMMIT} ${fmt(ratios(mid.old.search!, small.old.search!), "x", 2)} of its own`,
+      ],
+    })),
+    floor("sandbox at 500,000 people: starts <= 120 s", [500_000], () => ({
       value: summarize(large.now.readyS!),
       unit: "s",
       digits: 1,
       compare: "<=",
       target: 120,
       details: [old(large.old.readyS, "s", 1)],
-    });
-    line({
-      name: `sandbox at 500,000 people: ${names500k[1]}`,
+    })),
+    floor("sandbox at 500,000 people: RSS <= 4 GB", [500_000], () => ({
       value: summarize(large.now.peakMb!),
       unit: "MB peak",
       compare: "<=",
       target: 4096,
       details: [`after load ${fmt(large.now.rssMb!, "MB")}`, old(large.old.peakMb, "MB peak")],
-    });
-    line({
-      name: `sandbox at 500,000 people: ${names500k[2]}`,
+    })),
+    floor("sandbox at 500,000 people: answers", [500_000], () => ({
       value: summarize(large.now.requests!),
       unit: "distinct requests answered 2xx",
       compare: ">=",
       target: 50,
       details: [`mixed ${fmt(large.now.mixed!, "req/s")}`, old(large.old.mixed, "req/s")],
-    });
-  } else for (const n of names500k) lines.push(unmeasured(`sandbox at 500,000 people: ${n}`, "size 500000 not run"));
-  return lines;
+    })),
+  ];
 }

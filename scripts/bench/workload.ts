@@ -4,7 +4,7 @@
  *   - mixed: those searches, dossiers of different people (with coworkers and similar people), and every
  *     other read operation of the API (companies, suggest, account, saved queries, Lists, Targets, members,
  *     events, preferences), the ones that read one record on a record made for the run.
- * Paths are under the base path (/v1 ...); only those answering 2xx on the server are kept.
+ * Paths are relative to the base URL (`/people?...`); only those answering 2xx on the server are kept.
  */
 import { goldenPaths } from "../../mocks/sandbox/testing/golden-queries.js";
 import { answering } from "./harness.js";
@@ -50,8 +50,6 @@ async function json(url: string, init: RequestInit): Promise<Record<string, unkn
 
 /** The workload of a running sandbox at `baseUrl` (creates one saved query, List and Target to read). */
 export async function sandboxWorkload(baseUrl: string, headers: Record<string, string>): Promise<Workload> {
-  const base = new URL(baseUrl).pathname;
-  const origin = new URL(baseUrl).origin;
   const post = async (path: string, body: unknown) => {
     const answer = await json(baseUrl + path, {
       method: "POST",
@@ -96,12 +94,7 @@ export async function sandboxWorkload(baseUrl: string, headers: Record<string, s
     "/events",
     "/signals/preferences",
   ];
-  const ok = (paths: string[]) =>
-    answering(
-      origin,
-      paths.map((p) => base + p),
-      headers,
-    );
+  const ok = (paths: string[]) => answering(baseUrl, paths, headers);
   const searchOk = await ok(search);
   // Interleaved, so every stretch of the load mixes searches with the other reads.
   const readsOk = await ok(reads);

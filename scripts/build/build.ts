@@ -163,8 +163,6 @@ export async function buildMsw({
   return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
 }
 
-/** The package's bin: the entry's file name under <dir>/bin. */
-export const BIN_FILE = "bin/talent-graph-api-contract.js";
 /**
  * Packages the bin loads from the consumer's node_modules instead of carrying them: Fastify (a dependency),
  * Prism (the mock's optional peer), and what only the repository's own options use (yaml for a YAML --spec).

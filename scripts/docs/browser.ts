@@ -5,12 +5,12 @@
  * brings each operation into view (Redoc 3 renders operations lazily), and saves screenshots.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { servePage, type PageServer } from "./http.js";
+import { servePage } from "./http.js";
 
 /** Flags for every launch: no background traffic, no first-run work, no sandbox (containers, CI). */
 export const CHROMIUM_ARGS = [
@@ -22,45 +22,39 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-export interface ChromiumExecutable {
-  path: string;
-  args: string[];
-  /** Where it came from, for messages: `CHROMIUM_PATH` or the package name. */
-  source: string;
-}
-
 /**
  * The browser to launch: `CHROMIUM_PATH` when set (e.g. a CI runner's preinstalled Chrome), otherwise the
  * Chromium inside the `@sparticuz/chromium` devDependency, so no system browser and no download outside the npm
  * registry is involved. The package unpacks into the temp folder and takes any `chromium` already there as
- * complete; here it unpacks into a folder of its own version, once, under a lock, so test files starting in
- * parallel never launch a half-written binary or another version's.
+ * complete; here it unpacks into a scratch folder that becomes the folder of its version only once complete (a
+ * rename), so test files starting in parallel never launch a half-written binary or another version's.
  */
-export async function resolveChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumExecutable> {
+export async function resolveChromium(env: NodeJS.ProcessEnv = process.env) {
   assertChromium(env);
-  const configured = env.CHROMIUM_PATH;
-  if (configured) return { path: configured, args: CHROMIUM_ARGS, source: "CHROMIUM_PATH" };
+  if (env.CHROMIUM_PATH) return { path: env.CHROMIUM_PATH, args: CHROMIUM_ARGS, source: "CHROMIUM_PATH" };
   const { default: packaged } = await import("@sparticuz/chromium");
   const manifest = fileURLToPath(new URL("../package.json", import.meta.resolve("@sparticuz/chromium")));
   const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
   const dir = path.join(os.tmpdir(), `talent-graph-chromium-${version}`);
   const ready = path.join(dir, ".unpacked");
-  if (!existsSync(ready))
-    await withLock(`${dir}.lock`, async () => {
-      if (existsSync(ready)) return;
-      await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-      // The package unpacks into os.tmpdir(), which reads TMPDIR at each call.
-      const tmp = process.env.TMPDIR;
-      process.env.TMPDIR = dir;
-      try {
-        await packaged.executablePath();
-      } finally {
-        if (tmp === undefined) delete process.env.TMPDIR;
-        else process.env.TMPDIR = tmp;
-      }
-      await writeFile(ready, version);
+  if (!existsSync(ready)) {
+    const scratch = await mkdtemp(`${dir}-`);
+    // The package reads TMPDIR (os.tmpdir()) before its first await, so the change lasts for that part only.
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = scratch;
+    const unpacked = packaged.executablePath();
+    if (tmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmp;
+    await unpacked;
+    await writeFile(path.join(scratch, ".unpacked"), version);
+    // A folder without `.unpacked` was left by a process that died while unpacking.
+    if (!existsSync(ready)) await rm(dir, { recursive: true, force: true });
+    // Renaming fails when another process's folder got there first: that one is complete too.
+    await rename(scratch, dir).catch(async (error: unknown) => {
+      await rm(scratch, { recursive: true, force: true });
+      if (!existsSync(ready)) throw error;
     });
+  }
   return {
     path: path.join(dir, "chromium"),
     args: [...new Set([...packaged.args, ...CHROMIUM_ARGS])],
@@ -68,145 +62,16 @@ export async function resolveChromium(env: NodeJS.ProcessEnv = process.env): Pro
   };
 }
 
-export interface Section {
-  /** Heading the page shows for the tag (x-displayName or name). */
-  heading: string;
-}
-
-export interface RenderedOperation {
-  /** The operation's heading in the page (its summary). */
-  heading: string;
-  /** The operation section's visible text once rendered. */
-  text: string;
-}
-
-/** One guide table or code block wider than its column at one viewport width. */
-export interface GuideOverflow {
-  width: number;
-  /** The guide section and the block, e.g. `/section/getting-started pre` with its sizes. */
-  block: string;
-}
-
-export interface GuideCheck {
-  width: number;
-  /** Tables and code blocks measured in the guides. */
-  blocks: number;
-  overflowing: GuideOverflow[];
-  screenshot: string;
-}
-
-/** One code sample block of an operation's right panel, in one language, at one width. */
-export interface SampleCheck {
-  width: number;
-  /** The operation's section id, e.g. `/people/searchpeople`. */
-  section: string;
-  /** The sample language chosen in the page (`default` when none is chosen). */
-  language: string;
-  /** Request and response sample blocks measured. */
-  blocks: number;
-  /** Blocks that scroll sideways or stick out of their panel, with their sizes. */
-  overflowing: string[];
-  /** Blocks whose copy button covers part of their text. */
-  copyOverlaps: string[];
-  /** The start of the request sample's text (shows which language was measured). */
-  requestText: string;
-}
-
-/** The page's top (title, intro, servers) and the guides' tables at one viewport width. */
-export interface LayoutCheck {
-  width: number;
-  /** Lines the page title (`[data-section-id="/"] h1`) takes. */
-  titleLines: number;
-  /** Visible text of the page's top section: title, summary and intro. */
-  infoText: string;
-  /** Visible text of the Servers panel beside it. */
-  serversText: string;
-  /** Words of the guides' tables broken across lines between two letters or digits, e.g. `unsu|pported`. */
-  brokenWords: string[];
-  samples: SampleCheck[];
-}
-
-export interface Inspection {
-  url: string;
-  /** One entry per `guideWidths` value. */
-  guides: GuideCheck[];
-  /** One entry per `guideWidths` value. */
-  layout: LayoutCheck[];
-  /** The entries of the server selector above the first sample section's request sample (text of each). */
-  serverChoices: string[];
-  requests: string[];
-  external: string[];
-  consoleErrors: string[];
-  /** Tag heading -> its operations as rendered, in page order; null when the section never rendered. */
-  sections: Map<string, RenderedOperation[] | null>;
-}
-
-export interface InspectOptions {
-  htmlFile: string;
-  sections: Section[];
-  screenshot: string;
-  /** Viewport widths at which the guides' tables and code blocks must fit their column. */
-  guideWidths?: number[];
-  /** Screenshot of the guides per width: `{width}` in the name is replaced by the width. */
-  guidesScreenshot?: string;
-  /** Operation section ids (`/people/searchpeople`) whose right-panel samples are measured at each width. */
-  sampleSections?: string[];
-  /** Sample languages (their labels in the page) to measure each sample section in; none: as shown. */
-  sampleLanguages?: string[];
-  /** Per section; the first one also covers hydration. */
-  timeoutMs?: number;
-  /**
-   * A browser from launchChromium to open the page in (a fresh tab, closed afterwards), so several
-   * inspections share one Chromium; without it, one is launched and closed for this inspection.
-   */
-  browser?: LaunchedChromium;
-}
-
-export interface LaunchedChromium {
-  context: BrowserContext;
-  close: () => Promise<void>;
-}
-
-/** Serves one HTML file at `/` and `/index.html` on 127.0.0.1; anything else is a 404. */
-export async function serveFile(file: string): Promise<PageServer> {
-  const body = await readFile(file);
-  return servePage(0, () => ({ status: 200, body }));
-}
-
-/** Runs `work` while holding `file` (created exclusively; one older than STALE_LOCK_MS is a crashed holder's). */
-async function withLock(file: string, work: () => Promise<void>): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await writeFile(file, String(process.pid), { flag: "wx" });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const age = await stat(file).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > STALE_LOCK_MS) await rm(file, { force: true });
-      else if (Date.now() - started > STALE_LOCK_MS)
-        throw new Error(`${file} stayed locked; remove it if no test runs`, { cause: error });
-      else await new Promise((done) => setTimeout(done, 100));
-    }
-  }
-  try {
-    await work();
-  } finally {
-    await rm(file, { force: true });
-  }
-}
-
-/** Unpacking takes a few seconds; a lock this old belongs to a process that died holding it. */
-const STALE_LOCK_MS = 120_000;
-
 /** Fails early, naming the variable, when `CHROMIUM_PATH` is set to a file that does not exist. */
 export function assertChromium(env: NodeJS.ProcessEnv = process.env): void {
   const configured = env.CHROMIUM_PATH;
   if (configured && !existsSync(configured))
     throw new Error(`CHROMIUM_PATH names ${configured}, which does not exist. Unset it to use the packaged Chromium.`);
+}
+
+export interface LaunchedChromium {
+  context: BrowserContext;
+  close: () => Promise<void>;
 }
 
 export async function launchChromium(): Promise<LaunchedChromium> {
@@ -238,65 +103,74 @@ export function isLocal(url: string): boolean {
   return LOCAL_HOSTS.has(parsed.hostname);
 }
 
-export async function inspectDocs(options: InspectOptions): Promise<Inspection> {
+/** An operation as rendered: its heading (the summary) and the section's visible text. */
+interface RenderedOperation {
+  heading: string;
+  text: string;
+}
+
+export interface InspectOptions {
+  htmlFile: string;
+  /** The tag sections to open, by the heading the page shows (x-displayName or name). */
+  sections: { heading: string }[];
+  screenshot: string;
+  /** Viewport widths at which the guides, the page's top and the samples are measured. */
+  guideWidths: number[];
+  /** Screenshot of the guides per width: `{width}` in the name is replaced by the width. */
+  guidesScreenshot: string;
+  /** Operation section ids (`/people/searchpeople`) whose right-panel samples are measured at each width. */
+  sampleSections: string[];
+  /** Sample languages (their labels in the page) to measure each sample section in; none: as shown. */
+  sampleLanguages?: string[];
+  /** Per wait; the first one also covers hydration. */
+  timeoutMs?: number;
+  /** The browser (launchChromium) to open the page in: a tab of its own, closed afterwards. */
+  browser: LaunchedChromium;
+}
+
+export type Inspection = Awaited<ReturnType<typeof inspectDocs>>;
+
+export async function inspectDocs(options: InspectOptions) {
   const timeout = options.timeoutMs ?? 20_000;
-  const server = await serveFile(options.htmlFile);
-  const browser =
-    options.browser ??
-    (await launchChromium().catch(async (error: unknown) => {
-      await server.close();
-      throw error;
-    }));
-  let page: Page | undefined;
-  const result: Inspection = {
-    url: `${server.origin}/index.html`,
-    guides: [],
-    layout: [],
-    serverChoices: [],
-    requests: [],
-    external: [],
-    consoleErrors: [],
-    sections: new Map(),
-  };
+  const body = await readFile(options.htmlFile);
+  const server = await servePage(0, () => ({ status: 200, body }));
+  const url = `${server.origin}/index.html`;
+  const requests: string[] = [];
+  const consoleErrors: string[] = [];
+  // Listeners and routes belong to this tab, so other inspections in the same browser do not mix in.
+  const page = await options.browser.context.newPage();
   try {
-    // Listeners and routes belong to this tab, so a shared browser's other inspections do not mix in.
-    page = options.browser
-      ? await browser.context.newPage()
-      : (browser.context.pages()[0] ?? (await browser.context.newPage()));
-    page.on("request", (request) => {
-      result.requests.push(request.url());
-      if (!isLocal(request.url())) result.external.push(request.url());
-    });
+    page.on("request", (request) => requests.push(request.url()));
     // Non-local requests are aborted so a leak fails the test instead of hanging it.
     await page.route(
       (url) => !isLocal(url.href),
       (route) => route.abort("blockedbyclient"),
     );
     page.on("console", (message) => {
-      if (message.type() === "error") result.consoleErrors.push(message.text());
+      if (message.type() === "error") consoleErrors.push(message.text());
     });
-    page.on("pageerror", (error) => result.consoleErrors.push(`page error: ${error.message}`));
-    await page.goto(result.url, { waitUntil: "load" });
-    for (const width of options.guideWidths ?? []) {
-      const shot = (options.guidesScreenshot ?? path.join(os.tmpdir(), "guides-{width}.png")).replace(
-        "{width}",
-        String(width),
-      );
-      result.guides.push(await checkGuides(page, width, shot, timeout));
-      result.layout.push(await checkLayout(page, width, options, timeout));
+    page.on("pageerror", (error) => consoleErrors.push(`page error: ${error.message}`));
+    await page.goto(url, { waitUntil: "load" });
+    const guides = [];
+    const layout = [];
+    for (const width of options.guideWidths) {
+      const checked = await checkWidth(page, width, options, timeout);
+      guides.push(checked.guide);
+      layout.push(checked.layout);
     }
-    const firstSample = options.sampleSections?.[0];
-    if (firstSample) result.serverChoices = await serverChoices(page, firstSample, timeout);
-    if (options.guideWidths?.length) await page.setViewportSize({ width: 1280, height: 900 });
-    for (const section of options.sections)
-      result.sections.set(section.heading, await showSection(page, section, timeout));
+    const firstSample = options.sampleSections[0];
+    const serverChoices = firstSample ? await listServerChoices(page, firstSample, timeout) : [];
+    await page.setViewportSize({ width: 1280, height: 900 });
+    /** Tag heading -> its operations as rendered, in page order; null when the section never rendered. */
+    const sections = new Map<string, RenderedOperation[] | null>();
+    for (const { heading } of options.sections) sections.set(heading, await showSection(page, heading, timeout));
     const first = options.sections[0];
-    if (first) await showSection(page, first, timeout);
+    if (first) await showSection(page, first.heading, timeout);
     await fullPageScreenshot(page, options.screenshot);
-    return result;
+    const external = requests.filter((request) => !isLocal(request));
+    return { url, guides, layout, serverChoices, requests, external, consoleErrors, sections };
   } finally {
-    if (options.browser) await page?.close().catch(() => undefined);
-    else await browser.close();
+    await page.close().catch(() => undefined);
     await server.close();
   }
 }
@@ -325,77 +199,31 @@ const GUIDE_SECTIONS = '[data-section-id^="/section/"]';
 
 /**
  * At one viewport width: every table and code block of the guides must fit its column, i.e. neither scroll
- * horizontally (scrollWidth > clientWidth) nor stick out of its guide section. Then screenshots the guides.
+ * horizontally (scrollWidth > clientWidth) nor stick out of its guide section, and a screenshot of the guides;
+ * the title's line count, the top section's text and words the guides' tables break mid-word; and, for each
+ * sample section and language, whether the right panel's code samples fit.
  */
-async function checkGuides(page: Page, width: number, screenshot: string, timeout: number): Promise<GuideCheck> {
+async function checkWidth(page: Page, width: number, options: InspectOptions, timeout: number) {
   await page.setViewportSize({ width, height: 900 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
   await page.waitForTimeout(200);
-  const measured = (await page.evaluate(measureGuides, GUIDE_SECTIONS)) as {
-    blocks: number;
-    overflowing: string[];
-    bottom: number;
-  };
-  const height = Math.min(Math.max(900, Math.ceil(measured.bottom)), MAX_SCREENSHOT_HEIGHT);
+  const top = await page.evaluate(measureTop, GUIDE_SECTIONS);
+  const { blocks, overflowing, bottom } = await page.evaluate(measureGuides, GUIDE_SECTIONS);
+  const height = Math.min(Math.max(900, Math.ceil(bottom)), MAX_SCREENSHOT_HEIGHT);
+  const screenshot = options.guidesScreenshot.replace("{width}", String(width));
   await page.setViewportSize({ width, height });
   await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
-  return {
-    width,
-    blocks: measured.blocks,
-    overflowing: measured.overflowing.map((block) => ({ width, block })),
-    screenshot,
-  };
-}
-
-/** Runs in the page (plain JavaScript source, see stepTowardsSection). */
-const measureGuides = new Function(
-  "selector",
-  `
-  const sections = [...document.querySelectorAll(selector)];
-  const overflowing = [];
-  let blocks = 0;
-  let bottom = 0;
-  for (const section of sections) {
-    const column = section.getBoundingClientRect();
-    bottom = Math.max(bottom, column.bottom + window.scrollY);
-    for (const block of section.querySelectorAll("table, pre")) {
-      blocks += 1;
-      const box = block.getBoundingClientRect();
-      const scroller = block.tagName === "TABLE" && block.parentElement ? block.parentElement : block;
-      const scrolls = scroller.scrollWidth > scroller.clientWidth + 1 || block.scrollWidth > block.clientWidth + 1;
-      if (scrolls || box.right > column.right + 1) {
-        overflowing.push(section.getAttribute("data-section-id") + " " + block.tagName.toLowerCase() +
-          " (scrollWidth " + scroller.scrollWidth + ", clientWidth " + scroller.clientWidth + ", column " + Math.round(column.width) + ")");
-      }
-    }
-  }
-  return { blocks, overflowing, bottom };
-  `,
-) as (selector: string) => { blocks: number; overflowing: string[]; bottom: number };
-
-/**
- * At one viewport width: the title's line count, the top section's text, words the guides' tables break
- * mid-word, and, for each sample section and language, whether the right panel's code samples fit.
- */
-async function checkLayout(page: Page, width: number, options: InspectOptions, timeout: number): Promise<LayoutCheck> {
   await page.setViewportSize({ width, height: 900 });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForSelector('[data-section-id="/"] h1', { timeout }).catch(() => undefined);
-  const top = (await page.evaluate(measureTop, GUIDE_SECTIONS)) as Omit<LayoutCheck, "width" | "samples">;
-  const samples: SampleCheck[] = [];
-  const languages = options.sampleLanguages?.length ? options.sampleLanguages : [undefined];
-  for (const language of languages) {
-    for (const section of options.sampleSections ?? []) {
-      const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
+  const samples = [];
+  for (const language of options.sampleLanguages?.length ? options.sampleLanguages : [undefined]) {
+    for (const section of options.sampleSections) {
       await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
+      const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
       await page.waitForSelector(selector, { timeout }).catch(() => undefined);
       if (language) await chooseLanguage(page, section, language, timeout);
       await page.waitForTimeout(150);
-      const measured = (await page.evaluate(measureSamples, section)) as Omit<
-        SampleCheck,
-        "width" | "section" | "language"
-      >;
+      const measured = await page.evaluate(measureSamples, section);
       samples.push({ width, section, language: language ?? "default", ...measured });
     }
   }
@@ -403,13 +231,36 @@ async function checkLayout(page: Page, width: number, options: InspectOptions, t
     window.location.hash = "";
     window.scrollTo(0, 0);
   });
-  return { width, ...top, samples };
+  const guide = { width, blocks, overflowing: overflowing.map((block) => ({ width, block })), screenshot };
+  return { guide, layout: { width, ...top, samples } };
+}
+
+/** Runs in the page: the guides' tables and code blocks, those that do not fit, and where the guides end. */
+function measureGuides(selector: string) {
+  const overflowing: string[] = [];
+  let blocks = 0;
+  let bottom = 0;
+  for (const section of document.querySelectorAll(selector)) {
+    const column = section.getBoundingClientRect();
+    bottom = Math.max(bottom, column.bottom + window.scrollY);
+    for (const block of section.querySelectorAll("table, pre")) {
+      blocks += 1;
+      const scroller = block.tagName === "TABLE" && block.parentElement ? block.parentElement : block;
+      const scrolls = scroller.scrollWidth > scroller.clientWidth + 1 || block.scrollWidth > block.clientWidth + 1;
+      if (scrolls || block.getBoundingClientRect().right > column.right + 1)
+        overflowing.push(
+          `${section.getAttribute("data-section-id")} ${block.tagName.toLowerCase()} (scrollWidth ` +
+            `${scroller.scrollWidth}, clientWidth ${scroller.clientWidth}, column ${Math.round(column.width)})`,
+        );
+    }
+  }
+  return { blocks, overflowing, bottom };
 }
 
 /** Picks a sample language in a section's request panel (Redoc keeps the choice for every operation). */
 async function chooseLanguage(page: Page, section: string, language: string, timeout: number): Promise<void> {
   const panel = page.locator(`[data-section-id="${section}"] .panel-request-samples`);
-  const current =
+  const before =
     (await panel
       .locator("pre")
       .first()
@@ -422,17 +273,16 @@ async function chooseLanguage(page: Page, section: string, language: string, tim
   await page.waitForFunction(
     ({ section, before }) =>
       document.querySelector(`[data-section-id="${section}"] .panel-request-samples pre`)?.textContent !== before,
-    { section, before: current },
+    { section, before },
     { timeout },
   );
 }
 
 /** The server selector's entries for an operation (Redoc lists every server with the operation's full URL). */
-async function serverChoices(page: Page, section: string, timeout: number): Promise<string[]> {
+async function listServerChoices(page: Page, section: string, timeout: number): Promise<string[]> {
   await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
-  const panel = page.locator(`[data-section-id="${section}"] .panel-request-samples`);
   try {
-    await panel.locator("button").first().click({ timeout });
+    await page.locator(`[data-section-id="${section}"] .panel-request-samples button`).first().click({ timeout });
     // Redoc keeps other operations' closed menus in the page: only the open one is visible.
     const items = page.locator('[role="menuitem"]:visible', { hasText: "://" });
     await items.first().waitFor({ timeout });
@@ -445,98 +295,107 @@ async function serverChoices(page: Page, section: string, timeout: number): Prom
   }
 }
 
-/** Runs in the page (plain JavaScript source, see stepTowardsSection). */
-const measureTop = new Function(
-  "guides",
-  `
-  const info = document.querySelector('[data-section-id="/"]');
+/** Runs in the page: the title's lines, the top's text, the Servers panel's text and words cut in two. */
+function measureTop(guides: string) {
+  const info = document.querySelector<HTMLElement>('[data-section-id="/"]');
   const title = info?.querySelector("h1");
-  const lines = (element) => {
-    if (!element) return 0;
-    const range = document.createRange();
-    range.selectNodeContents(element);
-    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
-  };
+  const range = document.createRange();
+  if (title) range.selectNodeContents(title);
+  const lineTops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
   // A line break between two letters or digits inside a table cell of the guides is a word cut in two.
-  const brokenWords = [];
-  for (const cell of document.querySelectorAll(guides + " td, " + guides + " th")) {
-    const chars = [];
+  const brokenWords: string[] = [];
+  for (const cell of document.querySelectorAll(`${guides} td, ${guides} th`)) {
+    const chars: { char: string; top: number | null; height: number }[] = [];
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       for (let i = 0; i < node.data.length; i += 1) {
-        const range = document.createRange();
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const rect = range.getClientRects()[0];
-        chars.push({ char: node.data[i], top: rect ? rect.top : null, height: rect ? rect.height : 0 });
+        const char = document.createRange();
+        char.setStart(node, i);
+        char.setEnd(node, i + 1);
+        const rect = char.getClientRects()[0];
+        chars.push({ char: node.data[i]!, top: rect ? rect.top : null, height: rect ? rect.height : 0 });
       }
     }
     for (let i = 1; i < chars.length; i += 1) {
-      const a = chars[i - 1], b = chars[i];
+      const a = chars[i - 1]!;
+      const b = chars[i]!;
       if (a.top === null || b.top === null || !/[A-Za-z0-9]/.test(a.char) || !/[A-Za-z0-9]/.test(b.char)) continue;
       if (b.top - a.top > Math.max(a.height, 1) / 2) {
         const text = chars.map((c) => c.char).join("");
-        const start = text.slice(0, i).search(/[^\\s]*$/);
-        const end = i + text.slice(i).search(/\\s|$/);
-        brokenWords.push(text.slice(start, i) + "|" + text.slice(i, end));
+        const start = text.slice(0, i).search(/[^\s]*$/);
+        const end = i + text.slice(i).search(/\s|$/);
+        brokenWords.push(`${text.slice(start, i)}|${text.slice(i, end)}`);
       }
     }
   }
-  const servers = document.querySelector('[data-testid="panel-servers"]');
-  return { titleLines: lines(title), infoText: info ? info.innerText : "", serversText: servers ? servers.innerText : "", brokenWords };
-  `,
-) as (guides: string) => Omit<LayoutCheck, "width" | "samples">;
+  const servers = document.querySelector<HTMLElement>('[data-testid="panel-servers"]');
+  return {
+    titleLines: title ? new Set(lineTops).size : 0,
+    infoText: info?.innerText ?? "",
+    serversText: servers?.innerText ?? "",
+    brokenWords,
+  };
+}
 
 /**
  * Runs in the page: every request and response sample block of one operation section must neither scroll
  * sideways nor stick out of its panel, and its copy button must not cover its text.
  */
-const measureSamples = new Function(
-  "section",
-  `
-  const root = document.querySelector('[data-section-id="' + section + '"]');
-  const overflowing = [];
-  const copyOverlaps = [];
+function measureSamples(section: string) {
+  const root = document.querySelector(`[data-section-id="${section}"]`);
+  const overflowing: string[] = [];
+  const copyOverlaps: string[] = [];
   let blocks = 0;
-  const pres = root ? [...root.querySelectorAll(".panel-request-samples pre, .panel-response-samples pre")] : [];
-  for (const pre of pres) {
+  for (const pre of root?.querySelectorAll(".panel-request-samples pre, .panel-response-samples pre") ?? []) {
     if (pre.getClientRects().length === 0) continue;
     blocks += 1;
-    const panel = pre.closest(".panel-request-samples, .panel-response-samples");
-    const name = section + " " + (panel.classList.contains("panel-request-samples") ? "request" : "response") + " sample";
-    const box = pre.getBoundingClientRect();
+    const panel = pre.closest(".panel-request-samples, .panel-response-samples")!;
+    const name = `${section} ${panel.classList.contains("panel-request-samples") ? "request" : "response"} sample`;
     const column = panel.getBoundingClientRect();
-    let scroller = null;
-    for (let element = pre; element && element !== panel.parentElement; element = element.parentElement) {
-      if (element.scrollWidth > element.clientWidth + 1) { scroller = element; break; }
+    let scroller: Element | null = null;
+    for (
+      let element: Element | null = pre;
+      element && element !== panel.parentElement;
+      element = element.parentElement
+    ) {
+      if (element.scrollWidth > element.clientWidth + 1) {
+        scroller = element;
+        break;
+      }
     }
-    if (scroller || box.right > column.right + 1) {
-      overflowing.push(name + " (scrollWidth " + (scroller ?? pre).scrollWidth + ", clientWidth " +
-        (scroller ?? pre).clientWidth + ", panel " + Math.round(column.width) + ")");
+    if (scroller || pre.getBoundingClientRect().right > column.right + 1) {
+      const measured = scroller ?? pre;
+      overflowing.push(
+        `${name} (scrollWidth ${measured.scrollWidth}, clientWidth ${measured.clientWidth}, ` +
+          `panel ${Math.round(column.width)})`,
+      );
     }
-    const button = pre.closest('[data-component-name="CodeBlock/CodeBlock"]')?.querySelector('[data-testid="copy-button"]');
+    const button = pre
+      .closest('[data-component-name="CodeBlock/CodeBlock"]')
+      ?.querySelector('[data-testid="copy-button"]');
     if (button && button.getClientRects().length > 0) {
       const b = button.getBoundingClientRect();
-      const range = document.createRange();
-      range.selectNodeContents(pre);
-      const covered = [...range.getClientRects()].some((r) =>
-        r.width > 0 && r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1);
+      const text = document.createRange();
+      text.selectNodeContents(pre);
+      const covered = [...text.getClientRects()].some(
+        (r) =>
+          r.width > 0 && r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1,
+      );
       if (covered) copyOverlaps.push(name);
     }
   }
   const request = root?.querySelector(".panel-request-samples pre");
-  return { blocks, overflowing, copyOverlaps, requestText: request ? request.textContent.slice(0, 80) : "" };
-  `,
-) as (section: string) => Omit<SampleCheck, "width" | "section" | "language">;
+  return { blocks, overflowing, copyOverlaps, requestText: request?.textContent?.slice(0, 80) ?? "" };
+}
 
 /**
  * Expands a tag section and brings each of its operations into view, recording each operation's
  * rendered heading and text. Returns null when the section or an operation never rendered in time.
  */
-async function showSection(page: Page, section: Section, timeout: number): Promise<RenderedOperation[] | null> {
+async function showSection(page: Page, heading: string, timeout: number): Promise<RenderedOperation[] | null> {
   try {
-    const handle = await page.waitForFunction(stepTowardsSection, section, { polling: 60, timeout });
-    return (await handle.jsonValue()) as RenderedOperation[];
+    const handle = await page.waitForFunction(stepTowardsSection, heading, { polling: 60, timeout });
+    return (await handle.jsonValue()) || null;
   } catch {
     return null;
   }
@@ -546,16 +405,13 @@ async function showSection(page: Page, section: Section, timeout: number): Promi
  * Runs in the page, one step per poll: find the tag section (scrolling down, sections render lazily),
  * expand it, scroll each operation section into view and record it once rendered (Redoc may unmount
  * sections far from the viewport again). Resolves to the recorded operations when none is pending.
- * Kept as plain JavaScript source because the TypeScript loaders add helpers (`__name`) to compiled
- * functions that do not exist in the page.
  */
-const stepTowardsSection = new Function(
-  "section",
-  `
-  const seen = (window.__docsSeen ??= {});
-  const sections = [...document.querySelectorAll("[data-section-id]")];
-  const headingOf = (element) => element.querySelector("h1, h2")?.textContent?.trim();
-  const tag = sections.find((element) => headingOf(element) === section.heading);
+function stepTowardsSection(heading: string): RenderedOperation[] | false {
+  const page = window as unknown as { __docsSeen?: Record<string, RenderedOperation> };
+  const seen = (page.__docsSeen ??= {});
+  const sections = [...document.querySelectorAll<HTMLElement>("[data-section-id]")];
+  const headingOf = (element: Element) => element.querySelector("h1, h2")?.textContent?.trim();
+  const tag = sections.find((element) => headingOf(element) === heading);
   if (!tag) {
     const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
     window.scrollTo(0, atBottom ? 0 : window.scrollY + window.innerHeight * 0.8);
@@ -566,19 +422,17 @@ const stepTowardsSection = new Function(
     show.click();
     return false;
   }
-  const prefix = (tag.getAttribute("data-section-id") ?? "") + "/";
-  const operations = sections.filter((element) => (element.getAttribute("data-section-id") ?? "").startsWith(prefix));
+  const idOf = (element: Element) => element.getAttribute("data-section-id") ?? "";
+  const operations = sections.filter((element) => idOf(element).startsWith(`${idOf(tag)}/`));
   for (const element of operations) {
-    const id = element.getAttribute("data-section-id");
-    const heading = seen[id] ? undefined : headingOf(element);
-    const text = heading ? element.innerText : "";
-    if (heading && text.includes(heading)) seen[id] = { heading, text };
+    const title = seen[idOf(element)] ? undefined : headingOf(element);
+    const text = title ? element.innerText : "";
+    if (title && text.includes(title)) seen[idOf(element)] = { heading: title, text };
   }
-  const pending = operations.find((element) => !seen[element.getAttribute("data-section-id")]);
+  const pending = operations.find((element) => !seen[idOf(element)]);
   if (pending) {
     pending.scrollIntoView();
     return false;
   }
-  return operations.length > 0 ? operations.map((element) => seen[element.getAttribute("data-section-id")]) : false;
-  `,
-) as (section: Section) => RenderedOperation[] | false;
+  return operations.length > 0 ? operations.map((element) => seen[idOf(element)]!) : false;
+}

@@ -48,6 +48,8 @@ export function displayPath(file: string): string {
 
 export interface BuildOptions {
   specPath?: string;
+  /** The bundle itself, instead of reading `specPath`. */
+  doc?: OpenApiDoc;
   outFile?: string;
   title?: string;
 }
@@ -69,7 +71,7 @@ export async function readBundle(specPath: string): Promise<OpenApiDoc> {
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
-  const { doc, warnings, shapeNotShown } = prepareDocsSpec(await readBundle(specPath));
+  const { doc, warnings, shapeNotShown } = prepareDocsSpec(options.doc ?? (await readBundle(specPath)));
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {
     const input = path.join(scratch, "openapi.json");

@@ -55,13 +55,8 @@ export interface SampleRequest {
   auth: AuthHeader | undefined;
 }
 
-export interface SamplesResult {
-  doc: OpenApiDoc;
-  warnings: string[];
-}
-
 /** Returns a copy of `bundle` where every operation carries generated `x-codeSamples`. */
-export function withCodeSamples(bundle: OpenApiDoc): SamplesResult {
+export function withCodeSamples(bundle: OpenApiDoc): { doc: OpenApiDoc; warnings: string[] } {
   const doc = structuredClone(bundle);
   const warnings: string[] = [];
   for (const op of listOperations(doc)) {
@@ -69,7 +64,12 @@ export function withCodeSamples(bundle: OpenApiDoc): SamplesResult {
       warnings.push(`${operationLabel(op)}: hand-written x-codeSamples replaced by generated ones`);
     }
     const request = sampleRequest(doc, op, warnings);
-    op.operation["x-codeSamples"] = codeSamples(request) as unknown as Json;
+    const samples: CodeSample[] = SAMPLE_LANGUAGES.map(({ lang, label, render }) => ({
+      lang,
+      label,
+      source: render(request),
+    }));
+    op.operation["x-codeSamples"] = samples as unknown as Json;
   }
   return { doc, warnings };
 }
@@ -79,10 +79,6 @@ export const SAMPLE_LANGUAGES = [
   { lang: "curl", label: "curl", render: curlSample },
   { lang: "TypeScript", label: "Typed client", render: clientSample },
 ] as const;
-
-export function codeSamples(request: SampleRequest): CodeSample[] {
-  return SAMPLE_LANGUAGES.map(({ lang, label, render }) => ({ lang, label, source: render(request) }));
-}
 
 export function sampleRequest(doc: OpenApiDoc, op: OperationRef, warnings: string[]): SampleRequest {
   const pathParams: JsonObject = {};

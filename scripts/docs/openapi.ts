@@ -2,12 +2,12 @@
  * Typed views (plain JSON) over a bundled OpenAPI 3.1 document for the docs build and the code-sample
  * generator; pointers, `$ref`s and operations come from the contract core, in its strict mode.
  */
-import { deref, isObj, listOperations as coreListOperations, type HttpMethod } from "../../contract-core/index.js";
+import { isObj, listOperations as coreListOperations, type HttpMethod } from "../../contract-core/index.js";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 export type OpenApiDoc = JsonObject;
 
-export { HTTP_METHODS, type HttpMethod } from "../../contract-core/index.js";
+export type { HttpMethod } from "../../contract-core/index.js";
 
 export interface OperationRef {
   path: string;
@@ -24,16 +24,10 @@ export function isObject(value: unknown): value is JsonObject {
 /** The docs build follows `$ref`s in the core's strict mode: an external, missing or circular one throws. */
 export const STRICT = { strict: true } as const;
 
+/** The core's list of operations; a document without a paths object is refused. */
 export function listOperations(doc: OpenApiDoc): OperationRef[] {
   if (!isObject(doc.paths)) throw new Error("The OpenAPI document has no paths object");
-  return coreListOperations(doc).map((op) => {
-    const pathItem = deref<Json | undefined>(doc, op.pathItem, STRICT);
-    return {
-      ...op,
-      operation: op.operation as JsonObject,
-      pathItem: (isObject(pathItem) ? pathItem : {}) as JsonObject,
-    };
-  });
+  return coreListOperations(doc) as OperationRef[];
 }
 
 export function operationLabel(op: Pick<OperationRef, "path" | "method" | "operation">): string {

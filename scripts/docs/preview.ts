@@ -8,13 +8,15 @@
  *
  * Redocly's own `redocly preview` is not used: it fetches the Redocly Realm package with npx at run time.
  */
+import { once } from "node:events";
 import { existsSync, watch, type FSWatcher } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
 import { servePage } from "./http.js";
+import type { OpenApiDoc } from "./openapi.js";
 import {
   bundleSpec,
   COMMON_OPTIONS,
@@ -50,13 +52,13 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
   const clients = new Set<http.ServerResponse>();
   let page = "";
   let failure = "";
-  let waiters: Array<() => void> = [];
+  const built = new EventTarget();
 
-  const rebuild = serialize(async () => {
+  const build = async () => {
     const started = Date.now();
     try {
-      const specPath = spec.endsWith(".json") ? spec : await bundle(spec, scratch);
-      const result = await buildDocs({ specPath, outFile: path.join(scratch, "index.html") });
+      const source = spec.endsWith(".json") ? { specPath: spec } : { doc: bundleSpec(spec) as OpenApiDoc };
+      const result = await buildDocs({ ...source, outFile: path.join(scratch, "index.html") });
       page = injectReload(await readFile(result.outFile, "utf8"));
       failure = "";
       for (const warning of result.warnings) log(`warning: ${warning}`);
@@ -66,11 +68,23 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       failure = error instanceof Error ? error.message : String(error);
       log(`build failed, still serving the last good page:\n${failure}`);
     } finally {
-      const done = waiters;
-      waiters = [];
-      for (const resolve of done) resolve();
+      built.dispatchEvent(new Event("built"));
     }
-  });
+  };
+  // One build at a time; a change during a build asks for exactly one more after it.
+  let building: Promise<void> | undefined;
+  let again = false;
+  const rebuild = (): Promise<void> => {
+    again = building !== undefined;
+    building ??= (async () => {
+      do {
+        again = false;
+        await build();
+      } while (again);
+      building = undefined;
+    })();
+    return building;
+  };
 
   const server = await servePage(
     options.port ?? 4000,
@@ -103,22 +117,16 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
 
   return {
     url,
-    nextBuild: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    nextBuild: async () => void (await once(built, "built")),
     close: async () => {
       clearTimeout(timer);
       watcher.close();
       for (const client of clients) client.end();
       await server.close();
-      await rebuild.idle();
+      await building;
       await rm(scratch, { recursive: true, force: true });
     },
   };
-}
-
-async function bundle(root: string, scratch: string): Promise<string> {
-  const out = path.join(scratch, "openapi.json");
-  await writeFile(out, JSON.stringify(bundleSpec(root)));
-  return out;
 }
 
 /** Adds the reload script before the page's own `</body>` (the last one: the inlined bundle has others). */
@@ -129,30 +137,6 @@ export function injectReload(html: string): string {
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
-
-/** One run at a time; a call during a run schedules exactly one more run after it. */
-function serialize(task: () => Promise<void>): (() => Promise<void>) & { idle: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await task();
-      } while (again);
-    })();
-    try {
-      await running;
-    } finally {
-      running = undefined;
-    }
-  };
-  return Object.assign(run, { idle: async () => void (await running) });
-}
 
 export const PREVIEW_COMMAND: CommandSpec = {
   name: "npm run docs:preview",

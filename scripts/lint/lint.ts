@@ -120,21 +120,19 @@ export function codeLintSteps(files: string[] | undefined, eslintAll: boolean): 
   return steps;
 }
 
-/** Runs one of the project's own code linters; prints its findings only when it has some. */
-function runCodeLinter(label: string, bin: string, args: string[]): number {
+/** Runs a tool from node_modules/.bin in the repository: whether it exited 0, and its output. */
+function runBin(bin: string, args: string[], env = process.env): { ok: boolean; output: string } {
   try {
-    execFileSync(join(repoRoot, "node_modules/.bin", bin), args, {
+    const output = execFileSync(join(repoRoot, "node_modules/.bin", bin), args, {
       cwd: repoRoot,
+      env,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     });
-    console.log(`✔ ${label}`);
-    return 0;
+    return { ok: true, output };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
-    console.log(`${e.stdout ?? ""}${e.stderr ?? ""}`.trim());
-    console.log(`✘ ${label}`);
-    return 1;
+    return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}`.trim() };
   }
 }
 
@@ -147,30 +145,20 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
       .filter((f) => f.endsWith(".arazzo.yaml"))
       .map((f) => join(repoRoot, dir, f)),
   );
-  try {
-    const out = execFileSync(
-      join(repoRoot, "node_modules/.bin/redocly"),
-      ["lint", root, ...workflows, "--format", "stylish"],
-      {
-        env: { ...process.env, ...REDOCLY_ENV },
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const warnings = /(\d+) warnings?/.exec(out);
-    if (warnings && Number(warnings[1]) > 0) {
-      console.log(out);
-      problems++;
-    }
-    console.log(
-      `${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)} and ${workflows.length} Arazzo workflow files`,
-    );
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    console.log(e.stdout ?? "", e.stderr ?? "");
-    console.log("✘ redocly lint failed");
+  const redocly = runBin("redocly", ["lint", root, ...workflows, "--format", "stylish"], {
+    ...process.env,
+    ...REDOCLY_ENV,
+  });
+  const warnings = Number(/(\d+) warnings?/.exec(redocly.output)?.[1] ?? 0);
+  if (!redocly.ok || warnings > 0) {
+    console.log(redocly.output);
     problems++;
   }
+  console.log(
+    redocly.ok
+      ? `${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)} and ${workflows.length} Arazzo workflow files`
+      : "✘ redocly lint failed",
+  );
   problems += report("spectral (root layout)", await runSpectral(rootRuleset, readFileSync(root, "utf8"), root));
   problems += report(
     "spectral (bundle: spectral:oas + OWASP + house rules)",
@@ -178,8 +166,12 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   );
   const files = positionals.length > 0 ? positionals.filter((f) => existsSync(join(repoRoot, f))) : undefined;
   for (const step of codeLintSteps(files, values["eslint-all"] === true)) {
-    if ("bin" in step) problems += runCodeLinter(step.label, step.bin, step.args);
-    else if ("eslint" in step) {
+    if ("bin" in step) {
+      const { ok, output } = runBin(step.bin, step.args);
+      if (!ok) console.log(output);
+      console.log(`${ok ? "✔" : "✘"} ${step.label}`);
+      problems += ok ? 0 : 1;
+    } else if ("eslint" in step) {
       const eslint = await runEslint({ cwd: repoRoot, patterns: step.eslint });
       if (eslint.text) console.log(eslint.text);
       console.log(`${eslint.problems ? "✘" : "✔"} ${step.label}`);

@@ -35,10 +35,16 @@ export const RULES_DOC = new URL("../../spec/RULES.md", import.meta.url);
 export const REPOSITORY_URL = "https://talent-graph.example/api-contract/blob/main/";
 export const RULES_DOC_URL = new URL("spec/RULES.md", REPOSITORY_URL).href;
 
-/** Adds to each rule its `documentationUrl`: the rule's heading in spec/RULES.md. */
-function documented<T extends object>(rules: Record<string, T>): Record<string, T & { documentationUrl: string }> {
+/**
+ * House rules as Spectral takes them: each an error whose message is its function's (unless it gives its own),
+ * with its `documentationUrl`, the rule's heading in spec/RULES.md.
+ */
+function documented<T extends object>(rules: Record<string, T>) {
   return Object.fromEntries(
-    Object.entries(rules).map(([name, rule]) => [name, { ...rule, documentationUrl: `${RULES_DOC_URL}#${name}` }]),
+    Object.entries(rules).map(([name, rule]) => [
+      name,
+      { message: "{{error}}", severity: ERROR, ...rule, documentationUrl: `${RULES_DOC_URL}#${name}` },
+    ]),
   );
 }
 // Reference: "Get account stays available to inspect access.allowed", so GET /me must not document 402.
@@ -68,16 +74,6 @@ function sharedErrorResponses(responses: unknown, _options: unknown, context: { 
       });
   }
   return problems;
-}
-
-/** Property names are snake_case unless the schema declares `x-property-case: camelCase` (see spec/EXTENSIONS.md). */
-function snakeCaseProperties(schema: unknown) {
-  const s = schema as { properties?: Record<string, unknown>; "x-property-case"?: string };
-  if (!s || typeof s !== "object" || !s.properties || typeof s.properties !== "object") return [];
-  if (s["x-property-case"] === "camelCase") return [];
-  return Object.keys(s.properties)
-    .filter((name) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(name))
-    .map((name) => ({ message: `Property "${name}" must be snake_case.`, path: ["properties", name] }));
 }
 
 /** Every schema property carries a description (on the property or on the schema it resolves to). */
@@ -144,53 +140,41 @@ function pathParameter404(pathItem: unknown, _options: unknown, context: { path:
 export const houseRules = documented({
   "tg-operation-id-verb": {
     description: "operationId starts with a verb allowed for its method.",
-    message: "{{error}}",
-    severity: ERROR,
     given: `${OPERATIONS}.operationId`,
     then: { function: operationIdVerb },
   },
   "tg-parameter-example": {
     description: "Every parameter carries an example.",
-    message: "{{error}}",
-    severity: ERROR,
     given: [`${OPERATIONS}.parameters[*]`, "$.paths[*].parameters[*]", "$.components.parameters[*]"],
     then: { function: parameterExample },
   },
   "tg-path-parameter-404": {
     description: "Every operation with a path parameter documents 404 by $ref to the shared NotFound response.",
-    message: "{{error}}",
-    severity: ERROR,
     resolved: false,
     given: "$.paths[*]",
     then: { function: pathParameter404 },
   },
   "tg-operation-id-camel-case": {
     description: "operationId is camelCase and starts with a lower-case verb-like word.",
-    message: "{{error}}",
-    severity: ERROR,
     given: `${OPERATIONS}.operationId`,
     then: { function: casing, functionOptions: { type: "camel", disallowDigits: true } },
   },
   "tg-shared-error-responses": {
     description:
       "Every operation documents 400, 401, 402 (GET /me excepted), 429, 500 and 5XX through the shared responses.",
-    message: "{{error}}",
-    severity: ERROR,
     resolved: false,
     given: `${OPERATIONS}.responses`,
     then: { function: sharedErrorResponses },
   },
   "tg-snake-case-properties": {
     description: "Schema property names are snake_case (camelCase only where the reference uses it, flagged).",
-    message: "{{error}}",
-    severity: ERROR,
-    given: SCHEMAS,
-    then: { function: snakeCaseProperties },
+    message: 'Property "{{property}}" must be snake_case.',
+    // `x-property-case: camelCase` exempts a schema (spec/EXTENSIONS.md).
+    given: "$..[?(@ && @.properties && @['x-property-case'] !== 'camelCase')].properties",
+    then: { field: "@key", function: casing, functionOptions: { type: "snake" } },
   },
   "tg-property-description": {
     description: "Every schema property has a description.",
-    message: "{{error}}",
-    severity: ERROR,
     given: SCHEMAS,
     then: { function: propertyDescriptions },
   },
@@ -233,7 +217,6 @@ export const rootRuleset: RulesetDefinition = {
     "tg-path-item-ref": {
       description: "Every path item of the root is a $ref to its own file under paths/.",
       message: "Path item must be a $ref to a file under paths/ ({{error}}).",
-      severity: ERROR,
       resolved: false,
       given: "$.paths[*]",
       then: [
@@ -245,7 +228,6 @@ export const rootRuleset: RulesetDefinition = {
       description:
         "The root holds only openapi, info, servers, tags, security, x-tagGroups, paths and component $refs.",
       message: "The root must not define {{property}}.",
-      severity: ERROR,
       resolved: false,
       given: "$",
       then: {
@@ -261,7 +243,6 @@ export const rootRuleset: RulesetDefinition = {
     "tg-root-components-ref": {
       description: "Components in the root are $refs to files.",
       message: "Component must be a $ref to a file.",
-      severity: ERROR,
       resolved: false,
       given: "$.components[*][*]",
       then: { field: "$ref", function: defined },
