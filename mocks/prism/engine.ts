@@ -29,7 +29,7 @@ import {
   withAnsweredStatus,
   type Preferences,
 } from "../../contract-core/index.js";
-import { bodyPrecheck, queryPrecheck } from "./bounds.js";
+import { requestPrecheck } from "./bounds.js";
 import { createMemo, hasCallbacks } from "./memo.js";
 import type { EngineRequest } from "./request.js";
 
@@ -93,8 +93,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
   const doc = loadSpec(options.spec);
   const pickExample = exampleMatcher(doc);
-  const precheckBody = bodyPrecheck(doc);
-  const precheckQuery = queryPrecheck(doc);
+  const precheck = requestPrecheck(doc);
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   // Prism's router scores every operation of the spec on every call (a third of its time on this spec):
   // handing it only the operations whose template matches the path leaves it the same choice for less work.
@@ -188,9 +187,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       headers: request.headers,
       body: request.body,
     };
-    const refused =
-      operation &&
-      (precheckQuery(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
+    const refused = operation && precheck(operation, request);
     if (refused) return rejected([], request, refused);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
     const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
