@@ -31,8 +31,6 @@ import {
   type PreferenceName,
 } from "../../contract-core/index.js";
 
-export { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
-export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
 export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "dynamic", "seed", "latency"];
 
@@ -84,8 +82,9 @@ export function startProxy(opts: ProxyOptions): Promise<RunningMock> {
 
 async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningMock> {
   const quiet = opts.quiet ?? false;
-  const spec = opts.spec ?? DEFAULT_SPEC;
-  if (!existsSync(spec)) throw new Error(`${spec} not found${spec === DEFAULT_SPEC ? ": run npm run generate" : ""}`);
+  const spec = opts.spec ?? DEFAULT_SPEC_PATH;
+  if (!existsSync(spec))
+    throw new Error(`${spec} not found${spec === DEFAULT_SPEC_PATH ? ": run npm run generate" : ""}`);
   const engine = await createEngine({
     spec,
     mode,
@@ -166,7 +165,9 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
     send(res, invalidRequest(body.message));
     return;
   }
-  const preferences = parsePrefer(headerValue(req.headers.prefer), MOCK_PREFERENCES, url.searchParams);
+  // Node joins a repeated request header into one string; only `set-cookie`, no request header, stays a list.
+  const headers = req.headers as Record<string, string>;
+  const preferences = parsePrefer(headers.prefer, MOCK_PREFERENCES, url.searchParams);
   if (!preferences.ok) {
     send(res, invalidRequest(preferences.message));
     return;
@@ -179,7 +180,7 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
       path: path.slice(basePath.length) || "/",
       label,
       query: queryRecord(url.searchParams),
-      headers: headerRecord(req),
+      headers,
       body: body.value,
       bodyBytes: body.bytes,
     },
@@ -223,19 +224,6 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   } catch (error) {
     return { ok: false, message: requestWording.invalidJsonBody((error as Error).message) };
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-function headerRecord(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    const v = headerValue(value);
-    if (v !== undefined) headers[name] = v;
-  }
-  return headers;
 }
 
 /**
