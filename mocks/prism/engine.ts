@@ -115,8 +115,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const warn = options.warn ?? (() => undefined);
   const warned = new Set<string>();
   const memo = !proxy && (options.memoize ?? true) ? createMemo<MockReply>(operations) : undefined;
-  /** Answers to a failure of the mock itself: never memoized. */
-  const failures = new WeakSet<MockReply>();
 
   function fromPrismError(error: PrismError, request: EngineRequest, preferences: Preferences): MockReply {
     const type = prismErrorType(error);
@@ -141,7 +139,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           return errorReply(502, "bad_gateway", `upstream unreachable for ${request.label}: ${error.message}`);
         }
         warn(`mock: ${request.label}: ${type}: ${error.detail ?? error.message}`);
-        return failure(errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`));
+        return errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`);
     }
   }
 
@@ -167,11 +165,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }
     }
     return toReply(output);
-  }
-
-  function failure(reply: MockReply): MockReply {
-    failures.add(reply);
-    return reply;
   }
 
   /** Prism's answer to a request, with the mock's checks and adjustments around it. */
@@ -233,7 +226,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const known = key === undefined ? undefined : memo?.get(key);
       if (known) return known;
       const reply = await answer(request, preferences, candidates, operation);
-      if (key !== undefined && !failures.has(reply)) memo?.set(key, reply);
+      // A failure of the mock itself (type `internal`, which no example of the spec has) is never kept.
+      if (key !== undefined && !hasErrorShape(reply.body, "internal")) memo?.set(key, reply);
       return reply;
     },
   };

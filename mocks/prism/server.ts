@@ -5,6 +5,7 @@
 //   const mock = await startMock({ port: 0 });   // mock.baseUrl === "http://127.0.0.1:<port>/v1"
 //   ...
 //   await mock.close();
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -109,22 +110,21 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
         ),
       );
     }
-    handle(engine, exposed, req, res).catch((error: unknown) => {
-      if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
-      send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
-    });
+    handle(engine, exposed, req, res)
+      .then((reply) => send(res, reply))
+      .catch((error: unknown) => {
+        if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
+        send(
+          res,
+          errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      });
   });
   server.on("clientError", answerClientError);
   // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
   continueWithin(server, MAX_BODY_BYTES);
   const host = opts.host ?? DEFAULT_HOST;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await once(server.listen(opts.port ?? DEFAULT_PORT, host), "listening");
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
@@ -137,41 +137,33 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   };
 }
 
-async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  setCorsHeaders(req, res, exposed);
+/** The answer to one request; CORS headers (open to any origin, see README.md) are set on `res` first. */
+async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<MockReply> {
+  // Keys travel in headers, not cookies, so credentials are not allowed; without them `*` is a real wildcard
+  // for the origin. Exposed headers are listed by name, which every browser honours with or without credentials.
+  res.setHeader("access-control-allow-origin", "*");
+  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
+  res.setHeader("access-control-expose-headers", exposed);
   const method = req.method ?? "GET";
-  if (method === "OPTIONS" && req.headers.origin && req.headers["access-control-request-method"]) {
-    res.setHeader("access-control-allow-methods", req.headers["access-control-request-method"]);
-    res.setHeader("vary", "origin");
-    res.writeHead(204, { "content-length": "0" }).end();
-    return;
+  const requestedMethod = req.headers["access-control-request-method"];
+  if (method === "OPTIONS" && req.headers.origin && requestedMethod) {
+    const headers = { "access-control-allow-methods": requestedMethod, vary: "origin", "content-length": 0 };
+    return { status: 204, headers };
   }
   const url = new URL(req.url ?? "/", "http://mock.invalid");
   // Routing, validation and messages all use this one normalized path.
   const normalized = normalizeRequestPath(url.pathname);
-  if (!normalized.ok) {
-    send(res, invalidRequest(normalized.message));
-    return;
-  }
+  if (!normalized.ok) return invalidRequest(normalized.message);
   const path = normalized.path;
   const label = `${method} ${path}`;
   const { basePath } = engine;
-  if (path !== basePath && !path.startsWith(`${basePath}/`)) {
-    send(res, noRoute(label, basePath));
-    return;
-  }
+  if (path !== basePath && !path.startsWith(`${basePath}/`)) return noRoute(label, basePath);
   const body = await readBody(req);
-  if (!body.ok) {
-    send(res, invalidRequest(body.message));
-    return;
-  }
+  if (!body.ok) return invalidRequest(body.message);
   // Node joins a repeated request header into one string; only `set-cookie`, no request header, stays a list.
   const headers = req.headers as Record<string, string>;
   const preferences = parsePrefer(headers.prefer, MOCK_PREFERENCES, url.searchParams);
-  if (!preferences.ok) {
-    send(res, invalidRequest(preferences.message));
-    return;
-  }
+  if (!preferences.ok) return invalidRequest(preferences.message);
   const { latencyMs } = preferences.preferences;
   if (latencyMs) await new Promise((done) => setTimeout(done, latencyMs));
   const reply = await engine.handle(
@@ -187,18 +179,7 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
     preferences.preferences,
   );
   const applied = preferenceAppliedHeader(preferences.applied);
-  send(res, applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } });
-}
-
-/**
- * CORS open to any origin, so browser apps can call the mock. Keys travel in headers, not cookies, so
- * credentials are not allowed; without them `*` is a real wildcard for the origin. Exposed headers are
- * listed by name (the spec's response headers), which every browser honours, with or without credentials.
- */
-function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: string): void {
-  res.setHeader("access-control-allow-origin", "*");
-  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
-  res.setHeader("access-control-expose-headers", exposed);
+  return applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } };
 }
 
 type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; message: string };
