@@ -101,13 +101,9 @@ export async function pollEventsOnce(client: PollClient, options: PollEventsOnce
   }
   const passStart = clock.now();
   const since = sinceFor(options.checkpoint, overlapMs);
+  const { type, list, limit } = options;
   // openapi-fetch leaves undefined parameters out of the query string.
-  const query: EventsQuery = {
-    since: since ?? undefined,
-    type: options.type,
-    list: options.list,
-    limit: options.limit,
-  };
+  const query: EventsQuery = { since: since ?? undefined, type, list, limit };
 
   const inPass = new Set<string>();
   const result: PollPassResult = { checkpoint: "", since, pages: 0, delivered: 0, duplicates: 0 };
@@ -177,12 +173,10 @@ export async function pollEvents(client: PollClient, options: PollEventsOptions)
       if (!onError) throw error;
       await onError(error);
     }
-    try {
-      await clock.sleep(intervalMs, signal);
-    } catch (error) {
-      if (signal.aborted) break;
-      throw error;
-    }
+    // Aborted while waiting: the loop ends; any other failure of the clock rejects.
+    await clock.sleep(intervalMs, signal).catch((error: unknown) => {
+      if (!signal.aborted) throw error;
+    });
   }
   return checkpoint instanceof Date ? checkpoint.toISOString() : checkpoint;
 }
