@@ -47,18 +47,11 @@ export function createMemo<T>(operations: readonly IHttpOperation[]): Memo<T> {
   return {
     keyOf(request, preferences) {
       if (preferences.dynamic === true) return undefined;
-      const parts: unknown[] = [
-        request.method,
-        request.path,
-        request.label,
-        request.query,
-        preferences.code,
-        preferences.example,
-        preferences.seed,
-      ];
+      const { method, path, label, query, headers } = request;
+      const { code, example, seed } = preferences;
       // undefined and "" stay apart: JSON writes the first as null.
-      for (const name of readHeaders) parts.push(request.headers[name]);
-      const key = JSON.stringify(parts);
+      const sent = readHeaders.map((name) => headers[name]);
+      const key = JSON.stringify([method, path, label, query, code, example, seed, sent]);
       return key.length <= MAX_KEY_CHARS ? key : undefined;
     },
     get: (key) => entries.get(key),
