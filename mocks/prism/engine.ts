@@ -10,7 +10,7 @@ import type { IHttpConfig, IHttpRequest, IHttpResponse } from "@stoplight/prism-
 import {
   describeViolations,
   errorReply,
-  hasErrorShape,
+  isErrorBody,
   invalidRequest,
   isError,
   isSecurityViolation,
@@ -196,7 +196,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const { output, validations } = result.right;
     const inputErrors = validations.input.filter(isError) as Violation[];
     if (inputErrors.some(isSecurityViolation)) {
-      return output.statusCode === 401 && hasErrorShape(output.body, "unauthorized")
+      return output.statusCode === 401 && isErrorBody(output.body, "unauthorized")
         ? toReply(output)
         : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
     }
@@ -227,7 +227,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (known) return known;
       const reply = await answer(request, preferences, candidates, operation);
       // A failure of the mock itself (type `internal`, which no example of the spec has) is never kept.
-      if (key !== undefined && !hasErrorShape(reply.body, "internal")) memo?.set(key, reply);
+      if (key !== undefined && !isErrorBody(reply.body, "internal")) memo?.set(key, reply);
       return reply;
     },
   };
