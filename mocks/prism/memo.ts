@@ -26,26 +26,17 @@ export function headersPrismReads(operations: readonly IHttpOperation[]): string
   return [...names].sort();
 }
 
-/** What a memoized request is made of: the engine's request without the body it must not have. */
-export type MemoRequest = Omit<EngineRequest, "body" | "bodyBytes">;
-
 /** Entries kept before the memo starts over, so that many distinct requests cannot grow it without end. */
 const MAX_ENTRIES = 1000;
 /** A request whose key is longer (a long query or header) is answered by Prism each time, not kept. */
 const MAX_KEY_CHARS = 4096;
 
-export interface Memo<T> {
-  /** The key of a request, or undefined when its answer must not be memoized. */
-  keyOf(request: MemoRequest, preferences: Preferences): string | undefined;
-  get(key: string): T | undefined;
-  set(key: string, value: T): void;
-}
-
-export function createMemo<T>(operations: readonly IHttpOperation[]): Memo<T> {
+export function createMemo<T>(operations: readonly IHttpOperation[]) {
   const readHeaders = headersPrismReads(operations);
   const entries = new Map<string, T>();
   return {
-    keyOf(request, preferences) {
+    /** The key of a request (it has no body), or undefined when its answer must not be memoized. */
+    keyOf(request: Omit<EngineRequest, "body" | "bodyBytes">, preferences: Preferences): string | undefined {
       if (preferences.dynamic === true) return undefined;
       const { method, path, label, query, headers } = request;
       const { code, example, seed } = preferences;
@@ -54,8 +45,8 @@ export function createMemo<T>(operations: readonly IHttpOperation[]): Memo<T> {
       const key = JSON.stringify([method, path, label, query, code, example, seed, sent]);
       return key.length <= MAX_KEY_CHARS ? key : undefined;
     },
-    get: (key) => entries.get(key),
-    set(key, value) {
+    get: (key: string) => entries.get(key),
+    set(key: string, value: T) {
       if (entries.size >= MAX_ENTRIES) entries.clear();
       entries.set(key, value);
     },

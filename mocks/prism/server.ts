@@ -91,33 +91,26 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     mode,
     validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
-    ...(opts.memoize === undefined ? {} : { memoize: opts.memoize }),
+    memoize: opts.memoize,
   });
   const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
   const log = opts.requestLog;
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    const started = performance.now();
+    let answered: MockReply | undefined;
     if (log) {
-      const started = performance.now();
-      res.once("finish", () =>
-        log(
-          requestLogLine({
-            method: req.method ?? "GET",
-            url: req.url ?? "/",
-            status: res.statusCode,
-            ms: performance.now() - started,
-            body: clientErrorBodies.get(res),
-          }),
-        ),
-      );
+      res.once("finish", () => {
+        const { method = "GET", url = "/" } = req;
+        const ms = performance.now() - started;
+        log(requestLogLine({ method, url, status: res.statusCode, ms, body: answered?.body }));
+      });
     }
     handle(engine, exposed, req, res)
-      .then((reply) => send(res, reply))
+      .then((reply) => send(res, (answered = reply)))
       .catch((error: unknown) => {
         if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
-        send(
-          res,
-          errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`),
-        );
+        const message = error instanceof Error ? error.message : String(error);
+        send(res, errorReply(500, "internal", `mock failure: ${message}`));
       });
   });
   server.on("clientError", answerClientError);
@@ -224,15 +217,11 @@ function payloadOf(body: unknown): string | Buffer | undefined {
   return bytes;
 }
 
-/** The body of each 4xx answer in flight, for the request log's line. */
-const clientErrorBodies = new WeakMap<ServerResponse, unknown>();
-
 function send(res: ServerResponse, reply: MockReply): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  if (reply.status >= 400 && reply.status < 500) clientErrorBodies.set(res, reply.body);
   const payload = payloadOf(reply.body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   // A body left unread (refused early, or over the limit) is read and thrown away while the answer goes out,
