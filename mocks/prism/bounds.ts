@@ -16,7 +16,7 @@ import {
   type Obj,
   type ParamDependency,
 } from "../../contract-core/index.js";
-import type { EngineRequest } from "./request.js";
+import type { EngineRequest } from "./engine.js";
 
 type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
