@@ -59,11 +59,6 @@ function operationRules(doc: Obj, operation: IHttpOperation): OperationRules {
   };
 }
 
-export type RequestPrecheck = (
-  operation: IHttpOperation,
-  request: Pick<EngineRequest, "query" | "body" | "bodyBytes">,
-) => string | undefined;
-
 /**
  * The message for a request the mock must refuse before Prism, else undefined:
  * - one naming each query parameter given an integer not written as a decimal integer (the core's one rule),
@@ -73,7 +68,7 @@ export type RequestPrecheck = (
  * - else the message of the first `x-requires` rule the query breaks (`min_role_months` without `role_family`);
  * - else, for a JSON body over FULL_REPORT_BODY_BYTES, its first violation.
  */
-export function requestPrecheck(doc: Obj): RequestPrecheck {
+export function requestPrecheck(doc: Obj) {
   const compiler = createSpecCompiler(doc, { allErrors: false, verbose: false });
   const rules = new Map<IHttpOperation, OperationRules>();
   /** The first Ajv error of `value` against `schema`, in the core's words; `prefix` names the parameter. */
@@ -85,7 +80,8 @@ export function requestPrecheck(doc: Obj): RequestPrecheck {
       ? describeViolation(violationFromAjv(location, { ...first, instancePath: prefix + first.instancePath }))
       : `${prefix.slice(1) || location} is invalid`;
   };
-  return (operation, { query, body, bodyBytes }) => {
+  type Checked = Pick<EngineRequest, "query" | "body" | "bodyBytes">;
+  return (operation: IHttpOperation, { query, body, bodyBytes }: Checked): string | undefined => {
     let found = rules.get(operation);
     if (!found) rules.set(operation, (found = operationRules(doc, operation)));
     const messages: string[] = [];
