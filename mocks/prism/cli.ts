@@ -77,7 +77,8 @@ export async function runServerCommand(
         running = await start(options, parsed.positionals);
       } catch (error) {
         if (!(error as NodeJS.ErrnoException).code) throw error;
-        throw new Error(describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST));
+        const message = describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+        throw new Error(message, { cause: error });
       }
       process.stdout.write(`${ready(running.baseUrl, parsed.positionals)}\n`);
       const stop = (): void => {
