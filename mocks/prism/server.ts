@@ -200,29 +200,13 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   }
 }
 
-/**
- * JSON bodies as bytes, per body object: Prism answers with the spec's own example objects, and the memo
- * with the same reply, so most bodies are serialized once. Nothing mutates a body once it is a reply.
- */
-const serialized = new WeakMap<object, Buffer>();
-
-function payloadOf(body: unknown): string | Buffer | undefined {
-  if (body === undefined || typeof body === "string") return body;
-  if (typeof body !== "object" || body === null) return JSON.stringify(body);
-  let bytes = serialized.get(body);
-  if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(body));
-    serialized.set(body, bytes);
-  }
-  return bytes;
-}
-
 function send(res: ServerResponse, reply: MockReply): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const payload = payloadOf(reply.body);
+  const { body } = reply;
+  const payload = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   // A body left unread (refused early, or over the limit) is read and thrown away while the answer goes out,
   // so the client reads it; one too large for that (or never sent) closes the connection.
