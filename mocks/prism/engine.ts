@@ -195,13 +195,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     if (refused) return rejected([], request, refused);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
     const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
-    const { code, dynamic, seed } = preferences;
-    const exampleKey = matched ?? preferences.example;
-    // Prism's mock config: only the preferences it knows, undefined ones left out.
-    const mock = Object.fromEntries(
-      Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined),
-    );
-    const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
+    const { code, dynamic = false, seed } = preferences;
+    // Prism's mock config: the preferences it knows (it tests each for truth, so undefined is unset).
+    const mock = { code, dynamic, seed, exampleKey: matched ?? preferences.example };
+    const result = await prism.request(input, candidates, { ...config, mock })();
     if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
     const { output, validations } = result.right;
