@@ -55,10 +55,7 @@ export interface EngineOptions {
   validateResponses: boolean;
   /** Where warnings go (examples that break their schema, upstream violations). */
   warn?: (line: string) => void;
-  /**
-   * Serve a repeated request the answer Prism gave it the first time (memo.ts). Default on; never for the
-   * proxy. Off, every request goes through Prism (the tests compare both).
-   */
+  /** Serve a repeated request Prism's first answer to it (memo.ts): default on, never for the proxy. */
   memoize?: boolean;
 }
 
@@ -136,7 +133,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       case "NO_SERVER_MATCHED_ERROR":
         return noRoute(request.label);
       case "UNPROCESSABLE_ENTITY":
-        return rejected(error.additional?.validation ?? [], request);
+        return rejected(describeViolations(error.additional?.validation ?? []), request);
       case "INVALID_CONTENT_TYPE":
         return invalidRequest(error.detail ?? "unsupported content type");
       case "UNAUTHORIZED":
@@ -155,8 +152,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   /** A request that breaks the spec: 400 naming every violation (the proxy also reports it). */
-  function rejected(violations: Violation[], request: EngineRequest, described?: string): MockReply {
-    const message = described ?? describeViolations(violations);
+  function rejected(message: string, request: EngineRequest): MockReply {
     if (proxy) warn(`proxy: request ${request.label} violates the spec: ${message}`);
     return invalidRequest(message);
   }
@@ -192,7 +188,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       body: request.body,
     };
     const refused = operation && precheck(operation, request);
-    if (refused) return rejected([], request, refused);
+    if (refused) return rejected(refused, request);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
     const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
     const { code, dynamic = false, seed } = preferences;
@@ -208,7 +204,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         ? toReply(output)
         : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
     }
-    if (inputErrors.length > 0) return rejected(inputErrors, request);
+    if (inputErrors.length > 0) return rejected(describeViolations(inputErrors), request);
     const reply = checkedOutput(output, validations.output as Violation[], request);
     // The proxy passes the upstream's answers through; only the mock's own examples are adjusted.
     if (proxy || reply.body === undefined) return reply;
