@@ -3,16 +3,12 @@ import type { Middleware } from "openapi-fetch";
 /** How the API key is sent; the reference asks for exactly one method per request. */
 export type AuthMethod = "bearer" | "x-api-key";
 
-export const ORG_HEADER = "X-Service-Org-Id";
+const ORG_HEADER = "X-Service-Org-Id";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
 function assertOrgId(value: string, where: string): void {
-  if (!isUuid(value)) {
+  if (!UUID.test(value)) {
     throw new TypeError(`${where} must be an organization UUID (header ${ORG_HEADER}), got ${JSON.stringify(value)}`);
   }
 }

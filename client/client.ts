@@ -83,12 +83,6 @@ function assertBaseUrl(baseUrl: unknown): asserts baseUrl is string {
   }
 }
 
-function assertTimeout(timeoutMs: number): void {
-  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
-    throw new TypeError(`timeoutMs must be a non-negative number of milliseconds, got ${timeoutMs}`);
-  }
-}
-
 type AnyCall = (url: never, init?: never) => Promise<{ response: Response }>;
 
 function withRateLimit(call: AnyCall): AnyCall {
@@ -110,7 +104,9 @@ export function createTalentGraphClient(options: TalentGraphClientOptions): Tale
   const auth = { apiKey: options.apiKey, auth: options.auth ?? "bearer", orgId: options.orgId };
   validateAuthOptions(auth);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  assertTimeout(timeoutMs);
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+    throw new TypeError(`timeoutMs must be a non-negative number of milliseconds, got ${timeoutMs}`);
+  }
   const clock = options.clock ?? systemClock;
   const transport = createTransport({
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),

@@ -6,23 +6,14 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
-}
-
-/** Throws the signal's abort reason when the signal is aborted. */
-export function throwIfAborted(signal: AbortSignal | null | undefined): void {
-  if (signal?.aborted) throw abortReason(signal);
-}
-
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(abortReason(signal));
+      if (signal?.aborted) return reject(signal.reason);
       const onAbort = () => {
         clearTimeout(timer);
-        reject(abortReason(signal!));
+        reject(signal!.reason);
       };
       const timer = setTimeout(
         () => {

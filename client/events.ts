@@ -1,4 +1,4 @@
-import { systemClock, throwIfAborted, type Clock } from "./clock.js";
+import { systemClock, type Clock } from "./clock.js";
 import { unwrap } from "./errors.js";
 import type { GetClient } from "./pagination.js";
 import type { EventsPage, EventsQuery, TalentGraphEvent } from "./schema.js";
@@ -30,10 +30,7 @@ export class SeenIds {
   add(id: string): void {
     this.#ids.delete(id); // re-adding makes it the newest
     this.#ids.add(id);
-    for (const oldest of this.#ids) {
-      if (this.#ids.size <= this.capacity) break;
-      this.#ids.delete(oldest);
-    }
+    if (this.#ids.size > this.capacity) this.#ids.delete(this.#ids.values().next().value!);
   }
 }
 
@@ -104,17 +101,15 @@ export async function pollEventsOnce(client: PollClient, options: PollEventsOnce
   }
   const passStart = clock.now();
   const since = sinceFor(options.checkpoint, overlapMs);
-  const query: EventsQuery = {};
-  if (since !== null) query.since = since;
-  if (options.type !== undefined) query.type = options.type;
-  if (options.list !== undefined) query.list = options.list;
-  if (options.limit !== undefined) query.limit = options.limit;
+  const { type, list, limit } = options;
+  // openapi-fetch leaves undefined parameters out of the query string.
+  const query: EventsQuery = { since: since ?? undefined, type, list, limit };
 
   const inPass = new Set<string>();
   const result: PollPassResult = { checkpoint: "", since, pages: 0, delivered: 0, duplicates: 0 };
   let cursor: string | undefined;
   for (;;) {
-    throwIfAborted(options.signal);
+    options.signal?.throwIfAborted();
     const params = { query: cursor === undefined ? query : { ...query, cursor } };
     const page = unwrap(await client.GET("/events", { params, signal: options.signal }));
     result.pages++;
@@ -178,12 +173,10 @@ export async function pollEvents(client: PollClient, options: PollEventsOptions)
       if (!onError) throw error;
       await onError(error);
     }
-    try {
-      await clock.sleep(intervalMs, signal);
-    } catch (error) {
-      if (signal.aborted) break;
-      throw error;
-    }
+    // Aborted while waiting: the loop ends; any other failure of the clock rejects.
+    await clock.sleep(intervalMs, signal).catch((error: unknown) => {
+      if (!signal.aborted) throw error;
+    });
   }
   return checkpoint instanceof Date ? checkpoint.toISOString() : checkpoint;
 }

@@ -12,9 +12,6 @@ export interface PageOptions {
   maxPages?: number;
 }
 
-/** Member list page size: default 50, clamped to 1-500 by the service. */
-const MEMBER_LIMIT = { default: 50, min: 1, max: 500 } as const;
-
 /**
  * Fetches pages from `offset` on; `nextOffset` returns where the next page starts, or null after
  * the last one. A failed page throws a `TalentGraphError`.
@@ -62,7 +59,8 @@ export function paginateTargetMembers(
   query: TargetMembersQuery = {},
   options: PageOptions = {},
 ): AsyncGenerator<TargetMembersPage, void, undefined> {
-  const limit = Math.min(MEMBER_LIMIT.max, Math.max(MEMBER_LIMIT.min, query.limit ?? MEMBER_LIMIT.default));
+  // The page size as the service clamps it: default 50, within 1-500.
+  const limit = Math.min(500, Math.max(1, query.limit ?? 50));
   return walkPages(
     Math.max(0, query.offset ?? 0),
     async (offset) =>

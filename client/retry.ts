@@ -1,4 +1,4 @@
-import { throwIfAborted, type Clock } from "./clock.js";
+import type { Clock } from "./clock.js";
 import { parseIntegerHeader } from "./rate-limit.js";
 
 /**
@@ -87,7 +87,7 @@ export function createTransport(options: TransportOptions): FetchLike {
       try {
         response = await options.fetch(new Request(request, { signal: attemptSignal(request.signal, timeoutMs) }));
       } catch (error) {
-        throwIfAborted(request.signal); // aborted by the caller: never retried
+        request.signal.throwIfAborted(); // aborted by the caller: never retried
         if (!canRetry) throw error;
         await clock.sleep(backoffDelay(attempt, retry, random), request.signal);
         continue;

@@ -3,9 +3,8 @@
 import {
   COMMON_OPTIONS,
   describeListenError,
-  parseCommandLine,
   portValue,
-  UsageError,
+  runCommand,
   type CommandSpec,
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
@@ -47,7 +46,8 @@ export const PROXY_COMMAND: CommandSpec = {
   notes: ["Example: npm run proxy -- https://api.talent-graph.example/v1"],
 };
 
-function optionsFrom(command: CommandSpec, { values }: ParsedCommandLine): MockOptions {
+/** The mock's options from a parsed command line (flags, then PORT, HOST, SPEC, MOCK_VALIDATE=1). */
+export function serverOptions(command: CommandSpec, { values }: ParsedCommandLine): MockOptions {
   return {
     port: portValue(command, values.port),
     host: String(values.host ?? DEFAULT_HOST),
@@ -57,23 +57,10 @@ function optionsFrom(command: CommandSpec, { values }: ParsedCommandLine): MockO
   };
 }
 
-/** The mock's options from flags and the environment (PORT, HOST, SPEC, MOCK_VALIDATE=1). */
-export function cliOptions(
-  env: NodeJS.ProcessEnv = process.env,
-  argv: readonly string[] = [],
-  command = MOCK_COMMAND,
-): MockOptions {
-  const parsed = parseCommandLine(command, argv, env) ?? { values: {}, positionals: [] };
-  try {
-    return optionsFrom(command, parsed);
-  } catch (e) {
-    throw e instanceof UsageError ? new Error(e.message.split("\n")[0]!.replace(`${command.name}: `, "")) : e;
-  }
-}
-
 /**
- * Runs a server command: --help prints usage and exits 0 without starting anything; a usage error exits 2;
- * a failed start (a busy port names the port and how to choose another) exits 1; then runs until SIGINT/SIGTERM.
+ * Runs a server command on the core's convention (--help exits 0 without starting anything; a usage error
+ * exits 2); a failed start (a busy port names the port and how to choose another) exits 1; then runs until
+ * SIGINT/SIGTERM.
  */
 export async function runServerCommand(
   command: CommandSpec,
@@ -81,41 +68,30 @@ export async function runServerCommand(
   ready: (baseUrl: string, positionals: string[]) => string,
   argv: readonly string[] = process.argv.slice(2),
 ): Promise<void> {
-  let options: MockOptions;
-  let positionals: string[];
-  try {
-    const parsed = parseCommandLine(command, argv);
-    if (!parsed) return;
-    options = { ...optionsFrom(command, parsed), ...requestLogOption(parsed.values.quiet === true) };
-    positionals = parsed.positionals;
-  } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
-    process.exit(e instanceof UsageError ? 2 : 1);
-  }
-  let running: RunningMock;
-  try {
-    running = await start(options, positionals);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = code
-      ? describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)
-      : (error as Error).message;
-    process.stderr.write(`${command.name}: ${message ?? String(error)}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`${ready(running.baseUrl, positionals)}\n`);
-  const stop = (): void => {
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  await runCommand(
+    command,
+    async (parsed) => {
+      const options = { ...serverOptions(command, parsed), ...requestLogOption(parsed.values.quiet === true) };
+      let running: RunningMock;
+      try {
+        running = await start(options, parsed.positionals);
+      } catch (error) {
+        if (!(error as NodeJS.ErrnoException).code) throw error;
+        const message = describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+        throw new Error(message, { cause: error });
+      }
+      process.stdout.write(`${ready(running.baseUrl, parsed.positionals)}\n`);
+      const stop = (): void => {
+        running.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    },
+    argv,
+  );
 }
 
 /** One line per request on stdout unless --quiet. */

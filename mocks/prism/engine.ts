@@ -10,7 +10,7 @@ import type { IHttpConfig, IHttpRequest, IHttpResponse } from "@stoplight/prism-
 import {
   describeViolations,
   errorReply,
-  hasErrorShape,
+  isErrorBody,
   invalidRequest,
   isError,
   isSecurityViolation,
@@ -29,11 +29,22 @@ import {
   withAnsweredStatus,
   type Preferences,
 } from "../../contract-core/index.js";
-import { bodyPrecheck, queryPrecheck } from "./bounds.js";
+import { requestPrecheck } from "./bounds.js";
 import { createMemo, hasCallbacks } from "./memo.js";
-import type { EngineRequest } from "./request.js";
 
-export type { EngineRequest } from "./request.js";
+/** A request as the front (server.ts) builds it from node:http; the engine hands it to Prism, the memo keys it. */
+export interface EngineRequest {
+  method: string;
+  /** The operation path as written in the spec (without /v1), still URL-encoded. */
+  path: string;
+  /** What the client called, for messages (e.g. `GET /v1/people`). */
+  label: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Size of the body as received, in bytes (0 without a body). */
+  bodyBytes: number;
+}
 
 export type EngineMode = { kind: "mock" } | { kind: "proxy"; upstream: URL };
 
@@ -44,10 +55,7 @@ export interface EngineOptions {
   validateResponses: boolean;
   /** Where warnings go (examples that break their schema, upstream violations). */
   warn?: (line: string) => void;
-  /**
-   * Serve a repeated request the answer Prism gave it the first time (memo.ts). Default on; never for the
-   * proxy. Off, every request goes through Prism (the tests compare both).
-   */
+  /** Serve a repeated request Prism's first answer to it (memo.ts): default on, never for the proxy. */
   memoize?: boolean;
 }
 
@@ -93,8 +101,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
   const doc = loadSpec(options.spec);
   const pickExample = exampleMatcher(doc);
-  const precheckBody = bodyPrecheck(doc);
-  const precheckQuery = queryPrecheck(doc);
+  const precheck = requestPrecheck(doc);
   if (operations.length === 0) throw new Error(`No operations found in ${options.spec}`);
   // Prism's router scores every operation of the spec on every call (a third of its time on this spec):
   // handing it only the operations whose template matches the path leaves it the same choice for less work.
@@ -116,8 +123,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const warn = options.warn ?? (() => undefined);
   const warned = new Set<string>();
   const memo = !proxy && (options.memoize ?? true) ? createMemo<MockReply>(operations) : undefined;
-  /** Answers to a failure of the mock itself: never memoized. */
-  const failures = new WeakSet<MockReply>();
 
   function fromPrismError(error: PrismError, request: EngineRequest, preferences: Preferences): MockReply {
     const type = prismErrorType(error);
@@ -128,7 +133,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       case "NO_SERVER_MATCHED_ERROR":
         return noRoute(request.label);
       case "UNPROCESSABLE_ENTITY":
-        return rejected(error.additional?.validation ?? [], request);
+        return rejected(describeViolations(error.additional?.validation ?? []), request);
       case "INVALID_CONTENT_TYPE":
         return invalidRequest(error.detail ?? "unsupported content type");
       case "UNAUTHORIZED":
@@ -142,13 +147,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           return errorReply(502, "bad_gateway", `upstream unreachable for ${request.label}: ${error.message}`);
         }
         warn(`mock: ${request.label}: ${type}: ${error.detail ?? error.message}`);
-        return failure(errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`));
+        return errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`);
     }
   }
 
   /** A request that breaks the spec: 400 naming every violation (the proxy also reports it). */
-  function rejected(violations: Violation[], request: EngineRequest, described?: string): MockReply {
-    const message = described ?? describeViolations(violations);
+  function rejected(message: string, request: EngineRequest): MockReply {
     if (proxy) warn(`proxy: request ${request.label} violates the spec: ${message}`);
     return invalidRequest(message);
   }
@@ -170,11 +174,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return toReply(output);
   }
 
-  function failure(reply: MockReply): MockReply {
-    failures.add(reply);
-    return reply;
-  }
-
   /** Prism's answer to a request, with the mock's checks and adjustments around it. */
   async function answer(
     request: EngineRequest,
@@ -188,29 +187,24 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       headers: request.headers,
       body: request.body,
     };
-    const refused =
-      operation &&
-      (precheckQuery(operation, request.query) ?? precheckBody(operation, request.body, request.bodyBytes));
-    if (refused) return rejected([], request, refused);
+    const refused = operation && precheck(operation, request);
+    if (refused) return rejected(refused, request);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
     const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
-    const { code, dynamic, seed } = preferences;
-    const exampleKey = matched ?? preferences.example;
-    // Prism's mock config: only the preferences it knows, undefined ones left out.
-    const mock = Object.fromEntries(
-      Object.entries({ code, dynamic, seed, exampleKey }).filter(([, v]) => v !== undefined),
-    );
-    const result = await prism.request(input, candidates, { ...config, mock: { dynamic: false, ...mock } })();
+    const { code, dynamic = false, seed } = preferences;
+    // Prism's mock config: the preferences it knows (it tests each for truth, so undefined is unset).
+    const mock = { code, dynamic, seed, exampleKey: matched ?? preferences.example };
+    const result = await prism.request(input, candidates, { ...config, mock })();
     if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
     const { output, validations } = result.right;
     const inputErrors = validations.input.filter(isError) as Violation[];
     if (inputErrors.some(isSecurityViolation)) {
-      return output.statusCode === 401 && hasErrorShape(output.body, "unauthorized")
+      return output.statusCode === 401 && isErrorBody(output.body, "unauthorized")
         ? toReply(output)
         : errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
     }
-    if (inputErrors.length > 0) return rejected(inputErrors, request);
+    if (inputErrors.length > 0) return rejected(describeViolations(inputErrors), request);
     const reply = checkedOutput(output, validations.output as Violation[], request);
     // The proxy passes the upstream's answers through; only the mock's own examples are adjusted.
     if (proxy || reply.body === undefined) return reply;
@@ -236,7 +230,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const known = key === undefined ? undefined : memo?.get(key);
       if (known) return known;
       const reply = await answer(request, preferences, candidates, operation);
-      if (key !== undefined && !failures.has(reply)) memo?.set(key, reply);
+      // A failure of the mock itself (type `internal`, which no example of the spec has) is never kept.
+      if (key !== undefined && !isErrorBody(reply.body, "internal")) memo?.set(key, reply);
       return reply;
     },
   };

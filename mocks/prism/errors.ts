@@ -10,7 +10,7 @@ import {
   type ViolationLocation,
 } from "../../contract-core/index.js";
 
-export { isErrorBody as hasErrorShape, UNAUTHORIZED_MESSAGE, type ErrorBody } from "../../contract-core/index.js";
+export { isErrorBody, UNAUTHORIZED_MESSAGE } from "../../contract-core/index.js";
 
 export interface MockReply {
   status: number;
@@ -23,8 +23,6 @@ export interface Violation {
   message: string;
   severity: number | string;
   code?: string | number;
-  path?: string[];
-  location?: string[];
 }
 
 export function errorReply(status: number, type: string, message: string): MockReply {

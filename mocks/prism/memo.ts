@@ -6,7 +6,7 @@
 // never use the memo.
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import type { Preferences } from "../../contract-core/index.js";
-import type { EngineRequest } from "./request.js";
+import type { EngineRequest } from "./engine.js";
 
 type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -26,43 +26,27 @@ export function headersPrismReads(operations: readonly IHttpOperation[]): string
   return [...names].sort();
 }
 
-/** What a memoized request is made of: the engine's request without the body it must not have. */
-export type MemoRequest = Omit<EngineRequest, "body" | "bodyBytes">;
-
 /** Entries kept before the memo starts over, so that many distinct requests cannot grow it without end. */
 const MAX_ENTRIES = 1000;
 /** A request whose key is longer (a long query or header) is answered by Prism each time, not kept. */
 const MAX_KEY_CHARS = 4096;
 
-export interface Memo<T> {
-  /** The key of a request, or undefined when its answer must not be memoized. */
-  keyOf(request: MemoRequest, preferences: Preferences): string | undefined;
-  get(key: string): T | undefined;
-  set(key: string, value: T): void;
-}
-
-export function createMemo<T>(operations: readonly IHttpOperation[]): Memo<T> {
+export function createMemo<T>(operations: readonly IHttpOperation[]) {
   const readHeaders = headersPrismReads(operations);
   const entries = new Map<string, T>();
   return {
-    keyOf(request, preferences) {
+    /** The key of a request (it has no body), or undefined when its answer must not be memoized. */
+    keyOf(request: Omit<EngineRequest, "body" | "bodyBytes">, preferences: Preferences): string | undefined {
       if (preferences.dynamic === true) return undefined;
-      const parts: unknown[] = [
-        request.method,
-        request.path,
-        request.label,
-        request.query,
-        preferences.code,
-        preferences.example,
-        preferences.seed,
-      ];
+      const { method, path, label, query, headers } = request;
+      const { code, example, seed } = preferences;
       // undefined and "" stay apart: JSON writes the first as null.
-      for (const name of readHeaders) parts.push(request.headers[name]);
-      const key = JSON.stringify(parts);
+      const sent = readHeaders.map((name) => headers[name]);
+      const key = JSON.stringify([method, path, label, query, code, example, seed, sent]);
       return key.length <= MAX_KEY_CHARS ? key : undefined;
     },
-    get: (key) => entries.get(key),
-    set(key, value) {
+    get: (key: string) => entries.get(key),
+    set(key: string, value: T) {
       if (entries.size >= MAX_ENTRIES) entries.clear();
       entries.set(key, value);
     },

@@ -5,6 +5,7 @@
 //   const mock = await startMock({ port: 0 });   // mock.baseUrl === "http://127.0.0.1:<port>/v1"
 //   ...
 //   await mock.close();
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,8 +32,6 @@ import {
   type PreferenceName,
 } from "../../contract-core/index.js";
 
-export { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
-export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
 /** The Prefer preferences the mock acts on (see the table in README.md); any other is ignored. */
 export const MOCK_PREFERENCES: readonly PreferenceName[] = ["code", "example", "dynamic", "seed", "latency"];
 
@@ -84,48 +83,41 @@ export function startProxy(opts: ProxyOptions): Promise<RunningMock> {
 
 async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningMock> {
   const quiet = opts.quiet ?? false;
-  const spec = opts.spec ?? DEFAULT_SPEC;
-  if (!existsSync(spec)) throw new Error(`${spec} not found${spec === DEFAULT_SPEC ? ": run npm run generate" : ""}`);
+  const spec = opts.spec ?? DEFAULT_SPEC_PATH;
+  if (!existsSync(spec))
+    throw new Error(`${spec} not found${spec === DEFAULT_SPEC_PATH ? ": run npm run generate" : ""}`);
   const engine = await createEngine({
     spec,
     mode,
     validateResponses: mode.kind === "proxy" || (opts.validateResponses ?? false),
     warn: quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
-    ...(opts.memoize === undefined ? {} : { memoize: opts.memoize }),
+    memoize: opts.memoize,
   });
   const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
   const log = opts.requestLog;
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    const started = performance.now();
+    let answered: MockReply | undefined;
     if (log) {
-      const started = performance.now();
-      res.once("finish", () =>
-        log(
-          requestLogLine({
-            method: req.method ?? "GET",
-            url: req.url ?? "/",
-            status: res.statusCode,
-            ms: performance.now() - started,
-            body: clientErrorBodies.get(res),
-          }),
-        ),
-      );
+      res.once("finish", () => {
+        const { method = "GET", url = "/" } = req;
+        const ms = performance.now() - started;
+        log(requestLogLine({ method, url, status: res.statusCode, ms, body: answered?.body }));
+      });
     }
-    handle(engine, exposed, req, res).catch((error: unknown) => {
-      if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
-      send(res, errorReply(500, "internal", `mock failure: ${error instanceof Error ? error.message : String(error)}`));
-    });
+    handle(engine, exposed, req, res)
+      .then((reply) => send(res, (answered = reply)))
+      .catch((error: unknown) => {
+        if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
+        const message = error instanceof Error ? error.message : String(error);
+        send(res, errorReply(500, "internal", `mock failure: ${message}`));
+      });
   });
   server.on("clientError", answerClientError);
   // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
   continueWithin(server, MAX_BODY_BYTES);
   const host = opts.host ?? DEFAULT_HOST;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await once(server.listen(opts.port ?? DEFAULT_PORT, host), "listening");
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
@@ -138,39 +130,33 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   };
 }
 
-async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  setCorsHeaders(req, res, exposed);
+/** The answer to one request; CORS headers (open to any origin, see README.md) are set on `res` first. */
+async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<MockReply> {
+  // Keys travel in headers, not cookies, so credentials are not allowed; without them `*` is a real wildcard
+  // for the origin. Exposed headers are listed by name, which every browser honours with or without credentials.
+  res.setHeader("access-control-allow-origin", "*");
+  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
+  res.setHeader("access-control-expose-headers", exposed);
   const method = req.method ?? "GET";
-  if (method === "OPTIONS" && req.headers.origin && req.headers["access-control-request-method"]) {
-    res.setHeader("access-control-allow-methods", req.headers["access-control-request-method"]);
-    res.setHeader("vary", "origin");
-    res.writeHead(204, { "content-length": "0" }).end();
-    return;
+  const requestedMethod = req.headers["access-control-request-method"];
+  if (method === "OPTIONS" && req.headers.origin && requestedMethod) {
+    const headers = { "access-control-allow-methods": requestedMethod, vary: "origin", "content-length": 0 };
+    return { status: 204, headers };
   }
   const url = new URL(req.url ?? "/", "http://mock.invalid");
   // Routing, validation and messages all use this one normalized path.
   const normalized = normalizeRequestPath(url.pathname);
-  if (!normalized.ok) {
-    send(res, invalidRequest(normalized.message));
-    return;
-  }
+  if (!normalized.ok) return invalidRequest(normalized.message);
   const path = normalized.path;
   const label = `${method} ${path}`;
   const { basePath } = engine;
-  if (path !== basePath && !path.startsWith(`${basePath}/`)) {
-    send(res, noRoute(label, basePath));
-    return;
-  }
+  if (path !== basePath && !path.startsWith(`${basePath}/`)) return noRoute(label, basePath);
   const body = await readBody(req);
-  if (!body.ok) {
-    send(res, invalidRequest(body.message));
-    return;
-  }
-  const preferences = parsePrefer(headerValue(req.headers.prefer), MOCK_PREFERENCES, url.searchParams);
-  if (!preferences.ok) {
-    send(res, invalidRequest(preferences.message));
-    return;
-  }
+  if (!body.ok) return invalidRequest(body.message);
+  // Node joins a repeated request header into one string; only `set-cookie`, no request header, stays a list.
+  const headers = req.headers as Record<string, string>;
+  const preferences = parsePrefer(headers.prefer, MOCK_PREFERENCES, url.searchParams);
+  if (!preferences.ok) return invalidRequest(preferences.message);
   const { latencyMs } = preferences.preferences;
   if (latencyMs) await new Promise((done) => setTimeout(done, latencyMs));
   const reply = await engine.handle(
@@ -179,25 +165,14 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
       path: path.slice(basePath.length) || "/",
       label,
       query: queryRecord(url.searchParams),
-      headers: headerRecord(req),
+      headers,
       body: body.value,
       bodyBytes: body.bytes,
     },
     preferences.preferences,
   );
   const applied = preferenceAppliedHeader(preferences.applied);
-  send(res, applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } });
-}
-
-/**
- * CORS open to any origin, so browser apps can call the mock. Keys travel in headers, not cookies, so
- * credentials are not allowed; without them `*` is a real wildcard for the origin. Exposed headers are
- * listed by name (the spec's response headers), which every browser honours, with or without credentials.
- */
-function setCorsHeaders(req: IncomingMessage, res: ServerResponse, exposed: string): void {
-  res.setHeader("access-control-allow-origin", "*");
-  res.setHeader("access-control-allow-headers", req.headers["access-control-request-headers"] ?? "*");
-  res.setHeader("access-control-expose-headers", exposed);
+  return applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } };
 }
 
 type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; message: string };
@@ -225,46 +200,13 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   }
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-function headerRecord(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    const v = headerValue(value);
-    if (v !== undefined) headers[name] = v;
-  }
-  return headers;
-}
-
-/**
- * JSON bodies as bytes, per body object: Prism answers with the spec's own example objects, and the memo
- * with the same reply, so most bodies are serialized once. Nothing mutates a body once it is a reply.
- */
-const serialized = new WeakMap<object, Buffer>();
-
-function payloadOf(body: unknown): string | Buffer | undefined {
-  if (body === undefined || typeof body === "string") return body;
-  if (typeof body !== "object" || body === null) return JSON.stringify(body);
-  let bytes = serialized.get(body);
-  if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(body));
-    serialized.set(body, bytes);
-  }
-  return bytes;
-}
-
-/** The body of each 4xx answer in flight, for the request log's line. */
-const clientErrorBodies = new WeakMap<ServerResponse, unknown>();
-
 function send(res: ServerResponse, reply: MockReply): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  if (reply.status >= 400 && reply.status < 500) clientErrorBodies.set(res, reply.body);
-  const payload = payloadOf(reply.body);
+  const { body } = reply;
+  const payload = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   // A body left unread (refused early, or over the limit) is read and thrown away while the answer goes out,
   // so the client reads it; one too large for that (or never sent) closes the connection.

@@ -6,11 +6,16 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCommandLine, RUN_TYPESCRIPT } from "../../contract-core/index.js";
-import { cliOptions, MOCK_COMMAND, PROXY_COMMAND, requestLogOption } from "./cli.js";
+import { MOCK_COMMAND, PROXY_COMMAND, requestLogOption, serverOptions } from "./cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
 const children: ChildProcess[] = [];
+
+/** The options a command line and environment give the mock (or the proxy). */
+function cliOptions(env: NodeJS.ProcessEnv, argv: string[] = [], command = MOCK_COMMAND) {
+  return serverOptions(command, parseCommandLine(command, argv, env)!);
+}
 
 /**
  * Starts a script in its own process group and resolves with its first stdout line. It runs as Node itself with

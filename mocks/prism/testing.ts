@@ -1,5 +1,5 @@
 // Test helpers: one HTTP call to a running mock, returned with its contract-validator exchange.
-import { exchangeFromFetch, type Exchange } from "../../contract-core/index.js";
+import { exchangeFromFetch, isErrorBody, type Exchange } from "../../contract-core/index.js";
 
 export interface CallOptions {
   method?: string;
@@ -36,11 +36,9 @@ export async function call(baseUrl: string, options: CallOptions): Promise<CallR
 
 /** `{ error: { type, message } }` with that type; returns the message. */
 export function errorMessage(body: unknown, type: string): string {
-  const error = (body as { error?: { type?: unknown; message?: unknown } } | null)?.error;
-  if (error?.type !== type || typeof error.message !== "string") {
+  if (!isErrorBody(body, type))
     throw new Error(`expected { error: { type: "${type}", message } }, got ${JSON.stringify(body)}`);
-  }
-  return error.message;
+  return body.error.message;
 }
 
 /** Asserts the status and the `{ error: { type, message } }` body; returns the message. */
