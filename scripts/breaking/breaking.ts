@@ -1,23 +1,16 @@
 /**
- * Breaking-change detector for OpenAPI 3.x documents.
- *
- *   npm run breaking -- <base-spec> <head-spec> [--json] [--no-optic]
- *   npm run breaking -- --policy        (prints the policy as a Markdown table)
- *
- * Inputs may be YAML or JSON, bundled or split roots (split roots are bundled
- * with Redocly first). Our own rules (breaking-policy.ts) decide the verdict; Optic's
- * breaking-changes ruleset runs as a cross-check over the same documents and
- * anything it flags that our rules did not is reported too (source "optic").
- *
- * Exit codes: 1 when the head breaks clients of the base, 0 otherwise,
- * 2 when an input cannot be read (the message names the file) or on bad usage.
+ * `npm run breaking`: the breaking-change detector (see README.md). Our own rules (differ.ts, policy.ts) decide
+ * the verdict; Optic's breaking-changes ruleset runs as a cross-check (optic.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   COMMON_OPTIONS,
+  type Obj,
+  SpecLoadError,
   isMain,
+  loadSpec,
   parseCommandLine,
   usageError,
   UsageError,
@@ -25,16 +18,19 @@ import {
 } from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
-import { type LoadedSpec, InputError, loadInput } from "./load.js";
 import { mergeOptic, runOptic } from "./optic.js";
 import type { Change } from "./policy.js";
 
-export { escapeToken, operationKey } from "./json.js";
-export { detectChanges } from "./differ.js";
-export { describeOperation, formatText, markdownTable, policyMarkdown } from "./format.js";
-export { InputError, type LoadedSpec, loadInput } from "./load.js";
-export { type OpticHit, changedOperations, mergeOptic, opticLocation, runOptic } from "./optic.js";
+export { detectChanges, operationKey } from "./differ.js";
+export { formatText, markdownTable, policyMarkdown } from "./format.js";
+export { type OpticHit, mergeOptic, opticLocation } from "./optic.js";
 export { type Change, POLICY, type RuleId } from "./policy.js";
+
+/** An input, bundled (all $refs local) when it was a split root. */
+export interface LoadedSpec {
+  file: string;
+  doc: Obj;
+}
 
 export interface Report {
   base: LoadedSpec;
@@ -50,18 +46,16 @@ export interface CompareOptions {
   optic?: boolean;
 }
 
+/** Compares two spec files; an input that cannot be read, parsed or bundled throws SpecLoadError naming it. */
 export async function compareSpecFiles(
   baseFile: string,
   headFile: string,
   options: CompareOptions = {},
 ): Promise<Report> {
+  const base: LoadedSpec = { file: baseFile, doc: loadSpec(baseFile) };
+  const head: LoadedSpec = { file: headFile, doc: loadSpec(headFile) };
   const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
   try {
-    // allSettled: a failing input must not let the other one's bundler write into a removed directory
-    const [b, h] = await Promise.allSettled([loadInput(baseFile), loadInput(headFile)]);
-    if (b.status === "rejected") throw b.reason;
-    if (h.status === "rejected") throw h.reason;
-    const [base, head] = [b.value, h.value];
     let changes = detectChanges(base.doc, head.doc);
     const notes: string[] = [];
     if (options.optic !== false) {
@@ -128,7 +122,7 @@ export async function main(argv: string[]): Promise<number> {
     } else console.log(formatText(report));
     return report.breaking.length > 0 ? 1 : 0;
   } catch (e) {
-    if (e instanceof InputError) {
+    if (e instanceof SpecLoadError) {
       console.error(`breaking: ${e.message}`);
       return 2;
     }

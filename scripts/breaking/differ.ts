@@ -2,20 +2,24 @@
  * Our own rules: compares two bundled OpenAPI 3.x documents operation by operation and reports
  * every change with its POLICY rule, location and verdict. Pure and synchronous.
  */
-import {
-  type Obj,
-  HTTP_METHODS,
-  asObj,
-  deref,
-  isObj,
-  num,
-  operationKey,
-  show,
-  str,
-  strings,
-  escapeToken,
-} from "./json.js";
+import { type Obj, escapeToken, followRef, isObj, listOperations } from "../../contract-core/index.js";
 import { type Change, type RuleDef, type RuleId, POLICY } from "./policy.js";
+
+const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
+const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const show = (v: unknown): string => JSON.stringify(v);
+
+/** Follows local $refs (siblings of $ref override the target, as OpenAPI 3.1 allows). */
+export function deref(doc: Obj, node: unknown): { node: Obj; ref?: string } {
+  const { node: target, ref } = followRef(doc, node, { mergeSiblings: true });
+  return { node: asObj(target), ref };
+}
+
+/** Operation identity ignores path-template variable names: /people/{slug} == /people/{id}. */
+export const operationKey = (display: string): string => display.replace(/\{[^}]*\}/g, "{}");
 
 // Schema view: allOf merged, single-variant nullable unions unwrapped
 
@@ -110,7 +114,6 @@ const WIDER_FORMATS = new Set(["int32>int64", "float>double", "int32>double", "f
 // Operations
 
 interface OpInfo {
-  key: string;
   display: string;
   operationId: string | undefined;
   op: Obj;
@@ -137,28 +140,14 @@ function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map
 
 function operationsOf(doc: Obj): Map<string, OpInfo> {
   const ops = new Map<string, OpInfo>();
-  for (const [path, rawItem] of Object.entries(asObj(doc.paths))) {
-    const item = deref(doc, rawItem).node;
-    for (const method of HTTP_METHODS) {
-      if (!isObj(item[method])) continue;
-      const op = item[method];
-      const params = new Map<string, Obj>();
-      for (const raw of [
-        ...(Array.isArray(item.parameters) ? item.parameters : []),
-        ...(Array.isArray(op.parameters) ? op.parameters : []),
-      ]) {
-        const p = deref(doc, raw).node;
-        params.set(paramKey(p), p);
-      }
-      const display = `${method.toUpperCase()} ${path}`;
-      ops.set(operationKey(display), {
-        key: operationKey(display),
-        display,
-        operationId: str(op.operationId),
-        op,
-        params,
-      });
+  for (const { path, method, operation: op, pathItem } of listOperations(doc)) {
+    const params = new Map<string, Obj>();
+    for (const raw of [...list(pathItem.parameters), ...list(op.parameters)]) {
+      const p = deref(doc, raw).node;
+      params.set(paramKey(p), p);
     }
+    const display = `${method.toUpperCase()} ${path}`;
+    ops.set(operationKey(display), { display, operationId: str(op.operationId), op, params });
   }
   return ops;
 }
@@ -327,10 +316,7 @@ class Differ {
 
   private compareParameter(bp: Obj, hp: Obj, loc: Loc): void {
     const label = `${str(hp.in)} parameter ${show(hp.name)}`;
-    if (bp.required !== true && hp.required === true)
-      this.add("request-parameter-required", loc.child("required"), `${label} is now required`);
-    if (bp.required === true && hp.required !== true)
-      this.add("request-parameter-optional", loc.child("required"), `${label} is now optional`);
+    this.compareRequired("parameter", bp, hp, loc, label);
     const style = (p: Obj) => str(p.style) ?? defaultStyle(str(p.in) ?? "");
     const explode = (p: Obj) => (typeof p.explode === "boolean" ? p.explode : style(p) === "form");
     if (bp.in === hp.in && (style(bp) !== style(hp) || explode(bp) !== explode(hp))) {
@@ -345,6 +331,13 @@ class Differ {
       this.compareSchema(bp.schema ?? {}, hp.schema ?? {}, loc.child("schema"), "request");
     if (isObj(bp.content) || isObj(hp.content))
       this.compareContent(asObj(bp.content), asObj(hp.content), loc.child("content"), "request");
+  }
+
+  private compareRequired(what: "parameter" | "body", b: Obj, h: Obj, loc: Loc, label: string): void {
+    if (b.required !== true && h.required === true)
+      this.add(`request-${what}-required`, loc.child("required"), `${label} is now required`);
+    if (b.required === true && h.required !== true)
+      this.add(`request-${what}-optional`, loc.child("required"), `${label} is now optional`);
   }
 
   // --- request body and responses ------------------------------------------
@@ -362,10 +355,7 @@ class Differ {
       this.add("request-body-removed", loc, "request body removed");
       return;
     }
-    if (b.required !== true && h.required === true)
-      this.add("request-body-required", loc.child("required"), "request body is now required");
-    if (b.required === true && h.required !== true)
-      this.add("request-body-optional", loc.child("required"), "request body is now optional");
+    this.compareRequired("body", b, h, loc, "request body");
     this.compareText(b, h, loc);
     this.compareContent(asObj(b.content), asObj(h.content), loc.child("content"), "request");
   }
@@ -373,11 +363,7 @@ class Differ {
   private compareContent(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
     for (const [type, media] of Object.entries(b)) {
       if (!(type in h)) {
-        this.add(
-          dir === "request" ? "request-media-type-removed" : "response-media-type-removed",
-          loc.child(type),
-          `${dir} media type ${type} removed`,
-        );
+        this.add(`${dir}-media-type-removed`, loc.child(type), `${dir} media type ${type} removed`);
         continue;
       }
       const bs = asObj(media).schema;
@@ -499,18 +485,8 @@ class Differ {
       const has = (list: unknown[], v: unknown) => list.some((x) => show(x) === show(v));
       const added = eh.filter((v) => !has(eb, v)).map(show);
       const removed = eb.filter((v) => !has(eh, v)).map(show);
-      if (added.length > 0)
-        this.add(
-          dir === "response" ? "response-enum-value-added" : "request-enum-value-added",
-          at,
-          `enum value ${added.join(", ")} added`,
-        );
-      if (removed.length > 0)
-        this.add(
-          dir === "response" ? "response-enum-value-removed" : "request-enum-value-removed",
-          at,
-          `enum value ${removed.join(", ")} removed`,
-        );
+      if (added.length > 0) this.add(`${dir}-enum-value-added`, at, `enum value ${added.join(", ")} added`);
+      if (removed.length > 0) this.add(`${dir}-enum-value-removed`, at, `enum value ${removed.join(", ")} removed`);
     } else if (eh) {
       if (dir === "response") this.add("response-enum-value-removed", at, `values restricted to enum ${show(eh)}`);
       else this.add("request-constraint-narrowed", at, `values restricted to enum ${show(eh)}`);
@@ -603,27 +579,16 @@ class Differ {
       const inB = name in pb;
       const inH = name in ph;
       if ((inB && skip(pb[name], this.base)) || (inH && skip(ph[name], this.head))) continue;
-      if (!inH) {
-        this.add(
-          dir === "response" ? "response-property-removed" : "request-property-removed",
-          at,
-          `${dir} property ${show(name)} removed`,
-        );
-      } else if (!inB) {
+      if (!inH) this.add(`${dir}-property-removed`, at, `${dir} property ${show(name)} removed`);
+      else if (!inB) {
         if (dir === "response") this.add("response-property-added", at, `response property ${show(name)} added`);
         else if (rh.has(name)) this.add("request-property-required", at, `new required request property ${show(name)}`);
         else this.add("request-property-added", at, `optional request property ${show(name)} added`);
       } else {
-        const nowRequired = !rb.has(name) && rh.has(name);
-        const nowOptional = rb.has(name) && !rh.has(name);
-        if (dir === "response" && nowOptional)
-          this.add("response-property-optional", at, `response property ${show(name)} is no longer required`);
-        if (dir === "response" && nowRequired)
-          this.add("response-property-required", at, `response property ${show(name)} is now required`);
-        if (dir === "request" && nowRequired)
-          this.add("request-property-required", at, `request property ${show(name)} is now required`);
-        if (dir === "request" && nowOptional)
-          this.add("request-property-optional", at, `request property ${show(name)} is now optional`);
+        const label = `${dir} property ${show(name)}`;
+        if (!rb.has(name) && rh.has(name)) this.add(`${dir}-property-required`, at, `${label} is now required`);
+        const optional = dir === "response" ? "is no longer required" : "is now optional";
+        if (rb.has(name) && !rh.has(name)) this.add(`${dir}-property-optional`, at, `${label} ${optional}`);
         this.compareSchema(pb[name], ph[name], at, dir);
       }
     }
@@ -654,21 +619,10 @@ class Differ {
     for (const [key, { raw, index }] of kb) {
       const match = kh.get(key);
       if (match) this.compareSchema(raw, match.raw, at(h, match.index), dir);
-      else
-        this.add(
-          dir === "request" ? "request-variant-removed" : "response-variant-removed",
-          at(b, index),
-          `${keyword} variant ${key} removed`,
-        );
+      else this.add(`${dir}-variant-removed`, at(b, index), `${keyword} variant ${key} removed`);
     }
-    for (const [key, { index }] of kh) {
-      if (!kb.has(key))
-        this.add(
-          dir === "response" ? "response-variant-added" : "request-variant-added",
-          at(h, index),
-          `${keyword} variant ${key} added`,
-        );
-    }
+    for (const [key, { index }] of kh)
+      if (!kb.has(key)) this.add(`${dir}-variant-added`, at(h, index), `${keyword} variant ${key} added`);
   }
 }
 

@@ -3,11 +3,13 @@
  * `git archive`), with the reviewed markers of breaking-markers.ts applied.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { type Change, type Report, InputError, compareSpecFiles } from "../breaking/breaking.js";
+import { SpecLoadError } from "../../contract-core/index.js";
+import { type Change, type Report, compareSpecFiles } from "../breaking/breaking.js";
 import { applyMarkers, isMajorBump, parseMarkers } from "./breaking-markers.js";
 
 const run = promisify(execFile);
@@ -76,12 +78,6 @@ export interface BreakingOptions {
   optic?: boolean;
 }
 
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
 export async function breakingCheck(options: BreakingOptions): Promise<BreakingOutcome> {
   const { cwd, base, specRoot = "spec/openapi.yaml", markerFile = "spec/BREAKING.md" } = options;
   const outcome: BreakingOutcome = { status: "pass", note: "", blocking: [], accepted: [], notes: [] };
@@ -92,7 +88,7 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
   if ((await git(cwd, "cat-file", "-e", `${base.sha}:${specRoot}`)) === undefined)
     return done("skip", `${specRoot} does not exist at ${base.label} (${short}): nothing to compare`);
   const headRoot = join(cwd, specRoot);
-  if (!(await exists(headRoot))) return done("fail", `${specRoot} is missing from the working tree`);
+  if (!existsSync(headRoot)) return done("fail", `${specRoot} is missing from the working tree`);
 
   const work = await mkdtemp(join(tmpdir(), "gate-base-"));
   try {
@@ -101,13 +97,13 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
     try {
       report = await compareSpecFiles(join(work, specRoot), headRoot, { optic: options.optic ?? true });
     } catch (e) {
-      if (e instanceof InputError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
+      if (e instanceof SpecLoadError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
       throw e;
     }
     outcome.report = report;
     outcome.notes.push(...report.notes);
     const markerPath = join(cwd, markerFile);
-    const markers = (await exists(markerPath))
+    const markers = existsSync(markerPath)
       ? parseMarkers(await readFile(markerPath, "utf8"))
       : { entries: [], errors: [] };
     if (markers.errors.length > 0) {
