@@ -1,13 +1,4 @@
-/**
- * The four evidence sources of contract coverage, each collected the simplest honest way:
- * - recordings: the files under contract-tests/recordings/ that `npm run contract` replays, read from disk;
- * - fuzz: a seeded fuzz run (a fixed request count) against the sandbox core in this process, through its MSW
- *   handlers (no server, no socket);
- * - workflows: the Arazzo workflows run by Redocly Respect against the sandbox started in this process on
- *   127.0.0.1, read back from Respect's JSON log;
- * - suite: the exchanges the sandbox's behaviour suite validated in its last run, which its test harness
- *   writes as marks to dist/coverage/suite/ (`npm test` writes them; nothing here runs the suite).
- */
+/** The four evidence sources of contract coverage, each collected as the README's table says (its `how`). */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -181,14 +172,8 @@ export function collectSuite(dir = SUITE_LOG_DIR): Collected {
   return { info: { collected: true, exchanges: marks.length, how }, marks };
 }
 
-export type Collector = () => Collected | Promise<Collected>;
-
-/** The sources in report order; the gate skips `suite` on the base (its tests do not run there). */
-export function collectors(basePath: string): Record<Evidence, Collector> {
-  return {
-    recordings: () => collectRecordings(basePath),
-    fuzz: collectFuzz,
-    workflows: collectWorkflows,
-    suite: () => collectSuite(),
-  };
+/** Collects one source. */
+export function collect(source: Evidence, basePath: string): Collected | Promise<Collected> {
+  if (source === "recordings") return collectRecordings(basePath);
+  return source === "fuzz" ? collectFuzz() : source === "workflows" ? collectWorkflows() : collectSuite();
 }

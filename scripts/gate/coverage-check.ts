@@ -1,9 +1,6 @@
 /**
- * The gate's coverage check (runs after the tests, whose sandbox suite logs its evidence): the working tree's
- * contract coverage (`npm run coverage`), judged against the base commit. It fails when an operation or a
- * documented status that the base's spec does not have is exercised by no evidence, and when a total falls
- * below the base's. Totals are compared on the sources the gate can collect on both sides (recordings, fuzz,
- * workflows): the base's tests do not run here, so its suite log does not exist.
+ * The gate's coverage check: the working tree's contract coverage (`npm run coverage`, after the tests, whose
+ * sandbox suite logs its evidence) judged against the base commit's by the two rules of README.md.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -24,7 +21,7 @@ import {
 import { extractCommit, type ResolvedBase } from "./breaking-check.js";
 
 const run = promisify(execFile);
-/** Collected on the base as on the head. */
+/** Collected on the base as on the head (the base's tests do not run here, so it has no suite log). */
 const BOTH_SIDES: readonly Evidence[] = ["recordings", "fuzz", "workflows"];
 const COVERAGE_SCRIPT = "scripts/coverage/coverage.ts";
 
