@@ -2,9 +2,6 @@
  * `npm run breaking`: the breaking-change detector (see README.md). Our own rules (differ.ts, policy.ts) decide
  * the verdict; Optic's breaking-changes ruleset runs as a cross-check (optic.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   COMMON_OPTIONS,
   type Obj,
@@ -26,15 +23,10 @@ export { formatText, markdownTable, policyMarkdown } from "./format.js";
 export { type OpticHit, mergeOptic, opticLocation } from "./optic.js";
 export { type Change, POLICY, type RuleId } from "./policy.js";
 
-/** An input, bundled (all $refs local) when it was a split root. */
-export interface LoadedSpec {
-  file: string;
-  doc: Obj;
-}
-
 export interface Report {
-  base: LoadedSpec;
-  head: LoadedSpec;
+  /** The documents compared, bundled (all $refs local) when an input was a split root. */
+  base: Obj;
+  head: Obj;
   changes: Change[];
   breaking: Change[];
   nonBreaking: Change[];
@@ -52,32 +44,20 @@ export async function compareSpecFiles(
   headFile: string,
   options: CompareOptions = {},
 ): Promise<Report> {
-  const base: LoadedSpec = { file: baseFile, doc: loadSpec(baseFile) };
-  const head: LoadedSpec = { file: headFile, doc: loadSpec(headFile) };
-  const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
-  try {
-    let changes = detectChanges(base.doc, head.doc);
-    const notes: string[] = [];
-    if (options.optic !== false) {
-      try {
-        const merged = mergeOptic(changes, await runOptic(base.doc, head.doc, workDir));
-        changes = merged.changes;
-        notes.push(...merged.notes);
-      } catch (e) {
-        notes.push(`Optic cross-check skipped: ${(e as Error).message.split("\n")[0]}`);
-      }
+  const [base, head] = [loadSpec(baseFile), loadSpec(headFile)];
+  let changes = detectChanges(base, head);
+  const notes: string[] = [];
+  if (options.optic !== false) {
+    try {
+      const merged = mergeOptic(changes, await runOptic(base, head));
+      changes = merged.changes;
+      notes.push(...merged.notes);
+    } catch (e) {
+      notes.push(`Optic cross-check skipped: ${(e as Error).message.split("\n")[0]}`);
     }
-    return {
-      base,
-      head,
-      changes,
-      breaking: changes.filter((c) => c.breaking),
-      nonBreaking: changes.filter((c) => !c.breaking),
-      notes,
-    };
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
   }
+  const breaking = changes.filter((c) => c.breaking);
+  return { base, head, changes, breaking, nonBreaking: changes.filter((c) => !c.breaking), notes };
 }
 
 // CLI
@@ -94,39 +74,28 @@ export const BREAKING_COMMAND: CommandSpec = {
   positionals: "<base-spec> <head-spec>",
 };
 
+/** The command line: exit 1 when the head breaks clients of the base, 2 on bad usage or an unreadable input. */
 export async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseCommandLine(BREAKING_COMMAND, argv);
-    if (parsed && !parsed.values.policy && parsed.positionals.length !== 2)
-      throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    console.error(e.message);
-    return 2;
-  }
-  if (!parsed) return 0;
-  if (parsed.values.policy) {
-    console.log(policyMarkdown());
-    return 0;
-  }
-  const files = parsed.positionals;
-  const flag = (name: string) => parsed.values[name] === true;
-  const [baseFile = "", headFile = ""] = files;
-  try {
-    const report = await compareSpecFiles(baseFile, headFile, { optic: !flag("no-optic") });
-    if (flag("json")) {
-      console.log(
-        JSON.stringify({ breaking: report.breaking, nonBreaking: report.nonBreaking, notes: report.notes }, null, 2),
-      );
-    } else console.log(formatText(report));
-    return report.breaking.length > 0 ? 1 : 0;
-  } catch (e) {
-    if (e instanceof SpecLoadError) {
-      console.error(`breaking: ${e.message}`);
-      return 2;
+    const parsed = parseCommandLine(BREAKING_COMMAND, argv);
+    if (!parsed) return 0;
+    if (parsed.values.policy === true) {
+      console.log(policyMarkdown());
+      return 0;
     }
-    throw e;
+    const [baseFile, headFile] = parsed.positionals;
+    if (baseFile === undefined || headFile === undefined || parsed.positionals.length > 2)
+      throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
+    const report = await compareSpecFiles(baseFile, headFile, { optic: parsed.values["no-optic"] !== true });
+    const { breaking, nonBreaking, notes } = report;
+    console.log(
+      parsed.values.json === true ? JSON.stringify({ breaking, nonBreaking, notes }, null, 2) : formatText(report),
+    );
+    return breaking.length > 0 ? 1 : 0;
+  } catch (e) {
+    if (!(e instanceof UsageError || e instanceof SpecLoadError)) throw e;
+    console.error(e instanceof UsageError ? e.message : `breaking: ${e.message}`);
+    return 2;
   }
 }
 

@@ -1,6 +1,7 @@
 /** Optic's breaking-changes ruleset as a cross-check of our own rules. */
-import { writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type Obj,
   HTTP_METHODS,
@@ -84,15 +85,9 @@ function onlyOperations(doc: Obj, keys: Set<string>): Obj {
  * Runs Optic's breaking-changes ruleset in-process. Optic's rule runner is slow on large documents
  * (about 10 s of CPU for the whole Talent Graph spec), so it only sees the operations that differ.
  */
-export async function runOptic(baseDoc: Obj, headDoc: Obj, workDir: string): Promise<OpticHit[]> {
+export async function runOptic(baseDoc: Obj, headDoc: Obj): Promise<OpticHit[]> {
   const changed = changedOperations(baseDoc, headDoc);
   if (changed.size === 0) return [];
-  const write = async (doc: Obj, side: string) => {
-    const file = join(workDir, `optic-${side}-${Math.random().toString(36).slice(2, 8)}.json`);
-    await writeFile(file, JSON.stringify(onlyOperations(doc, changed)));
-    return file;
-  };
-  const [baseFile, headFile] = await Promise.all([write(baseDoc, "base"), write(headDoc, "head")]);
   process.env.OPTIC_TELEMETRY_LEVEL ??= "off";
   const [io, utils, { RuleRunner }, { BreakingChangesRuleset }] = await Promise.all([
     import("@useoptic/openapi-io"),
@@ -100,15 +95,21 @@ export async function runOptic(baseDoc: Obj, headDoc: Obj, workDir: string): Pro
     import("@useoptic/rulesets-base"),
     import("@useoptic/standard-rulesets"),
   ]);
-  const load = async (file: string) => {
-    const parsed = await io.parseOpenAPIWithSourcemap(resolve(file)); // its sourcemap needs an absolute path
+  // Optic reads files (its sourcemap needs an absolute path).
+  const workDir = await mkdtemp(join(tmpdir(), "breaking-optic-"));
+  const load = async (doc: Obj, side: string) => {
+    const file = join(workDir, `${side}.json`);
+    await writeFile(file, JSON.stringify(onlyOperations(doc, changed)));
+    const parsed = await io.parseOpenAPIWithSourcemap(file);
     const version = io.checkOpenAPIVersion(parsed.jsonLike);
     if (version === "2.x.x") throw new Error(`${file}: Swagger 2 is not supported`);
     const flat = io.denormalize(parsed, version, []);
     type Input = Parameters<typeof utils.compareSpecs>[0];
     return { ...flat, jsonLike: flat.jsonLike as Input["jsonLike"], isEmptySpec: false };
   };
-  const [base, head] = await Promise.all([load(baseFile), load(headFile)]);
+  const [base, head] = await Promise.all([load(baseDoc, "base"), load(headDoc, "head")]).finally(() =>
+    rm(workDir, { recursive: true, force: true }),
+  );
   const runner = new RuleRunner([new BreakingChangesRuleset()]);
   const { results } = await utils.compareSpecs(base, head, runner, {});
   return results

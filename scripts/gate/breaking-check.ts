@@ -13,6 +13,8 @@ import { type Change, type Report, compareSpecFiles } from "../breaking/breaking
 import { applyMarkers, isMajorBump, parseMarkers } from "./breaking-markers.js";
 
 const run = promisify(execFile);
+const specRoot = "spec/openapi.yaml";
+const markerFile = "spec/BREAKING.md";
 
 async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
   try {
@@ -72,14 +74,12 @@ export interface BreakingOutcome {
 export interface BreakingOptions {
   cwd: string;
   base: ResolvedBase;
-  specRoot?: string;
-  markerFile?: string;
   /** Run Optic as a cross-check (default true). */
   optic?: boolean;
 }
 
 export async function breakingCheck(options: BreakingOptions): Promise<BreakingOutcome> {
-  const { cwd, base, specRoot = "spec/openapi.yaml", markerFile = "spec/BREAKING.md" } = options;
+  const { cwd, base } = options;
   const outcome: BreakingOutcome = { status: "pass", note: "", blocking: [], accepted: [], notes: [] };
   const done = (status: BreakingOutcome["status"], note: string) => Object.assign(outcome, { status, note });
   if ("skip" in base) return done("skip", base.skip);
@@ -112,8 +112,8 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
       return done("fail", `${markerFile} has malformed entries`);
     }
     const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
-    const bump = isMajorBump(version(report.base.doc), version(report.head.doc));
-    Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump, markerFile));
+    const bump = isMajorBump(version(report.base), version(report.head));
+    Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump));
     const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
     if (outcome.blocking.length > 0)
       return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
