@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
-import { type CommandCheck, COMMANDS, runCheck } from "./gate/checks.js";
+import { COMMANDS, runCheck } from "./gate/checks.js";
 
 export const TEST_COMMAND: CommandSpec = {
   name: "npm test",
@@ -13,17 +13,12 @@ export const TEST_COMMAND: CommandSpec = {
   notes: ["One test file: npx vitest run <file>. The pull-request gate, with the breaking-change check: npm run gate."],
 };
 
-const TITLES: Record<Exclude<CommandCheck, "tests">, string> = {
-  lint: "npm run lint",
-  drift: "npm run check:generated",
-  typecheck: "npm run typecheck",
-};
-
 async function checksInTurn(): Promise<boolean> {
   let ok = true;
   for (const name of ["lint", "drift", "typecheck"] as const) {
     const result = await runCheck(name, COMMANDS[name], process.cwd());
-    process.stderr.write(`\n── ${TITLES[name]}: ${result.note} ──\n${result.output.trimEnd()}\n`);
+    const title = COMMANDS[name].filter((arg) => arg !== "--silent").join(" ");
+    process.stderr.write(`\n── ${title}: ${result.note} ──\n${result.output.trimEnd()}\n`);
     ok &&= result.status === "pass";
   }
   return ok;

@@ -68,7 +68,6 @@ function view(doc: Obj, node: unknown, depth = 0): View {
       const inner = view(doc, nonNull[0], depth + 1);
       s = { ...inner.s, ...outer };
       innerRef = inner.ref ?? innerRef;
-      nullable = true;
     } else {
       s = { ...s, [kw]: nonNull };
     }
@@ -205,21 +204,13 @@ class Differ {
   }
 
   private add(rule: RuleId, loc: Loc, message: string): void {
-    const def: RuleDef = POLICY[rule];
-    const op = this.op;
-    if (!op) return;
-    const change: Change = {
-      rule,
-      breaking: def.breaking,
-      operation: op.display,
-      operationId: op.operationId,
-      location: loc.ptr,
-      message,
-    };
+    const { breaking, why }: RuleDef = POLICY[rule];
+    const { display: operation, operationId } = this.op!;
+    if (this.changes.some((c) => c.rule === rule && c.operation === operation && c.location === loc.ptr)) return;
+    const change: Change = { rule, breaking, operation, operationId, location: loc.ptr, message };
     if (loc.comp !== undefined) change.component = loc.comp;
-    if (def.why) change.why = def.why;
-    const same = (c: Change) => c.rule === rule && c.operation === change.operation && c.location === change.location;
-    if (!this.changes.some(same)) this.changes.push(change);
+    if (why) change.why = why;
+    this.changes.push(change);
   }
 
   private compareText(b: Obj, h: Obj, loc: Loc): void {

@@ -2,8 +2,7 @@
  * Validates every example in an OpenAPI document against its schema with Ajv's 2020-12 class (the same Ajv
  * set-up as the contract tests): media-type `example`/`examples`, parameter and header examples.
  */
-import { createSpecCompiler } from "../../contract-core/index.js";
-import { deref, escapeToken as esc, isObj, type Obj } from "../../contract-core/index.js";
+import { createSpecCompiler, deref, escapeToken as esc, isObj, type Obj } from "../../contract-core/index.js";
 
 export interface ExampleProblem {
   location: string;
