@@ -13,7 +13,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
 const show = (v: unknown): string => JSON.stringify(v);
 
 /** Follows local $refs (siblings of $ref override the target, as OpenAPI 3.1 allows). */
-export function deref(doc: Obj, node: unknown): { node: Obj; ref?: string } {
+function deref(doc: Obj, node: unknown): { node: Obj; ref?: string } {
   const { node: target, ref } = followRef(doc, node, { mergeSiblings: true });
   return { node: asObj(target), ref };
 }

@@ -16,7 +16,7 @@ import type { Evidence, SourceInfo } from "./report.js";
 export const RECORDINGS_DIR = join(REPO_ROOT, "contract-tests/recordings");
 
 /** The fuzz run of coverage: the seed of the in-suite runs, fewer requests (every operation is still reached). */
-export const COVERAGE_FUZZ = { seed: 20261123, requests: 1000, concurrency: 8 } as const;
+const COVERAGE_FUZZ = { seed: 20261123, requests: 1000, concurrency: 8 } as const;
 
 const keyOf = (prefix: string): string => {
   const found = KEYS.find((k) => k.key.startsWith(prefix));
@@ -24,7 +24,7 @@ const keyOf = (prefix: string): string => {
   return found.key;
 };
 
-export interface Collected {
+interface Collected {
   info: SourceInfo;
   exchanges?: Exchange[];
   marks?: Mark[];
@@ -42,7 +42,7 @@ export function collectRecordings(basePath: string, dir = RECORDINGS_DIR): Colle
   };
 }
 
-export async function collectFuzz(): Promise<Collected> {
+async function collectFuzz(): Promise<Collected> {
   const origin = "http://sandbox.coverage.invalid";
   const sandbox = createSandboxHandlers({
     baseUrl: `${origin}/v1`,
@@ -116,7 +116,7 @@ export function exchangesOfRespectLog(log: {
     });
 }
 
-export async function collectWorkflows(): Promise<Collected> {
+async function collectWorkflows(): Promise<Collected> {
   const tmp = mkdtempSync(join(tmpdir(), "coverage-workflows-"));
   const sandbox = await startSandbox({
     host: "127.0.0.1",
@@ -156,7 +156,7 @@ export async function collectWorkflows(): Promise<Collected> {
   }
 }
 
-export function collectSuite(dir = SUITE_LOG_DIR): Collected {
+function collectSuite(dir = SUITE_LOG_DIR): Collected {
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")) : [];
   const how = "the marks the sandbox test harness wrote while the behaviour suite ran (dist/coverage/suite/)";
   if (files.length === 0)

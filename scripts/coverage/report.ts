@@ -46,7 +46,7 @@ export interface Totals {
   parametersInvalid: Count;
 }
 
-export const DIMENSIONS: { key: keyof Totals; label: string }[] = [
+const DIMENSIONS: { key: keyof Totals; label: string }[] = [
   { key: "operations", label: "operations" },
   { key: "statuses", label: "operation × status" },
   { key: "examples", label: "named examples" },
@@ -98,7 +98,7 @@ function count<T>(items: T[], covered: (item: T) => boolean): Count {
   return { covered: items.filter(covered).length, total: items.length };
 }
 
-export function totalsOf(operations: CoverageReport["operations"]): Totals {
+function totalsOf(operations: CoverageReport["operations"]): Totals {
   const statuses = operations.flatMap((op) => op.statuses);
   const parameters = operations.flatMap((op) => op.parameters);
   return {
@@ -191,7 +191,7 @@ export function uncoveredCells(report: CoverageReport): string[] {
   );
 }
 
-export interface Comparison {
+interface Comparison {
   /** Operations or operation × status cells the head adds that no evidence reached. */
   addedWithoutEvidence: string[];
   /** Dimensions whose covered count fell below the base's. */
