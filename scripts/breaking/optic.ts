@@ -33,12 +33,12 @@ export function opticLocation(jsonPath: string, doc: unknown): { operation: stri
     const p = resolvePointer(doc, `/paths/${escapeToken(path)}/${method}/parameters/${rest[1]}`) as Obj | undefined;
     rest = ["parameters", String(p?.in ?? ""), String(p?.name ?? ""), ...rest.slice(2)];
   }
-  const cleaned: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === "allOf" && /^\d+$/.test(rest[i + 1] ?? "")) i++;
-    else cleaned.push(rest[i] ?? "");
-  }
-  return { operation: `${method.toUpperCase()} ${path}`, location: cleaned.map((s) => `/${escapeToken(s)}`).join("") };
+  // Our rules merge allOf before comparing, so their locations have no allOf segments.
+  const location = rest
+    .map((s) => `/${escapeToken(s)}`)
+    .join("")
+    .replace(/\/allOf\/\d+(?=\/|$)/g, "");
+  return { operation: `${method.toUpperCase()} ${path}`, location };
 }
 
 const keyOf = (method: string, path: string): string => operationKey(`${method.toUpperCase()} ${path}`);
