@@ -35,8 +35,6 @@ export interface GateOptions {
 export interface GateResult {
   ok: boolean;
   steps: StepResult[];
-  breaking?: BreakingOutcome;
-  coverage?: CoverageOutcome;
   /** The summary for the console. */
   markdown: string;
   /** The summary for the job's step summary: with the last lines of each failed check's output. */
@@ -85,8 +83,6 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    breaking,
-    coverage,
     markdown: renderSummary(steps, breaking, totalMs, false, coverage),
     stepSummary: renderSummary(steps, breaking, totalMs, true, coverage),
   };
