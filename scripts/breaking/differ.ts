@@ -591,19 +591,13 @@ class Differ {
    */
   private compareVariants(rawB: unknown, rawH: unknown, b: View, h: View, loc: Loc, dir: Dir): void {
     const keyword = Array.isArray(h.s.oneOf) || Array.isArray(b.s.oneOf) ? "oneOf" : "anyOf";
-    const keyed = (doc: Obj, raw: unknown, v: View) => {
-      const out = new Map<string, { raw: unknown; index: number }>();
-      const list = unionOf(v.s);
-      if (!list) {
-        out.set(v.ref ?? str(v.s.title) ?? "#0", { raw, index: 0 });
-        return out;
-      }
-      list.forEach((item, index) => {
-        const { node, ref } = deref(doc, item);
-        out.set(ref ?? str(node.title) ?? `#${index}`, { raw: item, index });
-      });
-      return out;
-    };
+    const keyed = (doc: Obj, raw: unknown, v: View) =>
+      new Map(
+        (unionOf(v.s) ?? [raw]).map((item, index) => {
+          const { node, ref } = unionOf(v.s) ? deref(doc, item) : { node: v.s, ref: v.ref };
+          return [ref ?? str(node.title) ?? `#${index}`, { raw: item, index }] as const;
+        }),
+      );
     const kb = keyed(this.base, rawB, b);
     const kh = keyed(this.head, rawH, h);
     const at = (side: View, index: number) => (unionOf(side.s) ? loc.child(keyword, String(index)) : loc);
