@@ -90,10 +90,10 @@ export async function coverageCheck(cwd: string, base: ResolvedBase): Promise<Co
       }
     }
     const added = compareReports(baseReport, head).addedWithoutEvidence;
-    const comparison = compareReports(baseReport, restrictTo(head, BOTH_SIDES));
+    const restricted = restrictTo(head, BOTH_SIDES);
+    const comparison = compareReports(baseReport, restricted);
     // Without the base's own run there are no base totals to fall below.
     if (!compared) comparison.fallen = [];
-    const restricted = restrictTo(head, BOTH_SIDES);
     const markdown = [
       `With every source (the sandbox suite included): ${line(head)}.`,
       `Compared ${compared ? `with ${base.label} (${short})` : "with nothing (the base has no coverage command)"}` +
