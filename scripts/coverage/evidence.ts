@@ -30,16 +30,14 @@ interface Collected {
   marks?: Mark[];
 }
 
+const collected = (how: string, exchanges: Exchange[]): Collected => ({
+  info: { collected: true, exchanges: exchanges.length, how },
+  exchanges,
+});
+
 export function collectRecordings(basePath: string, dir = RECORDINGS_DIR): Collected {
   const exchanges = existsSync(dir) ? loadRecordings([dir], basePath).map((r) => r.exchange) : [];
-  return {
-    info: {
-      collected: true,
-      exchanges: exchanges.length,
-      how: "contract-tests/recordings/, read from disk (what `npm run contract` replays)",
-    },
-    exchanges,
-  };
+  return collected("contract-tests/recordings/, read from disk (what `npm run contract` replays)", exchanges);
 }
 
 async function collectFuzz(): Promise<Collected> {
@@ -70,14 +68,9 @@ async function collectFuzz(): Promise<Collected> {
   } finally {
     sandbox.close();
   }
-  return {
-    info: {
-      collected: true,
-      exchanges: exchanges.length,
-      how: `a fuzz run (seed ${COVERAGE_FUZZ.seed}, ${COVERAGE_FUZZ.requests} requests) against the sandbox core through its MSW handlers, in process`,
-    },
-    exchanges,
-  };
+  const { seed, requests } = COVERAGE_FUZZ;
+  const how = `a fuzz run (seed ${seed}, ${requests} requests) against the sandbox core through its MSW handlers, in process`;
+  return collected(how, exchanges);
 }
 
 interface RespectStep {
@@ -142,14 +135,10 @@ async function collectWorkflows(): Promise<Collected> {
         info: { collected: false, exchanges: 0, how: "", reason: `Respect wrote no log (exit ${run.code})` },
       };
     const exchanges = exchangesOfRespectLog(JSON.parse(readFileSync(jsonOutput, "utf8")));
-    return {
-      info: {
-        collected: true,
-        exchanges: exchanges.length,
-        how: "spec/workflows/ run by Redocly Respect against the sandbox started in process on 127.0.0.1",
-      },
+    return collected(
+      "spec/workflows/ run by Redocly Respect against the sandbox started in process on 127.0.0.1",
       exchanges,
-    };
+    );
   } finally {
     await sandbox.close();
     rmSync(tmp, { recursive: true, force: true });
