@@ -33,21 +33,15 @@ export interface Report {
   notes: string[];
 }
 
-export interface CompareOptions {
-  /** Run Optic as a cross-check (default true). */
-  optic?: boolean;
-}
-
-/** Compares two spec files; an input that cannot be read, parsed or bundled throws SpecLoadError naming it. */
-export async function compareSpecFiles(
-  baseFile: string,
-  headFile: string,
-  options: CompareOptions = {},
-): Promise<Report> {
+/**
+ * Compares two spec files, with Optic as a cross-check unless `optic` is false. An input that cannot be read,
+ * parsed or bundled throws SpecLoadError naming it.
+ */
+export async function compareSpecFiles(baseFile: string, headFile: string, { optic = true } = {}): Promise<Report> {
   const [base, head] = [loadSpec(baseFile), loadSpec(headFile)];
   let changes = detectChanges(base, head);
   const notes: string[] = [];
-  if (options.optic !== false) {
+  if (optic) {
     try {
       const merged = mergeOptic(changes, await runOptic(base, head));
       changes = merged.changes;

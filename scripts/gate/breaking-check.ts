@@ -71,15 +71,13 @@ export interface BreakingOutcome {
   notes: string[];
 }
 
-export interface BreakingOptions {
+/** The check of the working tree at `cwd` against `base`; Optic runs as a cross-check unless `optic` is false. */
+export async function breakingCheck(args: {
   cwd: string;
   base: ResolvedBase;
-  /** Run Optic as a cross-check (default true). */
   optic?: boolean;
-}
-
-export async function breakingCheck(options: BreakingOptions): Promise<BreakingOutcome> {
-  const { cwd, base } = options;
+}): Promise<BreakingOutcome> {
+  const { cwd, base, optic } = args;
   const outcome: BreakingOutcome = { status: "pass", note: "", blocking: [], accepted: [], notes: [] };
   const done = (status: BreakingOutcome["status"], note: string) => Object.assign(outcome, { status, note });
   if ("skip" in base) return done("skip", base.skip);
@@ -95,7 +93,7 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
     await extractCommit(cwd, base.sha, work, [dirname(specRoot)]);
     let report: Report;
     try {
-      report = await compareSpecFiles(join(work, specRoot), headRoot, { optic: options.optic ?? true });
+      report = await compareSpecFiles(join(work, specRoot), headRoot, { optic });
     } catch (e) {
       if (e instanceof SpecLoadError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
       throw e;
