@@ -127,13 +127,10 @@ const paramKey = (p: Obj): string => {
 
 /** Template variables whose name changed at the same position of the path: base name -> head name. */
 function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map<string, string> {
-  const names = (display: string) => [...display.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
-  const base = names(baseDisplay);
+  const names = (display: string) => [...display.matchAll(/\{([^}]*)\}/g)].map((m) => m[1] ?? "");
   const head = names(headDisplay);
   return new Map(
-    base
-      .map((name, i) => [name, head[i]!] as const)
-      .filter(([name, renamed]) => renamed !== undefined && renamed !== name),
+    names(baseDisplay).flatMap((name, i) => (head[i] !== undefined && head[i] !== name ? [[name, head[i]]] : [])),
   );
 }
 
