@@ -4,6 +4,7 @@
  * one piece when it ends. Exit code 1 when any of them failed.
  */
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 import { COMMANDS, runCheck } from "./gate/checks.js";
 
@@ -24,13 +25,10 @@ async function checksInTurn(): Promise<boolean> {
   return ok;
 }
 
-function vitest(): Promise<boolean> {
+async function vitest(): Promise<boolean> {
   const [cmd = "", ...args] = COMMANDS.tests;
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { stdio: "inherit" });
-    child.on("error", () => done(false));
-    child.on("close", (code) => done(code === 0));
-  });
+  const [code] = (await once(spawn(cmd, args, { stdio: "inherit" }), "close").catch(() => [1])) as unknown[];
+  return code === 0;
 }
 
 if (isMain(import.meta.url))
