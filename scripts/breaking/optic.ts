@@ -102,7 +102,6 @@ export async function runOptic(baseDoc: Obj, headDoc: Obj): Promise<OpticHit[]> 
     await writeFile(file, JSON.stringify(onlyOperations(doc, changed)));
     const parsed = await io.parseOpenAPIWithSourcemap(file);
     const version = io.checkOpenAPIVersion(parsed.jsonLike);
-    if (version === "2.x.x") throw new Error(`${file}: Swagger 2 is not supported`);
     const flat = io.denormalize(parsed, version, []);
     type Input = Parameters<typeof utils.compareSpecs>[0];
     return { ...flat, jsonLike: flat.jsonLike as Input["jsonLike"], isEmptySpec: false };
