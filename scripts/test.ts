@@ -4,8 +4,9 @@
  * one piece when it ends. Exit code 1 when any of them failed.
  */
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
-import { type CommandCheck, COMMANDS, runCheck } from "./gate/checks.js";
+import { COMMANDS, runCheck } from "./gate/checks.js";
 
 export const TEST_COMMAND: CommandSpec = {
   name: "npm test",
@@ -13,29 +14,21 @@ export const TEST_COMMAND: CommandSpec = {
   notes: ["One test file: npx vitest run <file>. The pull-request gate, with the breaking-change check: npm run gate."],
 };
 
-const TITLES: Record<Exclude<CommandCheck, "tests">, string> = {
-  lint: "npm run lint",
-  drift: "npm run check:generated",
-  typecheck: "npm run typecheck",
-};
-
 async function checksInTurn(): Promise<boolean> {
   let ok = true;
   for (const name of ["lint", "drift", "typecheck"] as const) {
     const result = await runCheck(name, COMMANDS[name], process.cwd());
-    process.stderr.write(`\n── ${TITLES[name]}: ${result.note} ──\n${result.output.trimEnd()}\n`);
+    const title = COMMANDS[name].filter((arg) => arg !== "--silent").join(" ");
+    process.stderr.write(`\n── ${title}: ${result.note} ──\n${result.output.trimEnd()}\n`);
     ok &&= result.status === "pass";
   }
   return ok;
 }
 
-function vitest(): Promise<boolean> {
+async function vitest(): Promise<boolean> {
   const [cmd = "", ...args] = COMMANDS.tests;
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { stdio: "inherit" });
-    child.on("error", () => done(false));
-    child.on("close", (code) => done(code === 0));
-  });
+  const [code] = (await once(spawn(cmd, args, { stdio: "inherit" }), "close").catch(() => [1])) as unknown[];
+  return code === 0;
 }
 
 if (isMain(import.meta.url))

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OUT, DEFAULT_SPEC, loadSpec, renderExamplesList } from "../../scripts/examples-list.js";
+import { DEFAULT_SPEC_PATH as DEFAULT_SPEC, loadSpec } from "../../contract-core/index.js";
+import { DEFAULT_OUT, renderExamplesList } from "../../scripts/examples-list.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
 

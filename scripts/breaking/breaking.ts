@@ -1,23 +1,13 @@
 /**
- * Breaking-change detector for OpenAPI 3.x documents.
- *
- *   npm run breaking -- <base-spec> <head-spec> [--json] [--no-optic]
- *   npm run breaking -- --policy        (prints the policy as a Markdown table)
- *
- * Inputs may be YAML or JSON, bundled or split roots (split roots are bundled
- * with Redocly first). Our own rules (breaking-policy.ts) decide the verdict; Optic's
- * breaking-changes ruleset runs as a cross-check over the same documents and
- * anything it flags that our rules did not is reported too (source "optic").
- *
- * Exit codes: 1 when the head breaks clients of the base, 0 otherwise,
- * 2 when an input cannot be read (the message names the file) or on bad usage.
+ * `npm run breaking`: the breaking-change detector (see README.md). Our own rules (differ.ts, policy.ts) decide
+ * the verdict; Optic's breaking-changes ruleset runs as a cross-check (optic.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   COMMON_OPTIONS,
+  type Obj,
+  SpecLoadError,
   isMain,
+  loadSpec,
   parseCommandLine,
   usageError,
   UsageError,
@@ -25,65 +15,43 @@ import {
 } from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
-import { type LoadedSpec, InputError, loadInput } from "./load.js";
 import { mergeOptic, runOptic } from "./optic.js";
 import type { Change } from "./policy.js";
 
-export { escapeToken, operationKey } from "./json.js";
-export { detectChanges } from "./differ.js";
-export { describeOperation, formatText, markdownTable, policyMarkdown } from "./format.js";
-export { InputError, type LoadedSpec, loadInput } from "./load.js";
-export { type OpticHit, changedOperations, mergeOptic, opticLocation, runOptic } from "./optic.js";
+export { detectChanges, operationKey } from "./differ.js";
+export { formatText, markdownTable, policyMarkdown } from "./format.js";
+export { type OpticHit, mergeOptic, opticLocation } from "./optic.js";
 export { type Change, POLICY, type RuleId } from "./policy.js";
 
 export interface Report {
-  base: LoadedSpec;
-  head: LoadedSpec;
+  /** The documents compared, bundled (all $refs local) when an input was a split root. */
+  base: Obj;
+  head: Obj;
   changes: Change[];
   breaking: Change[];
   nonBreaking: Change[];
   notes: string[];
 }
 
-export interface CompareOptions {
-  /** Run Optic as a cross-check (default true). */
-  optic?: boolean;
-}
-
-export async function compareSpecFiles(
-  baseFile: string,
-  headFile: string,
-  options: CompareOptions = {},
-): Promise<Report> {
-  const workDir = await mkdtemp(join(tmpdir(), "breaking-"));
-  try {
-    // allSettled: a failing input must not let the other one's bundler write into a removed directory
-    const [b, h] = await Promise.allSettled([loadInput(baseFile), loadInput(headFile)]);
-    if (b.status === "rejected") throw b.reason;
-    if (h.status === "rejected") throw h.reason;
-    const [base, head] = [b.value, h.value];
-    let changes = detectChanges(base.doc, head.doc);
-    const notes: string[] = [];
-    if (options.optic !== false) {
-      try {
-        const merged = mergeOptic(changes, await runOptic(base.doc, head.doc, workDir));
-        changes = merged.changes;
-        notes.push(...merged.notes);
-      } catch (e) {
-        notes.push(`Optic cross-check skipped: ${(e as Error).message.split("\n")[0]}`);
-      }
+/**
+ * Compares two spec files, with Optic as a cross-check unless `optic` is false. An input that cannot be read,
+ * parsed or bundled throws SpecLoadError naming it.
+ */
+export async function compareSpecFiles(baseFile: string, headFile: string, { optic = true } = {}): Promise<Report> {
+  const [base, head] = [loadSpec(baseFile), loadSpec(headFile)];
+  let changes = detectChanges(base, head);
+  const notes: string[] = [];
+  if (optic) {
+    try {
+      const merged = mergeOptic(changes, await runOptic(base, head));
+      changes = merged.changes;
+      notes.push(...merged.notes);
+    } catch (e) {
+      notes.push(`Optic cross-check skipped: ${(e as Error).message.split("\n")[0]}`);
     }
-    return {
-      base,
-      head,
-      changes,
-      breaking: changes.filter((c) => c.breaking),
-      nonBreaking: changes.filter((c) => !c.breaking),
-      notes,
-    };
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
   }
+  const breaking = changes.filter((c) => c.breaking);
+  return { base, head, changes, breaking, nonBreaking: changes.filter((c) => !c.breaking), notes };
 }
 
 // CLI
@@ -100,39 +68,28 @@ export const BREAKING_COMMAND: CommandSpec = {
   positionals: "<base-spec> <head-spec>",
 };
 
+/** The command line: exit 1 when the head breaks clients of the base, 2 on bad usage or an unreadable input. */
 export async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseCommandLine(BREAKING_COMMAND, argv);
-    if (parsed && !parsed.values.policy && parsed.positionals.length !== 2)
-      throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    console.error(e.message);
-    return 2;
-  }
-  if (!parsed) return 0;
-  if (parsed.values.policy) {
-    console.log(policyMarkdown());
-    return 0;
-  }
-  const files = parsed.positionals;
-  const flag = (name: string) => parsed.values[name] === true;
-  const [baseFile = "", headFile = ""] = files;
-  try {
-    const report = await compareSpecFiles(baseFile, headFile, { optic: !flag("no-optic") });
-    if (flag("json")) {
-      console.log(
-        JSON.stringify({ breaking: report.breaking, nonBreaking: report.nonBreaking, notes: report.notes }, null, 2),
-      );
-    } else console.log(formatText(report));
-    return report.breaking.length > 0 ? 1 : 0;
-  } catch (e) {
-    if (e instanceof InputError) {
-      console.error(`breaking: ${e.message}`);
-      return 2;
+    const parsed = parseCommandLine(BREAKING_COMMAND, argv);
+    if (!parsed) return 0;
+    if (parsed.values.policy === true) {
+      console.log(policyMarkdown());
+      return 0;
     }
-    throw e;
+    const [baseFile, headFile] = parsed.positionals;
+    if (baseFile === undefined || headFile === undefined || parsed.positionals.length > 2)
+      throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
+    const report = await compareSpecFiles(baseFile, headFile, { optic: parsed.values["no-optic"] !== true });
+    const { breaking, nonBreaking, notes } = report;
+    console.log(
+      parsed.values.json === true ? JSON.stringify({ breaking, nonBreaking, notes }, null, 2) : formatText(report),
+    );
+    return breaking.length > 0 ? 1 : 0;
+  } catch (e) {
+    if (!(e instanceof UsageError || e instanceof SpecLoadError)) throw e;
+    console.error(e instanceof UsageError ? e.message : `breaking: ${e.message}`);
+    return 2;
   }
 }
 

@@ -2,20 +2,24 @@
  * Our own rules: compares two bundled OpenAPI 3.x documents operation by operation and reports
  * every change with its POLICY rule, location and verdict. Pure and synchronous.
  */
-import {
-  type Obj,
-  HTTP_METHODS,
-  asObj,
-  deref,
-  isObj,
-  num,
-  operationKey,
-  show,
-  str,
-  strings,
-  escapeToken,
-} from "./json.js";
+import { type Obj, escapeToken, followRef, isObj, listOperations } from "../../contract-core/index.js";
 import { type Change, type RuleDef, type RuleId, POLICY } from "./policy.js";
+
+const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === "string");
+const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const show = (v: unknown): string => JSON.stringify(v);
+
+/** Follows local $refs (siblings of $ref override the target, as OpenAPI 3.1 allows). */
+function deref(doc: Obj, node: unknown): { node: Obj; ref?: string } {
+  const { node: target, ref } = followRef(doc, node, { mergeSiblings: true });
+  return { node: asObj(target), ref };
+}
+
+/** Operation identity ignores path-template variable names: /people/{slug} == /people/{id}. */
+export const operationKey = (display: string): string => display.replace(/\{[^}]*\}/g, "{}");
 
 // Schema view: allOf merged, single-variant nullable unions unwrapped
 
@@ -64,7 +68,6 @@ function view(doc: Obj, node: unknown, depth = 0): View {
       const inner = view(doc, nonNull[0], depth + 1);
       s = { ...inner.s, ...outer };
       innerRef = inner.ref ?? innerRef;
-      nullable = true;
     } else {
       s = { ...s, [kw]: nonNull };
     }
@@ -110,7 +113,6 @@ const WIDER_FORMATS = new Set(["int32>int64", "float>double", "int32>double", "f
 // Operations
 
 interface OpInfo {
-  key: string;
   display: string;
   operationId: string | undefined;
   op: Obj;
@@ -125,40 +127,23 @@ const paramKey = (p: Obj): string => {
 
 /** Template variables whose name changed at the same position of the path: base name -> head name. */
 function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map<string, string> {
-  const names = (display: string) => [...display.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
-  const base = names(baseDisplay);
+  const names = (display: string) => [...display.matchAll(/\{([^}]*)\}/g)].map((m) => m[1] ?? "");
   const head = names(headDisplay);
   return new Map(
-    base
-      .map((name, i) => [name, head[i]!] as const)
-      .filter(([name, renamed]) => renamed !== undefined && renamed !== name),
+    names(baseDisplay).flatMap((name, i) => (head[i] !== undefined && head[i] !== name ? [[name, head[i]]] : [])),
   );
 }
 
 function operationsOf(doc: Obj): Map<string, OpInfo> {
   const ops = new Map<string, OpInfo>();
-  for (const [path, rawItem] of Object.entries(asObj(doc.paths))) {
-    const item = deref(doc, rawItem).node;
-    for (const method of HTTP_METHODS) {
-      if (!isObj(item[method])) continue;
-      const op = item[method];
-      const params = new Map<string, Obj>();
-      for (const raw of [
-        ...(Array.isArray(item.parameters) ? item.parameters : []),
-        ...(Array.isArray(op.parameters) ? op.parameters : []),
-      ]) {
-        const p = deref(doc, raw).node;
-        params.set(paramKey(p), p);
-      }
-      const display = `${method.toUpperCase()} ${path}`;
-      ops.set(operationKey(display), {
-        key: operationKey(display),
-        display,
-        operationId: str(op.operationId),
-        op,
-        params,
-      });
+  for (const { path, method, operation: op, pathItem } of listOperations(doc)) {
+    const params = new Map<string, Obj>();
+    for (const raw of [...list(pathItem.parameters), ...list(op.parameters)]) {
+      const p = deref(doc, raw).node;
+      params.set(paramKey(p), p);
     }
+    const display = `${method.toUpperCase()} ${path}`;
+    ops.set(operationKey(display), { display, operationId: str(op.operationId), op, params });
   }
   return ops;
 }
@@ -216,21 +201,13 @@ class Differ {
   }
 
   private add(rule: RuleId, loc: Loc, message: string): void {
-    const def: RuleDef = POLICY[rule];
-    const op = this.op;
-    if (!op) return;
-    const change: Change = {
-      rule,
-      breaking: def.breaking,
-      operation: op.display,
-      operationId: op.operationId,
-      location: loc.ptr,
-      message,
-    };
+    const { breaking, why }: RuleDef = POLICY[rule];
+    const { display: operation, operationId } = this.op!;
+    if (this.changes.some((c) => c.rule === rule && c.operation === operation && c.location === loc.ptr)) return;
+    const change: Change = { rule, breaking, operation, operationId, location: loc.ptr, message };
     if (loc.comp !== undefined) change.component = loc.comp;
-    if (def.why) change.why = def.why;
-    const same = (c: Change) => c.rule === rule && c.operation === change.operation && c.location === change.location;
-    if (!this.changes.some(same)) this.changes.push(change);
+    if (why) change.why = why;
+    this.changes.push(change);
   }
 
   private compareText(b: Obj, h: Obj, loc: Loc): void {
@@ -327,10 +304,7 @@ class Differ {
 
   private compareParameter(bp: Obj, hp: Obj, loc: Loc): void {
     const label = `${str(hp.in)} parameter ${show(hp.name)}`;
-    if (bp.required !== true && hp.required === true)
-      this.add("request-parameter-required", loc.child("required"), `${label} is now required`);
-    if (bp.required === true && hp.required !== true)
-      this.add("request-parameter-optional", loc.child("required"), `${label} is now optional`);
+    this.compareRequired("parameter", bp, hp, loc, label);
     const style = (p: Obj) => str(p.style) ?? defaultStyle(str(p.in) ?? "");
     const explode = (p: Obj) => (typeof p.explode === "boolean" ? p.explode : style(p) === "form");
     if (bp.in === hp.in && (style(bp) !== style(hp) || explode(bp) !== explode(hp))) {
@@ -345,6 +319,13 @@ class Differ {
       this.compareSchema(bp.schema ?? {}, hp.schema ?? {}, loc.child("schema"), "request");
     if (isObj(bp.content) || isObj(hp.content))
       this.compareContent(asObj(bp.content), asObj(hp.content), loc.child("content"), "request");
+  }
+
+  private compareRequired(what: "parameter" | "body", b: Obj, h: Obj, loc: Loc, label: string): void {
+    if (b.required !== true && h.required === true)
+      this.add(`request-${what}-required`, loc.child("required"), `${label} is now required`);
+    if (b.required === true && h.required !== true)
+      this.add(`request-${what}-optional`, loc.child("required"), `${label} is now optional`);
   }
 
   // --- request body and responses ------------------------------------------
@@ -362,10 +343,7 @@ class Differ {
       this.add("request-body-removed", loc, "request body removed");
       return;
     }
-    if (b.required !== true && h.required === true)
-      this.add("request-body-required", loc.child("required"), "request body is now required");
-    if (b.required === true && h.required !== true)
-      this.add("request-body-optional", loc.child("required"), "request body is now optional");
+    this.compareRequired("body", b, h, loc, "request body");
     this.compareText(b, h, loc);
     this.compareContent(asObj(b.content), asObj(h.content), loc.child("content"), "request");
   }
@@ -373,11 +351,7 @@ class Differ {
   private compareContent(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
     for (const [type, media] of Object.entries(b)) {
       if (!(type in h)) {
-        this.add(
-          dir === "request" ? "request-media-type-removed" : "response-media-type-removed",
-          loc.child(type),
-          `${dir} media type ${type} removed`,
-        );
+        this.add(`${dir}-media-type-removed`, loc.child(type), `${dir} media type ${type} removed`);
         continue;
       }
       const bs = asObj(media).schema;
@@ -499,18 +473,8 @@ class Differ {
       const has = (list: unknown[], v: unknown) => list.some((x) => show(x) === show(v));
       const added = eh.filter((v) => !has(eb, v)).map(show);
       const removed = eb.filter((v) => !has(eh, v)).map(show);
-      if (added.length > 0)
-        this.add(
-          dir === "response" ? "response-enum-value-added" : "request-enum-value-added",
-          at,
-          `enum value ${added.join(", ")} added`,
-        );
-      if (removed.length > 0)
-        this.add(
-          dir === "response" ? "response-enum-value-removed" : "request-enum-value-removed",
-          at,
-          `enum value ${removed.join(", ")} removed`,
-        );
+      if (added.length > 0) this.add(`${dir}-enum-value-added`, at, `enum value ${added.join(", ")} added`);
+      if (removed.length > 0) this.add(`${dir}-enum-value-removed`, at, `enum value ${removed.join(", ")} removed`);
     } else if (eh) {
       if (dir === "response") this.add("response-enum-value-removed", at, `values restricted to enum ${show(eh)}`);
       else this.add("request-constraint-narrowed", at, `values restricted to enum ${show(eh)}`);
@@ -603,27 +567,16 @@ class Differ {
       const inB = name in pb;
       const inH = name in ph;
       if ((inB && skip(pb[name], this.base)) || (inH && skip(ph[name], this.head))) continue;
-      if (!inH) {
-        this.add(
-          dir === "response" ? "response-property-removed" : "request-property-removed",
-          at,
-          `${dir} property ${show(name)} removed`,
-        );
-      } else if (!inB) {
+      if (!inH) this.add(`${dir}-property-removed`, at, `${dir} property ${show(name)} removed`);
+      else if (!inB) {
         if (dir === "response") this.add("response-property-added", at, `response property ${show(name)} added`);
         else if (rh.has(name)) this.add("request-property-required", at, `new required request property ${show(name)}`);
         else this.add("request-property-added", at, `optional request property ${show(name)} added`);
       } else {
-        const nowRequired = !rb.has(name) && rh.has(name);
-        const nowOptional = rb.has(name) && !rh.has(name);
-        if (dir === "response" && nowOptional)
-          this.add("response-property-optional", at, `response property ${show(name)} is no longer required`);
-        if (dir === "response" && nowRequired)
-          this.add("response-property-required", at, `response property ${show(name)} is now required`);
-        if (dir === "request" && nowRequired)
-          this.add("request-property-required", at, `request property ${show(name)} is now required`);
-        if (dir === "request" && nowOptional)
-          this.add("request-property-optional", at, `request property ${show(name)} is now optional`);
+        const label = `${dir} property ${show(name)}`;
+        if (!rb.has(name) && rh.has(name)) this.add(`${dir}-property-required`, at, `${label} is now required`);
+        const optional = dir === "response" ? "is no longer required" : "is now optional";
+        if (rb.has(name) && !rh.has(name)) this.add(`${dir}-property-optional`, at, `${label} ${optional}`);
         this.compareSchema(pb[name], ph[name], at, dir);
       }
     }
@@ -635,40 +588,23 @@ class Differ {
    */
   private compareVariants(rawB: unknown, rawH: unknown, b: View, h: View, loc: Loc, dir: Dir): void {
     const keyword = Array.isArray(h.s.oneOf) || Array.isArray(b.s.oneOf) ? "oneOf" : "anyOf";
-    const keyed = (doc: Obj, raw: unknown, v: View) => {
-      const out = new Map<string, { raw: unknown; index: number }>();
-      const list = unionOf(v.s);
-      if (!list) {
-        out.set(v.ref ?? str(v.s.title) ?? "#0", { raw, index: 0 });
-        return out;
-      }
-      list.forEach((item, index) => {
-        const { node, ref } = deref(doc, item);
-        out.set(ref ?? str(node.title) ?? `#${index}`, { raw: item, index });
-      });
-      return out;
-    };
+    const keyed = (doc: Obj, raw: unknown, v: View) =>
+      new Map(
+        (unionOf(v.s) ?? [raw]).map((item, index) => {
+          const { node, ref } = unionOf(v.s) ? deref(doc, item) : { node: v.s, ref: v.ref };
+          return [ref ?? str(node.title) ?? `#${index}`, { raw: item, index }] as const;
+        }),
+      );
     const kb = keyed(this.base, rawB, b);
     const kh = keyed(this.head, rawH, h);
     const at = (side: View, index: number) => (unionOf(side.s) ? loc.child(keyword, String(index)) : loc);
     for (const [key, { raw, index }] of kb) {
       const match = kh.get(key);
       if (match) this.compareSchema(raw, match.raw, at(h, match.index), dir);
-      else
-        this.add(
-          dir === "request" ? "request-variant-removed" : "response-variant-removed",
-          at(b, index),
-          `${keyword} variant ${key} removed`,
-        );
+      else this.add(`${dir}-variant-removed`, at(b, index), `${keyword} variant ${key} removed`);
     }
-    for (const [key, { index }] of kh) {
-      if (!kb.has(key))
-        this.add(
-          dir === "response" ? "response-variant-added" : "request-variant-added",
-          at(h, index),
-          `${keyword} variant ${key} added`,
-        );
-    }
+    for (const [key, { index }] of kh)
+      if (!kb.has(key)) this.add(`${dir}-variant-added`, at(h, index), `${keyword} variant ${key} added`);
   }
 }
 

@@ -1,8 +1,7 @@
 /** Text and Markdown renderings of reported changes and of the policy. */
 import { type Change, type RuleDef, OPTIC_RULE, POLICY } from "./policy.js";
 
-export const describeOperation = (c: Change): string =>
-  c.operationId ? `${c.operation} (${c.operationId})` : c.operation;
+const describeOperation = (c: Change): string => (c.operationId ? `${c.operation} (${c.operationId})` : c.operation);
 
 export function formatText(report: { breaking: Change[]; nonBreaking: Change[]; notes: string[] }): string {
   const lines: string[] = [];

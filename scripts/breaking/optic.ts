@@ -1,22 +1,18 @@
 /** Optic's breaking-changes ruleset as a cross-check of our own rules. */
-import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type Obj,
   HTTP_METHODS,
-  asObj,
-  deref,
   escapeToken,
-  resolvePointer,
   isObj,
-  operationKey,
-  str,
+  listOperations,
+  resolvePointer,
   unescapeToken,
-} from "./json.js";
+} from "../../contract-core/index.js";
+import { operationKey } from "./differ.js";
 import { type Change, OPTIC_RULE } from "./policy.js";
-
-const require = createRequire(import.meta.url);
 
 export interface OpticHit {
   /** operationKey() of the operation, or "" for document-level results. */
@@ -34,20 +30,21 @@ export function opticLocation(jsonPath: string, doc: unknown): { operation: stri
   const [, path = "", method = ""] = segs;
   let rest = segs.slice(3);
   if (rest[0] === "parameters" && /^\d+$/.test(rest[1] ?? "")) {
-    const p = asObj(resolvePointer(doc, `/paths/${escapeToken(path)}/${method}/parameters/${rest[1]}`));
-    rest = ["parameters", str(p.in) ?? "", str(p.name) ?? "", ...rest.slice(2)];
+    const p = resolvePointer(doc, `/paths/${escapeToken(path)}/${method}/parameters/${rest[1]}`) as Obj | undefined;
+    rest = ["parameters", String(p?.in ?? ""), String(p?.name ?? ""), ...rest.slice(2)];
   }
-  const cleaned: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === "allOf" && /^\d+$/.test(rest[i + 1] ?? "")) i++;
-    else cleaned.push(rest[i] ?? "");
-  }
-  return { operation: `${method.toUpperCase()} ${path}`, location: cleaned.map((s) => `/${escapeToken(s)}`).join("") };
+  // Our rules merge allOf before comparing, so their locations have no allOf segments.
+  const location = rest
+    .map((s) => `/${escapeToken(s)}`)
+    .join("")
+    .replace(/\/allOf\/\d+(?=\/|$)/g, "");
+  return { operation: `${method.toUpperCase()} ${path}`, location };
 }
 
+const keyOf = (method: string, path: string): string => operationKey(`${method.toUpperCase()} ${path}`);
+
 /** Everything an operation depends on: itself, its path item's parameters and every component it reaches. */
-function operationSignature(doc: Obj, path: string, method: string): string {
-  const item = deref(doc, asObj(doc.paths)[path]).node;
+function signature(doc: Obj, pathItem: Obj, op: Obj): string {
   const refs = new Set<string>();
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
@@ -58,26 +55,16 @@ function operationSignature(doc: Obj, path: string, method: string): string {
     }
     Object.values(node).forEach(walk);
   };
-  const own = { parameters: item.parameters, op: item[method] };
+  const own = { parameters: pathItem.parameters, op };
   walk(own);
-  return [
-    JSON.stringify(own),
-    ...[...refs].sort().map((r) => `${r}=${JSON.stringify(resolvePointer(doc, r.slice(1)))}`),
-  ].join("\n");
+  const components = [...refs].sort().map((r) => `${r}=${JSON.stringify(resolvePointer(doc, r.slice(1)))}`);
+  return [JSON.stringify(own), ...components].join("\n");
 }
 
 /** Operation keys whose content (including referenced components) differs, or that exist on one side only. */
-export function changedOperations(base: Obj, head: Obj): Set<string> {
-  const signatures = (doc: Obj) => {
-    const out = new Map<string, string>();
-    for (const [path, raw] of Object.entries(asObj(doc.paths))) {
-      const item = deref(doc, raw).node;
-      for (const method of HTTP_METHODS)
-        if (isObj(item[method]))
-          out.set(operationKey(`${method.toUpperCase()} ${path}`), operationSignature(doc, path, method));
-    }
-    return out;
-  };
+function changedOperations(base: Obj, head: Obj): Set<string> {
+  const signatures = (doc: Obj) =>
+    new Map(listOperations(doc).map((o) => [keyOf(o.method, o.path), signature(doc, o.pathItem, o.operation)]));
   const b = signatures(base);
   const h = signatures(head);
   return new Set([...new Set([...b.keys(), ...h.keys()])].filter((k) => b.get(k) !== h.get(k)));
@@ -86,10 +73,9 @@ export function changedOperations(base: Obj, head: Obj): Set<string> {
 /** A copy of the document keeping only the given operations (components are kept whole). */
 function onlyOperations(doc: Obj, keys: Set<string>): Obj {
   const paths: Obj = {};
-  for (const [path, raw] of Object.entries(asObj(doc.paths))) {
-    const item = { ...deref(doc, raw).node };
-    for (const method of HTTP_METHODS)
-      if (!keys.has(operationKey(`${method.toUpperCase()} ${path}`))) delete item[method];
+  for (const { path, pathItem } of listOperations(doc)) {
+    const item = { ...pathItem };
+    for (const method of HTTP_METHODS) if (!keys.has(keyOf(method, path))) delete item[method];
     if (HTTP_METHODS.some((m) => m in item)) paths[path] = item;
   }
   return { ...doc, paths };
@@ -99,30 +85,30 @@ function onlyOperations(doc: Obj, keys: Set<string>): Obj {
  * Runs Optic's breaking-changes ruleset in-process. Optic's rule runner is slow on large documents
  * (about 10 s of CPU for the whole Talent Graph spec), so it only sees the operations that differ.
  */
-export async function runOptic(baseDoc: Obj, headDoc: Obj, workDir: string): Promise<OpticHit[]> {
+export async function runOptic(baseDoc: Obj, headDoc: Obj): Promise<OpticHit[]> {
   const changed = changedOperations(baseDoc, headDoc);
   if (changed.size === 0) return [];
-  const write = async (doc: Obj, side: string) => {
-    const file = join(workDir, `optic-${side}-${Math.random().toString(36).slice(2, 8)}.json`);
-    await writeFile(file, JSON.stringify(onlyOperations(doc, changed)));
-    return file;
-  };
-  const [baseFile, headFile] = await Promise.all([write(baseDoc, "base"), write(headDoc, "head")]);
   process.env.OPTIC_TELEMETRY_LEVEL ??= "off";
-  const io = require("@useoptic/openapi-io") as typeof import("@useoptic/openapi-io");
-  const utils = require("@useoptic/openapi-utilities") as typeof import("@useoptic/openapi-utilities");
-  const { RuleRunner } = require("@useoptic/rulesets-base") as typeof import("@useoptic/rulesets-base");
-  const { BreakingChangesRuleset } =
-    require("@useoptic/standard-rulesets") as typeof import("@useoptic/standard-rulesets");
-  const load = async (file: string) => {
-    const parsed = await io.parseOpenAPIWithSourcemap(resolve(file)); // its sourcemap needs an absolute path
+  const [io, utils, { RuleRunner }, { BreakingChangesRuleset }] = await Promise.all([
+    import("@useoptic/openapi-io"),
+    import("@useoptic/openapi-utilities"),
+    import("@useoptic/rulesets-base"),
+    import("@useoptic/standard-rulesets"),
+  ]);
+  // Optic reads files (its sourcemap needs an absolute path).
+  const workDir = await mkdtemp(join(tmpdir(), "breaking-optic-"));
+  const load = async (doc: Obj, side: string) => {
+    const file = join(workDir, `${side}.json`);
+    await writeFile(file, JSON.stringify(onlyOperations(doc, changed)));
+    const parsed = await io.parseOpenAPIWithSourcemap(file);
     const version = io.checkOpenAPIVersion(parsed.jsonLike);
-    if (version === "2.x.x") throw new Error(`${file}: Swagger 2 is not supported`);
     const flat = io.denormalize(parsed, version, []);
     type Input = Parameters<typeof utils.compareSpecs>[0];
     return { ...flat, jsonLike: flat.jsonLike as Input["jsonLike"], isEmptySpec: false };
   };
-  const [base, head] = await Promise.all([load(baseFile), load(headFile)]);
+  const [base, head] = await Promise.all([load(baseDoc, "base"), load(headDoc, "head")]).finally(() =>
+    rm(workDir, { recursive: true, force: true }),
+  );
   const runner = new RuleRunner([new BreakingChangesRuleset()]);
   const { results } = await utils.compareSpecs(base, head, runner, {});
   return results

@@ -9,6 +9,8 @@ export interface StatusCell {
   status: string;
   /** Named examples of the status's media types, in document order. */
   examples: string[];
+  /** Their values, by name (the first media type that names it). */
+  values: Map<string, unknown>;
 }
 
 export interface ParamCell {
@@ -50,11 +52,16 @@ export function cellsOf(doc: unknown): OperationCells[] {
     const statuses: StatusCell[] = Object.entries(isObj(operation.responses) ? operation.responses : {}).map(
       ([status, raw]) => {
         const response = deref<Obj>(doc, raw);
-        const content = isObj(response?.content) ? response.content : {};
-        const examples = Object.values(content).flatMap((media) =>
-          isObj(media) && isObj(media.examples) ? Object.keys(media.examples) : [],
-        );
-        return { status: status.toUpperCase(), examples: [...new Set(examples)] };
+        const values = new Map<string, unknown>();
+        const examples = Object.values(isObj(response?.content) ? response.content : {}).flatMap((media) => {
+          if (!isObj(media) || !isObj(media.examples)) return [];
+          for (const [name, ref] of Object.entries(media.examples)) {
+            const example = deref<Obj>(doc, ref);
+            if (!values.has(name) && isObj(example) && "value" in example) values.set(name, example.value);
+          }
+          return Object.keys(media.examples);
+        });
+        return { status: status.toUpperCase(), examples: [...new Set(examples)], values };
       },
     );
     // Operation parameters override path-item ones with the same name and location.
@@ -70,22 +77,4 @@ export function cellsOf(doc: unknown): OperationCells[] {
       parameters: [...shared, ...own],
     };
   });
-}
-
-/** The example values of a status, by name (the first media type that names it). */
-export function exampleValues(doc: unknown, operationId: string, status: string): Map<string, unknown> {
-  const values = new Map<string, unknown>();
-  for (const { operation } of listOperations(doc)) {
-    if (operation.operationId !== operationId || !isObj(operation.responses)) continue;
-    const key = Object.keys(operation.responses).find((k) => k.toUpperCase() === status);
-    const response = key === undefined ? undefined : deref<Obj>(doc, operation.responses[key]);
-    for (const media of Object.values(isObj(response?.content) ? response.content : {})) {
-      if (!isObj(media) || !isObj(media.examples)) continue;
-      for (const [name, raw] of Object.entries(media.examples)) {
-        const example = deref<Obj>(doc, raw);
-        if (!values.has(name) && isObj(example) && "value" in example) values.set(name, example.value);
-      }
-    }
-  }
-  return values;
 }

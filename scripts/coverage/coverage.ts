@@ -16,7 +16,7 @@ import {
   type CommandSpec,
   type Exchange,
 } from "../../contract-core/index.js";
-import { collectors, type Collected } from "./evidence.js";
+import { collect } from "./evidence.js";
 import { createMarker, type Mark } from "./marks.js";
 import {
   EVIDENCE,
@@ -49,7 +49,7 @@ export const COMMAND: CommandSpec = {
 /** Collects the chosen sources and builds the report of the bundled spec. */
 export async function computeCoverage(only: readonly Evidence[] = EVIDENCE): Promise<CoverageReport> {
   const marker = createMarker(DEFAULT_SPEC_PATH);
-  const all = collectors(getValidator(DEFAULT_SPEC_PATH).basePath);
+  const { basePath } = getValidator(DEFAULT_SPEC_PATH);
   const sources = {} as Record<Evidence, SourceInfo>;
   const marks: Partial<Record<Evidence, Mark[]>> = {};
   for (const source of EVIDENCE) {
@@ -57,7 +57,7 @@ export async function computeCoverage(only: readonly Evidence[] = EVIDENCE): Pro
       sources[source] = { collected: false, exchanges: 0, how: "", reason: "not asked for (--only)" };
       continue;
     }
-    const collected: Collected = await all[source]();
+    const collected = await collect(source, basePath);
     sources[source] = collected.info;
     marks[source] = [
       ...(collected.marks ?? []),

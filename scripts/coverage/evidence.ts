@@ -1,13 +1,4 @@
-/**
- * The four evidence sources of contract coverage, each collected the simplest honest way:
- * - recordings: the files under contract-tests/recordings/ that `npm run contract` replays, read from disk;
- * - fuzz: a seeded fuzz run (a fixed request count) against the sandbox core in this process, through its MSW
- *   handlers (no server, no socket);
- * - workflows: the Arazzo workflows run by Redocly Respect against the sandbox started in this process on
- *   127.0.0.1, read back from Respect's JSON log;
- * - suite: the exchanges the sandbox's behaviour suite validated in its last run, which its test harness
- *   writes as marks to dist/coverage/suite/ (`npm test` writes them; nothing here runs the suite).
- */
+/** The four evidence sources of contract coverage, each collected as the README's table says (its `how`). */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +16,7 @@ import type { Evidence, SourceInfo } from "./report.js";
 export const RECORDINGS_DIR = join(REPO_ROOT, "contract-tests/recordings");
 
 /** The fuzz run of coverage: the seed of the in-suite runs, fewer requests (every operation is still reached). */
-export const COVERAGE_FUZZ = { seed: 20261123, requests: 1000, concurrency: 8 } as const;
+const COVERAGE_FUZZ = { seed: 20261123, requests: 1000, concurrency: 8 } as const;
 
 const keyOf = (prefix: string): string => {
   const found = KEYS.find((k) => k.key.startsWith(prefix));
@@ -33,25 +24,23 @@ const keyOf = (prefix: string): string => {
   return found.key;
 };
 
-export interface Collected {
+interface Collected {
   info: SourceInfo;
   exchanges?: Exchange[];
   marks?: Mark[];
 }
 
+const collected = (how: string, exchanges: Exchange[]): Collected => ({
+  info: { collected: true, exchanges: exchanges.length, how },
+  exchanges,
+});
+
 export function collectRecordings(basePath: string, dir = RECORDINGS_DIR): Collected {
   const exchanges = existsSync(dir) ? loadRecordings([dir], basePath).map((r) => r.exchange) : [];
-  return {
-    info: {
-      collected: true,
-      exchanges: exchanges.length,
-      how: "contract-tests/recordings/, read from disk (what `npm run contract` replays)",
-    },
-    exchanges,
-  };
+  return collected("contract-tests/recordings/, read from disk (what `npm run contract` replays)", exchanges);
 }
 
-export async function collectFuzz(): Promise<Collected> {
+async function collectFuzz(): Promise<Collected> {
   const origin = "http://sandbox.coverage.invalid";
   const sandbox = createSandboxHandlers({
     baseUrl: `${origin}/v1`,
@@ -79,14 +68,9 @@ export async function collectFuzz(): Promise<Collected> {
   } finally {
     sandbox.close();
   }
-  return {
-    info: {
-      collected: true,
-      exchanges: exchanges.length,
-      how: `a fuzz run (seed ${COVERAGE_FUZZ.seed}, ${COVERAGE_FUZZ.requests} requests) against the sandbox core through its MSW handlers, in process`,
-    },
-    exchanges,
-  };
+  const { seed, requests } = COVERAGE_FUZZ;
+  const how = `a fuzz run (seed ${seed}, ${requests} requests) against the sandbox core through its MSW handlers, in process`;
+  return collected(how, exchanges);
 }
 
 interface RespectStep {
@@ -125,7 +109,7 @@ export function exchangesOfRespectLog(log: {
     });
 }
 
-export async function collectWorkflows(): Promise<Collected> {
+async function collectWorkflows(): Promise<Collected> {
   const tmp = mkdtempSync(join(tmpdir(), "coverage-workflows-"));
   const sandbox = await startSandbox({
     host: "127.0.0.1",
@@ -151,21 +135,17 @@ export async function collectWorkflows(): Promise<Collected> {
         info: { collected: false, exchanges: 0, how: "", reason: `Respect wrote no log (exit ${run.code})` },
       };
     const exchanges = exchangesOfRespectLog(JSON.parse(readFileSync(jsonOutput, "utf8")));
-    return {
-      info: {
-        collected: true,
-        exchanges: exchanges.length,
-        how: "spec/workflows/ run by Redocly Respect against the sandbox started in process on 127.0.0.1",
-      },
+    return collected(
+      "spec/workflows/ run by Redocly Respect against the sandbox started in process on 127.0.0.1",
       exchanges,
-    };
+    );
   } finally {
     await sandbox.close();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-export function collectSuite(dir = SUITE_LOG_DIR): Collected {
+function collectSuite(dir = SUITE_LOG_DIR): Collected {
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")) : [];
   const how = "the marks the sandbox test harness wrote while the behaviour suite ran (dist/coverage/suite/)";
   if (files.length === 0)
@@ -181,14 +161,8 @@ export function collectSuite(dir = SUITE_LOG_DIR): Collected {
   return { info: { collected: true, exchanges: marks.length, how }, marks };
 }
 
-export type Collector = () => Collected | Promise<Collected>;
-
-/** The sources in report order; the gate skips `suite` on the base (its tests do not run there). */
-export function collectors(basePath: string): Record<Evidence, Collector> {
-  return {
-    recordings: () => collectRecordings(basePath),
-    fuzz: collectFuzz,
-    workflows: collectWorkflows,
-    suite: () => collectSuite(),
-  };
+/** Collects one source. */
+export function collect(source: Evidence, basePath: string): Collected | Promise<Collected> {
+  if (source === "recordings") return collectRecordings(basePath);
+  return source === "fuzz" ? collectFuzz() : source === "workflows" ? collectWorkflows() : collectSuite();
 }

@@ -5,14 +5,12 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { DEFAULT_SPEC_PATH, getValidator, loadSpec, type Exchange } from "../../contract-core/index.js";
-import { cellsOf, exampleValues, paramPointer, type OperationCells, type ParamCell } from "./cells.js";
+import { cellsOf, paramPointer, type OperationCells, type ParamCell } from "./cells.js";
 
 export interface Mark {
   operationId: string;
   /** The documented status cell (`201`, `4XX`, `default`), or null when the spec documents none that fits. */
   status: string | null;
-  /** The status the answer had. */
-  answered: number;
   examples: string[];
   /** Parameters by `paramPointer`. */
   valid: string[];
@@ -45,13 +43,6 @@ export function createMarker(spec: string | object = DEFAULT_SPEC_PATH): {
   const validator = getValidator(spec);
   const cells = cellsOf(doc);
   const byId = new Map(cells.map((op) => [op.operationId, op]));
-  const examples = new Map<string, Map<string, unknown>>();
-  const examplesOf = (operationId: string, status: string): Map<string, unknown> => {
-    const key = `${operationId} ${status}`;
-    let values = examples.get(key);
-    if (!values) examples.set(key, (values = exampleValues(doc, operationId, status)));
-    return values;
-  };
   return {
     cells,
     mark(exchange) {
@@ -59,12 +50,8 @@ export function createMarker(spec: string | object = DEFAULT_SPEC_PATH): {
       const op = result.operationId === null ? undefined : byId.get(result.operationId);
       if (!op) return null;
       const status = statusCell(op.statuses, exchange.response.status);
-      const matched =
-        status === null
-          ? []
-          : [...examplesOf(op.operationId, status)]
-              .filter(([, value]) => isDeepStrictEqual(value, exchange.response.body))
-              .map(([name]) => name);
+      const values = op.statuses.find((s) => s.status === status)?.values ?? new Map<string, unknown>();
+      const matched = [...values].filter(([, v]) => isDeepStrictEqual(v, exchange.response.body)).map(([name]) => name);
       const url = new URL(exchange.request.url, "http://recorded.invalid");
       const requestErrors = result.errors.filter((e) => e.side === "request").map((e) => e.pointer);
       const valid: string[] = [];
@@ -78,7 +65,6 @@ export function createMarker(spec: string | object = DEFAULT_SPEC_PATH): {
       return {
         operationId: op.operationId,
         status,
-        answered: exchange.response.status,
         examples: matched,
         valid,
         invalid,

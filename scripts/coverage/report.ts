@@ -2,7 +2,7 @@
  * Coverage from marks: per operation, status, named example and parameter, the evidence kinds that exercised
  * it; the totals per dimension; the Markdown table; and the comparison of two reports that the gate applies.
  */
-import type { OperationCells } from "./cells.js";
+import { paramPointer, type OperationCells } from "./cells.js";
 import type { Mark } from "./marks.js";
 
 export const EVIDENCE = ["recordings", "fuzz", "workflows", "suite"] as const;
@@ -46,25 +46,13 @@ export interface Totals {
   parametersInvalid: Count;
 }
 
-export const DIMENSIONS: { key: keyof Totals; label: string }[] = [
+const DIMENSIONS: { key: keyof Totals; label: string }[] = [
   { key: "operations", label: "operations" },
   { key: "statuses", label: "operation × status" },
   { key: "examples", label: "named examples" },
   { key: "parametersValid", label: "parameters sent valid" },
   { key: "parametersInvalid", label: "parameters sent invalid" },
 ];
-
-type Sets = { of: Map<string, Set<Evidence>> };
-
-function add(sets: Sets, key: string, source: Evidence): void {
-  let set = sets.of.get(key);
-  if (!set) sets.of.set(key, (set = new Set()));
-  set.add(source);
-}
-
-function ordered(set: Set<Evidence> | undefined): Evidence[] {
-  return EVIDENCE.filter((e) => set?.has(e));
-}
 
 /** The report of `cells` given every source's marks. */
 export function buildReport(
@@ -73,18 +61,19 @@ export function buildReport(
   marks: Partial<Record<Evidence, Mark[]>>,
   sources: Record<Evidence, SourceInfo>,
 ): CoverageReport {
-  const seen: Sets = { of: new Map() };
+  const seen = new Map<string, Set<Evidence>>();
   for (const source of EVIDENCE) {
+    const add = (key: string) => seen.set(key, (seen.get(key) ?? new Set()).add(source));
     for (const mark of marks[source] ?? []) {
-      add(seen, mark.operationId, source);
+      add(mark.operationId);
       if (mark.status === null) continue;
-      add(seen, `${mark.operationId} ${mark.status}`, source);
-      for (const name of mark.examples) add(seen, `${mark.operationId} ${mark.status} ${name}`, source);
-      for (const p of mark.valid) add(seen, `${mark.operationId} valid ${p}`, source);
-      for (const p of mark.invalid) add(seen, `${mark.operationId} invalid ${p}`, source);
+      add(`${mark.operationId} ${mark.status}`);
+      for (const name of mark.examples) add(`${mark.operationId} ${mark.status} ${name}`);
+      for (const p of mark.valid) add(`${mark.operationId} valid ${p}`);
+      for (const p of mark.invalid) add(`${mark.operationId} invalid ${p}`);
     }
   }
-  const get = (key: string) => ordered(seen.of.get(key));
+  const get = (key: string) => EVIDENCE.filter((e) => seen.get(key)?.has(e));
   const operations = cells.map((op) => ({
     operationId: op.operationId,
     method: op.method,
@@ -95,15 +84,12 @@ export function buildReport(
       evidence: get(`${op.operationId} ${s.status}`),
       examples: s.examples.map((name) => ({ name, evidence: get(`${op.operationId} ${s.status} ${name}`) })),
     })),
-    parameters: op.parameters.map((p) => {
-      const pointer = p.in === "header" ? `/headers/${p.name.toLowerCase()}` : `/${p.in}/${p.name}`;
-      return {
-        in: p.in,
-        name: p.name,
-        valid: get(`${op.operationId} valid ${pointer}`),
-        invalid: get(`${op.operationId} invalid ${pointer}`),
-      };
-    }),
+    parameters: op.parameters.map((p) => ({
+      in: p.in,
+      name: p.name,
+      valid: get(`${op.operationId} valid ${paramPointer(p)}`),
+      invalid: get(`${op.operationId} invalid ${paramPointer(p)}`),
+    })),
   }));
   return { spec, sources, operations, totals: totalsOf(operations) };
 }
@@ -112,7 +98,7 @@ function count<T>(items: T[], covered: (item: T) => boolean): Count {
   return { covered: items.filter(covered).length, total: items.length };
 }
 
-export function totalsOf(operations: CoverageReport["operations"]): Totals {
+function totalsOf(operations: CoverageReport["operations"]): Totals {
   const statuses = operations.flatMap((op) => op.statuses);
   const parameters = operations.flatMap((op) => op.parameters);
   return {
@@ -205,7 +191,7 @@ export function uncoveredCells(report: CoverageReport): string[] {
   );
 }
 
-export interface Comparison {
+interface Comparison {
   /** Operations or operation × status cells the head adds that no evidence reached. */
   addedWithoutEvidence: string[];
   /** Dimensions whose covered count fell below the base's. */

@@ -3,14 +3,18 @@
  * `git archive`), with the reviewed markers of breaking-markers.ts applied.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { type Change, type Report, InputError, compareSpecFiles } from "../breaking/breaking.js";
+import { SpecLoadError } from "../../contract-core/index.js";
+import { type Change, type Report, compareSpecFiles } from "../breaking/breaking.js";
 import { applyMarkers, isMajorBump, parseMarkers } from "./breaking-markers.js";
 
 const run = promisify(execFile);
+const specRoot = "spec/openapi.yaml";
+const markerFile = "spec/BREAKING.md";
 
 async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
   try {
@@ -67,23 +71,13 @@ export interface BreakingOutcome {
   notes: string[];
 }
 
-export interface BreakingOptions {
+/** The check of the working tree at `cwd` against `base`; Optic runs as a cross-check unless `optic` is false. */
+export async function breakingCheck(args: {
   cwd: string;
   base: ResolvedBase;
-  specRoot?: string;
-  markerFile?: string;
-  /** Run Optic as a cross-check (default true). */
   optic?: boolean;
-}
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
-export async function breakingCheck(options: BreakingOptions): Promise<BreakingOutcome> {
-  const { cwd, base, specRoot = "spec/openapi.yaml", markerFile = "spec/BREAKING.md" } = options;
+}): Promise<BreakingOutcome> {
+  const { cwd, base, optic } = args;
   const outcome: BreakingOutcome = { status: "pass", note: "", blocking: [], accepted: [], notes: [] };
   const done = (status: BreakingOutcome["status"], note: string) => Object.assign(outcome, { status, note });
   if ("skip" in base) return done("skip", base.skip);
@@ -92,22 +86,22 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
   if ((await git(cwd, "cat-file", "-e", `${base.sha}:${specRoot}`)) === undefined)
     return done("skip", `${specRoot} does not exist at ${base.label} (${short}): nothing to compare`);
   const headRoot = join(cwd, specRoot);
-  if (!(await exists(headRoot))) return done("fail", `${specRoot} is missing from the working tree`);
+  if (!existsSync(headRoot)) return done("fail", `${specRoot} is missing from the working tree`);
 
   const work = await mkdtemp(join(tmpdir(), "gate-base-"));
   try {
     await extractCommit(cwd, base.sha, work, [dirname(specRoot)]);
     let report: Report;
     try {
-      report = await compareSpecFiles(join(work, specRoot), headRoot, { optic: options.optic ?? true });
+      report = await compareSpecFiles(join(work, specRoot), headRoot, { optic });
     } catch (e) {
-      if (e instanceof InputError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
+      if (e instanceof SpecLoadError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
       throw e;
     }
     outcome.report = report;
     outcome.notes.push(...report.notes);
     const markerPath = join(cwd, markerFile);
-    const markers = (await exists(markerPath))
+    const markers = existsSync(markerPath)
       ? parseMarkers(await readFile(markerPath, "utf8"))
       : { entries: [], errors: [] };
     if (markers.errors.length > 0) {
@@ -116,8 +110,8 @@ export async function breakingCheck(options: BreakingOptions): Promise<BreakingO
       return done("fail", `${markerFile} has malformed entries`);
     }
     const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
-    const bump = isMajorBump(version(report.base.doc), version(report.head.doc));
-    Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump, markerFile));
+    const bump = isMajorBump(version(report.base), version(report.head));
+    Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump));
     const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
     if (outcome.blocking.length > 0)
       return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);

@@ -95,13 +95,12 @@ export function applyMarkers(
   breaking: Change[],
   entries: MarkerEntry[],
   majorBump: boolean,
-  markerFile = "spec/BREAKING.md",
 ): { accepted: { change: Change; by: string }[]; blocking: Change[] } {
   const accepted: { change: Change; by: string }[] = [];
   const blocking: Change[] = [];
   for (const change of breaking) {
     const entry = entries.find((e) => markerMatches(e, change));
-    if (entry) accepted.push({ change, by: `${markerFile} line ${entry.line}` });
+    if (entry) accepted.push({ change, by: `spec/BREAKING.md line ${entry.line}` });
     else if (majorBump) accepted.push({ change, by: "major version bump" });
     else blocking.push(change);
   }

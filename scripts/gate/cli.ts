@@ -1,18 +1,17 @@
 /**
- * The pull-request contract gate.
- *
- *   npm run gate -- [--base <git-ref>] [--only lint,drift,breaking,typecheck,tests,coverage] [--no-optic]
- *
- * Runs every check: lint, the drift check of generated/, breaking changes of the working tree's spec against
- * the spec at the base, typecheck, tests, and contract coverage against the base's (after the tests, whose
- * sandbox suite logs its evidence). The tests and coverage run alongside the other checks, which run one after
- * another; each check's output goes to stderr in one piece when it ends. One Markdown summary, saying what
- * each check found, goes to stdout at the end (and, with the last lines of each failed check's output, to
- * $GITHUB_STEP_SUMMARY when set). Exit code 1 when a check failed, 0 otherwise, 2 on bad usage.
+ * `npm run gate`: runs every check of the pull-request gate (README.md) and prints one Markdown summary of what
+ * each found, also appended to $GITHUB_STEP_SUMMARY when set. Exit code 1 when a check failed.
  */
 import { appendFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isMain, parseCommandLine, usageError, UsageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  type CliValues,
+  type CommandSpec,
+  isMain,
+  parseCommandLine,
+  runCommand,
+  usageError,
+} from "../../contract-core/index.js";
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
 import { type CoverageOutcome, coverageCheck } from "./coverage-check.js";
@@ -36,8 +35,6 @@ export interface GateOptions {
 export interface GateResult {
   ok: boolean;
   steps: StepResult[];
-  breaking?: BreakingOutcome;
-  coverage?: CoverageOutcome;
   /** The summary for the console. */
   markdown: string;
   /** The summary for the job's step summary: with the last lines of each failed check's output. */
@@ -86,8 +83,6 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    breaking,
-    coverage,
     markdown: renderSummary(steps, breaking, totalMs, false, coverage),
     stepSummary: renderSummary(steps, breaking, totalMs, true, coverage),
   };
@@ -111,9 +106,11 @@ export const GATE_COMMAND: CommandSpec = {
 /** The gate's options; undefined after --help (usage printed); throws UsageError on bad usage. */
 export function parseArgs(argv: string[], out?: (text: string) => void): GateOptions | undefined {
   const parsed = parseCommandLine(GATE_COMMAND, argv, process.env, out);
-  if (!parsed) return undefined;
+  return parsed && gateOptions(parsed.values);
+}
+
+function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOptions {
   const opts: GateOptions = {};
-  const { base, only } = parsed.values;
   if (typeof base === "string") {
     if (!base) throw usageError(GATE_COMMAND, "--base needs a git ref");
     opts.base = base;
@@ -124,24 +121,15 @@ export function parseArgs(argv: string[], out?: (text: string) => void): GateOpt
       throw usageError(GATE_COMMAND, `--only takes a comma list of ${CHECKS.join(", ")}`);
     opts.only = list as CheckName[];
   }
-  if (parsed.values["no-optic"] === true) opts.optic = false;
+  if (noOptic === true) opts.optic = false;
   return opts;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let opts: GateOptions | undefined;
-  try {
-    opts = parseArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    console.error(e.message);
-    return 2;
-  }
-  if (opts === undefined) return 0;
-  const result = await runGate(opts);
-  process.stdout.write(`${result.markdown}\n`);
-  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, `${result.stepSummary}\n`);
-  return result.ok ? 0 : 1;
-}
-
-if (isMain(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+if (isMain(import.meta.url))
+  await runCommand(GATE_COMMAND, async ({ values }) => {
+    const result = await runGate(gateOptions(values));
+    process.stdout.write(`${result.markdown}\n`);
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    if (stepSummary) await appendFile(stepSummary, `${result.stepSummary}\n`);
+    return result.ok ? 0 : 1;
+  });

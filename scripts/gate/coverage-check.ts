@@ -1,9 +1,6 @@
 /**
- * The gate's coverage check (runs after the tests, whose sandbox suite logs its evidence): the working tree's
- * contract coverage (`npm run coverage`), judged against the base commit. It fails when an operation or a
- * documented status that the base's spec does not have is exercised by no evidence, and when a total falls
- * below the base's. Totals are compared on the sources the gate can collect on both sides (recordings, fuzz,
- * workflows): the base's tests do not run here, so its suite log does not exist.
+ * The gate's coverage check: the working tree's contract coverage (`npm run coverage`, after the tests, whose
+ * sandbox suite logs its evidence) judged against the base commit's by the two rules of README.md.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -24,7 +21,7 @@ import {
 import { extractCommit, type ResolvedBase } from "./breaking-check.js";
 
 const run = promisify(execFile);
-/** Collected on the base as on the head. */
+/** Collected on the base as on the head (the base's tests do not run here, so it has no suite log). */
 const BOTH_SIDES: readonly Evidence[] = ["recordings", "fuzz", "workflows"];
 const COVERAGE_SCRIPT = "scripts/coverage/coverage.ts";
 
@@ -93,10 +90,10 @@ export async function coverageCheck(cwd: string, base: ResolvedBase): Promise<Co
       }
     }
     const added = compareReports(baseReport, head).addedWithoutEvidence;
-    const comparison = compareReports(baseReport, restrictTo(head, BOTH_SIDES));
+    const restricted = restrictTo(head, BOTH_SIDES);
+    const comparison = compareReports(baseReport, restricted);
     // Without the base's own run there are no base totals to fall below.
     if (!compared) comparison.fallen = [];
-    const restricted = restrictTo(head, BOTH_SIDES);
     const markdown = [
       `With every source (the sandbox suite included): ${line(head)}.`,
       `Compared ${compared ? `with ${base.label} (${short})` : "with nothing (the base has no coverage command)"}` +

@@ -2,8 +2,7 @@
  * Validates every example in an OpenAPI document against its schema with Ajv's 2020-12 class (the same Ajv
  * set-up as the contract tests): media-type `example`/`examples`, parameter and header examples.
  */
-import { createSpecCompiler } from "../../contract-core/index.js";
-import { deref, escapeToken as esc, isObj, type Obj } from "../../contract-core/index.js";
+import { createSpecCompiler, deref, escapeToken as esc, isObj, type Obj } from "../../contract-core/index.js";
 
 export interface ExampleProblem {
   location: string;
@@ -41,42 +40,29 @@ export function checkExamples(doc: Obj): { checked: number; problems: ExamplePro
     }
     return out;
   };
-  const visitContent = (base: string, content: unknown) => {
-    if (!isObj(content)) return;
-    for (const [type, media] of Object.entries(content)) {
-      if (!isObj(media)) continue;
-      check(`${base}/${esc(type)}/schema`, media.schema, exampleValues(`${base}/${esc(type)}`, media));
-    }
-  };
-  const visitParams = (base: string, params: unknown) => {
-    if (!Array.isArray(params)) return;
-    params.forEach((p, i) => {
-      const param = deref(doc, p);
-      if (isObj(param)) check(`${base}/${i}/schema`, param.schema, exampleValues(`${base}/${i}`, param));
-    });
-  };
-  const visitHeaders = (base: string, headers: unknown) => {
-    if (!isObj(headers)) return;
-    for (const [name, h] of Object.entries(headers)) {
-      const header = deref(doc, h);
-      if (isObj(header))
-        check(`${base}/${esc(name)}/schema`, header.schema, exampleValues(`${base}/${esc(name)}`, header));
+  /** Media types, parameters or headers (an object by name or an array by index), each with its schema. */
+  const visit = (base: string, holders: unknown) => {
+    const entries = Array.isArray(holders) ? holders.entries() : Object.entries(isObj(holders) ? holders : {});
+    for (const [key, raw] of entries) {
+      const holder = deref(doc, raw);
+      const at = `${base}/${esc(String(key))}`;
+      if (isObj(holder)) check(`${at}/schema`, holder.schema, exampleValues(at, holder));
     }
   };
   for (const [path, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
     if (!isObj(item)) continue;
     const base = `#/paths/${esc(path)}`;
-    visitParams(`${base}/parameters`, item.parameters);
+    visit(`${base}/parameters`, item.parameters);
     for (const [method, op] of Object.entries(item)) {
       if (!isObj(op) || method === "parameters") continue;
-      visitParams(`${base}/${method}/parameters`, op.parameters);
+      visit(`${base}/${method}/parameters`, op.parameters);
       const body = deref(doc, op.requestBody);
-      if (isObj(body)) visitContent(`${base}/${method}/requestBody/content`, body.content);
+      if (isObj(body)) visit(`${base}/${method}/requestBody/content`, body.content);
       for (const [status, r] of Object.entries(isObj(op.responses) ? op.responses : {})) {
         const resp = deref(doc, r);
         if (!isObj(resp)) continue;
-        visitContent(`${base}/${method}/responses/${status}/content`, resp.content);
-        visitHeaders(`${base}/${method}/responses/${status}/headers`, resp.headers);
+        visit(`${base}/${method}/responses/${status}/content`, resp.content);
+        visit(`${base}/${method}/responses/${status}/headers`, resp.headers);
       }
     }
   }
