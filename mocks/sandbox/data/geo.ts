@@ -309,6 +309,9 @@ export const CONTINENTS: Record<string, readonly CountryInfo[]> = {
   ],
 };
 
+/** Every country of every continent. */
+export const COUNTRIES = Object.values(CONTINENTS).flat();
+
 /** Share of generated people per continent (integer weights). */
 export const CONTINENT_WEIGHTS: readonly (readonly [string, number])[] = [
   ["Europe", 35],

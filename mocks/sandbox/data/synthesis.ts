@@ -4,7 +4,7 @@
  * off-graph profiles (Target discovery) and profile changes (event diffs) here, so every invented profile
  * comes from one vocabulary and one PRNG discipline (the caller owns and seeds the Prng).
  */
-import { CONTINENTS, type CountryInfo } from "./geo.js";
+import { COUNTRIES, type CountryInfo } from "./geo.js";
 import type { LowerLocation } from "./graph.js";
 import type { Prng } from "./prng.js";
 import { EXPLORING_CUES, FAMILIES, NAMES } from "./vocab.js";
@@ -15,8 +15,6 @@ export function pickName(rng: Prng, country: CountryInfo): { first: string; last
   return { first: rng.pick(pool.first), last: rng.pick(pool.last) };
 }
 
-const ALL_COUNTRIES = Object.values(CONTINENTS).flat();
-
 export interface SyntheticPerson {
   fullName: string;
   city: string;
@@ -25,7 +23,7 @@ export interface SyntheticPerson {
 }
 
 /** Every city of the vocabulary with its country, and its location in lower case (what place filters read). */
-const ALL_CITIES = ALL_COUNTRIES.flatMap((country) =>
+const ALL_CITIES = COUNTRIES.flatMap((country) =>
   country.cities.map(([city, region]) => ({
     country,
     city,
@@ -45,7 +43,7 @@ export function synthesizePerson(rng: Prng, within?: (place: LowerLocation) => b
     const { first, last } = pickName(rng, country);
     return { fullName: `${first} ${last}`, city, region, country: country.name };
   }
-  const country = rng.pick(ALL_COUNTRIES);
+  const country = rng.pick(COUNTRIES);
   const [city, region] = rng.pick(country.cities);
   const { first, last } = pickName(rng, country);
   return { fullName: `${first} ${last}`, city, region, country: country.name };
