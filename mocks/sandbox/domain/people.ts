@@ -72,15 +72,7 @@ export function coworkersOf(graph: Graph, rec: PersonRecord): Coworker[] {
 }
 
 /** The person's own stints used for the overlaps (GET /people/{slug}?include=coworkers). */
-export function stintsOf(rec: PersonRecord): {
-  company: string | null;
-  company_key: string | null;
-  title: string | null;
-  from: string | null;
-  to: string | null;
-  is_current: boolean;
-  months: number;
-}[] {
+export function stintsOf(rec: PersonRecord) {
   return rec.stints.map((s) => ({
     company: s.companyName,
     company_key: s.company?.key ?? null,
