@@ -322,15 +322,6 @@ export const CONTINENT_WEIGHTS: readonly (readonly [string, number])[] = [
   ["Oceania", 5],
 ];
 
-const continentByCountry = new Map<string, string>();
-for (const [continent, countries] of Object.entries(CONTINENTS))
-  for (const c of countries) continentByCountry.set(c.name.toLowerCase(), continent);
-
-/** Continent of a country name (case-insensitive), or null. */
-export function continentOf(country: string): string | null {
-  return continentByCountry.get(country.toLowerCase()) ?? null;
-}
-
 /** Countries of a continent name (case-insensitive), lower-cased, or null when the name is not a continent. */
 export function countriesOf(continent: string): readonly string[] | null {
   return countriesByContinent.get(continent.toLowerCase()) ?? null;
