@@ -32,19 +32,16 @@ const ALL_CITIES = COUNTRIES.flatMap((country) =>
   })),
 );
 
+/** Each country's cities, as ALL_CITIES lists them. */
+const CITIES_BY_COUNTRY = COUNTRIES.map((country) => ALL_CITIES.filter((c) => c.country === country));
+
 /**
  * A person drawn as country, city, then name: anywhere in the world, or in a city `within` accepts (a Target's
  * places); anywhere when no city of the vocabulary is accepted.
  */
 export function synthesizePerson(rng: Prng, within?: (place: LowerLocation) => boolean): SyntheticPerson {
   const cities = within ? ALL_CITIES.filter((c) => within(c.lower)) : [];
-  if (cities.length > 0) {
-    const { country, city, region } = rng.pick(cities);
-    const { first, last } = pickName(rng, country);
-    return { fullName: `${first} ${last}`, city, region, country: country.name };
-  }
-  const country = rng.pick(COUNTRIES);
-  const [city, region] = rng.pick(country.cities);
+  const { country, city, region } = rng.pick(cities.length > 0 ? cities : rng.pick(CITIES_BY_COUNTRY));
   const { first, last } = pickName(rng, country);
   return { fullName: `${first} ${last}`, city, region, country: country.name };
 }
