@@ -1,6 +1,8 @@
 /** Small text helpers shared by the filters. */
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Letter or digit; an ASCII fast path before the Unicode test. */
 function isWordChar(ch: string): boolean {
@@ -40,6 +42,8 @@ export function hasWordPrefix(haystack: string, prefix: string): boolean {
  * word run inside a phrase match, and the leading run of a prefix match, is a whole run of the haystack.
  */
 export function wordRuns(text: string): string[] {
+  // Without surrogates, code units are code points: the Unicode regex finds the same runs, natively.
+  if (!SURROGATE.test(text)) return text.match(WORD_RUN) ?? [];
   const out: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
