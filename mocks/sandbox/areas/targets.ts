@@ -8,7 +8,8 @@ import type { Area, SandboxContext } from "../contract/context.js";
 import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { notVisible, nowIso } from "./area-helpers.js";
-import { findCompany, normalizeCompanyInput } from "../domain/companies.js";
+import { findCompany } from "../domain/companies.js";
+import { bareUrl } from "../data/urls.js";
 import { mapPeopleFilters, stripProviderQuery } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
@@ -143,7 +144,7 @@ export const targetsArea = {
       const result_limit = typeof body.result_limit === "number" ? Math.min(body.result_limit, RESULT_LIMIT_CAP) : null;
 
       if (kind === "company") {
-        const company_key = findCompany(ctx.graph, input)?.key ?? `input:${normalizeCompanyInput(input)}`;
+        const company_key = findCompany(ctx.graph, input)?.key ?? `input:${bareUrl(input)}`;
         const existing = targetsOf(req.org).find((t) => t.kind === "company" && t.company_key === company_key);
         if (existing) {
           const job = latestJob(existing);

@@ -5,24 +5,13 @@
 
 const PARTIAL_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 
-export interface PartialDate {
+interface PartialDate {
   year: number;
   month: number | null;
 }
 
-const parsed = new Map<string, PartialDate | null>();
-
-export function parsePartialDate(value: string | null | undefined): PartialDate | null {
-  if (!value) return null;
-  const known = parsed.get(value);
-  if (known !== undefined) return known;
-  const result = parseUncached(value);
-  if (parsed.size < 100_000) parsed.set(value, result);
-  return result;
-}
-
-function parseUncached(value: string): PartialDate | null {
-  const m = PARTIAL_DATE.exec(value);
+function parsePartialDate(value: string | null | undefined): PartialDate | null {
+  const m = value ? PARTIAL_DATE.exec(value) : null;
   if (!m) return null;
   const month = m[2] === undefined ? null : Number(m[2]);
   if (month !== null && (month < 1 || month > 12)) return null;

@@ -4,7 +4,6 @@
  * Order matters: search results without keywords come back in this order.
  */
 import { profileUrl, companyUrl } from "./urls.js";
-import { continentOf } from "./geo.js";
 import { buildGraph, type Graph, type GraphInput } from "./graph.js";
 import type { Certification, Company, Person, Position } from "./resources.js";
 
@@ -248,7 +247,7 @@ const PEOPLE: Person[] = [
 ];
 
 export function fixtureGraphInput(): GraphInput {
-  return { today: "2026-11-01", companies: COMPANIES, people: PEOPLE, continentOf };
+  return { today: "2026-11-01", companies: COMPANIES, people: PEOPLE };
 }
 
 export function fixtureGraph(): Graph {

@@ -3,9 +3,9 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { periodStart } from "./dates.js";
 import { normalizeProfileUrl } from "./urls.js";
-import { CONTINENT_NAMES, continentOf } from "./geo.js";
+import { CONTINENT_NAMES, countriesOf } from "./geo.js";
 import { generateGraphInput, generatedGraph } from "./generate.js";
-import { Prng, uuidFrom } from "./prng.js";
+import { Prng } from "./prng.js";
 
 const DEFAULTS = { people: 5000, companies: 320, seed: 20261122 };
 const input = generateGraphInput(DEFAULTS);
@@ -27,7 +27,6 @@ describe("determinism", () => {
   it("the PRNG sequence is pinned (integer arithmetic only)", () => {
     const rng = new Prng(42);
     expect([rng.uint32(), rng.uint32(), rng.uint32()]).toEqual(PINNED_PRNG);
-    expect(uuidFrom(new Prng(1))).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 
@@ -118,7 +117,9 @@ describe("size and coherence", () => {
 
   it("locations across every continent; location is always an object", () => {
     const continents = new Set(
-      people.map((p) => (p.location.country ? continentOf(p.location.country) : null)).filter(Boolean),
+      people
+        .map((p) => CONTINENT_NAMES.find((c) => countriesOf(c)!.includes(p.location.country?.toLowerCase() ?? "")))
+        .filter(Boolean),
     );
     expect([...continents].sort()).toEqual([...CONTINENT_NAMES].sort());
     expect(people.every((p) => typeof p.location === "object" && p.location !== null)).toBe(true);

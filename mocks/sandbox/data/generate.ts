@@ -5,8 +5,8 @@
  */
 import { monthToString } from "./dates.js";
 import { companyUrl, profileUrl } from "./urls.js";
-import { buildGraph, Interner, PairValues, type Graph, type GraphInput } from "./graph.js";
-import { CONTINENT_WEIGHTS, CONTINENTS, continentOf, type CountryInfo } from "./geo.js";
+import { buildGraph, type Graph, type GraphInput } from "./graph.js";
+import { CONTINENT_WEIGHTS, CONTINENTS, COUNTRIES, type CountryInfo } from "./geo.js";
 import type {
   Certification,
   Codehost,
@@ -20,6 +20,7 @@ import type {
 } from "./resources.js";
 import { Prng } from "./prng.js";
 import { pickName } from "./synthesis.js";
+import { keeper } from "./text.js";
 import {
   CERTIFICATIONS,
   COMPANY_PREFIXES,
@@ -98,19 +99,8 @@ export interface GenerateOptions {
   seed: number;
 }
 
-const slugs = new Map<string, string>();
-
-/** URL slug of a name (memoized: the generator slugifies the same names and schools many times). */
+/** URL slug of a name. */
 export function slugify(text: string): string {
-  let slug = slugs.get(text);
-  if (slug === undefined) {
-    slug = slugifyUncached(text);
-    if (slugs.size < 100_000) slugs.set(text, slug);
-  }
-  return slug;
-}
-
-function slugifyUncached(text: string): string {
   return text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -119,14 +109,8 @@ function slugifyUncached(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-const schoolUrls = new Map<string, string>();
-
-/** A school's page URL (one string per school: every alumnus shares it). */
-function schoolUrl(school: string): string {
-  let url = schoolUrls.get(school);
-  if (url === undefined) schoolUrls.set(school, (url = `https://network.example.com/school/${slugify(school)}`));
-  return url;
-}
+/** Each school's page URL (one string per school: every alumnus shares it). */
+const SCHOOL_URLS = new Map(SCHOOLS.map((s) => [s, `https://network.example.com/school/${slugify(s)}`]));
 
 /** ISO timestamp `daysAgo` days (plus some minutes) before the graph's today. */
 function isoDaysAgo(daysAgo: number, minutes: number): string {
@@ -148,13 +132,6 @@ export function generateCompanies(rng: Prng, count: number): Company[] {
       domain: `${key.replace(/-/g, "")}.example`,
     };
   });
-}
-
-type Precision = "year" | "month" | "day";
-
-function formatDate(month: number, precision: Precision, day: number): string {
-  const ym = monthToString(month);
-  return precision === "year" ? ym.slice(0, 4) : precision === "month" ? ym : `${ym}-${String(day).padStart(2, "0")}`;
 }
 
 interface PersonPlan {
@@ -211,15 +188,7 @@ const ANCHORS: readonly Anchor[] = [
 class PersonGenerator {
   private readonly usedSlugs = new Set<string>();
   /** Titles, dates and headlines repeat across people: one string each. */
-  private readonly intern = new Interner();
-  private readonly dates = new Map<number, string>();
-  /** A seniority prefix and a title; a title and its employer (the usual headline). */
-  private readonly titles = new PairValues((prefix: string, title: string) => this.intern.string(prefix + title));
-  /** The slug of a first and last name (names repeat: looked up by the two vocabulary strings, no text made). */
-  private readonly nameSlugs = new PairValues((first: string, last: string) => slugify(`${first} ${last}`));
-  private readonly titleAt = new PairValues<string | null, string | null>((title, company) =>
-    this.intern.string(`${title} at ${company}`),
-  );
+  private readonly keep = keeper();
   declare private readonly rng: Prng;
   declare private readonly companies: Company[];
 
@@ -228,12 +197,8 @@ class PersonGenerator {
     this.companies = companies;
   }
 
-  private iso(daysAgo: number, minutes: number): string {
-    return isoDaysAgo(daysAgo, minutes);
-  }
-
   private uniqueSlug(first: string, last: string, idx: number): string {
-    let slug = this.nameSlugs.get(first, last);
+    let slug = slugify(`${first} ${last}`);
     if (this.usedSlugs.has(slug)) slug = `${slug}-${(idx * 7919 + 1000).toString(36)}`;
     this.usedSlugs.add(slug);
     return slug;
@@ -242,9 +207,7 @@ class PersonGenerator {
   plan(anchor?: Anchor): PersonPlan {
     const rng = this.rng;
     if (anchor) {
-      const country = Object.values(CONTINENTS)
-        .flat()
-        .find((c) => c.name === anchor.country)!;
+      const country = COUNTRIES.find((c) => c.name === anchor.country)!;
       return { ...pickName(rng, country), family: anchor.family, country, anchor };
     }
     const continent = rng.weighted(CONTINENT_WEIGHTS);
@@ -261,7 +224,7 @@ class PersonGenerator {
     const fullName = `${plan.first} ${plan.last}`;
     const anchor = plan.anchor;
     const slug = idx > 2 && !anchor && rng.chance(1) ? null : this.uniqueSlug(plan.first, plan.last, idx);
-    const urlSlug = slug ?? `${this.nameSlugs.get(plan.first, plan.last)}-${(idx * 104729).toString(36)}`;
+    const urlSlug = slug ?? `${slugify(fullName)}-${(idx * 104729).toString(36)}`;
     const kind = plan.employer || anchor ? "employed" : rng.weighted(EMPLOYMENT);
     const positions = kind === "none" ? [] : this.positions(plan, kind === "between");
     const current = positions.find((p) => p.is_current);
@@ -284,8 +247,8 @@ class PersonGenerator {
       slug,
       full_name: !anchor && rng.chance(1) ? null : fullName,
       headline: anchor
-        ? this.titleAt.get(latest!.title, latest!.company)
-        : this.internOrNull(this.headline(latest, skills, kind === "between")),
+        ? this.keep(`${latest!.title} at ${latest!.company}`)
+        : this.headline(latest, skills, kind === "between"),
       network_url: profileUrl(urlSlug),
       profile_picture_url: rng.chance(80) ? `https://media.network.example.com/p/${urlSlug}.jpg` : null,
       location,
@@ -298,7 +261,7 @@ class PersonGenerator {
       exploring_interpretation: exploring.interpretation,
       connections_count: rng.chance(85) ? rng.range(12, 3000) : null,
       followers_count: rng.chance(80) ? rng.range(0, 12000) : null,
-      last_enriched_at: rng.chance(90) ? this.iso(rng.range(1, 400), rng.range(0, 1439)) : null,
+      last_enriched_at: rng.chance(90) ? isoDaysAgo(rng.range(1, 400), rng.range(0, 1439)) : null,
       dq_flags: !anchor && rng.chance(3) ? [rng.pick(DQ_FLAGS)] : [],
       codehost: this.codehost(plan, urlSlug),
       social: rng.chance(30) ? this.social(urlSlug) : null,
@@ -335,10 +298,10 @@ class PersonGenerator {
             : rng.pick(this.companies);
       const title =
         lastOfEmployed && anchor
-          ? this.intern.string(anchor.title)
-          : this.titles.get(
-              seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)),
-              rng.pick(FAMILIES[family]!.titles),
+          ? anchor.title
+          : this.keep(
+              seniorityPrefix(Math.floor((cursor - careerStart) / 12), rng.int(100)) +
+                rng.pick(FAMILIES[family]!.titles),
             );
       rows.push(this.position(company, title, family, cursor, lastOfEmployed ? null : end, lastOfEmployed));
       cursor = end + rng.range(0, 4);
@@ -398,27 +361,23 @@ class PersonGenerator {
     };
   }
 
-  /** A partial date's text, one string per distinct date (looked up by number: no text is made to find it). */
-  private date(month: number, precision: Precision, day: number): string {
-    const key = precision === "day" ? (month * 32 + day) * 3 : month * 96 + (precision === "month" ? 1 : 2);
-    let text = this.dates.get(key);
-    if (text === undefined) this.dates.set(key, (text = formatDate(month, precision, day)));
-    return text;
-  }
-
-  private internOrNull(text: string | null): string | null {
-    return text === null ? null : this.intern.string(text);
+  /** A partial date's text at this precision. */
+  private date(month: number, precision: "year" | "month" | "day", day: number): string {
+    const ym = monthToString(month);
+    return this.keep(
+      precision === "year" ? ym.slice(0, 4) : precision === "month" ? ym : `${ym}-${String(day).padStart(2, "0")}`,
+    );
   }
 
   private headline(latest: Position | undefined, skills: string[], between: boolean): string | null {
     const rng = this.rng;
     if (!latest || rng.chance(4)) return null;
     if (between)
-      return rng.chance(50)
-        ? `Former ${latest.title} at ${latest.company}`
-        : `${latest.title} | Open to new opportunities`;
-    if (skills.length >= 2 && rng.chance(25)) return `${latest.title} | ${skills[0]} | ${skills[1]}`;
-    return this.titleAt.get(latest.title, latest.company);
+      return this.keep(
+        rng.chance(50) ? `Former ${latest.title} at ${latest.company}` : `${latest.title} | Open to new opportunities`,
+      );
+    if (skills.length >= 2 && rng.chance(25)) return this.keep(`${latest.title} | ${skills[0]} | ${skills[1]}`);
+    return this.keep(`${latest.title} at ${latest.company}`);
   }
 
   private exploring(latest: Position | undefined): {
@@ -439,7 +398,7 @@ class PersonGenerator {
             ? "Building great products with great people"
             : null,
       after,
-      seen_at: this.iso(rng.range(2, 200) + i * 3, rng.range(0, 1439)),
+      seen_at: isoDaysAgo(rng.range(2, 200) + i * 3, rng.range(0, 1439)),
     }));
     const quality = rng.weighted(INTERPRETATION_QUALITY);
     if (quality === "none") return { reasons, interpretation: null };
@@ -479,7 +438,7 @@ class PersonGenerator {
       hireable: rng.weighted(HIREABLE),
       blog: rng.chance(20) ? `https://${login}.blog.example.com` : null,
       twitter: rng.chance(20) ? login : null,
-      reconciled_at: this.iso(rng.range(5, 300), rng.range(0, 1439)),
+      reconciled_at: isoDaysAgo(rng.range(5, 300), rng.range(0, 1439)),
     };
   }
 
@@ -492,7 +451,7 @@ class PersonGenerator {
       candidate_handle: candidateOnly ? handle : null,
       url: candidateOnly ? null : `https://social.example.com/@${handle}`,
       confidence: candidateOnly ? "low" : rng.pick(CONFIDENCES),
-      reconciled_at: this.iso(rng.range(5, 300), rng.range(0, 1439)),
+      reconciled_at: isoDaysAgo(rng.range(5, 300), rng.range(0, 1439)),
     };
   }
 
@@ -510,7 +469,7 @@ class PersonGenerator {
         field: rng.chance(85) ? rng.pick(FIELDS[plan.family]!) : null,
         started_at: rng.chance(90) ? String(year - length) : null,
         ended_at: rng.chance(85) ? String(year) : null,
-        school_url: rng.chance(80) ? schoolUrl(school) : null,
+        school_url: rng.chance(80) ? SCHOOL_URLS.get(school)! : null,
       });
       year -= length + rng.range(0, 3);
     }
@@ -518,13 +477,9 @@ class PersonGenerator {
   }
 
   /** A certification's issue year or month. */
-  private issued(rng: Prng): string {
-    if (rng.chance(50)) {
-      const year = rng.range(2012, 2026);
-      return String(year);
-    }
-    const month = rng.range(2012 * 12, TODAY_MONTH - 1);
-    return monthToString(month);
+  private issued(): string {
+    const rng = this.rng;
+    return rng.chance(50) ? String(rng.range(2012, 2026)) : monthToString(rng.range(2012 * 12, TODAY_MONTH - 1));
   }
 
   private languages(country: CountryInfo): string[] {
@@ -543,7 +498,7 @@ class PersonGenerator {
     return rng.sample(pool, rng.range(1, 3)).map(([name, authority]) => ({
       name,
       authority: rng.chance(20) ? null : authority,
-      issued_at: rng.chance(25) ? null : this.issued(rng),
+      issued_at: rng.chance(25) ? null : this.issued(),
     }));
   }
 }
@@ -557,7 +512,7 @@ const EXAMPLE_PEOPLE: readonly (readonly [string, string, string, string])[] = [
 
 export function generateGraphInput(opts: GenerateOptions): GraphInput {
   const { companies, people } = generateSource(opts);
-  return { today: GRAPH_TODAY, companies, people: [...people], continentOf };
+  return { today: GRAPH_TODAY, companies, people: [...people] };
 }
 
 /** The companies and the people as a stream in graph order (each person made when it is read). */
@@ -565,7 +520,6 @@ function generateSource(opts: GenerateOptions): { companies: Company[]; people: 
   const rng = new Prng(opts.seed);
   const companies = generateCompanies(rng.fork(), opts.companies);
   const gen = new PersonGenerator(rng.fork(), companies);
-  const countries = Object.values(CONTINENTS).flat();
   function* people(): Generator<Person> {
     const firstAnchor = opts.people >= EXAMPLE_PEOPLE.length + ANCHORS.length ? opts.people - ANCHORS.length : Infinity;
     for (let idx = 0; idx < opts.people; idx++) {
@@ -573,7 +527,7 @@ function generateSource(opts: GenerateOptions): { companies: Company[]; people: 
       const plan = gen.plan(idx >= firstAnchor ? ANCHORS[idx - firstAnchor] : undefined);
       if (example) {
         [plan.first, plan.last, plan.family] = [example[0], example[1], example[2]];
-        plan.country = countries.find((c) => c.name === example[3])!;
+        plan.country = COUNTRIES.find((c) => c.name === example[3])!;
         plan.employer = companies[0];
       }
       yield gen.person(idx, plan);
@@ -589,7 +543,7 @@ export function generatedGraph(opts: GenerateOptions): Graph {
   const key = `${opts.seed}:${opts.people}:${opts.companies}`;
   let graph = cache.get(key);
   if (!graph) {
-    graph = buildGraph({ today: GRAPH_TODAY, continentOf, ...generateSource(opts) });
+    graph = buildGraph({ today: GRAPH_TODAY, ...generateSource(opts) });
     cache.set(key, graph);
   }
   return graph;

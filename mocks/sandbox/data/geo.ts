@@ -309,6 +309,9 @@ export const CONTINENTS: Record<string, readonly CountryInfo[]> = {
   ],
 };
 
+/** Every country of every continent. */
+export const COUNTRIES = Object.values(CONTINENTS).flat();
+
 /** Share of generated people per continent (integer weights). */
 export const CONTINENT_WEIGHTS: readonly (readonly [string, number])[] = [
   ["Europe", 35],
@@ -318,15 +321,6 @@ export const CONTINENT_WEIGHTS: readonly (readonly [string, number])[] = [
   ["Africa", 7],
   ["Oceania", 5],
 ];
-
-const continentByCountry = new Map<string, string>();
-for (const [continent, countries] of Object.entries(CONTINENTS))
-  for (const c of countries) continentByCountry.set(c.name.toLowerCase(), continent);
-
-/** Continent of a country name (case-insensitive), or null. */
-export function continentOf(country: string): string | null {
-  return continentByCountry.get(country.toLowerCase()) ?? null;
-}
 
 /** Countries of a continent name (case-insensitive), lower-cased, or null when the name is not a continent. */
 export function countriesOf(continent: string): readonly string[] | null {

@@ -6,23 +6,15 @@
  * read-only, by every organization.
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
-import { textId } from "./text.js";
+import { keeper, textId } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
-import type { Company, Person, PersonLocation, Position } from "./resources.js";
+import type { Company, Person, Position } from "./resources.js";
 
 /** A location with lower-case values (graph records keep one precomputed). */
 export interface LowerLocation {
   city: string | null;
   region: string | null;
   country: string | null;
-}
-
-function lowerLocation(loc: PersonLocation): LowerLocation {
-  return {
-    city: loc.city?.toLowerCase() ?? null,
-    region: loc.region?.toLowerCase() ?? null,
-    country: loc.country?.toLowerCase() ?? null,
-  };
 }
 
 /** A collapsed position with its month interval and resolved company (what search and filtering read). */
@@ -60,7 +52,6 @@ export interface PersonRecord {
   /** Positions after overlapping duplicate rows are collapsed, in display order (current first, newest first). */
   readonly positions: Position[];
   readonly stints: Stint[];
-  readonly continent: string | null;
   /** The person's own country text (as `person.location.country`). */
   readonly country: string | null;
   readonly locationLc: LowerLocation;
@@ -97,8 +88,7 @@ export interface CompanyStint {
 }
 
 export interface Graph {
-  /** The graph's fixed "today" (YYYY-MM-DD): every relative date rule is computed against it. */
-  today: string;
+  /** The graph's fixed "today" as a month index: every relative date rule is computed against it. */
   todayMonth: number;
   companies: Company[];
   people: PersonRecord[];
@@ -113,112 +103,33 @@ export interface GraphInput {
   today: string;
   companies: Company[];
   people: Person[];
-  /** Country (lower-case) to continent name, for continent matching. */
-  continentOf: (country: string) => string | null;
 }
 
 /** What `buildGraph` reads: the people may be a stream (each source person dropped once its record is built). */
-export interface GraphSource extends Omit<GraphInput, "people"> {
-  people: Iterable<Person>;
-}
+export type GraphSource = Omit<GraphInput, "people"> & { people: Iterable<Person> };
 
-/**
- * Values made from two parts (a title and a company, a prefix and a title), kept per pair and looked up by
- * the parts: a repeated pair makes and hashes no new text.
- */
-export class PairValues<A, B, V = string> {
-  private readonly byA = new Map<A, Map<B, V>>();
-  declare private readonly make: (a: A, b: B) => V;
-
-  constructor(make: (a: A, b: B) => V) {
-    this.make = make;
-  }
-
-  get(a: A, b: B): V {
-    let byB = this.byA.get(a);
-    if (!byB) this.byA.set(a, (byB = new Map()));
-    let known = byB.get(b);
-    if (known === undefined) byB.set(b, (known = this.make(a, b)));
-    return known;
-  }
-}
-
-/**
- * One string per distinct text: a graph repeats a few thousand company texts, titles, skills, languages,
- * schools and places across its people, and each lower-casing would otherwise keep its own copy.
- */
-export class Interner {
-  private readonly strings = new Map<string, string>();
-  private readonly lowered = new Map<string, string>();
-  private readonly pairs = new PairValues((a: string, b: string) => this.string(`${a} ${b}`.toLowerCase()));
-
-  string(text: string): string {
-    const known = this.strings.get(text);
-    if (known !== undefined) return known;
-    this.strings.set(text, text);
-    return text;
-  }
-
-  /** The kept lower-case form of a text (looked up by the text: a repeated text is lower-cased once). */
-  lower(text: string): string {
-    let known = this.lowered.get(text);
-    if (known === undefined) this.lowered.set(text, (known = this.string(text.toLowerCase())));
-    return known;
-  }
-
-  /** The kept lower-case form of `${a} ${b}`, looked up by its two parts (no text made for a repeated pair). */
-  lowerPair(a: string, b: string): string {
-    return this.pairs.get(a, b);
-  }
-}
-
-/**
- * One object per distinct place and one array per distinct list of lower-case texts: languages, schools and
- * places repeat across people (a handful of values each), and a graph holds one copy of each.
- */
-class SharedValues {
-  private readonly places = new Map<string, LowerLocation>();
-  private readonly lists = new Map<string, string[]>();
-
-  place(loc: PersonLocation): LowerLocation {
-    const lower = lowerLocation(loc);
-    const key = `${lower.city}\u0001${lower.region}\u0001${lower.country}`;
-    const known = this.places.get(key);
-    if (known) return known;
-    this.places.set(key, lower);
-    return lower;
-  }
-
-  list(items: string[]): string[] {
-    const key = items.join("\u0001");
-    const known = this.lists.get(key);
-    if (known) return known;
-    this.lists.set(key, items);
-    return items;
-  }
-}
+type Lower = (text: string) => string;
 
 export function buildGraph(input: GraphSource): Graph {
   const todayMonth = periodStart(input.today);
   if (todayMonth === null) throw new Error(`graph today must be a date, got ${input.today}`);
-  const companyByKey = new Map(input.companies.map((c) => [c.key, c]));
   const companyByUrl = new Map(
     input.companies.filter((c) => c.network_url).map((c) => [c.network_url!.toLowerCase(), c]),
   );
   const companyByName = new Map(input.companies.map((c) => [c.name.toLowerCase(), c]));
   const graph: Graph = {
-    today: input.today,
     todayMonth,
     companies: input.companies,
     people: [],
-    companyByKey,
+    companyByKey: new Map(input.companies.map((c) => [c.key, c])),
     bySlug: new Map(),
     byUrl: new Map(),
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
   };
-  const intern = new Interner();
-  const shared = new SharedValues();
-  const lower = (text: string) => intern.lower(text);
+  // Titles, skills, places and companies repeat across people: the records hold one copy of each lower-case text.
+  const keep = keeper();
+  const lower = (text: string) => keep(text.toLowerCase());
+  const lowerOrNull = (text: string | null | undefined) => (text == null ? null : lower(text));
   const resolveCompany = (p: Position): Company | null =>
     (p.company_url ? companyByUrl.get(lower(p.company_url)) : undefined) ??
     (p.company ? companyByName.get(lower(p.company)) : undefined) ??
@@ -226,19 +137,18 @@ export function buildGraph(input: GraphSource): Graph {
   for (const source of input.people) {
     const person = derivePerson(source, todayMonth);
     const positions = collapsePositions(person.positions, todayMonth, lower);
-    const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, intern));
-    const country = person.location.country ?? null;
+    const stints = positions.map((position) => toStint(position, resolveCompany(position), todayMonth, lower));
     const skillsLc = person.skills.map(lower);
     const headlineLc = lower(person.headline ?? "");
     const certifications = person.certifications.map((c) => ({ name: c.name, authority: c.authority ?? null }));
+    const { city, region, country } = person.location;
     const record: PersonRecord = {
       idx: graph.people.length,
       person,
       positions,
       stints,
-      continent: country ? input.continentOf(lower(country)) : null,
-      country,
-      locationLc: shared.place(person.location),
+      country: country ?? null,
+      locationLc: { city: lowerOrNull(city), region: lowerOrNull(region), country: lowerOrNull(country) },
       flagged: person.dq_flags.length > 0,
       openToWork: person.is_open_to_work === true,
       betweenRoles: person.is_between_roles,
@@ -247,14 +157,11 @@ export function buildGraph(input: GraphSource): Graph {
       nameLc: (person.full_name ?? "").toLowerCase(),
       headlineLc,
       skillsLc,
-      languagesLc: shared.list(person.languages.map(lower)),
+      languagesLc: person.languages.map(lower),
       skillText: [...skillsLc, ...stints.map((s) => lower(s.companyName ?? "")), headlineLc].join(SKILL_TEXT_SEPARATOR),
-      schoolsLc: shared.list(person.education.filter((e) => typeof e.school === "string").map((e) => lower(e.school!))),
+      schoolsLc: person.education.flatMap((e) => (typeof e.school === "string" ? [lower(e.school)] : [])),
       certifications,
-      certificationsLc: certifications.map((c) => ({
-        name: lower(c.name),
-        authority: c.authority === null ? null : lower(c.authority),
-      })),
+      certificationsLc: certifications.map((c) => ({ name: lower(c.name), authority: lowerOrNull(c.authority) })),
     };
     graph.people.push(record);
     const slug = person.slug?.toLowerCase();
@@ -270,73 +177,40 @@ export function buildGraph(input: GraphSource): Graph {
 
 /** Fills the derived fields so they always agree with the source fields. */
 function derivePerson(source: Person, todayMonth: number): Person {
-  const positions = positionsWithTenure(source, todayMonth);
-  const isBetween = isBetweenRoles(positions);
-  let lastEnd = -1;
-  for (const p of positions) lastEnd = Math.max(lastEnd, periodStart(p.ended_at) ?? -1);
-  const interpretation = source.exploring_interpretation;
-  const valid = isExploring(source);
-  const evidenceDates = valid ? interpretation!.evidence.map((e) => e.seen_at.slice(0, 10)).sort() : [];
+  const positions = source.positions.map((p) => withTenure(p, todayMonth));
+  const isBetween = positions.length > 0 && !positions.some((p) => p.is_current === true);
+  const lastEnd = Math.max(-1, ...positions.map((p) => periodStart(p.ended_at) ?? -1));
+  const i = source.exploring_interpretation;
+  // Valid: segments and evidence, and every segment's evidence index points into the evidence.
+  const valid =
+    i !== null &&
+    i.segments.length > 0 &&
+    i.evidence.length > 0 &&
+    i.segments.every((s) => s.evidence_indices.every((n) => Number.isInteger(n) && n >= 0 && n < i.evidence.length));
   return {
     ...source,
     positions,
     is_between_roles: isBetween,
     between_roles_since: isBetween && lastEnd >= 0 ? monthToString(lastEnd) : null,
     is_exploring: valid,
-    exploring_interpretation: valid ? interpretation : null,
-    exploring_since: evidenceDates[0] ?? null,
+    exploring_interpretation: valid ? i : null,
+    exploring_since: valid ? i.evidence.map((e) => e.seen_at.slice(0, 10)).sort()[0]! : null,
   };
 }
 
-/** The source positions with their missing tenure filled (derivePerson's `positions`). */
-function positionsWithTenure(source: Person, todayMonth: number): Position[] {
-  return source.positions.map((p) => withTenure(p, todayMonth));
-}
-
-/** derivePerson's `is_between_roles`: a history and no current position. */
-function isBetweenRoles(positions: readonly Position[]): boolean {
-  return positions.length > 0 && !positions.some((p) => p.is_current === true);
-}
-
-/** derivePerson's `is_exploring`: a valid interpretation. */
-function isExploring(source: Person): boolean {
-  const interpretation = source.exploring_interpretation;
-  return interpretation !== null && isValidInterpretation(interpretation);
-}
-
-function isValidInterpretation(i: NonNullable<Person["exploring_interpretation"]>): boolean {
-  return (
-    i.segments.length > 0 &&
-    i.evidence.length > 0 &&
-    i.segments.every((s) => s.evidence_indices.every((n) => Number.isInteger(n) && n >= 0 && n < i.evidence.length))
-  );
-}
-
-/** A position's tenure: its own, else months from start to now (current) or to its end; null when unknown. */
-function tenureOf(p: Position, todayMonth: number): number | null {
-  if (p.tenure_months !== null) return p.tenure_months;
-  const start = periodStart(p.started_at);
-  if (start === null) return null;
-  const end = p.is_current ? todayMonth : periodStart(p.ended_at);
-  return end === null ? null : monthsBetween(start, end);
-}
-
+/** The position with its missing tenure filled: months from start to now (current) or to its end, when known. */
 function withTenure(p: Position, todayMonth: number): Position {
-  if (p.tenure_months !== null) return p;
-  const months = tenureOf(p, todayMonth);
-  return months === null ? p : { ...p, tenure_months: months };
+  const start = periodStart(p.started_at);
+  if (p.tenure_months !== null || start === null) return p;
+  const end = p.is_current ? todayMonth : periodStart(p.ended_at);
+  return end === null ? p : { ...p, tenure_months: monthsBetween(start, end) };
 }
 
 /**
  * Source rows of the same company and title whose intervals overlap are one position: earliest start,
  * latest end (open when any row is current). Result in display order: current first, then newest start.
  */
-export function collapsePositions(
-  rows: Position[],
-  todayMonth: number,
-  /** Lower-cases a company or title (a graph passes its kept forms: no new text per row). */
-  lower: (text: string) => string = (text) => text.toLowerCase(),
-): Position[] {
+function collapsePositions(rows: Position[], todayMonth: number, lower: Lower): Position[] {
   const out: Position[] = [];
   /** Lower-case company and title of each `out` entry (a merge keeps them). */
   const keys: [company: string, title: string][] = [];
@@ -389,10 +263,10 @@ function later(a: string | null, b: string | null): string | null {
   return (periodEnd(a) ?? 0) >= (periodEnd(b) ?? 0) ? a : b;
 }
 
-function toStint(position: Position, company: Company | null, todayMonth: number, intern: Interner): Stint {
+function toStint(position: Position, company: Company | null, todayMonth: number, lower: Lower): Stint {
   const current = position.is_current === true;
-  const companyText = intern.lowerPair(position.company ?? "", position.company_url ?? "");
-  const titleLc = intern.lower(position.title ?? "");
+  const companyText = lower(`${position.company ?? ""} ${position.company_url ?? ""}`);
+  const titleLc = lower(position.title ?? "");
   const start = periodStart(position.started_at);
   const end = current ? null : periodEnd(position.ended_at);
   return {
@@ -407,8 +281,8 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     current,
     alum: position.is_current === false || position.ended_at !== null,
     notCurrent: position.is_current === false,
-    months: tenureOf(position, todayMonth) ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
-    familyLc: position.role_family == null ? null : intern.lower(position.role_family),
+    months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
+    familyLc: position.role_family == null ? null : lower(position.role_family),
     titleLc,
     titleId: textId(titleLc),
   };

@@ -79,10 +79,3 @@ export class Prng {
     return new Prng(this.uint32());
   }
 }
-
-/** Deterministic RFC 4122 v4-shaped UUID from the generator. */
-export function uuidFrom(rng: Prng): string {
-  const hex = Array.from({ length: 4 }, () => rng.uint32().toString(16).padStart(8, "0")).join("");
-  const variant = "89ab"[rng.int(4)]!;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}

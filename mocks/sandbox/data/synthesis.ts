@@ -4,7 +4,7 @@
  * off-graph profiles (Target discovery) and profile changes (event diffs) here, so every invented profile
  * comes from one vocabulary and one PRNG discipline (the caller owns and seeds the Prng).
  */
-import { CONTINENTS, type CountryInfo } from "./geo.js";
+import { COUNTRIES, type CountryInfo } from "./geo.js";
 import type { LowerLocation } from "./graph.js";
 import type { Prng } from "./prng.js";
 import { EXPLORING_CUES, FAMILIES, NAMES } from "./vocab.js";
@@ -15,8 +15,6 @@ export function pickName(rng: Prng, country: CountryInfo): { first: string; last
   return { first: rng.pick(pool.first), last: rng.pick(pool.last) };
 }
 
-const ALL_COUNTRIES = Object.values(CONTINENTS).flat();
-
 export interface SyntheticPerson {
   fullName: string;
   city: string;
@@ -25,7 +23,7 @@ export interface SyntheticPerson {
 }
 
 /** Every city of the vocabulary with its country, and its location in lower case (what place filters read). */
-const ALL_CITIES = ALL_COUNTRIES.flatMap((country) =>
+const ALL_CITIES = COUNTRIES.flatMap((country) =>
   country.cities.map(([city, region]) => ({
     country,
     city,
@@ -34,19 +32,16 @@ const ALL_CITIES = ALL_COUNTRIES.flatMap((country) =>
   })),
 );
 
+/** Each country's cities, as ALL_CITIES lists them. */
+const CITIES_BY_COUNTRY = COUNTRIES.map((country) => ALL_CITIES.filter((c) => c.country === country));
+
 /**
  * A person drawn as country, city, then name: anywhere in the world, or in a city `within` accepts (a Target's
  * places); anywhere when no city of the vocabulary is accepted.
  */
 export function synthesizePerson(rng: Prng, within?: (place: LowerLocation) => boolean): SyntheticPerson {
   const cities = within ? ALL_CITIES.filter((c) => within(c.lower)) : [];
-  if (cities.length > 0) {
-    const { country, city, region } = rng.pick(cities);
-    const { first, last } = pickName(rng, country);
-    return { fullName: `${first} ${last}`, city, region, country: country.name };
-  }
-  const country = rng.pick(ALL_COUNTRIES);
-  const [city, region] = rng.pick(country.cities);
+  const { country, city, region } = rng.pick(cities.length > 0 ? cities : rng.pick(CITIES_BY_COUNTRY));
   const { first, last } = pickName(rng, country);
   return { fullName: `${first} ${last}`, city, region, country: country.name };
 }

@@ -73,8 +73,6 @@ export function tokenize(text: string): string[] {
 }
 
 const textIds = new Map<string, number>();
-/** The string of each id, by id. */
-const textsById: string[] = [];
 
 /**
  * A process-wide small integer per distinct string (stint company texts and titles; as many as the graphs
@@ -82,23 +80,24 @@ const textsById: string[] = [];
  */
 export function textId(text: string): number {
   let id = textIds.get(text);
-  if (id === undefined) {
-    textIds.set(text, (id = textIds.size));
-    textsById.push(text);
-  }
+  if (id === undefined) textIds.set(text, (id = textIds.size));
   return id;
-}
-
-/** The string with this id (from `textId`). */
-export function textOf(id: number): string {
-  const text = textsById[id];
-  if (text === undefined) throw new RangeError(`no text with id ${id}`);
-  return text;
 }
 
 /** How many strings have an id (ids are 0 .. textIdCount() - 1). */
 export function textIdCount(): number {
   return textIds.size;
+}
+
+/** Returns its text, the same string for equal texts: what a graph holds once per distinct text. */
+export function keeper(): (text: string) => string {
+  const kept = new Map<string, string>();
+  return (text) => {
+    const known = kept.get(text);
+    if (known !== undefined) return known;
+    kept.set(text, text);
+    return text;
+  };
 }
 
 export function escapeRegExp(s: string): string {

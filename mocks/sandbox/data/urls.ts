@@ -5,15 +5,22 @@ export const NETWORK_ORIGIN = "https://network.example.com";
 /** A profile URL already in the graph's own form (normalizing it only drops the scheme). */
 const GRAPH_PROFILE_URL = /^https:\/\/network\.example\.com\/in\/[a-z0-9-]+$/;
 
-/** Lower-cased host + path without scheme, `www.`, query, fragment or trailing slash; null when not URL-like. */
+/** URL text as people type it: trimmed, lower-case, without scheme, `www.`, query, fragment or trailing slash. */
+export function bareUrl(input: string): string {
+  return input
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/^www\./, "")
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "");
+}
+
+/** A profile URL's bare form (`bareUrl`: host + path); null when it is not a profile URL. */
 export function normalizeProfileUrl(value: string): string | null {
   if (GRAPH_PROFILE_URL.test(value)) return value.slice("https://".length);
-  let s = value.trim().toLowerCase();
-  if (!s) return null;
-  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "");
-  s = s.replace(/[?#].*$/, "").replace(/\/+$/, "");
-  if (!/^[a-z0-9.-]+\.[a-z]{2,}\/in\/[^/\s]+$/.test(s)) return null;
-  return s;
+  const s = bareUrl(value);
+  return /^[a-z0-9.-]+\.[a-z]{2,}\/in\/[^/\s]+$/.test(s) ? s : null;
 }
 
 export function profileUrl(slug: string): string {

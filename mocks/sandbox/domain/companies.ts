@@ -4,22 +4,12 @@ import type { Graph, PersonRecord } from "../data/graph.js";
 import type { Company, Person } from "../data/resources.js";
 import { notFound } from "../contract/errors.js";
 import { rowPerson } from "./views.js";
+import { bareUrl } from "../data/urls.js";
 
 export const ORBIT_LIMIT = 40;
 
 /** `a.localeCompare(b, "en")` (the same collator), created once. */
 const BY_NAME = new Intl.Collator("en");
-
-/** Company text as people type it: trimmed, lower-case, without scheme, `www.`, query, fragment or trailing slash. */
-export function normalizeCompanyInput(input: string): string {
-  return input
-    .trim()
-    .toLowerCase()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
-    .replace(/^www\./, "")
-    .replace(/[?#].*$/, "")
-    .replace(/\/+$/, "");
-}
 
 /**
  * The one company lookup (orbits, Targets): by key, exact name, domain (or a URL on it), or the company's
@@ -27,7 +17,7 @@ export function normalizeCompanyInput(input: string): string {
  */
 export function findCompany(graph: Graph, value: string, { urlFragment = false } = {}): Company | undefined {
   const typed = value.trim().toLowerCase();
-  const v = normalizeCompanyInput(value);
+  const v = bareUrl(value);
   if (!v) return undefined;
   const host = v.split("/")[0]!;
   return (
@@ -37,7 +27,7 @@ export function findCompany(graph: Graph, value: string, { urlFragment = false }
     graph.companies.find(
       (c) => c.domain !== null && (c.domain.toLowerCase() === v || c.domain.toLowerCase() === host),
     ) ??
-    graph.companies.find((c) => c.network_url !== null && normalizeCompanyInput(c.network_url) === v) ??
+    graph.companies.find((c) => c.network_url !== null && bareUrl(c.network_url) === v) ??
     (urlFragment
       ? graph.companies.find((c) => c.network_url !== null && c.network_url.toLowerCase().includes(typed))
       : undefined)

@@ -17,25 +17,8 @@ function partMatcher(part: string): PlaceMatcher {
     (countries !== null && loc.country !== null && countries.has(loc.country));
 }
 
-/** Most distinct place lists whose matchers are kept (a place filter repeats across requests). */
-const MATCHERS_KEPT = 256;
-const matchers = new Map<string, PlaceMatcher>();
-
-/**
- * Compiles `;`-parsed places once; the matcher is true when any place matches. The same list gives the same
- * matcher while it is kept, so what is derived from a matcher (the search's place sets) can be kept with it.
- */
+/** Compiles `;`-parsed places; the matcher is true when any place matches. */
 export function compilePlaces(places: readonly string[]): PlaceMatcher {
-  const key = places.join("\u0000");
-  let matcher = matchers.get(key);
-  if (!matcher) {
-    if (matchers.size >= MATCHERS_KEPT) matchers.clear();
-    matchers.set(key, (matcher = compileUncached(places)));
-  }
-  return matcher;
-}
-
-function compileUncached(places: readonly string[]): PlaceMatcher {
   const compiled = places
     .map((place) =>
       place

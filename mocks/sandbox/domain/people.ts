@@ -33,12 +33,10 @@ export interface Coworker {
 /** The overlap of two stints in months [from, to]; to = null when both are ongoing. */
 function overlap(a: Stint, b: Stint, todayMonth: number): { from: number; to: number | null; months: number } | null {
   if (a.start === null || b.start === null) return null;
-  const aEnd = a.current || a.end === null ? null : a.end;
-  const bEnd = b.current || b.end === null ? null : b.end;
-  // An ended stint without an end date cannot be placed in time.
-  if ((aEnd === null && !a.current) || (bEnd === null && !b.current)) return null;
+  // An ended stint without an end date cannot be placed in time (a current stint has no end).
+  if ((a.end === null && !a.current) || (b.end === null && !b.current)) return null;
   const from = Math.max(a.start, b.start);
-  const to = aEnd === null ? bEnd : bEnd === null ? aEnd : Math.min(aEnd, bEnd);
+  const to = a.end === null ? b.end : b.end === null ? a.end : Math.min(a.end, b.end);
   const months = (to ?? todayMonth) - from + 1;
   return months > 0 ? { from, to, months } : null;
 }
@@ -72,21 +70,13 @@ export function coworkersOf(graph: Graph, rec: PersonRecord): Coworker[] {
 }
 
 /** The person's own stints used for the overlaps (GET /people/{slug}?include=coworkers). */
-export function stintsOf(rec: PersonRecord): {
-  company: string | null;
-  company_key: string | null;
-  title: string | null;
-  from: string | null;
-  to: string | null;
-  is_current: boolean;
-  months: number;
-}[] {
+export function stintsOf(rec: PersonRecord) {
   return rec.stints.map((s) => ({
     company: s.companyName,
     company_key: s.company?.key ?? null,
     title: s.title,
     from: s.start === null ? null : monthToString(s.start),
-    to: s.current || s.end === null ? null : monthToString(s.end),
+    to: s.end === null ? null : monthToString(s.end),
     is_current: s.current,
     months: s.months,
   }));

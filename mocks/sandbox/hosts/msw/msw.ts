@@ -245,7 +245,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
 }
 
 /** An empty graph: the stateless handlers never read it. */
-const NO_GRAPH = { today: "2026-01-01", companies: [], people: [], continentOf: () => null };
+const NO_GRAPH = { today: "2026-01-01", companies: [], people: [] };
 
 /**
  * Stateless MSW handlers that answer from the spec's named examples with the static mock's choices
