@@ -7,7 +7,6 @@ import type { OperationSpec, SpecIndex } from "../contract/spec.js";
 import { reply } from "./answer.js";
 import type { CoreResponse } from "./exchange.js";
 import { choosesExample, preferredReply } from "./prefer.js";
-import { validateRequest } from "./validate.js";
 import type { RequestValidator } from "./validation.js";
 
 /** Names the example for a request (contract-core's example matcher), or undefined for the default. */
@@ -26,7 +25,7 @@ export function answerFromExamples(
   choose: ChooseExample,
 ): CoreResponse {
   const { label, rawQuery } = request;
-  validateRequest(validator, request.params, rawQuery, request.body);
+  validator(request.params, rawQuery, request.body);
   if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
   const query = queryRecord(rawQuery);
   return reply(
