@@ -14,14 +14,7 @@ import {
   SEED_ORGS,
   type SandboxKey,
 } from "../contract/auth.js";
-import type {
-  AccountHooks,
-  Area,
-  Handler,
-  SandboxContext,
-  StateStorage,
-  UntypedReply,
-} from "../contract/context.js";
+import type { AccountHooks, Area, Handler, SandboxContext, StateStorage, UntypedReply } from "../contract/context.js";
 import { generatedGraph } from "../data/generate.js";
 import { buildGraph, type Graph } from "../data/graph.js";
 import { searchIndexOf } from "../domain/search-index.js";

@@ -28,7 +28,11 @@ export interface ValidatedInput {
 }
 
 /** Validates and coerces path parameters, query and body; throws ApiError 400 invalid_request naming the first problem. */
-export type RequestValidator = (params: Record<string, string>, query: URLSearchParams, body: unknown) => ValidatedInput;
+export type RequestValidator = (
+  params: Record<string, string>,
+  query: URLSearchParams,
+  body: unknown,
+) => ValidatedInput;
 
 /** The violation in contract-core's words (the mock describes it the same way): "limit must be <= 100", "body/name must ...". */
 function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
