@@ -1,6 +1,6 @@
 /**
  * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
- * work (--job-speed; the core's timer or `advance(ms)` runs it), the GET /me quota hook and the state file.
+ * work (--job-speed; the core's timer or `advance(ms)` runs it) and the state file.
  *
  *   POST /__sandbox/reset            back to the seed
  *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
@@ -192,10 +192,6 @@ export const controlArea = {
   handlers: {},
   control: controlRoutes,
   setup(ctx) {
-    ctx.hooks.watchingUrls = function* (org) {
-      if (!org.has(targetsSlice)) return;
-      for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
-    };
     if (ctx.storage) loadState(ctx, ctx.storage);
     storedIds.set(ctx, issuedIds(ctx.state));
     if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);

@@ -108,14 +108,6 @@ export function everyOperationHandled<const Areas extends readonly Area[]>(
   return [...areas] as never;
 }
 
-/** Hooks the read side needs from the stateful side (set by areas in `setup`). */
-export interface AccountHooks {
-  /** Profile URLs of the organization's watching Target members (any order, duplicates allowed). */
-  watchingUrls(org: OrgState): Iterable<string>;
-  /** True when the organization stored a default webhook URL. */
-  webhookConfigured(org: OrgState): boolean;
-}
-
 /**
  * Where a host keeps the sandbox's state (the Node host: a SQLite file, --state-file; a browser host:
  * localStorage or the caller's own store). The core hands every acknowledged write to `write` as one change
@@ -158,7 +150,6 @@ export interface SandboxContext {
   graph: Graph;
   state: SandboxState;
   spec: SpecIndex;
-  hooks: AccountHooks;
   /** Where the state is kept, when the host gave a storage. */
   storage: StateStorage | null;
   /** Reports an unexpected failure (never with request headers, so keys never reach a log). */
@@ -180,7 +171,7 @@ export interface Area {
   handlers: AreaHandlers;
   /** Control endpoints this area serves (any host gets them through the core). */
   control?: ControlRoute[];
-  /** Called once when the core is created: set hooks, load state, start timers. */
+  /** Called once when the core is created: load state, start timers. */
   setup?(ctx: SandboxContext): void;
   /** Time-driven work (jobs, events): called by the core's timer and by `advance(ms)`. */
   tick?(ctx: SandboxContext): void;

@@ -14,7 +14,7 @@ import {
   SEED_ORGS,
   type SandboxKey,
 } from "../contract/auth.js";
-import type { AccountHooks, Area, Handler, SandboxContext, StateStorage, UntypedReply } from "../contract/context.js";
+import type { Area, Handler, SandboxContext, StateStorage, UntypedReply } from "../contract/context.js";
 import { generatedGraph } from "../data/generate.js";
 import { buildGraph, type Graph } from "../data/graph.js";
 import { searchIndexOf } from "../domain/search-index.js";
@@ -92,8 +92,6 @@ export interface SandboxCore {
   graphMs: number;
 }
 
-const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
-
 function loadGraph(opts: SandboxOptions): Graph {
   return opts.graph
     ? buildGraph(opts.graph)
@@ -129,7 +127,6 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     graph,
     state,
     spec,
-    hooks: { ...NO_HOOKS },
     storage,
     logError,
     logWarning: (m) => onWarning?.(m),
