@@ -26,10 +26,6 @@ export function notVisible(ctx: SandboxContext, operationId: OperationId, messag
   return op?.responses["404"] ? notFound(message) : invalidRequest(message);
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Trimmed string, or null when absent or blank. */
 export function trimmed(value: unknown): string | null {
   if (typeof value !== "string") return null;

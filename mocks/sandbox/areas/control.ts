@@ -12,14 +12,14 @@
  * Every write here wipes or changes many organizations: the core refuses one from a foreign Origin (403) or
  * without a JSON content type or X-Sandbox-Control header (what a page cannot send without CORS approval).
  */
-import { mustBeOneOf } from "../../../contract-core/portable.js";
+import { isObj, mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
-import { isRecord, issuedIds } from "./area-helpers.js";
+import { issuedIds } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
@@ -34,7 +34,7 @@ const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
 
 function body(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
-  if (!isRecord(raw)) throw invalidRequest("The body must be a JSON object");
+  if (!isObj(raw)) throw invalidRequest("The body must be a JSON object");
   return raw;
 }
 

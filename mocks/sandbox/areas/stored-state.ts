@@ -8,7 +8,7 @@
  * stored webhook URLs and secrets like the service's store does (never returned by the API or logged).
  */
 import type { ValidateFunction } from "ajv";
-import { createSpecCompiler } from "../../../contract-core/portable.js";
+import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
 import { loadShared, resetShared, saveShared, type OrgState, type SavedOrg, type Slice } from "../contract/state.js";
 import { issuedIds } from "./area-helpers.js";
@@ -106,8 +106,6 @@ function applyStored(ctx: SandboxContext, stored: StoredState, location: string)
     throw new StateFileError(location, "it holds state in a form this sandbox does not write");
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** True when arrays and objects in `value` nest deeper than `limit` (no recursion: a hostile value cannot overflow the stack). */
 function nestedDeeperThan(value: unknown, limit: number): boolean {

@@ -79,7 +79,8 @@ export interface AuthContext {
   keyKind: "customer" | "platform";
 }
 
-function header(headers: RequestHeaders, name: string): string | undefined {
+/** A header's value (the first, when a host gives several). */
+export function header(headers: RequestHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

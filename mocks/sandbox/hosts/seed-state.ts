@@ -10,6 +10,7 @@
  * its quota.
  */
 import type { components, operations } from "../../../generated/schema.js";
+import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
 import type { Plan } from "../contract/state.js";
@@ -72,8 +73,6 @@ const PHASE_STEPS: Partial<Record<DeclaredJob, number>> = { pending: 0, resolvin
 export class StartingStateError extends Error {
   override name = "StartingStateError";
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function fail(where: string, message: string): never {
   throw new StartingStateError(`${where}: ${message}`);
