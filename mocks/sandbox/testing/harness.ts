@@ -10,7 +10,6 @@
  *   await sb.close();
  */
 import { getResponse } from "msw";
-import { expect } from "vitest";
 import {
   createContractValidator,
   formatErrors,
@@ -71,33 +70,14 @@ const validator = () => createContractValidator();
 export function assertContract(exchange: Exchange, opts: { invalidRequest?: boolean } = {}): ExchangeResult {
   const result = opts.invalidRequest ? validator().validateResponse(exchange) : validator().validate(exchange);
   logSuiteExchange(exchange);
-  const tally = contractTallyOf(expect.getState().testPath);
-  tally.total++;
-  if (!result.valid) {
-    tally.violations++;
-    throw new ContractViolation(result);
-  }
+  if (!result.valid) throw new ContractViolation(result);
   return result;
 }
 
-/**
- * Validated exchanges per test file. Keyed by the file, not kept as one process-wide count: the test files of
- * a worker share this module (vitest runs them without isolation), and each file reports only its own.
- */
-const tallies = new Map<string, { total: number; violations: number }>();
-
-/** The tally of one test file (the running one when `testPath` comes from `expect.getState()`). */
-export function contractTallyOf(testPath: string | undefined): { total: number; violations: number } {
-  const key = testPath ?? "";
-  let tally = tallies.get(key);
-  if (!tally) tallies.set(key, (tally = { total: 0, violations: 0 }));
-  return tally;
-}
-
+/** A named test key's value, or the raw key given. */
 function keyValue(key: RequestOptions["key"]): string | null {
   if (key === null) return null;
-  const name = key ?? "acme";
-  return ["acme", "globex", "initech", "platform", "revoked"].includes(name) ? testKey(name as KeyName) : name;
+  return KEYS.find((k) => k.key.startsWith(`tgsb_${key ?? "acme"}_`))?.key ?? key!;
 }
 
 export type HostName = "fastify" | "msw";
