@@ -27,7 +27,7 @@ import { findList, listMemberKeys, listsSlice } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
 import { loadState, reloadState, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
@@ -68,11 +68,7 @@ function orgByName(ctx: SandboxContext, value: string): OrgState {
 }
 
 function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: TargetRecord } {
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    const target = targetsOf(org).find((t) => t.id === id.toLowerCase());
-    if (target) return { org, target };
-  }
+  for (const found of everyTarget(ctx)) if (found.target.id === id.toLowerCase()) return found;
   throw notFound(`No Target ${id} in the sandbox`);
 }
 
@@ -104,12 +100,9 @@ function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
 
 function allJobs(ctx: SandboxContext): AdvancedJob[] {
   const out: AdvancedJob[] = [];
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const t of targetsOf(org)) {
-      const s = jobSummary(org, t);
-      if (s) out.push(s);
-    }
+  for (const { org, target } of everyTarget(ctx)) {
+    const s = jobSummary(org, target);
+    if (s) out.push(s);
   }
   return out;
 }

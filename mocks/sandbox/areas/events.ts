@@ -23,7 +23,7 @@ import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfil
 import { findList, listMemberKeys } from "./lists.js";
 import type { EventField, EventView, MemberRecord } from "./records.js";
 import { newId, unitFrom } from "./area-helpers.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 export const EVENT_INTERVAL_MS = 10_000;
 const DEMO_EVERY = 6;
@@ -111,12 +111,9 @@ function liveProfile(ctx: SandboxContext, store: EventsStore, key: string): Live
 
 /** A Target member with this URL in any organization (people outside the graph are known only from there). */
 function findMember(ctx: SandboxContext, key: string): MemberRecord | undefined {
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const t of targetsOf(org)) {
-      const m = t.members.get(key);
-      if (m) return m;
-    }
+  for (const { target } of everyTarget(ctx)) {
+    const m = target.members.get(key);
+    if (m) return m;
   }
   return undefined;
 }

@@ -22,7 +22,7 @@ import { companyCandidates, networkIdFor, peopleCandidates, type Candidate, type
 import { syncDefaultLists } from "./lists.js";
 import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./records.js";
 import { issueId, newId, unitFrom } from "./area-helpers.js";
-import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
+import { everyTarget, hasActiveJob, latestJob } from "./targets-store.js";
 
 /** One phase lasts this long at --job-speed 1. */
 export const PHASE_MS = 2000;
@@ -164,7 +164,7 @@ function enrich(target: TargetRecord, job: JobRecord, now: string): void {
 /** Moves the Target's latest job one phase; false when it is not pending or running. */
 function stepJob(ctx: SandboxContext, org: OrgState, target: TargetRecord): boolean {
   const job = latestJob(target);
-  if (!job || (job.status !== "pending" && job.status !== "running")) return false;
+  if (!job || !hasActiveJob(target)) return false;
   const nowMs = ctx.options.now();
   const now = iso(nowMs);
   job.updated_at = now;
@@ -228,17 +228,13 @@ export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | n
 /** The deterministic stepper behind POST /__sandbox/jobs/advance. */
 export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): AdvancedJob[] {
   const out: AdvancedJob[] = [];
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const target of targetsOf(org)) {
-      if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
-      const job = latestJob(target);
-      if (!job || (job.status !== "pending" && job.status !== "running")) continue;
-      if (opts.outcome) job.outcome = opts.outcome;
-      const steps = opts.untilFinished ? 10 : (opts.steps ?? 1);
-      for (let i = 0; i < steps && stepJob(ctx, org, target); i++);
-      out.push(jobSummary(org, target)!);
-    }
+  for (const { org, target } of everyTarget(ctx)) {
+    if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
+    if (!hasActiveJob(target)) continue;
+    if (opts.outcome) latestJob(target)!.outcome = opts.outcome;
+    const steps = opts.untilFinished ? 10 : (opts.steps ?? 1);
+    for (let i = 0; i < steps && stepJob(ctx, org, target); i++);
+    out.push(jobSummary(org, target)!);
   }
   return out;
 }
@@ -246,11 +242,8 @@ export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): Adv
 /** One tick of the timer (--job-speed > 0): steps every job whose time has come. */
 export function tickJobs(ctx: SandboxContext): void {
   const now = ctx.options.now();
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const target of targetsOf(org)) {
-      const job = latestJob(target);
-      if (job && job.due !== null && job.due <= now) stepJob(ctx, org, target);
-    }
+  for (const { org, target } of everyTarget(ctx)) {
+    const job = latestJob(target);
+    if (job && job.due !== null && job.due <= now) stepJob(ctx, org, target);
   }
 }

@@ -1,4 +1,5 @@
 /** The organization's Targets (with their members and jobs): the `targets` slice and its lookups. */
+import type { SandboxContext } from "../contract/context.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
 import type { JobRecord, MemberRecord, TargetRecord } from "./records.js";
 
@@ -28,6 +29,12 @@ export const targetsSlice = defineSlice<TargetsStore>({
 
 export function targetsOf(org: OrgState): TargetRecord[] {
   return org.get(targetsSlice).targets;
+}
+
+/** Every Target of every organization, with its organization (no slice is created on the way). */
+export function* everyTarget(ctx: SandboxContext): Generator<{ org: OrgState; target: TargetRecord }> {
+  for (const org of ctx.state.orgs.values())
+    if (org.has(targetsSlice)) for (const target of targetsOf(org)) yield { org, target };
 }
 
 export function findTarget(org: OrgState, id: string): TargetRecord | undefined {

@@ -9,7 +9,7 @@ import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { notVisible, nowIso } from "./area-helpers.js";
 import { findCompany, normalizeCompanyInput } from "../domain/companies.js";
-import { mapPeopleFilters, stripProviderQuery } from "./discovery.js";
+import { mapPeopleFilters } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
@@ -160,7 +160,7 @@ export const targetsArea = {
       const t = newTarget(ctx, req.org, "people", input, { auto_admit, result_limit });
       t.query = {
         input,
-        filters: mapPeopleFilters(input, app, stripProviderQuery(body.query)),
+        filters: mapPeopleFilters(input, app, body.query),
         app,
         result_limit: effectiveLimit(t),
       };
