@@ -19,13 +19,12 @@ import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
-import { issuedIds } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { loadState, reloadState, resetState, storeWrite } from "./stored-state.js";
+import { holdsUnstoredIds, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
 import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
@@ -174,9 +173,6 @@ const controlRoutes: ControlRoute[] = [
   },
 ];
 
-/** The id sequence as last stored, per sandbox. */
-const storedIds = new WeakMap<SandboxContext, number>();
-
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
 
@@ -185,41 +181,24 @@ export const controlArea = {
   handlers: {},
   control: controlRoutes,
   setup(ctx) {
-    if (ctx.storage) loadState(ctx, ctx.storage);
-    storedIds.set(ctx, issuedIds(ctx.state));
     if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
   },
   /** Steps due jobs and emits diffs (--job-speed > 0). */
   tick(ctx) {
     const speed = ctx.options.jobSpeed;
     if (speed <= 0) return;
-    const issued = issuedIds(ctx.state);
     tickJobs(ctx);
     if (ctx.options.now() >= (nextEvents.get(ctx) ?? Infinity)) {
       tickEvents(ctx);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
     // Background work that handed out ids is stored too, so a restart never hands them out again.
-    if (ctx.storage && issuedIds(ctx.state) !== issued) {
-      storeWrite(ctx, ctx.storage, null).then(
-        () => storedIds.set(ctx, issuedIds(ctx.state)),
-        (error: unknown) => ctx.logError("sandbox state could not be saved", error),
+    if (ctx.storage && holdsUnstoredIds(ctx)) {
+      storeWrite(ctx, ctx.storage, null).catch((error: unknown) =>
+        ctx.logError("sandbox state could not be saved", error),
       );
     }
   },
   tickEveryMs: (ctx) =>
     ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
-  close(ctx) {
-    ctx.storage?.close?.();
-  },
-  async persist(ctx, org, write) {
-    if (!ctx.storage) return;
-    // A read is stored only when it handed out ids (it created state): an id must never be handed out twice.
-    if (!write && issuedIds(ctx.state) === storedIds.get(ctx)) return;
-    await storeWrite(ctx, ctx.storage, org);
-    storedIds.set(ctx, issuedIds(ctx.state));
-  },
-  rollback(ctx) {
-    if (ctx.storage) reloadState(ctx, ctx.storage);
-  },
 } satisfies Area;

@@ -61,26 +61,43 @@ function wholeState(ctx: SandboxContext): StateChange {
   };
 }
 
+/** The id sequence as last stored, per sandbox. */
+const storedIds = new WeakMap<SandboxContext, number>();
+
 /** Hands one acknowledged write to the storage: `org` is the organization it changed, null for a sandbox-wide change. */
 export async function storeWrite(ctx: SandboxContext, storage: StateStorage, org: OrgState | null): Promise<void> {
   const change: StateChange = org
     ? { orgs: [ctx.state.snapshotOrg(org, STATEFUL_SLICES)], all: false, shared: sharedState(ctx) }
     : wholeState(ctx);
   await storage.write(change);
+  storedIds.set(ctx, change.shared[ID_SEQUENCE] as number);
+}
+
+/** True when ids were handed out since the state was last stored (or loaded). */
+export function holdsUnstoredIds(ctx: SandboxContext): boolean {
+  return issuedIds(ctx.state) !== storedIds.get(ctx);
 }
 
 /**
- * Loads the stored state after checking all of it; false when nothing is stored yet. Throws StateFileError
- * (and the storage writes nothing) when any of it is damaged or in a form this sandbox does not write.
+ * Makes a write durable before the core acknowledges it (`org`: the organization it changed, null for a
+ * sandbox-wide change). A read (`write` false) is stored only when it handed out ids (it created state, such
+ * as a default List): an id must never be handed out twice.
  */
-export function loadState(ctx: SandboxContext, storage: StateStorage): boolean {
+export async function persistWrite(ctx: SandboxContext, org: OrgState | null, write: boolean): Promise<void> {
+  if (ctx.storage && (write || holdsUnstoredIds(ctx))) await storeWrite(ctx, ctx.storage, org);
+}
+
+/**
+ * Loads the stored state, if any, after checking all of it. Throws StateFileError (and the storage writes
+ * nothing) when any of it is damaged or in a form this sandbox does not write.
+ */
+export function loadState(ctx: SandboxContext, storage: StateStorage): void {
   const stored = storage.load();
   for (const warning of stored?.warnings ?? []) ctx.logWarning(warning);
-  if (stored === null) return false;
-  applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+  if (stored) applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+  storedIds.set(ctx, issuedIds(ctx.state));
   // A store in an earlier format is rewritten in the current one once it was read in full.
-  if (stored.rewrite) void storage.write(wholeState(ctx));
-  return true;
+  if (stored?.rewrite) void storage.write(wholeState(ctx));
 }
 
 /** After a write that was not acknowledged: the memory back to what the storage holds. */

@@ -171,20 +171,10 @@ export interface Area {
   handlers: AreaHandlers;
   /** Control endpoints this area serves (any host gets them through the core). */
   control?: ControlRoute[];
-  /** Called once when the core is created: load state, start timers. */
+  /** Called once when the core is created, after the stored state is loaded. */
   setup?(ctx: SandboxContext): void;
   /** Time-driven work (jobs, events): called by the core's timer and by `advance(ms)`. */
   tick?(ctx: SandboxContext): void;
   /** How often `tick` wants to run, in ms of the sandbox clock (null: never by itself). */
   tickEveryMs?(ctx: SandboxContext): number | null;
-  /** Called on close (stop work, release the state file). */
-  close?(ctx: SandboxContext): void;
-  /**
-   * Makes a write durable before the core acknowledges it: `org` is the organization the write changed,
-   * null for a sandbox-wide change (control endpoints). Also called after a read of an organization
-   * (`write` false), which may have created state (a default List) and handed out ids.
-   */
-  persist?(ctx: SandboxContext, org: OrgState | null, write: boolean): Promise<void>;
-  /** After a write that is not acknowledged (persist failed, or the answer is a 5xx): memory back to the stored state. */
-  rollback?(ctx: SandboxContext): void;
 }

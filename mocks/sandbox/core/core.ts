@@ -25,6 +25,7 @@ import { areas as allAreas } from "../areas/index.js";
 import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 import { SandboxState } from "../contract/state.js";
 import { useIdMode, type IdMode } from "../areas/area-helpers.js";
+import { loadState } from "../areas/stored-state.js";
 import { errorResponse, finishAnswer, reply } from "./answer.js";
 import { hasNoBody, parseJsonBody } from "./body.js";
 import { clockOf, type ClockInput } from "./clock.js";
@@ -132,12 +133,13 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     logWarning: (m) => onWarning?.(m),
   };
 
-  const store = createWriteStore(areas, ctx);
+  const store = createWriteStore(ctx);
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
   const validators = compileRequestValidators(spec);
   const handlers = new Map(areas.flatMap((area) => Object.entries(area.handlers) as [string, Handler][]));
   const control = controlRoutesOf(areas);
   const router = new Router(spec.basePath, spec.operations, (op) => op);
+  if (storage) loadState(ctx, storage);
   for (const area of areas) area.setup?.(ctx);
   const ticker = startTicker(areas, ctx, timers);
 
@@ -246,7 +248,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     },
     close() {
       ticker.stop();
-      for (const area of [...areas].reverse()) area.close?.(ctx);
+      storage?.close?.();
     },
     ctx,
     graph,
