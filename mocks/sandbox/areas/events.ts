@@ -1,15 +1,9 @@
 /**
  * Events: stored profile diffs (sandbox-wide: diffs are about people) and GET /events, which shows an
- * organization the diffs of the people its memberships make visible at read time:
- * - without `list`: current watching members of its Targets, the shared default-orbit watches (the last
- *   DEMO_ORBIT_SIZE unflagged people of the graph, visible to every organization, source `demo`), and the
- *   current members of its Lists;
- * - with `list` (UUID or case-insensitive name; 404 when missing): only that List's members.
- * Order: seen_at descending, then id descending; `cursor` (opaque) selects strictly older rows.
- *
- * Diffs arrive over time (--job-speed > 0: one per organization with visible people every
- * EVENT_INTERVAL_MS / speed ms, and one default-orbit diff every DEMO_EVERY ticks) or on demand
- * (POST /__sandbox/events/emit). seen_at is the sandbox clock at emission.
+ * organization the diffs of the people its memberships make visible at read time (README.md, Events):
+ * its Targets' watching members, its Lists' members and the shared default-orbit watches, or one List's
+ * members with `list`. Diffs arrive over time (--job-speed > 0) or on demand (POST /__sandbox/events/emit);
+ * seen_at is the sandbox clock at emission.
  */
 import type { Area, SandboxContext } from "../contract/context.js";
 import { Prng } from "../data/prng.js";

@@ -1,18 +1,9 @@
 /**
- * The job simulation. A Target job moves queued (pending) -> resolving -> discovering -> enriching (running)
- * -> done, or ends failed; a refresh_watch job (enqueued by accepting members) goes queued -> enriching ->
- * done. Each step does the work of the phase it leaves:
- *
- * - resolving: a company Target's input is resolved against the graph (network_url, name); an unknown
- *   company fails the job with "Company could not be resolved";
- * - discovering: candidates from the graph (discovery.ts) capped by result_limit are admitted: new ones as
- *   proposed, or watching when auto_admit is true; an existing member keeps its status. A job whose outcome
- *   is `failed` fails here; a `partial` one could not fetch a few profiles (done with non-zero failed + error);
- * - enriching: watching members without enriched_at are enriched (up to 2000; 500 for refresh_watch).
- *
- * The outcome of a job is decided when it is created, from --job-failure-rate (deterministic per place in the id sequence);
- * POST /__sandbox/jobs/advance can force it. With --job-speed S > 0 a timer steps each job every
- * PHASE_MS / S ms; with 0 only the control endpoint moves jobs.
+ * The job simulation (README.md, Jobs). A Target job moves queued (pending) -> resolving -> discovering ->
+ * enriching (running) -> done, or ends failed; a refresh_watch job (enqueued by accepting members) goes
+ * queued -> enriching -> done. Each step does the work of the phase it leaves. A job's outcome is decided
+ * when it is created (--job-failure-rate, deterministic per place in the id sequence) or forced by
+ * POST /__sandbox/jobs/advance; with --job-speed S > 0 a timer steps each job every PHASE_MS / S ms.
  */
 import type { SandboxContext } from "../contract/context.js";
 import type { OrgState } from "../contract/state.js";

@@ -1,18 +1,8 @@
 /**
- * Lists: custom Lists and the generated default Lists, and their members.
- *
- * Default Lists (is_default true), synchronized before every List read (and after the Target changes that
- * alter watching members):
- * - the origin List: default_key "origin", name "Saved people", one per organization (people saved from the
- *   dashboard or the API; members are added like a custom List's);
- * - one List per Target: default_key "target", source_watch_id = the Target id, name = the Target's name
- *   (PATCH title renames it); its members are the Target's watching members. A Target List of a deleted
- *   Target goes away; a deleted default List is generated again by the next synchronization.
- *
- * Membership records (shape not shown in the reference; the sandbox's choice): { id, network_url, stage,
- * notes, created_at, updated_at }. POST /lists/{id}/members takes { urls: string[] (profile URLs or slugs),
- * stage?, notes? }; a repeated write of the same person overwrites stage and notes. PATCH
- * /lists/{id}/members/{membershipId} takes { stage?, notes? } (null clears).
+ * Lists: custom Lists, the generated default Lists and their members (README.md, Lists). The default Lists
+ * (the origin List, and one List per Target whose members are its watching members) are synchronized
+ * before every List read and after the Target changes that alter watching members. Membership records and
+ * the member write bodies are shapes the reference does not show: the sandbox's choice.
  */
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
