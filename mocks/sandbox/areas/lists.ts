@@ -8,9 +8,9 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest } from "../contract/errors.js";
+import { invalidRequest, notFound } from "../contract/errors.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
-import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import { nowIso, requiredName } from "./area-helpers.js";
 import type { ListView } from "./records.js";
 import { newId } from "./area-helpers.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
@@ -197,14 +197,10 @@ function applyStageNotes(
   m.updated_at = now;
 }
 
-function requireList(
-  ctx: SandboxContext,
-  org: OrgState,
-  id: string,
-  op: "getList" | "deleteList" | "addListMembers" | "updateListMember",
-): ListRecord {
+/** The List, or a 404 (a List of another organization is not visible). */
+function requireList(ctx: SandboxContext, org: OrgState, id: string): ListRecord {
   const list = findList(ctx, org, id);
-  if (!list) throw notVisible(ctx, op, `List ${echoInput(id)} not found in this organization`);
+  if (!list) throw notFound(`List ${echoInput(id)} not found in this organization`);
   return list;
 }
 
@@ -232,19 +228,19 @@ export const listsArea = {
     },
 
     getList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "getList");
+      const list = requireList(ctx, req.org, req.params.id);
       return { body: { data: { ...listView(list), members: [...list.members.values()] } } };
     },
 
     deleteList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "deleteList");
+      const list = requireList(ctx, req.org, req.params.id);
       const lists = req.org.get(listsSlice);
       lists.splice(lists.indexOf(list), 1);
       return { status: 204 };
     },
 
     addListMembers(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "addListMembers");
+      const list = requireList(ctx, req.org, req.params.id);
       const body = req.body ?? {};
       const urls = body.urls;
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
@@ -282,10 +278,10 @@ export const listsArea = {
     },
 
     updateListMember(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "updateListMember");
+      const list = requireList(ctx, req.org, req.params.id);
       const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
-      if (!m) throw notVisible(ctx, "updateListMember", `Membership ${echoInput(id)} not found in List ${list.name}`);
+      if (!m) throw notFound(`Membership ${echoInput(id)} not found in List ${list.name}`);
       const body = req.body ?? {};
       const now = nowIso(ctx);
       applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);

@@ -5,8 +5,9 @@
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area } from "../contract/context.js";
 import { QUERY_KEYS } from "../domain/search.js";
+import { notFound } from "../contract/errors.js";
 import { defineSlice } from "../contract/state.js";
-import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import { nowIso, requiredName } from "./area-helpers.js";
 import type { SavedQueryView as SavedQuery } from "./records.js";
 import { newId } from "./area-helpers.js";
 
@@ -58,10 +59,10 @@ export const queriesArea = {
       return { body: { data: items, meta: { count: items.length } } };
     },
 
-    getSavedQuery(req, ctx) {
+    getSavedQuery(req) {
       const id = req.params.id.toLowerCase();
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
-      if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${echoInput(id)} not found in this organization`);
+      if (!found) throw notFound(`Saved query ${echoInput(id)} not found in this organization`);
       return { body: { data: found } };
     },
   },

@@ -7,7 +7,7 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
 import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
-import { notVisible, nowIso } from "./area-helpers.js";
+import { nowIso } from "./area-helpers.js";
 import { findCompany, normalizeCompanyInput } from "../domain/companies.js";
 import { mapPeopleFilters } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
@@ -194,8 +194,7 @@ export const targetsArea = {
     },
 
     deleteTarget(req, ctx) {
-      const t = findTarget(req.org, req.params.id);
-      if (!t) throw notVisible(ctx, "deleteTarget", `Target ${echoInput(req.params.id)} not found`);
+      const t = requireTarget(req.org, req.params.id);
       const targets = targetsOf(req.org);
       targets.splice(targets.indexOf(t), 1);
       syncDefaultLists(ctx, req.org);

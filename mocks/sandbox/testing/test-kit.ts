@@ -106,10 +106,7 @@ export function useStatefulSandbox({ resetEach = true } = {}): StatefulSandbox {
   });
 }
 
-/**
- * "Not visible to the organization": 404 not_found where the spec documents a 404 for the operation, else
- * the documented 400 invalid_request naming the missing resource (see common.ts `notVisible`).
- */
+/** "Not visible to the organization": the 404 not_found the spec documents for the operation. */
 export function expectNotVisible(
   sb: StatefulSandbox,
   res: { status: number; body: any },
