@@ -9,18 +9,15 @@
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
  */
-import type { components, operations } from "../../../generated/schema.js";
+import type { components } from "../../../generated/schema.js";
+import type { OperationId, RequestBody } from "../contract/context.js";
 import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
 import type { Plan } from "../contract/state.js";
 
 type Schemas = components["schemas"];
-type Body<Op extends keyof operations> = operations[Op] extends {
-  requestBody?: { content: { "application/json": infer B } };
-}
-  ? B
-  : never;
+type Body<Op extends OperationId> = NonNullable<RequestBody<Op>>;
 
 /** A seeded organization with a customer key. */
 export type SeedOrgName = keyof typeof ORGS;
