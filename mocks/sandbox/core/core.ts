@@ -41,7 +41,7 @@ import {
   preferredReply,
   readPrefer,
 } from "./prefer.js";
-import { createRateLimiter, limitRate } from "./ratelimit.js";
+import { createRateLimiter } from "./ratelimit.js";
 import { readRequestLine, type RequestLine } from "./request-line.js";
 import { createWriteStore } from "./store.js";
 import { startTicker } from "./timers.js";
@@ -199,7 +199,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     // Preflight requests: answered before authentication and rate limiting.
     if (line.method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
     if (limiter && line.api) {
-      const limited = limitRate(limiter, request.remoteAddress ?? "local", headers);
+      const limited = limiter(request.remoteAddress ?? "local", headers);
       if (limited) return limited;
     }
     if (!line.normalized.ok) throw invalidRequest(line.normalized.message);
