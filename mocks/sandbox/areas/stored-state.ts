@@ -225,15 +225,11 @@ const STORED_SCHEMAS: Record<string, object> = {
               type: "array",
               items: {
                 type: "object",
-                required: ["id", "type", "status", "phase", "total", "completed", "failed", "outcome"],
+                allOf: [ref("TargetJob")],
+                required: ["id", "type", "outcome"],
                 properties: {
                   id: str,
                   type: { enum: ["track_company", "track_people", "refresh_watch"] },
-                  status: ref("JobStatus"),
-                  phase: ref("JobPhase"),
-                  total: int,
-                  completed: int,
-                  failed: int,
                   outcome: { enum: ["done", "partial", "failed"] },
                   due: { type: ["number", "null"] },
                 },
