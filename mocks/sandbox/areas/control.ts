@@ -9,8 +9,7 @@
  *   GET  /__sandbox/state            counts per organization
  *   POST /__sandbox/state/save       store the whole state now (needs a storage: --state-file)
  *
- * Every write here wipes or changes many organizations: the core refuses one from a foreign Origin (403) or
- * without a JSON content type or X-Sandbox-Control header (what a page cannot send without CORS approval).
+ * The core refuses a write here from another site (core/control.ts): each changes many organizations.
  */
 import { isObj, mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../contract/auth.js";

@@ -10,7 +10,7 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
-import { loadShared, resetShared, saveShared, type OrgState, type SavedOrg, type Slice } from "../contract/state.js";
+import { loadShared, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
 import { issuedIds } from "./area-helpers.js";
 import { listsSlice } from "./lists.js";
 import { preferencesSlice } from "./preferences.js";
@@ -335,5 +335,3 @@ function checkStored(ctx: SandboxContext, stored: unknown, location: string): St
   }
   return stored as unknown as StoredState;
 }
-
-export type { SavedOrg };
