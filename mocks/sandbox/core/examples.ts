@@ -26,12 +26,8 @@ export function answerFromExamples(
 ): CoreResponse {
   const { label, rawQuery } = request;
   validator(request.params, rawQuery, request.body);
-  if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
-  const query = queryRecord(rawQuery);
-  return reply(
-    preferredReply(spec, op, label, {
-      ...prefs,
-      example: choose(op.method, label.slice(label.indexOf(" ") + 1 + spec.basePath.length), query),
-    }),
-  );
+  // The matcher is asked only when Prefer names neither a status nor an example.
+  const path = label.slice(label.indexOf(" ") + 1 + spec.basePath.length);
+  const example = choosesExample(prefs) ? prefs.example : choose(op.method, path, queryRecord(rawQuery));
+  return reply(preferredReply(spec, op, label, { ...prefs, example }));
 }
