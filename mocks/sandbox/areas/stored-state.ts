@@ -10,7 +10,7 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
-import { loadShared, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
+import { loadShared, PLANS, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
 import { issuedIds } from "./area-helpers.js";
 import { listsSlice } from "./lists.js";
 import { preferencesSlice } from "./preferences.js";
@@ -276,14 +276,12 @@ const STORED_SCHEMAS: Record<string, object> = {
   [ID_SEQUENCE]: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
 };
 
-const PLANS: readonly string[] = ["free", "index", "unlimited"];
-
 function checkInfo(info: unknown): string | null {
   if (!isObject(info)) return 'no "info"';
   const problems = [
     typeof info.id === "string" && /^[0-9a-f-]{36}$/.test(info.id) ? null : "id",
     typeof info.name === "string" ? null : "name",
-    typeof info.plan === "string" && PLANS.includes(info.plan) ? null : "plan",
+    typeof info.plan === "string" && (PLANS as readonly string[]).includes(info.plan) ? null : "plan",
     typeof info.accessAllowed === "boolean" ? null : "accessAllowed",
     typeof info.watchSlotsMax === "number" && Number.isSafeInteger(info.watchSlotsMax) ? null : "watchSlotsMax",
   ].filter((p) => p !== null);

@@ -13,7 +13,8 @@
 import type { Graph } from "../data/graph.js";
 import { invalidRequest } from "./errors.js";
 
-export type Plan = "free" | "index" | "unlimited";
+export const PLANS = ["free", "index", "unlimited"] as const;
+export type Plan = (typeof PLANS)[number];
 
 export interface OrgInfo {
   /** Organization UUID (X-Service-Org-Id for platform keys). */

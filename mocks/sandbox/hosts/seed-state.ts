@@ -14,7 +14,7 @@ import type { OperationId, RequestBody } from "../contract/context.js";
 import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
-import type { Plan } from "../contract/state.js";
+import { PLANS, type Plan } from "../contract/state.js";
 
 type Schemas = components["schemas"];
 type Body<Op extends OperationId> = NonNullable<RequestBody<Op>>;
@@ -61,7 +61,6 @@ export interface StartingState {
 const FIELDS = ["org", "plan", "watchSlots", "access", "preferences", "savedQueries", "lists", "targets"];
 const LIST_FIELDS = ["members", "stage", "notes"];
 const TARGET_FIELDS = ["members", "job"];
-const PLANS: readonly Plan[] = ["free", "index", "unlimited"];
 const STATUSES: readonly MemberStatus[] = ["watching", "excluded", "proposed"];
 const JOBS: readonly DeclaredJob[] = ["pending", "resolving", "discovering", "enriching", "done", "failed"];
 /** Steps of /__sandbox/jobs/advance from queued to each running phase. */
