@@ -4,9 +4,6 @@
  * operation's own types, so a handler answering a body the spec does not allow fails the type check.
  */
 import type { operations } from "../../../generated/schema.js";
-import type { AuthContext, RequestHeaders } from "./auth.js";
-
-export type { RequestHeaders };
 import type { Graph } from "../data/graph.js";
 import type { SandboxOptions } from "./options.js";
 import type { SpecIndex } from "./spec.js";
@@ -69,10 +66,8 @@ export interface SandboxRequest<Id extends OperationId = OperationId> {
   /** The raw query string (e.g. filter mode of setTargetMemberStatus reads the URL's filters). */
   rawQuery: URLSearchParams;
   body: RequestBody<Id>;
-  /** Lower-case header names. */
-  headers: RequestHeaders;
+  /** The organization the key acts for. */
   org: OrgState;
-  auth: AuthContext;
 }
 
 export type Handler<Id extends OperationId = OperationId> = (

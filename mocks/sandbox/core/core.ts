@@ -170,7 +170,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const handler = handlers.get(op.operationId);
     if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
     const input = validator(params, rawQuery, body);
-    const req = { ...input, operationId: op.operationId, rawQuery, headers: request.headers, org: auth.org, auth };
+    const req = { ...input, operationId: op.operationId, rawQuery, org: auth.org };
     const answered = handler(req as never, ctx) as UntypedReply | Promise<UntypedReply>;
     // A plain reply is not awaited: no turn of the event loop for nothing.
     return { response: reply(answered instanceof Promise ? await answered : answered), org: auth.org };
