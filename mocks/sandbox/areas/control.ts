@@ -14,14 +14,12 @@
 import { isObj, mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
-import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
-import { findList, listMemberKeys, listsSlice } from "./lists.js";
+import { findList, listMemberKeys, listsSlice, personKey } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
 import { holdsUnstoredIds, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
@@ -74,8 +72,7 @@ function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: T
 function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
   const person = optionalString(b, "person");
   if (person !== undefined) {
-    const rec = findPerson(ctx.graph, person);
-    const key = normalizeProfileUrl(person) ?? (rec ? normalizeProfileUrl(rec.person.network_url) : null);
+    const key = personKey(ctx, person);
     if (!key) throw invalidRequest("person must be a profile URL or a graph slug");
     return [key];
   }

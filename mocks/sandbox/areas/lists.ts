@@ -169,7 +169,7 @@ export function listMemberKeys(ctx: SandboxContext, org: OrgState, list?: ListRe
 }
 
 /** A profile URL or a graph slug, as a normalized URL; null when unusable. */
-function personKey(ctx: SandboxContext, value: string): string | null {
+export function personKey(ctx: SandboxContext, value: string): string | null {
   const url = normalizeProfileUrl(value);
   if (url) return url;
   const rec = findPerson(ctx.graph, value);
