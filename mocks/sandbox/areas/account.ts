@@ -2,14 +2,11 @@
 import type { Area, SandboxContext } from "../contract/context.js";
 import type { OrgState } from "../contract/state.js";
 import { webhookConfigured } from "./preferences.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { watchingKeys } from "./targets-store.js";
 
 /** Distinct watching URLs across the organization's Targets that are not already people in the graph. */
 function watchSlotsUsed(ctx: SandboxContext, org: OrgState): number {
-  const urls = new Set<string>();
-  if (!org.has(targetsSlice)) return 0;
-  for (const t of targetsOf(org)) for (const m of watchingMembers(t)) if (!ctx.graph.byUrl.has(m.key)) urls.add(m.key);
-  return urls.size;
+  return new Set(watchingKeys(org).filter((key) => !ctx.graph.byUrl.has(key))).size;
 }
 
 function account(ctx: SandboxContext, org: OrgState) {

@@ -17,7 +17,7 @@ import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfil
 import { findList, listMemberKeys } from "./lists.js";
 import type { EventField, EventView, MemberRecord } from "./records.js";
 import { newId, unitFrom } from "./area-helpers.js";
-import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { everyTarget, watchingKeys } from "./targets-store.js";
 
 export const EVENT_INTERVAL_MS = 10_000;
 const DEMO_EVERY = 6;
@@ -70,18 +70,10 @@ export function demoOrbitKeys(ctx: SandboxContext): string[] {
   return keys;
 }
 
-/** Watching members of the organization's Targets by URL (the first found wins). */
-function watchingByKey(org: OrgState): Map<string, MemberRecord> {
-  const out = new Map<string, MemberRecord>();
-  if (!org.has(targetsSlice)) return out;
-  for (const t of targetsOf(org)) for (const m of watchingMembers(t)) if (!out.has(m.key)) out.set(m.key, m);
-  return out;
-}
-
 /** The people whose diffs the organization sees (own memberships only, without the default orbit). */
 export function memberKeys(ctx: SandboxContext, org: OrgState): Set<string> {
   const keys = listMemberKeys(ctx, org);
-  for (const key of watchingByKey(org).keys()) keys.add(key);
+  for (const key of watchingKeys(org)) keys.add(key);
   return keys;
 }
 

@@ -54,3 +54,8 @@ export function hasActiveJob(target: TargetRecord): boolean {
 export function watchingMembers(target: TargetRecord): MemberRecord[] {
   return [...target.members.values()].filter((m) => m.status === "watching");
 }
+
+/** Profile URLs (normalized, no scheme) of the organization's watching Target members, in Target order. */
+export function watchingKeys(org: OrgState): string[] {
+  return org.has(targetsSlice) ? targetsOf(org).flatMap((t) => watchingMembers(t).map((m) => m.key)) : [];
+}
