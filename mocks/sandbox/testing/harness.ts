@@ -148,22 +148,15 @@ async function openMswSandbox(options: Partial<SandboxOptions> = {}, areas?: Are
   const origin = new URL(defaultBaseUrl()).origin;
   const { core } = sandbox;
   const send: Send = async (method, url, headers, payload) => {
-    const request = new Request(origin + url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+    const body = payload !== undefined ? { body: payload } : {};
     // API calls go through the MSW handlers; control endpoints (not mounted in MSW) straight to the core.
-    const res = url.startsWith(`${core.ctx.spec.basePath}/`)
-      ? await getResponse(sandbox.handlers, request)
-      : await viaCore(request);
+    if (!url.startsWith(`${core.ctx.spec.basePath}/`)) {
+      const answer = await core.handle({ method, url, headers, ...body });
+      return { status: answer.status, headers: answer.headers, text: answer.body ?? "" };
+    }
+    const res = await getResponse(sandbox.handlers, new Request(origin + url, { method, headers, ...body }));
     if (!res) throw new Error(`no MSW handler answered ${method} ${url}`);
     return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
-  };
-  const viaCore = async (request: Request) => {
-    const answer = await core.handle({
-      method: request.method,
-      url: new URL(request.url).pathname,
-      headers: Object.fromEntries(request.headers),
-      body: await request.text(),
-    });
-    return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
   };
   const built = { core, ctx: core.ctx, state: core.ctx.state, graph: core.graph, graphMs: core.graphMs };
   return { ...built, ...client(built, "msw", send), close: async () => sandbox.close() };
