@@ -18,16 +18,8 @@ const ALLOWED = new Set<string>(QUERY_KEYS);
  * keys are dropped; values are not validated (a retained value may be one GET /people would reject).
  */
 function compactQuery(query: Record<string, unknown>): SavedQuery["query"] {
-  const out: SavedQuery["query"] = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (ALLOWED.has(key) && kept(value)) out[key] = value;
-  }
-  return out;
-}
-
-/** A JSON value the compaction keeps: anything but null and the empty string (the spec's stored value type). */
-function kept(value: unknown): value is SavedQuery["query"][string] {
-  return value !== null && value !== undefined && value !== "";
+  const kept = Object.entries(query).filter(([k, v]) => ALLOWED.has(k) && v !== null && v !== undefined && v !== "");
+  return Object.fromEntries(kept) as SavedQuery["query"];
 }
 
 export const queriesSlice = defineSlice<SavedQuery[]>({
