@@ -7,7 +7,6 @@
  * with a message naming the store and what to do, never repaired and never served as 500s. The store holds
  * stored webhook URLs and secrets like the service's store does (never returned by the API or logged).
  */
-import type { ValidateFunction } from "ajv";
 import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
 import { loadShared, PLANS, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
@@ -288,18 +287,6 @@ function checkInfo(info: unknown): string | null {
   return problems.length > 0 ? `a missing or invalid ${problems.join(", ")}` : null;
 }
 
-const validators = new WeakMap<object, Map<string, ValidateFunction>>();
-
-function validatorFor(ctx: SandboxContext, name: string): ValidateFunction | undefined {
-  let map = validators.get(ctx.spec.doc);
-  if (!map) {
-    const compiler = createSpecCompiler(ctx.spec.doc, { allErrors: false, verbose: false });
-    map = new Map(Object.entries(STORED_SCHEMAS).map(([n, schema]) => [n, compiler.compile(schema)]));
-    validators.set(ctx.spec.doc, map);
-  }
-  return map.get(name);
-}
-
 /** Checks every part of a stored state; throws StateFileError naming the first problem. */
 function checkStored(ctx: SandboxContext, stored: unknown, location: string): StoredState {
   const fail = (problem: string) => new StateFileError(location, problem);
@@ -307,9 +294,10 @@ function checkStored(ctx: SandboxContext, stored: unknown, location: string): St
     throw fail('it has no list of organizations ("orgs") and sandbox-wide state ("shared")');
   if (nestedDeeperThan(stored, MAX_STORED_DEPTH + 2))
     throw fail(`it holds a value nested deeper than ${MAX_STORED_DEPTH} levels, which this sandbox never stores`);
+  const compiler = createSpecCompiler(ctx.spec.doc, { allErrors: false, verbose: false });
   const check = (name: string, value: unknown, where: string) => {
-    const validate = validatorFor(ctx, name);
-    if (!validate) throw fail(`${where} holds "${name}", which this sandbox does not write`);
+    if (!Object.hasOwn(STORED_SCHEMAS, name)) throw fail(`${where} holds "${name}", which this sandbox does not write`);
+    const validate = compiler.compile(STORED_SCHEMAS[name]!);
     if (!validate(value)) {
       const error = validate.errors?.[0];
       throw fail(
