@@ -15,7 +15,7 @@ import { iso } from "./area-helpers.js";
 import { EMPTY_PROFILE } from "./discovery.js";
 import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfile } from "./diffs.js";
 import { findList, listMemberKeys } from "./lists.js";
-import type { EventField, EventView, MemberRecord } from "./records.js";
+import type { EventView, MemberRecord } from "./records.js";
 import { newId, unitFrom } from "./area-helpers.js";
 import { everyTarget, watchingKeys } from "./targets-store.js";
 
@@ -104,11 +104,7 @@ function findMember(ctx: SandboxContext, key: string): MemberRecord | undefined 
   return undefined;
 }
 
-export interface EmitOptions {
-  field?: EventField;
-  source?: EventView["source"];
-  severity?: EventView["severity"];
-}
+type EmitOptions = Partial<Pick<EventView, "field" | "source" | "severity">>;
 
 /** Records one diff for the person now. */
 function emitDiff(ctx: SandboxContext, key: string, opts: EmitOptions = {}): StoredEvent {
