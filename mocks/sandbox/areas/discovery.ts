@@ -13,6 +13,7 @@
  * word prefixes of the current profile (name, headline, current titles and employers, location), titles and
  * role families are those of a current position, and off-graph profiles live in the Target's places.
  */
+import type { components } from "../../../generated/schema.js";
 import { isObj } from "../../../contract-core/portable.js";
 import type { Graph, LowerLocation, PersonRecord } from "../data/graph.js";
 import type { Company } from "../data/resources.js";
@@ -55,11 +56,8 @@ export const OFF_GRAPH_SHARE = 0.2;
 
 // ---- people Target filters ----
 
-export interface PeopleFilters {
-  keywords?: string;
-  titles?: string[];
-  past_titles?: string[];
-  seniorities?: string[];
+/** A people Target's stored filters: the provider query, plus what the app_query mapping adds. */
+export type PeopleFilters = components["schemas"]["TargetProviderQuery"] & {
   role_families?: string[];
   skills?: string[];
   skill_match?: "any" | "all";
@@ -67,12 +65,7 @@ export interface PeopleFilters {
   language_match?: "any" | "all";
   exclude_languages?: string[];
   school?: string;
-  location_ids?: string[];
-  exclude_location_ids?: string[];
-  recently_changed_jobs?: boolean;
-  company_ids?: string[];
-  past_company_ids?: string[];
-}
+};
 
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s.trim() !== "").map((s) => s.trim()) : [];
