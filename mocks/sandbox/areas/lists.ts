@@ -24,17 +24,12 @@ export interface Membership {
   updated_at: string;
 }
 
-export interface ListRecord {
-  id: string;
-  name: string;
-  description: string | null;
+/** A List as stored: the API's List without what its view computes (is_default, member_count). */
+export type ListRecord = Omit<ListView, "is_default" | "member_count" | "default_key"> & {
   default_key: "origin" | "target" | null;
-  source_watch_id: string | null;
-  created_at: string;
-  updated_at: string;
   /** By normalized profile URL (no scheme). */
   members: Map<string, Membership>;
-}
+};
 
 type SavedList = Omit<ListRecord, "members"> & { members: [string, Membership][] };
 
