@@ -18,7 +18,7 @@ import { invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
-import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
+import { advanceJobs, jobSummary, PHASE_MS, tickJobs } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice, personKey } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
 import { holdsUnstoredIds, resetState, storeWrite } from "./stored-state.js";
@@ -93,13 +93,8 @@ function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
   return keys.size > 0 ? [...keys] : demoOrbitKeys(ctx);
 }
 
-function allJobs(ctx: SandboxContext): AdvancedJob[] {
-  const out: AdvancedJob[] = [];
-  for (const { org, target } of everyTarget(ctx)) {
-    const s = jobSummary(org, target);
-    if (s) out.push(s);
-  }
-  return out;
+function allJobs(ctx: SandboxContext) {
+  return [...everyTarget(ctx)].map(({ org, target }) => jobSummary(org, target)).filter((s) => s !== null);
 }
 
 const controlRoutes: ControlRoute[] = [

@@ -203,13 +203,8 @@ export interface AdvanceOptions {
   outcome?: JobOutcome;
 }
 
-export interface AdvancedJob {
-  org_id: string;
-  target_id: string;
-  job: Pick<JobRecord, "id" | "type" | "status" | "phase" | "total" | "completed" | "failed" | "error">;
-}
-
-export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | null {
+/** A Target's latest job as the control endpoints answer it (null: no job yet). */
+export function jobSummary(org: OrgState, target: TargetRecord) {
   const job = latestJob(target);
   if (!job) return null;
   const { id, type, status, phase, total, completed, failed, error } = job;
@@ -217,8 +212,8 @@ export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | n
 }
 
 /** The deterministic stepper behind POST /__sandbox/jobs/advance. */
-export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): AdvancedJob[] {
-  const out: AdvancedJob[] = [];
+export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}) {
+  const out: NonNullable<ReturnType<typeof jobSummary>>[] = [];
   for (const { org, target } of everyTarget(ctx)) {
     if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
     if (!hasActiveJob(target)) continue;
