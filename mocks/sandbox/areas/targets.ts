@@ -73,16 +73,9 @@ function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result
 }
 
 /** Proposed members of an auto_admit Target become watching (GET /targets, PATCH). */
-function promoteProposed(t: TargetRecord): number {
-  if (!t.auto_admit) return 0;
-  let n = 0;
-  for (const m of t.members.values()) {
-    if (m.status === "proposed") {
-      m.status = "watching";
-      n++;
-    }
-  }
-  return n;
+function promoteProposed(t: TargetRecord): void {
+  if (!t.auto_admit) return;
+  for (const m of t.members.values()) if (m.status === "proposed") m.status = "watching";
 }
 
 /** The Target or 404 (the member routes answer the reference's message "watch not found"). */
