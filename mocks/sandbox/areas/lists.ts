@@ -118,13 +118,10 @@ export function syncDefaultLists(ctx: SandboxContext, org: OrgState): ListRecord
   return lists;
 }
 
-/** Default Lists first (origin, then Target Lists), then custom Lists, each in creation order. */
+/** Default Lists first (origin, then Target Lists), then custom Lists, each in creation order (sort is stable). */
 function orderedLists(ctx: SandboxContext, org: OrgState): ListRecord[] {
   const rank = (l: ListRecord) => (l.default_key === "origin" ? 0 : l.default_key === "target" ? 1 : 2);
-  return syncDefaultLists(ctx, org)
-    .map((l, i) => ({ l, i }))
-    .sort((a, b) => rank(a.l) - rank(b.l) || a.i - b.i)
-    .map(({ l }) => l);
+  return [...syncDefaultLists(ctx, org)].sort((a, b) => rank(a) - rank(b));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
