@@ -1,6 +1,6 @@
 /**
  * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
- * work (--job-speed; the core's timer or `advance(ms)` runs it) and the state file.
+ * work (--job-speed; the core's timer or `advance(ms)` runs it), which stores the ids it hands out.
  *
  *   POST /__sandbox/reset            back to the seed
  *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
