@@ -1,25 +1,21 @@
-/** GET /me: access, webhook status and quota (watch slots from the stateful side's watching members). */
+/** GET /me: access, webhook status and quota (watch slots from the organization's watching Target members). */
 import type { Area, SandboxContext } from "../contract/context.js";
-import { normalizeProfileUrl } from "../data/urls.js";
 import type { OrgState } from "../contract/state.js";
+import { webhookConfigured } from "./preferences.js";
+import { watchingKeys } from "./targets-store.js";
 
 /** Distinct watching URLs across the organization's Targets that are not already people in the graph. */
 function watchSlotsUsed(ctx: SandboxContext, org: OrgState): number {
-  const urls = new Set<string>();
-  for (const raw of ctx.hooks.watchingUrls(org)) {
-    const url = normalizeProfileUrl(raw) ?? raw.trim().toLowerCase();
-    if (!ctx.graph.byUrl.has(url)) urls.add(url);
-  }
-  return urls.size;
+  return new Set(watchingKeys(org).filter((key) => !ctx.graph.byUrl.has(key))).size;
 }
 
-export function account(ctx: SandboxContext, org: OrgState) {
+function account(ctx: SandboxContext, org: OrgState) {
   const { plan, watchSlotsMax, accessAllowed } = org.info;
   const unlimited = plan === "unlimited";
   const used = watchSlotsUsed(ctx, org);
   return {
     access: { allowed: accessAllowed },
-    webhook: { configured: ctx.hooks.webhookConfigured(org) },
+    webhook: { configured: webhookConfigured(org) },
     quota: {
       watch_slots: {
         used,

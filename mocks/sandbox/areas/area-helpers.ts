@@ -1,10 +1,10 @@
 /**
  * Helpers of the stateful areas: ids (unique per instance, or sequential on request) and deterministic
- * "randomness" (derived from SHA-256, so a scripted session gives the same outcomes), the sandbox clock as ISO text, input rules the spec cannot express, and the
- * answer for a resource another organization owns.
+ * "randomness" (derived from SHA-256, so a scripted session gives the same outcomes), the sandbox clock as ISO
+ * text and input rules the spec cannot express.
  */
-import type { OperationId, SandboxContext } from "../contract/context.js";
-import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
+import type { SandboxContext } from "../contract/context.js";
+import { invalidRequest } from "../contract/errors.js";
 import { sha256Hex } from "../data/sha256.js";
 import { defineShared, shared, type SandboxState } from "../contract/state.js";
 
@@ -12,22 +12,6 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function nowIso(ctx: SandboxContext): string {
   return iso(ctx.options.now());
-}
-
-/**
- * The answer for a resource that is not visible to the organization. The reference's 404 row names person,
- * company, Target and List-for-events lookups, and the spec documents 404 only there (spec/DECISIONS.md 18).
- * For an operation whose 404 is not documented (saved-query and List reads, List deletes, List member writes) the
- * sandbox answers the documented 400 `invalid_request` instead, naming the missing resource; as soon as the
- * spec documents 404 for the operation, the sandbox answers 404 without a code change.
- */
-export function notVisible(ctx: SandboxContext, operationId: OperationId, message: string): ApiError {
-  const op = ctx.spec.byId.get(operationId);
-  return op?.responses["404"] ? notFound(message) : invalidRequest(message);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Trimmed string, or null when absent or blank. */

@@ -1,6 +1,6 @@
 /**
  * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
- * work (--job-speed; the core's timer or `advance(ms)` runs it), the GET /me quota hook and the state file.
+ * work (--job-speed; the core's timer or `advance(ms)` runs it), which stores the ids it hands out.
  *
  *   POST /__sandbox/reset            back to the seed
  *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
@@ -9,32 +9,28 @@
  *   GET  /__sandbox/state            counts per organization
  *   POST /__sandbox/state/save       store the whole state now (needs a storage: --state-file)
  *
- * Every write here wipes or changes many organizations: the core refuses one from a foreign Origin (403) or
- * without a JSON content type or X-Sandbox-Control header (what a page cannot send without CORS approval).
+ * The core refuses a write here from another site (core/control.ts): each changes many organizations.
  */
-import { mustBeOneOf } from "../../../contract-core/portable.js";
+import { isObj, mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
-import { findPerson } from "../domain/people.js";
-import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
-import { isRecord, issuedIds } from "./area-helpers.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
-import { advanceJobs, jobSummary, PHASE_MS, tickJobs, type AdvancedJob } from "./jobs.js";
-import { findList, listMemberKeys, listsSlice } from "./lists.js";
+import { advanceJobs, jobSummary, PHASE_MS, tickJobs } from "./jobs.js";
+import { findList, listMemberKeys, listsSlice, personKey } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { loadState, reloadState, resetState, storeWrite } from "./stored-state.js";
+import { holdsUnstoredIds, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
 
 function body(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
-  if (!isRecord(raw)) throw invalidRequest("The body must be a JSON object");
+  if (!isObj(raw)) throw invalidRequest("The body must be a JSON object");
   return raw;
 }
 
@@ -68,11 +64,7 @@ function orgByName(ctx: SandboxContext, value: string): OrgState {
 }
 
 function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: TargetRecord } {
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    const target = targetsOf(org).find((t) => t.id === id.toLowerCase());
-    if (target) return { org, target };
-  }
+  for (const found of everyTarget(ctx)) if (found.target.id === id.toLowerCase()) return found;
   throw notFound(`No Target ${id} in the sandbox`);
 }
 
@@ -80,8 +72,7 @@ function targetById(ctx: SandboxContext, id: string): { org: OrgState; target: T
 function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
   const person = optionalString(b, "person");
   if (person !== undefined) {
-    const rec = findPerson(ctx.graph, person);
-    const key = normalizeProfileUrl(person) ?? (rec ? normalizeProfileUrl(rec.person.network_url) : null);
+    const key = personKey(ctx, person);
     if (!key) throw invalidRequest("person must be a profile URL or a graph slug");
     return [key];
   }
@@ -102,16 +93,8 @@ function emitKeys(ctx: SandboxContext, b: Record<string, unknown>): string[] {
   return keys.size > 0 ? [...keys] : demoOrbitKeys(ctx);
 }
 
-function allJobs(ctx: SandboxContext): AdvancedJob[] {
-  const out: AdvancedJob[] = [];
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const t of targetsOf(org)) {
-      const s = jobSummary(org, t);
-      if (s) out.push(s);
-    }
-  }
-  return out;
+function allJobs(ctx: SandboxContext) {
+  return [...everyTarget(ctx)].map(({ org, target }) => jobSummary(org, target)).filter((s) => s !== null);
 }
 
 const controlRoutes: ControlRoute[] = [
@@ -181,9 +164,6 @@ const controlRoutes: ControlRoute[] = [
   },
 ];
 
-/** The id sequence as last stored, per sandbox. */
-const storedIds = new WeakMap<SandboxContext, number>();
-
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
 
@@ -192,45 +172,24 @@ export const controlArea = {
   handlers: {},
   control: controlRoutes,
   setup(ctx) {
-    ctx.hooks.watchingUrls = function* (org) {
-      if (!org.has(targetsSlice)) return;
-      for (const t of targetsOf(org)) for (const m of watchingMembers(t)) yield m.network_url;
-    };
-    if (ctx.storage) loadState(ctx, ctx.storage);
-    storedIds.set(ctx, issuedIds(ctx.state));
     if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
   },
   /** Steps due jobs and emits diffs (--job-speed > 0). */
   tick(ctx) {
     const speed = ctx.options.jobSpeed;
     if (speed <= 0) return;
-    const issued = issuedIds(ctx.state);
     tickJobs(ctx);
     if (ctx.options.now() >= (nextEvents.get(ctx) ?? Infinity)) {
       tickEvents(ctx);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
     // Background work that handed out ids is stored too, so a restart never hands them out again.
-    if (ctx.storage && issuedIds(ctx.state) !== issued) {
-      storeWrite(ctx, ctx.storage, null).then(
-        () => storedIds.set(ctx, issuedIds(ctx.state)),
-        (error: unknown) => ctx.logError("sandbox state could not be saved", error),
+    if (ctx.storage && holdsUnstoredIds(ctx)) {
+      storeWrite(ctx, ctx.storage, null).catch((error: unknown) =>
+        ctx.logError("sandbox state could not be saved", error),
       );
     }
   },
   tickEveryMs: (ctx) =>
     ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,
-  close(ctx) {
-    ctx.storage?.close?.();
-  },
-  async persist(ctx, org, write) {
-    if (!ctx.storage) return;
-    // A read is stored only when it handed out ids (it created state): an id must never be handed out twice.
-    if (!write && issuedIds(ctx.state) === storedIds.get(ctx)) return;
-    await storeWrite(ctx, ctx.storage, org);
-    storedIds.set(ctx, issuedIds(ctx.state));
-  },
-  rollback(ctx) {
-    if (ctx.storage) reloadState(ctx, ctx.storage);
-  },
 } satisfies Area;

@@ -6,7 +6,7 @@
 import type { Graph } from "../data/graph.js";
 import type { Prng } from "../data/prng.js";
 import { synthesizeHeadline, synthesizeProfileText } from "../data/synthesis.js";
-import type { EventField, EventView } from "./records.js";
+import type { EventField, EventView, MemberProfile } from "./records.js";
 
 export const EVENT_FIELDS: readonly EventField[] = [
   "open_to_work",
@@ -34,13 +34,9 @@ export interface LiveProfile {
   network_url: string;
 }
 
-export interface MemberLike {
-  full_name: string | null;
-  headline: string | null;
-  current_company: string | null;
-  public_identifier: string | null;
+type MemberLike = Pick<MemberProfile, "full_name" | "headline" | "current_company" | "public_identifier"> & {
   network_url: string;
-}
+};
 
 export function liveFromGraph(graph: Graph, key: string): LiveProfile | null {
   const rec = graph.byUrl.get(key);

@@ -13,6 +13,8 @@
  * word prefixes of the current profile (name, headline, current titles and employers, location), titles and
  * role families are those of a current position, and off-graph profiles live in the Target's places.
  */
+import type { components } from "../../../generated/schema.js";
+import { isObj } from "../../../contract-core/portable.js";
 import type { Graph, LowerLocation, PersonRecord } from "../data/graph.js";
 import type { Company } from "../data/resources.js";
 import { Prng } from "../data/prng.js";
@@ -54,11 +56,8 @@ export const OFF_GRAPH_SHARE = 0.2;
 
 // ---- people Target filters ----
 
-export interface PeopleFilters {
-  keywords?: string;
-  titles?: string[];
-  past_titles?: string[];
-  seniorities?: string[];
+/** A people Target's stored filters: the provider query, plus what the app_query mapping adds. */
+export type PeopleFilters = components["schemas"]["TargetProviderQuery"] & {
   role_families?: string[];
   skills?: string[];
   skill_match?: "any" | "all";
@@ -66,12 +65,7 @@ export interface PeopleFilters {
   language_match?: "any" | "all";
   exclude_languages?: string[];
   school?: string;
-  location_ids?: string[];
-  exclude_location_ids?: string[];
-  recently_changed_jobs?: boolean;
-  company_ids?: string[];
-  past_company_ids?: string[];
-}
+};
 
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s.trim() !== "").map((s) => s.trim()) : [];
@@ -98,11 +92,9 @@ function unique(values: string[]): string[] {
  * minMonths and scope are not mapped. The provider `query` keys override the mapped ones (query.keywords
  * overrides the keyword generated from input or app_query). Empty values are left out.
  */
-export function mapPeopleFilters(
-  input: string,
-  app: Record<string, unknown>,
-  query: Record<string, unknown>,
-): PeopleFilters {
+export function mapPeopleFilters(input: string, app: Record<string, unknown>, providerQuery: unknown): PeopleFilters {
+  // Only the provider keys below are read: any other key of `query` is dropped.
+  const query = isObj(providerQuery) ? providerQuery : {};
   const roles = Array.isArray(app.roles)
     ? app.roles.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
     : [];
@@ -144,23 +136,6 @@ export function mapPeopleFilters(
   for (const [k, v] of Object.entries(merged))
     if (v === undefined || (Array.isArray(v) && v.length === 0)) delete merged[k];
   return merged as PeopleFilters;
-}
-
-/** The provider `query` of a people Target with unknown keys stripped. */
-export function stripProviderQuery(query: unknown): Record<string, unknown> {
-  if (typeof query !== "object" || query === null) return {};
-  const keys = [
-    "keywords",
-    "titles",
-    "past_titles",
-    "seniorities",
-    "location_ids",
-    "exclude_location_ids",
-    "recently_changed_jobs",
-    "company_ids",
-    "past_company_ids",
-  ];
-  return Object.fromEntries(Object.entries(query).filter(([k]) => keys.includes(k)));
 }
 
 // ---- matching (the people matcher of domain/search.ts, on discovery's rules) ----

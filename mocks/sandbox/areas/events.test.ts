@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("events.test.ts");
+const sb = useStatefulSandbox();
 
 const PRIYA = "https://network.example.com/in/priya-raman";
 const JONAS = "https://network.example.com/in/jonas-weber";

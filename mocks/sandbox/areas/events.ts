@@ -1,15 +1,9 @@
 /**
  * Events: stored profile diffs (sandbox-wide: diffs are about people) and GET /events, which shows an
- * organization the diffs of the people its memberships make visible at read time:
- * - without `list`: current watching members of its Targets, the shared default-orbit watches (the last
- *   DEMO_ORBIT_SIZE unflagged people of the graph, visible to every organization, source `demo`), and the
- *   current members of its Lists;
- * - with `list` (UUID or case-insensitive name; 404 when missing): only that List's members.
- * Order: seen_at descending, then id descending; `cursor` (opaque) selects strictly older rows.
- *
- * Diffs arrive over time (--job-speed > 0: one per organization with visible people every
- * EVENT_INTERVAL_MS / speed ms, and one default-orbit diff every DEMO_EVERY ticks) or on demand
- * (POST /__sandbox/events/emit). seen_at is the sandbox clock at emission.
+ * organization the diffs of the people its memberships make visible at read time (README.md, Events):
+ * its Targets' watching members, its Lists' members and the shared default-orbit watches, or one List's
+ * members with `list`. Diffs arrive over time (--job-speed > 0) or on demand (POST /__sandbox/events/emit);
+ * seen_at is the sandbox clock at emission.
  */
 import type { Area, SandboxContext } from "../contract/context.js";
 import { Prng } from "../data/prng.js";
@@ -21,9 +15,9 @@ import { iso } from "./area-helpers.js";
 import { EMPTY_PROFILE } from "./discovery.js";
 import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfile } from "./diffs.js";
 import { findList, listMemberKeys } from "./lists.js";
-import type { EventField, EventView, MemberRecord } from "./records.js";
+import type { EventView, MemberRecord } from "./records.js";
 import { newId, unitFrom } from "./area-helpers.js";
-import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { everyTarget, watchingKeys } from "./targets-store.js";
 
 export const EVENT_INTERVAL_MS = 10_000;
 const DEMO_EVERY = 6;
@@ -76,18 +70,10 @@ export function demoOrbitKeys(ctx: SandboxContext): string[] {
   return keys;
 }
 
-/** Watching members of the organization's Targets by URL (the first found wins). */
-function watchingByKey(org: OrgState): Map<string, MemberRecord> {
-  const out = new Map<string, MemberRecord>();
-  if (!org.has(targetsSlice)) return out;
-  for (const t of targetsOf(org)) for (const m of watchingMembers(t)) if (!out.has(m.key)) out.set(m.key, m);
-  return out;
-}
-
 /** The people whose diffs the organization sees (own memberships only, without the default orbit). */
 export function memberKeys(ctx: SandboxContext, org: OrgState): Set<string> {
   const keys = listMemberKeys(ctx, org);
-  for (const key of watchingByKey(org).keys()) keys.add(key);
+  for (const key of watchingKeys(org)) keys.add(key);
   return keys;
 }
 
@@ -111,21 +97,14 @@ function liveProfile(ctx: SandboxContext, store: EventsStore, key: string): Live
 
 /** A Target member with this URL in any organization (people outside the graph are known only from there). */
 function findMember(ctx: SandboxContext, key: string): MemberRecord | undefined {
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const t of targetsOf(org)) {
-      const m = t.members.get(key);
-      if (m) return m;
-    }
+  for (const { target } of everyTarget(ctx)) {
+    const m = target.members.get(key);
+    if (m) return m;
   }
   return undefined;
 }
 
-export interface EmitOptions {
-  field?: EventField;
-  source?: EventView["source"];
-  severity?: EventView["severity"];
-}
+type EmitOptions = Partial<Pick<EventView, "field" | "source" | "severity">>;
 
 /** Records one diff for the person now. */
 function emitDiff(ctx: SandboxContext, key: string, opts: EmitOptions = {}): StoredEvent {

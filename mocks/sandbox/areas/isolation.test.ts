@@ -4,7 +4,7 @@ import { ORGS } from "../contract/auth.js";
 import type { OperationId } from "../contract/context.js";
 import { expectNotVisible, useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("isolation.test.ts", {}, { resetEach: false });
+const sb = useStatefulSandbox({ resetEach: false });
 let query: any;
 let list: any;
 let target: any;

@@ -1,18 +1,9 @@
 /**
- * The job simulation. A Target job moves queued (pending) -> resolving -> discovering -> enriching (running)
- * -> done, or ends failed; a refresh_watch job (enqueued by accepting members) goes queued -> enriching ->
- * done. Each step does the work of the phase it leaves:
- *
- * - resolving: a company Target's input is resolved against the graph (network_url, name); an unknown
- *   company fails the job with "Company could not be resolved";
- * - discovering: candidates from the graph (discovery.ts) capped by result_limit are admitted: new ones as
- *   proposed, or watching when auto_admit is true; an existing member keeps its status. A job whose outcome
- *   is `failed` fails here; a `partial` one could not fetch a few profiles (done with non-zero failed + error);
- * - enriching: watching members without enriched_at are enriched (up to 2000; 500 for refresh_watch).
- *
- * The outcome of a job is decided when it is created, from --job-failure-rate (deterministic per place in the id sequence);
- * POST /__sandbox/jobs/advance can force it. With --job-speed S > 0 a timer steps each job every
- * PHASE_MS / S ms; with 0 only the control endpoint moves jobs.
+ * The job simulation (README.md, Jobs). A Target job moves queued (pending) -> resolving -> discovering ->
+ * enriching (running) -> done, or ends failed; a refresh_watch job (enqueued by accepting members) goes
+ * queued -> enriching -> done. Each step does the work of the phase it leaves. A job's outcome is decided
+ * when it is created (--job-failure-rate, deterministic per place in the id sequence) or forced by
+ * POST /__sandbox/jobs/advance; with --job-speed S > 0 a timer steps each job every PHASE_MS / S ms.
  */
 import type { SandboxContext } from "../contract/context.js";
 import type { OrgState } from "../contract/state.js";
@@ -22,7 +13,7 @@ import { companyCandidates, networkIdFor, peopleCandidates, type Candidate, type
 import { syncDefaultLists } from "./lists.js";
 import type { JobOutcome, JobRecord, JobType, MemberRecord, TargetRecord } from "./records.js";
 import { issueId, newId, unitFrom } from "./area-helpers.js";
-import { latestJob, targetsOf, targetsSlice } from "./targets-store.js";
+import { everyTarget, hasActiveJob, latestJob } from "./targets-store.js";
 
 /** One phase lasts this long at --job-speed 1. */
 export const PHASE_MS = 2000;
@@ -164,7 +155,7 @@ function enrich(target: TargetRecord, job: JobRecord, now: string): void {
 /** Moves the Target's latest job one phase; false when it is not pending or running. */
 function stepJob(ctx: SandboxContext, org: OrgState, target: TargetRecord): boolean {
   const job = latestJob(target);
-  if (!job || (job.status !== "pending" && job.status !== "running")) return false;
+  if (!job || !hasActiveJob(target)) return false;
   const nowMs = ctx.options.now();
   const now = iso(nowMs);
   job.updated_at = now;
@@ -212,13 +203,8 @@ export interface AdvanceOptions {
   outcome?: JobOutcome;
 }
 
-export interface AdvancedJob {
-  org_id: string;
-  target_id: string;
-  job: Pick<JobRecord, "id" | "type" | "status" | "phase" | "total" | "completed" | "failed" | "error">;
-}
-
-export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | null {
+/** A Target's latest job as the control endpoints answer it (null: no job yet). */
+export function jobSummary(org: OrgState, target: TargetRecord) {
   const job = latestJob(target);
   if (!job) return null;
   const { id, type, status, phase, total, completed, failed, error } = job;
@@ -226,19 +212,15 @@ export function jobSummary(org: OrgState, target: TargetRecord): AdvancedJob | n
 }
 
 /** The deterministic stepper behind POST /__sandbox/jobs/advance. */
-export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): AdvancedJob[] {
-  const out: AdvancedJob[] = [];
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const target of targetsOf(org)) {
-      if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
-      const job = latestJob(target);
-      if (!job || (job.status !== "pending" && job.status !== "running")) continue;
-      if (opts.outcome) job.outcome = opts.outcome;
-      const steps = opts.untilFinished ? 10 : (opts.steps ?? 1);
-      for (let i = 0; i < steps && stepJob(ctx, org, target); i++);
-      out.push(jobSummary(org, target)!);
-    }
+export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}) {
+  const out: NonNullable<ReturnType<typeof jobSummary>>[] = [];
+  for (const { org, target } of everyTarget(ctx)) {
+    if (opts.targetId !== undefined && target.id !== opts.targetId.toLowerCase()) continue;
+    if (!hasActiveJob(target)) continue;
+    if (opts.outcome) latestJob(target)!.outcome = opts.outcome;
+    const steps = opts.untilFinished ? 10 : (opts.steps ?? 1);
+    for (let i = 0; i < steps && stepJob(ctx, org, target); i++);
+    out.push(jobSummary(org, target)!);
   }
   return out;
 }
@@ -246,11 +228,8 @@ export function advanceJobs(ctx: SandboxContext, opts: AdvanceOptions = {}): Adv
 /** One tick of the timer (--job-speed > 0): steps every job whose time has come. */
 export function tickJobs(ctx: SandboxContext): void {
   const now = ctx.options.now();
-  for (const org of ctx.state.orgs.values()) {
-    if (!org.has(targetsSlice)) continue;
-    for (const target of targetsOf(org)) {
-      const job = latestJob(target);
-      if (job && job.due !== null && job.due <= now) stepJob(ctx, org, target);
-    }
+  for (const { org, target } of everyTarget(ctx)) {
+    const job = latestJob(target);
+    if (job && job.due !== null && job.due <= now) stepJob(ctx, org, target);
   }
 }

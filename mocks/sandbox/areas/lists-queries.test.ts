@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { expectNotVisible, useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("lists-queries.test.ts");
+const sb = useStatefulSandbox();
 
 describe("saved queries", () => {
   it("compacts query to the allowlist: null and empty strings dropped, 0 and false kept, unknown keys dropped, values not validated", async () => {

@@ -1,26 +1,16 @@
 /**
- * Lists: custom Lists and the generated default Lists, and their members.
- *
- * Default Lists (is_default true), synchronized before every List read (and after the Target changes that
- * alter watching members):
- * - the origin List: default_key "origin", name "Saved people", one per organization (people saved from the
- *   dashboard or the API; members are added like a custom List's);
- * - one List per Target: default_key "target", source_watch_id = the Target id, name = the Target's name
- *   (PATCH title renames it); its members are the Target's watching members. A Target List of a deleted
- *   Target goes away; a deleted default List is generated again by the next synchronization.
- *
- * Membership records (shape not shown in the reference; the sandbox's choice): { id, network_url, stage,
- * notes, created_at, updated_at }. POST /lists/{id}/members takes { urls: string[] (profile URLs or slugs),
- * stage?, notes? }; a repeated write of the same person overwrites stage and notes. PATCH
- * /lists/{id}/members/{membershipId} takes { stage?, notes? } (null clears).
+ * Lists: custom Lists, the generated default Lists and their members (README.md, Lists). The default Lists
+ * (the origin List, and one List per Target whose members are its watching members) are synchronized
+ * before every List read and after the Target changes that alter watching members. Membership records and
+ * the member write bodies are shapes the reference does not show: the sandbox's choice.
  */
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest } from "../contract/errors.js";
+import { invalidRequest, notFound } from "../contract/errors.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
-import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import { nowIso, requiredName } from "./area-helpers.js";
 import type { ListView } from "./records.js";
 import { newId } from "./area-helpers.js";
 import { targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
@@ -34,17 +24,12 @@ export interface Membership {
   updated_at: string;
 }
 
-export interface ListRecord {
-  id: string;
-  name: string;
-  description: string | null;
+/** A List as stored: the API's List without what its view computes (is_default, member_count). */
+export type ListRecord = Omit<ListView, "is_default" | "member_count" | "default_key"> & {
   default_key: "origin" | "target" | null;
-  source_watch_id: string | null;
-  created_at: string;
-  updated_at: string;
   /** By normalized profile URL (no scheme). */
   members: Map<string, Membership>;
-}
+};
 
 type SavedList = Omit<ListRecord, "members"> & { members: [string, Membership][] };
 
@@ -133,13 +118,10 @@ export function syncDefaultLists(ctx: SandboxContext, org: OrgState): ListRecord
   return lists;
 }
 
-/** Default Lists first (origin, then Target Lists), then custom Lists, each in creation order. */
+/** Default Lists first (origin, then Target Lists), then custom Lists, each in creation order (sort is stable). */
 function orderedLists(ctx: SandboxContext, org: OrgState): ListRecord[] {
   const rank = (l: ListRecord) => (l.default_key === "origin" ? 0 : l.default_key === "target" ? 1 : 2);
-  return syncDefaultLists(ctx, org)
-    .map((l, i) => ({ l, i }))
-    .sort((a, b) => rank(a.l) - rank(b.l) || a.i - b.i)
-    .map(({ l }) => l);
+  return [...syncDefaultLists(ctx, org)].sort((a, b) => rank(a) - rank(b));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -179,7 +161,7 @@ export function listMemberKeys(ctx: SandboxContext, org: OrgState, list?: ListRe
 }
 
 /** A profile URL or a graph slug, as a normalized URL; null when unusable. */
-function personKey(ctx: SandboxContext, value: string): string | null {
+export function personKey(ctx: SandboxContext, value: string): string | null {
   const url = normalizeProfileUrl(value);
   if (url) return url;
   const rec = findPerson(ctx.graph, value);
@@ -207,14 +189,10 @@ function applyStageNotes(
   m.updated_at = now;
 }
 
-function requireList(
-  ctx: SandboxContext,
-  org: OrgState,
-  id: string,
-  op: "getList" | "deleteList" | "addListMembers" | "updateListMember",
-): ListRecord {
+/** The List, or a 404 (a List of another organization is not visible). */
+function requireList(ctx: SandboxContext, org: OrgState, id: string): ListRecord {
   const list = findList(ctx, org, id);
-  if (!list) throw notVisible(ctx, op, `List ${echoInput(id)} not found in this organization`);
+  if (!list) throw notFound(`List ${echoInput(id)} not found in this organization`);
   return list;
 }
 
@@ -242,19 +220,19 @@ export const listsArea = {
     },
 
     getList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "getList");
+      const list = requireList(ctx, req.org, req.params.id);
       return { body: { data: { ...listView(list), members: [...list.members.values()] } } };
     },
 
     deleteList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "deleteList");
+      const list = requireList(ctx, req.org, req.params.id);
       const lists = req.org.get(listsSlice);
       lists.splice(lists.indexOf(list), 1);
       return { status: 204 };
     },
 
     addListMembers(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "addListMembers");
+      const list = requireList(ctx, req.org, req.params.id);
       const body = req.body ?? {};
       const urls = body.urls;
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
@@ -292,10 +270,10 @@ export const listsArea = {
     },
 
     updateListMember(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id, "updateListMember");
+      const list = requireList(ctx, req.org, req.params.id);
       const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
-      if (!m) throw notVisible(ctx, "updateListMember", `Membership ${echoInput(id)} not found in List ${list.name}`);
+      if (!m) throw notFound(`Membership ${echoInput(id)} not found in List ${list.name}`);
       const body = req.body ?? {};
       const now = nowIso(ctx);
       applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("members.test.ts");
+const sb = useStatefulSandbox();
 let nw: any; // Northwind Labs, the 6 graph people only (result_limit 6), all proposed
 beforeEach(async () => {
   nw = await sb.northwind({ result_limit: 6 });

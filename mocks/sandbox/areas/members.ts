@@ -24,24 +24,6 @@ const MEMBER_LIMIT_MAX = 500;
 const RECRUITER = /recruit|talent[\s-]*acquisition|sourcer|sourcing|staffing|talent[\s-]*partner/i;
 const STATUS_RANK: Record<MemberStatus, number> = { proposed: 0, watching: 1, excluded: 2 };
 
-/**
- * The spec lists the documented values of `status`, `stint` and `depth` but does not reject others (the query
- * string is not framework-validated). The sandbox's reading, which the reference does not state: a `status`
- * no member has selects no row; another `stint` or `depth` applies no filter, as `all` does.
- */
-export interface MemberFilters {
-  status: string | null;
-  q: string | null;
-  stint: "current" | "alum" | null;
-  locations: string[];
-  excludeLocations: string[];
-  company: string | null;
-  roles: RoleFilter[];
-  excludeRecruiters: boolean;
-  depth: "stub" | "enriched" | null;
-  firstSeenAfter: number | null;
-}
-
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /**
@@ -55,8 +37,13 @@ function firstSeenAfter(value: string): number {
   return at;
 }
 
-/** The member filters from validated query parameters (GET, and the URL of filter mode). */
-function memberFilters(query: Record<string, unknown>): MemberFilters {
+/**
+ * The member filters from validated query parameters (GET, and the URL of filter mode). The spec lists the
+ * documented values of `status`, `stint` and `depth` but does not reject others (the query string is not
+ * framework-validated). The sandbox's reading, which the reference does not state: a `status` no member has
+ * selects no row; another `stint` or `depth` applies no filter, as `all` does.
+ */
+function memberFilters(query: Record<string, unknown>) {
   const status = str(query.status);
   const stint = str(query.stint);
   const left = Number(str(query.company_left_min_months_ago) ?? "0");
@@ -110,6 +97,8 @@ function roleMatches(headline: string, role: RoleFilter): boolean {
   const titles = FAMILIES[role.family]?.titles ?? [];
   return headline.includes(role.family.replace(/_/g, " ")) || titles.some((t) => headline.includes(t.toLowerCase()));
 }
+
+type MemberFilters = ReturnType<typeof memberFilters>;
 
 function memberMatches(m: MemberRecord, f: MemberFilters): boolean {
   const headline = (m.headline ?? "").toLowerCase();

@@ -16,7 +16,6 @@ import { exchangeFromFetch } from "../../../contract-core/index.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { startSandbox, type RunningSandbox } from "../hosts/node/server.js";
 import { assertContract, testKey } from "../testing/harness.js";
-import { contractTally } from "../testing/test-kit.js";
 
 let sandbox: RunningSandbox;
 let client: TalentGraphClient;
@@ -75,7 +74,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  console.log(contractTally("poll.test.ts"));
   await sandbox?.close();
 });
 

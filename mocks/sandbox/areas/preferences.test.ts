@@ -5,7 +5,7 @@ import { spawnSandbox } from "../testing/child.js";
 import { testKey } from "../testing/harness.js";
 import { useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("preferences.test.ts", { logger: false });
+const sb = useStatefulSandbox();
 
 const DEFAULTS = {
   fields: ["open_to_work", "between_roles", "left_company", "joined_company", "removed_position"],

@@ -121,8 +121,4 @@ export const preferencesArea = {
       };
     },
   },
-
-  setup(ctx) {
-    ctx.hooks.webhookConfigured = webhookConfigured;
-  },
 } satisfies Area;

@@ -5,8 +5,9 @@
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area } from "../contract/context.js";
 import { QUERY_KEYS } from "../domain/search.js";
+import { notFound } from "../contract/errors.js";
 import { defineSlice } from "../contract/state.js";
-import { notVisible, nowIso, requiredName } from "./area-helpers.js";
+import { nowIso, requiredName } from "./area-helpers.js";
 import type { SavedQueryView as SavedQuery } from "./records.js";
 import { newId } from "./area-helpers.js";
 
@@ -17,16 +18,8 @@ const ALLOWED = new Set<string>(QUERY_KEYS);
  * keys are dropped; values are not validated (a retained value may be one GET /people would reject).
  */
 function compactQuery(query: Record<string, unknown>): SavedQuery["query"] {
-  const out: SavedQuery["query"] = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (ALLOWED.has(key) && kept(value)) out[key] = value;
-  }
-  return out;
-}
-
-/** A JSON value the compaction keeps: anything but null and the empty string (the spec's stored value type). */
-function kept(value: unknown): value is SavedQuery["query"][string] {
-  return value !== null && value !== undefined && value !== "";
+  const kept = Object.entries(query).filter(([k, v]) => ALLOWED.has(k) && v !== null && v !== undefined && v !== "");
+  return Object.fromEntries(kept) as SavedQuery["query"];
 }
 
 export const queriesSlice = defineSlice<SavedQuery[]>({
@@ -58,10 +51,10 @@ export const queriesArea = {
       return { body: { data: items, meta: { count: items.length } } };
     },
 
-    getSavedQuery(req, ctx) {
+    getSavedQuery(req) {
       const id = req.params.id.toLowerCase();
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
-      if (!found) throw notVisible(ctx, "getSavedQuery", `Saved query ${echoInput(id)} not found in this organization`);
+      if (!found) throw notFound(`Saved query ${echoInput(id)} not found in this organization`);
       return { body: { data: found } };
     },
   },

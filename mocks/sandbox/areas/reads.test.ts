@@ -1,6 +1,5 @@
 /** Dossier, coworkers, similar, company orbit and search, suggest, account on the fixture graph. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ORGS } from "../contract/auth.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { openSandbox, type TestSandbox } from "../testing/harness.js";
 
@@ -221,27 +220,5 @@ describe("GET /companies, GET /suggest, GET /me", () => {
       watch_slots: { used: 0, included: 0, max: 250, remaining: 250 },
       daily_uniques: { limit: 100, remaining: null, enforced: false },
     });
-  });
-
-  it("GET /me quota counts distinct watching URLs not already in the graph (hooks from the stateful side)", async () => {
-    const hooked = await openSandbox({ graph: fixtureGraphInput() });
-    try {
-      hooked.ctx.hooks.watchingUrls = (org) =>
-        org.id === ORGS.globex.id
-          ? [
-              "https://network.example.com/in/outside-1",
-              "https://www.network.example.com/in/outside-1/",
-              "https://network.example.com/in/outside-2",
-              "https://network.example.com/in/priya-raman",
-            ]
-          : [];
-      hooked.ctx.hooks.webhookConfigured = (org) => org.id === ORGS.globex.id;
-      const res = await hooked.get("/me", { key: "globex" });
-      expect(res.body.data.webhook).toEqual({ configured: true });
-      expect(res.body.data.quota.watch_slots).toEqual({ used: 2, included: 0, max: 250, remaining: 248 });
-      expect((await hooked.get("/me", { key: "acme" })).body.data.quota.watch_slots.used).toBe(0);
-    } finally {
-      await hooked.close();
-    }
   });
 });

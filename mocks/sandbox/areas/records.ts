@@ -17,53 +17,40 @@ export type JobStatus = Schemas["JobStatus"];
 export type JobPhase = NonNullable<Schemas["JobPhase"]>;
 export type TargetKind = Schemas["TargetKind"];
 
-/** Profile fields of a member (from discovery; enrichment adds network_id, picture, slug, enriched_at). */
-export interface MemberProfile {
-  full_name: string | null;
-  headline: string | null;
-  current_company: string | null;
-  public_identifier: string | null;
-  location: string | null;
-  /** Company Targets: current at the company (true) or alumni (false); null for people Targets. */
-  is_current: boolean | null;
-}
+/**
+ * Profile fields of a member (from discovery; enrichment adds network_id, picture, slug, enriched_at).
+ * is_current: company Targets, current at the company (true) or alumni (false); null for people Targets.
+ */
+export type MemberProfile = Pick<
+  TargetMemberView,
+  "full_name" | "headline" | "current_company" | "public_identifier" | "location" | "is_current"
+>;
 
-export interface MemberRecord extends MemberProfile {
-  id: string;
+/** A Target member as stored: the API's member without watch_id, plus what the views drop. */
+export type MemberRecord = Omit<TargetMemberView, "watch_id"> & {
   /** Normalized profile URL without the scheme (the join key). */
   key: string;
-  network_url: string;
-  status: MemberStatus;
-  network_id: string | null;
-  profile_picture_url: string | null;
-  profile_slug: string | null;
-  enriched_at: string | null;
-  first_seen_at: string;
   /** Already a person of the index graph (does not use allocation). */
   in_graph: boolean;
   /** What enrichment fills in (internal; not part of the API shape). */
   enrichment: { profile: MemberProfile; slug: string | null; picture: string | null };
-}
+};
 
 export type JobType = "track_company" | "track_people" | "refresh_watch";
 /** Decided when the job is created (from --job-failure-rate) or forced by /__sandbox/jobs/advance. */
 export type JobOutcome = "done" | "partial" | "failed";
 
-export interface JobRecord {
+/** A job as stored: the API's job summary (with an id and a phase), plus what the views drop. */
+export type JobRecord = Omit<TargetJobView, "id" | "phase"> & {
   id: string;
-  type: JobType;
-  status: JobStatus;
   phase: JobPhase;
-  total: number;
-  completed: number;
-  failed: number;
-  error: string | null;
+  type: JobType;
   outcome: JobOutcome;
   created_at: string;
   updated_at: string;
   /** Wall-clock ms of the next automatic step (--job-speed > 0), null when finished. */
   due: number | null;
-}
+};
 
 export interface TargetRecord {
   id: string;

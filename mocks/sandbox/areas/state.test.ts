@@ -4,11 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { contractTally, openStateful } from "../testing/test-kit.js";
+import { openStateful } from "../testing/test-kit.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sandbox-state-"));
 afterAll(() => {
-  console.log(contractTally("state.test.ts"));
   rmSync(dir, { recursive: true, force: true });
 });
 

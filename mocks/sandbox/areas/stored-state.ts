@@ -7,10 +7,9 @@
  * with a message naming the store and what to do, never repaired and never served as 500s. The store holds
  * stored webhook URLs and secrets like the service's store does (never returned by the API or logged).
  */
-import type { ValidateFunction } from "ajv";
-import { createSpecCompiler } from "../../../contract-core/portable.js";
+import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
-import { loadShared, resetShared, saveShared, type OrgState, type SavedOrg, type Slice } from "../contract/state.js";
+import { loadShared, PLANS, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
 import { issuedIds } from "./area-helpers.js";
 import { listsSlice } from "./lists.js";
 import { preferencesSlice } from "./preferences.js";
@@ -61,26 +60,43 @@ function wholeState(ctx: SandboxContext): StateChange {
   };
 }
 
+/** The id sequence as last stored, per sandbox. */
+const storedIds = new WeakMap<SandboxContext, number>();
+
 /** Hands one acknowledged write to the storage: `org` is the organization it changed, null for a sandbox-wide change. */
 export async function storeWrite(ctx: SandboxContext, storage: StateStorage, org: OrgState | null): Promise<void> {
   const change: StateChange = org
     ? { orgs: [ctx.state.snapshotOrg(org, STATEFUL_SLICES)], all: false, shared: sharedState(ctx) }
     : wholeState(ctx);
   await storage.write(change);
+  storedIds.set(ctx, change.shared[ID_SEQUENCE] as number);
+}
+
+/** True when ids were handed out since the state was last stored (or loaded). */
+export function holdsUnstoredIds(ctx: SandboxContext): boolean {
+  return issuedIds(ctx.state) !== storedIds.get(ctx);
 }
 
 /**
- * Loads the stored state after checking all of it; false when nothing is stored yet. Throws StateFileError
- * (and the storage writes nothing) when any of it is damaged or in a form this sandbox does not write.
+ * Makes a write durable before the core acknowledges it (`org`: the organization it changed, null for a
+ * sandbox-wide change). A read (`write` false) is stored only when it handed out ids (it created state, such
+ * as a default List): an id must never be handed out twice.
  */
-export function loadState(ctx: SandboxContext, storage: StateStorage): boolean {
+export async function persistWrite(ctx: SandboxContext, org: OrgState | null, write: boolean): Promise<void> {
+  if (ctx.storage && (write || holdsUnstoredIds(ctx))) await storeWrite(ctx, ctx.storage, org);
+}
+
+/**
+ * Loads the stored state, if any, after checking all of it. Throws StateFileError (and the storage writes
+ * nothing) when any of it is damaged or in a form this sandbox does not write.
+ */
+export function loadState(ctx: SandboxContext, storage: StateStorage): void {
   const stored = storage.load();
   for (const warning of stored?.warnings ?? []) ctx.logWarning(warning);
-  if (stored === null) return false;
-  applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+  if (stored) applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+  storedIds.set(ctx, issuedIds(ctx.state));
   // A store in an earlier format is rewritten in the current one once it was read in full.
-  if (stored.rewrite) void storage.write(wholeState(ctx));
-  return true;
+  if (stored?.rewrite) void storage.write(wholeState(ctx));
 }
 
 /** After a write that was not acknowledged: the memory back to what the storage holds. */
@@ -106,8 +122,6 @@ function applyStored(ctx: SandboxContext, stored: StoredState, location: string)
     throw new StateFileError(location, "it holds state in a form this sandbox does not write");
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** True when arrays and objects in `value` nest deeper than `limit` (no recursion: a hostile value cannot overflow the stack). */
 function nestedDeeperThan(value: unknown, limit: number): boolean {
@@ -210,15 +224,11 @@ const STORED_SCHEMAS: Record<string, object> = {
               type: "array",
               items: {
                 type: "object",
-                required: ["id", "type", "status", "phase", "total", "completed", "failed", "outcome"],
+                allOf: [ref("TargetJob")],
+                required: ["id", "type", "outcome"],
                 properties: {
                   id: str,
                   type: { enum: ["track_company", "track_people", "refresh_watch"] },
-                  status: ref("JobStatus"),
-                  phase: ref("JobPhase"),
-                  total: int,
-                  completed: int,
-                  failed: int,
                   outcome: { enum: ["done", "partial", "failed"] },
                   due: { type: ["number", "null"] },
                 },
@@ -265,30 +275,16 @@ const STORED_SCHEMAS: Record<string, object> = {
   [ID_SEQUENCE]: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
 };
 
-const PLANS: readonly string[] = ["free", "index", "unlimited"];
-
 function checkInfo(info: unknown): string | null {
   if (!isObject(info)) return 'no "info"';
   const problems = [
     typeof info.id === "string" && /^[0-9a-f-]{36}$/.test(info.id) ? null : "id",
     typeof info.name === "string" ? null : "name",
-    typeof info.plan === "string" && PLANS.includes(info.plan) ? null : "plan",
+    typeof info.plan === "string" && (PLANS as readonly string[]).includes(info.plan) ? null : "plan",
     typeof info.accessAllowed === "boolean" ? null : "accessAllowed",
     typeof info.watchSlotsMax === "number" && Number.isSafeInteger(info.watchSlotsMax) ? null : "watchSlotsMax",
   ].filter((p) => p !== null);
   return problems.length > 0 ? `a missing or invalid ${problems.join(", ")}` : null;
-}
-
-const validators = new WeakMap<object, Map<string, ValidateFunction>>();
-
-function validatorFor(ctx: SandboxContext, name: string): ValidateFunction | undefined {
-  let map = validators.get(ctx.spec.doc);
-  if (!map) {
-    const compiler = createSpecCompiler(ctx.spec.doc, { allErrors: false, verbose: false });
-    map = new Map(Object.entries(STORED_SCHEMAS).map(([n, schema]) => [n, compiler.compile(schema)]));
-    validators.set(ctx.spec.doc, map);
-  }
-  return map.get(name);
 }
 
 /** Checks every part of a stored state; throws StateFileError naming the first problem. */
@@ -298,9 +294,10 @@ function checkStored(ctx: SandboxContext, stored: unknown, location: string): St
     throw fail('it has no list of organizations ("orgs") and sandbox-wide state ("shared")');
   if (nestedDeeperThan(stored, MAX_STORED_DEPTH + 2))
     throw fail(`it holds a value nested deeper than ${MAX_STORED_DEPTH} levels, which this sandbox never stores`);
+  const compiler = createSpecCompiler(ctx.spec.doc, { allErrors: false, verbose: false });
   const check = (name: string, value: unknown, where: string) => {
-    const validate = validatorFor(ctx, name);
-    if (!validate) throw fail(`${where} holds "${name}", which this sandbox does not write`);
+    if (!Object.hasOwn(STORED_SCHEMAS, name)) throw fail(`${where} holds "${name}", which this sandbox does not write`);
+    const validate = compiler.compile(STORED_SCHEMAS[name]!);
     if (!validate(value)) {
       const error = validate.errors?.[0];
       throw fail(
@@ -324,5 +321,3 @@ function checkStored(ctx: SandboxContext, stored: unknown, location: string): St
   }
   return stored as unknown as StoredState;
 }
-
-export type { SavedOrg };

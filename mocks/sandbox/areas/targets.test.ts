@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { NORTHWIND_ALUMNI, NORTHWIND_CURRENT, openStateful, useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("targets.test.ts");
+const sb = useStatefulSandbox();
 
 describe("POST /targets", () => {
   it("rejects a missing, blank or over-long input and an invalid kind with 400 invalid_request", async () => {

@@ -7,10 +7,10 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
 import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
-import { notVisible, nowIso } from "./area-helpers.js";
+import { nowIso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
 import { bareUrl } from "../data/urls.js";
-import { mapPeopleFilters, stripProviderQuery } from "./discovery.js";
+import { mapPeopleFilters } from "./discovery.js";
 import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
@@ -74,16 +74,9 @@ function targetView(ctx: SandboxContext, t: TargetRecord): TargetView & { result
 }
 
 /** Proposed members of an auto_admit Target become watching (GET /targets, PATCH). */
-function promoteProposed(t: TargetRecord): number {
-  if (!t.auto_admit) return 0;
-  let n = 0;
-  for (const m of t.members.values()) {
-    if (m.status === "proposed") {
-      m.status = "watching";
-      n++;
-    }
-  }
-  return n;
+function promoteProposed(t: TargetRecord): void {
+  if (!t.auto_admit) return;
+  for (const m of t.members.values()) if (m.status === "proposed") m.status = "watching";
 }
 
 /** The Target or 404 (the member routes answer the reference's message "watch not found"). */
@@ -161,7 +154,7 @@ export const targetsArea = {
       const t = newTarget(ctx, req.org, "people", input, { auto_admit, result_limit });
       t.query = {
         input,
-        filters: mapPeopleFilters(input, app, stripProviderQuery(body.query)),
+        filters: mapPeopleFilters(input, app, body.query),
         app,
         result_limit: effectiveLimit(t),
       };
@@ -195,8 +188,7 @@ export const targetsArea = {
     },
 
     deleteTarget(req, ctx) {
-      const t = findTarget(req.org, req.params.id);
-      if (!t) throw notVisible(ctx, "deleteTarget", `Target ${echoInput(req.params.id)} not found`);
+      const t = requireTarget(req.org, req.params.id);
       const targets = targetsOf(req.org);
       targets.splice(targets.indexOf(t), 1);
       syncDefaultLists(ctx, req.org);

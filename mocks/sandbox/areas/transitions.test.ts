@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useStatefulSandbox } from "../testing/test-kit.js";
 
-const sb = useStatefulSandbox("transitions.test.ts");
+const sb = useStatefulSandbox();
 
 async function jobType(targetId: string): Promise<string> {
   const jobs = (await sb.control("GET", "/__sandbox/jobs")).body.data as { target_id: string; job: { type: string } }[];

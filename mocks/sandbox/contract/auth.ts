@@ -2,7 +2,7 @@
  * Organizations and API keys of the sandbox (test keys: printed at start, listed in the README).
  * Resolution follows the reference's Authentication section.
  */
-import { invalidRequest, unauthorized } from "./errors.js";
+import { invalidRequest, paymentRequired, unauthorized } from "./errors.js";
 import type { OrgInfo, OrgState, SandboxState } from "./state.js";
 
 /** Request headers with lower-case names, as every host hands them to the core. */
@@ -79,7 +79,8 @@ export interface AuthContext {
   keyKind: "customer" | "platform";
 }
 
-function header(headers: RequestHeaders, name: string): string | undefined {
+/** A header's value (the first, when a host gives several). */
+export function header(headers: RequestHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
@@ -107,4 +108,14 @@ export function authenticate(headers: RequestHeaders, state: SandboxState): Auth
   const orgId = header(headers, "x-service-org-id") ?? "";
   if (!UUID.test(orgId)) throw invalidRequest("X-Service-Org-Id header must be an organization UUID");
   return { org: state.orgForService(orgId), keyKind: "platform" };
+}
+
+/** Stateless (examples) mode: a key must be presented, any key will do. */
+export function requireAnyKey(headers: RequestHeaders): void {
+  if (!presentedKey(headers)) throw unauthorized();
+}
+
+/** A locked organization answers 402 to every operation except getAccount (which tells it why). */
+export function requireOrganizationAccess(org: OrgState, operationId: string): void {
+  if (!org.info.accessAllowed && operationId !== "getAccount") throw paymentRequired();
 }

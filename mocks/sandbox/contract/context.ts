@@ -4,9 +4,6 @@
  * operation's own types, so a handler answering a body the spec does not allow fails the type check.
  */
 import type { operations } from "../../../generated/schema.js";
-import type { AuthContext, RequestHeaders } from "./auth.js";
-
-export type { RequestHeaders };
 import type { Graph } from "../data/graph.js";
 import type { SandboxOptions } from "./options.js";
 import type { SpecIndex } from "./spec.js";
@@ -69,10 +66,8 @@ export interface SandboxRequest<Id extends OperationId = OperationId> {
   /** The raw query string (e.g. filter mode of setTargetMemberStatus reads the URL's filters). */
   rawQuery: URLSearchParams;
   body: RequestBody<Id>;
-  /** Lower-case header names. */
-  headers: RequestHeaders;
+  /** The organization the key acts for. */
   org: OrgState;
-  auth: AuthContext;
 }
 
 export type Handler<Id extends OperationId = OperationId> = (
@@ -106,14 +101,6 @@ export function everyOperationHandled<const Areas extends readonly Area[]>(
   areas: Areas,
 ): [MissingHandlers<Areas>] extends [never] ? Area[] : { noHandlerFor: MissingHandlers<Areas> } {
   return [...areas] as never;
-}
-
-/** Hooks the read side needs from the stateful side (set by areas in `setup`). */
-export interface AccountHooks {
-  /** Profile URLs of the organization's watching Target members (any order, duplicates allowed). */
-  watchingUrls(org: OrgState): Iterable<string>;
-  /** True when the organization stored a default webhook URL. */
-  webhookConfigured(org: OrgState): boolean;
 }
 
 /**
@@ -158,7 +145,6 @@ export interface SandboxContext {
   graph: Graph;
   state: SandboxState;
   spec: SpecIndex;
-  hooks: AccountHooks;
   /** Where the state is kept, when the host gave a storage. */
   storage: StateStorage | null;
   /** Reports an unexpected failure (never with request headers, so keys never reach a log). */
@@ -180,20 +166,10 @@ export interface Area {
   handlers: AreaHandlers;
   /** Control endpoints this area serves (any host gets them through the core). */
   control?: ControlRoute[];
-  /** Called once when the core is created: set hooks, load state, start timers. */
+  /** Called once when the core is created, after the stored state is loaded. */
   setup?(ctx: SandboxContext): void;
   /** Time-driven work (jobs, events): called by the core's timer and by `advance(ms)`. */
   tick?(ctx: SandboxContext): void;
   /** How often `tick` wants to run, in ms of the sandbox clock (null: never by itself). */
   tickEveryMs?(ctx: SandboxContext): number | null;
-  /** Called on close (stop work, release the state file). */
-  close?(ctx: SandboxContext): void;
-  /**
-   * Makes a write durable before the core acknowledges it: `org` is the organization the write changed,
-   * null for a sandbox-wide change (control endpoints). Also called after a read of an organization
-   * (`write` false), which may have created state (a default List) and handed out ids.
-   */
-  persist?(ctx: SandboxContext, org: OrgState | null, write: boolean): Promise<void>;
-  /** After a write that is not acknowledged (persist failed, or the answer is a 5xx): memory back to the stored state. */
-  rollback?(ctx: SandboxContext): void;
 }

@@ -4,8 +4,6 @@
  */
 import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from "../../../contract-core/portable.js";
 
-export { UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType };
-
 export class ApiError extends Error {
   declare readonly status: number;
   declare readonly type: ErrorType | "server_error";
@@ -26,7 +24,6 @@ export class ApiError extends Error {
 
 export const invalidRequest = (message: string) => new ApiError(400, "invalid_request", message);
 export const notFound = (message: string) => new ApiError(404, "not_found", message);
-export const conflict = (message: string) => new ApiError(409, "conflict", message);
 export const unauthorized = () => new ApiError(401, "unauthorized", UNAUTHORIZED_MESSAGE);
 export const paymentRequired = () =>
   new ApiError(

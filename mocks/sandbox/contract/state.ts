@@ -13,7 +13,8 @@
 import type { Graph } from "../data/graph.js";
 import { invalidRequest } from "./errors.js";
 
-export type Plan = "free" | "index" | "unlimited";
+export const PLANS = ["free", "index", "unlimited"] as const;
+export type Plan = (typeof PLANS)[number];
 
 export interface OrgInfo {
   /** Organization UUID (X-Service-Org-Id for platform keys). */
@@ -85,6 +86,8 @@ export interface SavedOrg {
 
 export class SandboxState {
   readonly orgs = new Map<string, OrgState>();
+  /** The sandbox-wide items by name (defineShared, below). */
+  readonly shared = new Map<string, unknown>();
   declare readonly graph: Graph;
   declare private readonly seedOrgs: readonly OrgInfo[];
   /** How many organizations the platform key may create (orgForService). */
@@ -177,37 +180,29 @@ export interface SharedItem<T> {
 }
 
 const items: SharedItem<unknown>[] = [];
-const values = new WeakMap<SandboxState, Map<string, unknown>>();
 
 export function defineShared<T>(item: SharedItem<T>): SharedItem<T> {
   items.push(item as SharedItem<unknown>);
   return item;
 }
 
-function bag(state: SandboxState): Map<string, unknown> {
-  let map = values.get(state);
-  if (!map) values.set(state, (map = new Map()));
-  return map;
-}
-
 export function shared<T>(state: SandboxState, item: SharedItem<T>): T {
-  const map = bag(state);
+  const map = state.shared;
   if (!map.has(item.name)) map.set(item.name, item.create(state));
   return map.get(item.name) as T;
 }
 
 export function resetShared(state: SandboxState): void {
-  const map = bag(state);
-  for (const item of items) if (!item.keepOnReset) map.delete(item.name);
+  for (const item of items) if (!item.keepOnReset) state.shared.delete(item.name);
 }
 
 export function saveShared(state: SandboxState): Record<string, unknown> {
-  const map = bag(state);
+  const map = state.shared;
   return Object.fromEntries(items.filter((i) => map.has(i.name)).map((i) => [i.name, i.save(map.get(i.name))]));
 }
 
 export function loadShared(state: SandboxState, data: Record<string, unknown>): void {
-  const map = bag(state);
+  const map = state.shared;
   for (const item of items) {
     if (data[item.name] !== undefined) map.set(item.name, item.load(data[item.name], state));
     else if (!item.keepOnReset) map.delete(item.name);

@@ -4,7 +4,7 @@
  * a value nested beyond the bound or unparsable JSON is a 400.
  */
 import { bodyTooDeepMessage, jsonTooDeep, requestWording } from "../../../contract-core/portable.js";
-import type { RequestHeaders } from "../contract/context.js";
+import { header, type RequestHeaders } from "../contract/auth.js";
 import { invalidRequest } from "../contract/errors.js";
 import type { CoreRequest } from "./exchange.js";
 
@@ -38,8 +38,7 @@ export async function parseJsonBody(
 ): Promise<unknown> {
   if (hasNoBody(method)) return undefined;
   const body = await text(raw);
-  const type = headers["content-type"];
-  const contentType = Array.isArray(type) ? type[0] : type;
+  const contentType = header(headers, "content-type");
   if (contentType === undefined && body === "") return undefined;
   const media = (contentType ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media)) throw invalidRequest("Content-Type must be application/json");

@@ -5,7 +5,8 @@
  * (neither passes without CORS approval, which the preflight never gives to a foreign origin for these
  * paths), and a request with a foreign Origin is a 403.
  */
-import type { Area, ControlRoute, RequestHeaders, SandboxContext } from "../contract/context.js";
+import { header, type RequestHeaders } from "../contract/auth.js";
+import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
 import { ApiError, invalidRequest } from "../contract/errors.js";
 import { json } from "./answer.js";
 import { JSON_MEDIA, parseJsonBody } from "./body.js";
@@ -22,10 +23,7 @@ export function controlRoutesOf(areas: readonly Area[]): Map<string, ControlRout
 const forbidden = (message: string) => new ApiError(403, "invalid_request", message);
 
 export function refuseCrossSite(headers: RequestHeaders): void {
-  const one = (name: string) => {
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
+  const one = (name: string) => header(headers, name);
   const origin = one("origin");
   const host = one("host");
   if (origin !== undefined && origin !== "null" && host !== undefined) {

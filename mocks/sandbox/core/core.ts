@@ -1,41 +1,38 @@
 /**
  * The transport-free sandbox: `createSandboxCore(options)` answers plain requests
  * (`{ method, url, headers, body }` -> `{ status, headers, body }`) with no server, no Node API and no
- * framework, so a Fastify server, MSW request handlers or a test can host the same behaviour.
- *
- * Every request runs the same pipeline of named steps, each a module of this folder:
- *   request line (request-line.ts) -> CORS headers (cors.ts) -> Prefer read (prefer.ts) -> preflight ->
- *   rate limit under the API base path (ratelimit.ts) -> control endpoint (control.ts) or route ->
- *   authenticate (authenticate.ts) -> organization access, 402 (organization.ts) -> body (body.ts) ->
- *   Prefer accepted, or its documented example -> validate (validate.ts) -> handle (handle.ts) ->
- *   store before acknowledging (store.ts) -> answer (answer.ts).
- * Authentication and organization access come before the body is read: a missing key is a 401 and a
- * locked organization a 402 whatever the body, its content type or the Prefer header. Stateless mode
- * answers from the spec's examples after the body (examples.ts). Every error becomes the reference's
- * error shape; nothing escapes as an exception.
+ * framework, so a Fastify server, MSW request handlers or a test can host the same behaviour. Every request
+ * runs one pipeline of steps (ARCHITECTURE.md lists them); authentication and organization access come
+ * before the body is read, so a missing key is a 401 and a locked organization a 402 whatever the body.
+ * Every error becomes the reference's error shape; nothing escapes as an exception.
  */
-import { KEYS, SEED_ORGS, type SandboxKey } from "../contract/auth.js";
-import type { AccountHooks, Area, SandboxContext, StateStorage } from "../contract/context.js";
+import {
+  authenticate,
+  KEYS,
+  requireAnyKey,
+  requireOrganizationAccess,
+  SEED_ORGS,
+  type SandboxKey,
+} from "../contract/auth.js";
+import type { Area, Handler, SandboxContext, StateStorage, UntypedReply } from "../contract/context.js";
 import { generatedGraph } from "../data/generate.js";
 import { buildGraph, type Graph } from "../data/graph.js";
 import { searchIndexOf } from "../domain/search-index.js";
-import { invalidRequest, notFound } from "../contract/errors.js";
+import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
 import { resolveOptions, type SandboxOptions } from "../contract/options.js";
 import { requestWording, Router, type PreferResult } from "../../../contract-core/portable.js";
 import { areas as allAreas } from "../areas/index.js";
 import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 import { SandboxState } from "../contract/state.js";
 import { useIdMode, type IdMode } from "../areas/area-helpers.js";
+import { loadState } from "../areas/stored-state.js";
 import { errorResponse, finishAnswer, reply } from "./answer.js";
-import { authenticateRequest, requireAnyKey } from "./authenticate.js";
 import { hasNoBody, parseJsonBody } from "./body.js";
 import { clockOf, type ClockInput } from "./clock.js";
 import { answerControl, controlRoutesOf } from "./control.js";
 import { corsHeaders } from "./cors.js";
 import { answerFromExamples, type ChooseExample } from "./examples.js";
 import type { Answered, CoreRequest, CoreResponse } from "./exchange.js";
-import { handlerFor, handlersOf, runHandler } from "./handle.js";
-import { requireOrganizationAccess } from "./organization.js";
 import {
   acceptedPreferences,
   appliedPreferences,
@@ -44,11 +41,10 @@ import {
   preferredReply,
   readPrefer,
 } from "./prefer.js";
-import { createRateLimiter, limitRate } from "./ratelimit.js";
+import { createRateLimiter } from "./ratelimit.js";
 import { readRequestLine, type RequestLine } from "./request-line.js";
 import { createWriteStore } from "./store.js";
 import { startTicker } from "./timers.js";
-import { validateRequest } from "./validate.js";
 import { compileRequestValidators } from "./validation.js";
 
 export type { IdMode } from "../areas/area-helpers.js";
@@ -97,8 +93,6 @@ export interface SandboxCore {
   graphMs: number;
 }
 
-const NO_HOOKS: AccountHooks = { watchingUrls: () => [], webhookConfigured: () => false };
-
 function loadGraph(opts: SandboxOptions): Graph {
   return opts.graph
     ? buildGraph(opts.graph)
@@ -134,18 +128,18 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     graph,
     state,
     spec,
-    hooks: { ...NO_HOOKS },
     storage,
     logError,
     logWarning: (m) => onWarning?.(m),
   };
 
-  const store = createWriteStore(areas, ctx);
+  const store = createWriteStore(ctx);
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit, options.now) : null;
   const validators = compileRequestValidators(spec);
-  const handlers = handlersOf(areas);
+  const handlers = new Map(areas.flatMap((area) => Object.entries(area.handlers) as [string, Handler][]));
   const control = controlRoutesOf(areas);
   const router = new Router(spec.basePath, spec.operations, (op) => op);
+  if (storage) loadState(ctx, storage);
   for (const area of areas) area.setup?.(ctx);
   const ticker = startTicker(areas, ctx, timers);
 
@@ -167,17 +161,19 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
       const input = { params, rawQuery, body, label };
       return { response: answerFromExamples(spec, op, validator, input, prefs, examples.choose), org: null };
     }
-    const auth = authenticateRequest(request.headers, state);
+    const auth = authenticate(request.headers, state);
     requireOrganizationAccess(auth.org, op.operationId);
     // A read has no body: no await (a turn of the event loop per request) for nothing.
     const body = hasNoBody(method) ? undefined : await parseJsonBody(method, request.headers, request.body);
     const prefs = acceptedPreferences(prefer);
     if (choosesExample(prefs)) return { response: reply(preferredReply(spec, op, label, prefs)), org: null };
-    const handler = handlerFor(handlers, op.operationId);
-    const input = validateRequest(validator, params, rawQuery, body);
-    const answered = runHandler(handler, op.operationId, input, { rawQuery, headers: request.headers, auth }, ctx);
-    const result = answered instanceof Promise ? await answered : answered;
-    return { response: reply(result), org: auth.org };
+    const handler = handlers.get(op.operationId);
+    if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
+    const input = validator(params, rawQuery, body);
+    const req = { ...input, operationId: op.operationId, rawQuery, org: auth.org };
+    const answered = handler(req as never, ctx) as UntypedReply | Promise<UntypedReply>;
+    // A plain reply is not awaited: no turn of the event loop for nothing.
+    return { response: reply(answered instanceof Promise ? await answered : answered), org: auth.org };
   }
 
   /** The control endpoint or the operation the path names; a 404 otherwise. */
@@ -203,7 +199,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     // Preflight requests: answered before authentication and rate limiting.
     if (line.method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
     if (limiter && line.api) {
-      const limited = limitRate(limiter, request.remoteAddress ?? "local", headers);
+      const limited = limiter(request.remoteAddress ?? "local", headers);
       if (limited) return limited;
     }
     if (!line.normalized.ok) throw invalidRequest(line.normalized.message);
@@ -252,7 +248,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     },
     close() {
       ticker.stop();
-      for (const area of [...areas].reverse()) area.close?.(ctx);
+      storage?.close?.();
     },
     ctx,
     graph,

@@ -3,9 +3,7 @@
  * allowed and the origin is `*` (a reflected origin with `allow-credentials: true` would let any site make
  * credentialed calls). Kept in the core rather than @fastify/cors because the MSW host answers the same headers.
  */
-import type { RequestHeaders } from "../contract/context.js";
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+import { header, type RequestHeaders } from "../contract/auth.js";
 
 /** Headers on every answer; a preflight (OPTIONS) adds the allowed methods and headers. */
 export function corsHeaders(headers: RequestHeaders, preflight: boolean): Record<string, string> {
@@ -16,7 +14,7 @@ export function corsHeaders(headers: RequestHeaders, preflight: boolean): Record
   if (preflight) {
     out["access-control-allow-methods"] = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
     out["access-control-allow-headers"] =
-      first(headers["access-control-request-headers"]) ??
+      header(headers, "access-control-request-headers") ??
       "authorization, x-api-key, content-type, prefer, x-service-org-id";
     out["access-control-max-age"] = "600";
   }

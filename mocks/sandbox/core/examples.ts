@@ -7,7 +7,6 @@ import type { OperationSpec, SpecIndex } from "../contract/spec.js";
 import { reply } from "./answer.js";
 import type { CoreResponse } from "./exchange.js";
 import { choosesExample, preferredReply } from "./prefer.js";
-import { validateRequest } from "./validate.js";
 import type { RequestValidator } from "./validation.js";
 
 /** Names the example for a request (contract-core's example matcher), or undefined for the default. */
@@ -26,13 +25,9 @@ export function answerFromExamples(
   choose: ChooseExample,
 ): CoreResponse {
   const { label, rawQuery } = request;
-  validateRequest(validator, request.params, rawQuery, request.body);
-  if (choosesExample(prefs)) return reply(preferredReply(spec, op, label, prefs));
-  const query = queryRecord(rawQuery);
-  return reply(
-    preferredReply(spec, op, label, {
-      ...prefs,
-      example: choose(op.method, label.slice(label.indexOf(" ") + 1 + spec.basePath.length), query),
-    }),
-  );
+  validator(request.params, rawQuery, request.body);
+  // The matcher is asked only when Prefer names neither a status nor an example.
+  const path = label.slice(label.indexOf(" ") + 1 + spec.basePath.length);
+  const example = choosesExample(prefs) ? prefs.example : choose(op.method, path, queryRecord(rawQuery));
+  return reply(preferredReply(spec, op, label, { ...prefs, example }));
 }

@@ -2,7 +2,7 @@
  * What the core takes and gives: a plain request (`{ method, url, headers, body }`) and a plain answer
  * (`{ status, headers, body }`), the shapes every host translates its own requests into and out of.
  */
-import type { RequestHeaders } from "../contract/context.js";
+import type { RequestHeaders } from "../contract/auth.js";
 import type { OrgState } from "../contract/state.js";
 
 /** Reads a streamed body, giving up at BODY_LIMIT bytes (null). */

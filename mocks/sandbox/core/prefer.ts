@@ -15,7 +15,8 @@ import {
   type Preferences,
   type PreferResult,
 } from "../../../contract-core/portable.js";
-import type { RequestHeaders, UntypedReply } from "../contract/context.js";
+import type { RequestHeaders } from "../contract/auth.js";
+import type { UntypedReply } from "../contract/context.js";
 import { ApiError, invalidRequest } from "../contract/errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 

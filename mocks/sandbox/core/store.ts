@@ -1,10 +1,11 @@
 /**
- * The store step: a write (and a read that created state, such as a default List) is made durable by every
- * persisting area before it is acknowledged; a write that is not acknowledged (its save failed, or it
- * answered a 5xx or threw) changes nothing, because the areas put memory back to the stored state.
+ * The store step: a write (and a read that created state, such as a default List) is made durable before it
+ * is acknowledged; a write that is not acknowledged (its save failed, or it answered a 5xx or threw) changes
+ * nothing, because memory goes back to the stored state.
  */
-import type { Area, SandboxContext } from "../contract/context.js";
+import type { SandboxContext } from "../contract/context.js";
 import { ApiError } from "../contract/errors.js";
+import { persistWrite, reloadState } from "../areas/stored-state.js";
 import { json } from "./answer.js";
 import type { Answered, CoreResponse } from "./exchange.js";
 
@@ -14,27 +15,21 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export const isWrite = (method: string): boolean => WRITES.has(method);
 
 export interface WriteStore {
-  /** Memory back to the stored state (each area's failure logged, the others still run). */
-  rollback(): void;
   /** The answer once stored, or a 500 (and a rollback) when it could not be saved. */
   acknowledge(answered: Answered, method: string): Promise<CoreResponse>;
   /** After a thrown request: a write rolls back unless the error is a client error (4xx changes nothing). */
   failed(error: unknown, method: string): void;
 }
 
-export function createWriteStore(areas: readonly Area[], ctx: SandboxContext): WriteStore {
-  const persisting = areas.filter((a) => a.persist);
+export function createWriteStore(ctx: SandboxContext): WriteStore {
   function rollback(): void {
-    for (const area of areas) {
-      try {
-        area.rollback?.(ctx);
-      } catch (error) {
-        ctx.logError("sandbox state could not be restored after a failed write", error);
-      }
+    try {
+      if (ctx.storage) reloadState(ctx, ctx.storage);
+    } catch (error) {
+      ctx.logError("sandbox state could not be restored after a failed write", error);
     }
   }
   return {
-    rollback,
     failed(error, method) {
       if (isWrite(method) && !(error instanceof ApiError && error.status < 500)) rollback();
     },
@@ -42,7 +37,7 @@ export function createWriteStore(areas: readonly Area[], ctx: SandboxContext): W
       const write = isWrite(method);
       if (response.status < 400 && (write || org)) {
         try {
-          for (const area of persisting) await area.persist!(ctx, org, write);
+          await persistWrite(ctx, org, write);
         } catch (error) {
           ctx.logError("sandbox state could not be saved", error);
           rollback();

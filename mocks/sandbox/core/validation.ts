@@ -20,12 +20,19 @@ import {
 import { invalidRequest } from "../contract/errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "../contract/spec.js";
 
-export interface RequestValidator {
-  /** Validates and coerces; throws ApiError 400 invalid_request naming the first problem. */
-  params(raw: Record<string, string>): Record<string, string>;
-  query(raw: URLSearchParams): Record<string, unknown>;
-  body(raw: unknown): unknown;
+/** The validated input, coerced to the schema types the handler is typed with. */
+export interface ValidatedInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
 }
+
+/** Validates and coerces path parameters, query and body; throws ApiError 400 invalid_request naming the first problem. */
+export type RequestValidator = (
+  params: Record<string, string>,
+  query: URLSearchParams,
+  body: unknown,
+) => ValidatedInput;
 
 /** The violation in contract-core's words (the mock describes it the same way): "limit must be <= 100", "body/name must ...". */
 function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
@@ -43,10 +50,6 @@ function objectSchema(params: OperationSpec["parameters"], location: "query" | "
 
 function hasType(schema: JsonObject, type: string): boolean {
   return schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
-}
-
-function isArraySchema(schema: JsonObject): boolean {
-  return hasType(schema, "array");
 }
 
 /** Integers are parsed by the core's one rule before Ajv: its coercion would take `Infinity`, `1e309` and `1e2`. */
@@ -74,12 +77,9 @@ export function compileRequestValidators(spec: SpecIndex): Map<string, RequestVa
   const out = new Map<string, RequestValidator>();
   for (const op of spec.operations) {
     let compiled: RequestValidator | null = null;
-    const get = () => (compiled ??= compileOperation(op, instances().coercing, instances().strict));
-    out.set(op.operationId, {
-      params: (raw) => get().params(raw),
-      query: (raw) => get().query(raw),
-      body: (raw) => get().body(raw),
-    });
+    out.set(op.operationId, (params, query, body) =>
+      (compiled ??= compileOperation(op, instances().coercing, instances().strict))(params, query, body),
+    );
   }
   return out;
 }
@@ -89,35 +89,37 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
   const validateQuery = coercing.compile(objectSchema(op.parameters, "query"));
   const validatePath = coercing.compile(objectSchema(op.parameters, "path"));
   const validateBody = op.requestBody ? strict.compile(op.requestBody.schema) : null;
-  return {
-    params: (raw) => check(validatePath, "path", { ...raw }),
-    query(raw) {
-      const value: Record<string, unknown> = {};
-      // Read once: a search operation declares dozens of parameters.
-      const given = queryValues(raw);
-      for (const p of queryParams) {
-        const all = given.get(p.name);
-        if (all === undefined) continue;
-        if (isArraySchema(p.schema)) {
-          value[p.name] = all.flatMap((v) => v.split(","));
-          continue;
-        }
-        const one = singleQueryValue(p.name, all, p.schema.type);
-        if (!one.ok) throw invalidRequest(one.message);
-        value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, one.value) : one.value;
+  function query(raw: URLSearchParams): Record<string, unknown> {
+    const value: Record<string, unknown> = {};
+    // Read once: a search operation declares dozens of parameters.
+    const given = queryValues(raw);
+    for (const p of queryParams) {
+      const all = given.get(p.name);
+      if (all === undefined) continue;
+      if (hasType(p.schema, "array")) {
+        value[p.name] = all.flatMap((v) => v.split(","));
+        continue;
       }
-      // Before the schemas, as the mock checks it before Prism: both name the same problem first.
-      const broken = brokenDependency(op.dependencies, sentIn(given));
-      if (broken) throw invalidRequest(broken);
-      return check(validateQuery, "query", value);
-    },
-    body(raw) {
-      if (!validateBody) return raw;
-      if (raw === undefined || raw === null) {
-        if (op.requestBody!.required) throw invalidRequest("body must be a JSON object");
-        return raw;
-      }
-      return check(validateBody, "body", raw);
-    },
-  };
+      const one = singleQueryValue(p.name, all, p.schema.type);
+      if (!one.ok) throw invalidRequest(one.message);
+      value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, one.value) : one.value;
+    }
+    // Before the schemas, as the mock checks it before Prism: both name the same problem first.
+    const broken = brokenDependency(op.dependencies, sentIn(given));
+    if (broken) throw invalidRequest(broken);
+    return check(validateQuery, "query", value);
+  }
+  function body(raw: unknown): unknown {
+    if (!validateBody) return raw;
+    if (raw === undefined || raw === null) {
+      if (op.requestBody!.required) throw invalidRequest("body must be a JSON object");
+      return raw;
+    }
+    return check(validateBody, "body", raw);
+  }
+  return (params, raw, value) => ({
+    params: check(validatePath, "path", { ...params }),
+    query: query(raw),
+    body: body(value),
+  });
 }

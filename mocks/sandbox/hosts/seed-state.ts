@@ -9,17 +9,15 @@
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
  */
-import type { components, operations } from "../../../generated/schema.js";
+import type { components } from "../../../generated/schema.js";
+import type { OperationId, RequestBody } from "../contract/context.js";
+import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
-import type { Plan } from "../contract/state.js";
+import { PLANS, type Plan } from "../contract/state.js";
 
 type Schemas = components["schemas"];
-type Body<Op extends keyof operations> = operations[Op] extends {
-  requestBody?: { content: { "application/json": infer B } };
-}
-  ? B
-  : never;
+type Body<Op extends OperationId> = NonNullable<RequestBody<Op>>;
 
 /** A seeded organization with a customer key. */
 export type SeedOrgName = keyof typeof ORGS;
@@ -63,7 +61,6 @@ export interface StartingState {
 const FIELDS = ["org", "plan", "watchSlots", "access", "preferences", "savedQueries", "lists", "targets"];
 const LIST_FIELDS = ["members", "stage", "notes"];
 const TARGET_FIELDS = ["members", "job"];
-const PLANS: readonly Plan[] = ["free", "index", "unlimited"];
 const STATUSES: readonly MemberStatus[] = ["watching", "excluded", "proposed"];
 const JOBS: readonly DeclaredJob[] = ["pending", "resolving", "discovering", "enriching", "done", "failed"];
 /** Steps of /__sandbox/jobs/advance from queued to each running phase. */
@@ -72,8 +69,6 @@ const PHASE_STEPS: Partial<Record<DeclaredJob, number>> = { pending: 0, resolvin
 export class StartingStateError extends Error {
   override name = "StartingStateError";
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function fail(where: string, message: string): never {
   throw new StartingStateError(`${where}: ${message}`);

@@ -4,11 +4,12 @@
  * cycle exists, and nothing in a browser-safe layer reaches Node built-ins or Fastify (directly or through
  * what it imports), so the core and the MSW host run in a browser; those layers reach contract-core through
  * its node-free entry (`contract-core/portable.ts`) only. No shipped module imports `scripts/`, `examples/`
- * or a test folder. Imports are read with a small parser (static `import`/`export ... from` and
- * `import("...")`); tests (testing/, *.test.ts, fixtures) are not layered.
+ * or a test folder. Imports are read by TypeScript's pre-processor (static, re-export, side-effect and
+ * dynamic); tests (testing/, *.test.ts, fixtures) are not layered.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 
 /**
  * Lowest rank first. A file's layer is the first whose pattern matches its path relative to the sandbox root.
@@ -28,8 +29,6 @@ export const LAYERS: readonly { name: string; rank: number; match: RegExp; brows
 ];
 
 const FORBIDDEN_IN_BROWSER = /^(node:|fastify$|fastify\/)/;
-const IMPORT =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 export interface LayerReport {
   /** "data/graph.ts (data generation) imports domain/search.ts (read-side domain)" */
@@ -56,10 +55,9 @@ const isTest = (file: string) => /\.test(-d)?\.ts$|^testing\/|(^|\/)fixtures\//.
 const isTooling = (rel: string) =>
   isTest(rel) || /^(\.\.\/)+(scripts|examples)\/|\.test(-d)?\.ts$|(^|\/)(testing|fixtures)\//.test(rel);
 
-/** Import specifiers of a TypeScript source (comments removed first). */
+/** Import specifiers of a TypeScript source, in source order. */
 export function importsOf(source: string): string[] {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
-  return [...code.matchAll(IMPORT)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
 }
 
 function listSources(dir: string, root: string, out: string[] = []): string[] {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import type { OperationId } from "../contract/context.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import type { SandboxOptions } from "../contract/options.js";
-import { contractTallyOf, openSandbox, type KeyName, type TestSandbox } from "./harness.js";
+import { openSandbox, type KeyName, type TestSandbox } from "./harness.js";
 
 export const T0 = Date.parse("2026-11-22T08:00:00.000Z");
 
@@ -83,38 +83,21 @@ export async function openStateful(options: Partial<SandboxOptions> = {}): Promi
   return kit;
 }
 
-/** One line per test file: how many exchanges the contract validator checked, and how many broke it. */
-export function contractTally(file: string): string {
-  const { total, violations } = contractTallyOf(expect.getState().testPath);
-  return `${file}: ${total} exchanges validated against the spec, ${violations} contract violations`;
-}
-
 /** Names in the fixture's Northwind Labs orbit (graph people with a Northwind position, flagged Dana excluded). */
 export const NORTHWIND_CURRENT = ["Jonas Weber", "Kwame Mensah", "Priya Raman"];
 export const NORTHWIND_ALUMNI = ["Amara Okafor", "Mei Chen", "Olivia Smith"];
 
 /**
- * One sandbox per test file: opened before the tests, closed after them (its contract tally printed), reset
- * to the seed before each test unless `resetEach` is false. The returned object forwards to the sandbox.
+ * One sandbox per test file: opened before the tests, closed after them, reset to the seed before each test
+ * unless `resetEach` is false. The returned object forwards to the sandbox.
  */
-export function useStatefulSandbox(
-  file: string,
-  options: Partial<SandboxOptions> = {},
-  { resetEach = true } = {},
-): StatefulSandbox {
+export function useStatefulSandbox({ resetEach = true } = {}): StatefulSandbox {
   let current: StatefulSandbox | undefined;
   beforeAll(async () => {
-    current = await openStateful(options);
+    current = await openStateful();
   });
-  afterAll(async () => {
-    console.log(contractTally(file));
-    await current?.close();
-  });
-  if (resetEach) {
-    beforeEach(async () => {
-      await current!.reset();
-    });
-  }
+  afterAll(() => current?.close());
+  if (resetEach) beforeEach(() => current!.reset());
   return new Proxy({} as StatefulSandbox, {
     get(_target, prop) {
       if (!current) throw new Error("the sandbox is not open yet (use it inside a test or hook)");
@@ -123,10 +106,7 @@ export function useStatefulSandbox(
   });
 }
 
-/**
- * "Not visible to the organization": 404 not_found where the spec documents a 404 for the operation, else
- * the documented 400 invalid_request naming the missing resource (see common.ts `notVisible`).
- */
+/** "Not visible to the organization": the 404 not_found the spec documents for the operation. */
 export function expectNotVisible(
   sb: StatefulSandbox,
   res: { status: number; body: any },

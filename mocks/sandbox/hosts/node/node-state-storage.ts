@@ -1,21 +1,11 @@
 /**
- * The Node host's state storage for --state-file <path>: a SQLite database (node:sqlite, no dependency) with
- * SQLite's own crash safety. Each acknowledged write is one transaction committed with synchronous=FULL
- * before the core answers; the journal mode is WAL (a commit appends to one file and syncs it once, where a
- * rollback journal syncs the journal, the database and the journal's removal). The connection holds an
- * exclusive lock on the file for as long as the sandbox runs (locking_mode=EXCLUSIVE), so a second sandbox
- * on the same file refuses to start; `<path>.lock` names the process holding it.
- *
- * Tables: meta (format, the id sequence), orgs (one row per organization, `info` as JSON), records (one row
- * per stored item of an organization: kind `lists`, `queries`, ... with its JSON in `data`), shared (the
- * sandbox-wide items). Every row written also records the id sequence at its write, so a sequence that went
- * back (damage) is refused instead of handing out an id twice.
- *
- * A file the sandbox cannot use (not SQLite, damaged, locked, a symlink, a directory, unreadable) stops the
- * start with a message naming it and what to do, and is left as it was. Every file created here has mode
- * 0600 (they hold stored webhook secrets); an existing state file readable by others is tightened to 0600
- * with a warning. A state file in the JSON format of earlier versions is migrated once (the JSON kept beside
- * it as <path>.v1.json).
+ * The Node host's state storage for --state-file <path> (README.md, State file and reset): a SQLite database
+ * (node:sqlite, no dependency) with SQLite's own crash safety. Each acknowledged write is one transaction
+ * committed with synchronous=FULL before the core answers, in WAL mode (one synced append per commit). The
+ * connection holds an exclusive lock on the file while the sandbox runs; `<path>.lock` names the holder.
+ * Every row also records the id sequence at its write, so a sequence that went back (damage) is refused
+ * instead of handing out an id twice. A file the sandbox cannot use stops the start with a message naming
+ * it and what to do, and is left as it was; files created here are private (0600: they hold webhook secrets).
  */
 import {
   chmodSync,

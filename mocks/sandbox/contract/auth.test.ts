@@ -1,12 +1,10 @@
 /** The authenticate and organization steps: the key names the organization; a locked one answers 402 but to getAccount. */
 import { describe, expect, it } from "vitest";
-import { KEYS, ORGS, SEED_ORGS } from "../contract/auth.js";
-import { ApiError } from "../contract/errors.js";
-import { SandboxState } from "../contract/state.js";
+import { authenticate, KEYS, ORGS, requireAnyKey, requireOrganizationAccess, SEED_ORGS } from "./auth.js";
+import { ApiError } from "./errors.js";
+import { SandboxState } from "./state.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { buildGraph } from "../data/graph.js";
-import { authenticateRequest, requireAnyKey } from "./authenticate.js";
-import { requireOrganizationAccess } from "./organization.js";
 
 const state = new SandboxState(buildGraph(fixtureGraphInput()), SEED_ORGS);
 const key = (kind: string, org?: string) => KEYS.find((k) => k.kind === kind && (!org || k.orgId === org))!.key;
@@ -21,18 +19,18 @@ const statusOf = (run: () => unknown) => {
 
 describe("authenticate step", () => {
   it("names the key's organization, from X-Api-Key or a bearer token", () => {
-    expect(authenticateRequest({ "x-api-key": key("customer", ORGS.acme.id) }, state).org.info.id).toBe(ORGS.acme.id);
+    expect(authenticate({ "x-api-key": key("customer", ORGS.acme.id) }, state).org.info.id).toBe(ORGS.acme.id);
     const bearer = { authorization: `Bearer ${key("customer", ORGS.globex.id)}` };
-    expect(authenticateRequest(bearer, state)).toMatchObject({
+    expect(authenticate(bearer, state)).toMatchObject({
       keyKind: "customer",
       org: { info: { id: ORGS.globex.id } },
     });
   });
 
   it("is a 401 for a missing, unknown or revoked key", () => {
-    expect(statusOf(() => authenticateRequest({}, state))).toBe(401);
-    expect(statusOf(() => authenticateRequest({ "x-api-key": "tgsb_nobody" }, state))).toBe(401);
-    expect(statusOf(() => authenticateRequest({ "x-api-key": key("revoked") }, state))).toBe(401);
+    expect(statusOf(() => authenticate({}, state))).toBe(401);
+    expect(statusOf(() => authenticate({ "x-api-key": "tgsb_nobody" }, state))).toBe(401);
+    expect(statusOf(() => authenticate({ "x-api-key": key("revoked") }, state))).toBe(401);
   });
 
   it("in examples mode takes any presented key", () => {
@@ -42,8 +40,8 @@ describe("authenticate step", () => {
 });
 
 describe("organization step", () => {
-  const locked = authenticateRequest({ "x-api-key": key("customer", ORGS.initech.id) }, state).org;
-  const open = authenticateRequest({ "x-api-key": key("customer", ORGS.acme.id) }, state).org;
+  const locked = authenticate({ "x-api-key": key("customer", ORGS.initech.id) }, state).org;
+  const open = authenticate({ "x-api-key": key("customer", ORGS.acme.id) }, state).org;
 
   it("answers 402 to a locked organization, except for getAccount", () => {
     expect(statusOf(() => requireOrganizationAccess(locked, "searchPeople"))).toBe(402);
