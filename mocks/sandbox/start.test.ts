@@ -110,6 +110,13 @@ describe("parseCli", () => {
     expect(() => parseCli(argv, {})).toThrow();
   });
 
+  it("takes up to 500,000 people, the largest supported size the README names", () => {
+    expect(parseCli(["--people", "500000"], {})).toEqual({ people: 500_000 });
+    expect(() => parseCli(["--people", "500001"], {})).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringContaining("between 1 and 500000") }),
+    );
+  });
+
   it("has no start-up snapshots: --snapshot is an unknown option (exit 2) named in the message", () => {
     expect(() => parseCli(["--snapshot"], {})).toThrow(
       expect.objectContaining({ exitCode: 2, message: expect.stringContaining("--snapshot") }),

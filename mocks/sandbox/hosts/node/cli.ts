@@ -83,7 +83,7 @@ export function parseCli(
   };
   set("port", num("port", values.port, 0, 65535));
   set("host", values.host as string | undefined);
-  set("people", num("people", values.people, 1, 1_000_000));
+  set("people", num("people", values.people, 1, 500_000));
   set("companies", num("companies", values.companies, 10, 100_000));
   set("seed", num("seed", values.seed, 0, 2 ** 32 - 1));
   set("latencyMs", num("latency", values.latency, 0, 600_000));
