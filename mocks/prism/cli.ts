@@ -95,6 +95,16 @@ export async function runServerCommand(
 }
 
 /** One line per request on stdout unless --quiet. */
+/** `npm run mock` and the bin's `mock`: Prism loads only for a start, not for --help or a usage error. */
+export function runMockCommand(command: CommandSpec = MOCK_COMMAND, argv?: readonly string[]): Promise<void> {
+  return runServerCommand(
+    command,
+    async (options) => (await import("./server.js")).startMock(options),
+    (baseUrl) => `Mock ready on ${baseUrl} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2")}`,
+    argv,
+  );
+}
+
 export function requestLogOption(quiet: boolean): Pick<MockOptions, "requestLog"> {
   return quiet ? {} : { requestLog: (line) => void process.stdout.write(`${line}\n`) };
 }

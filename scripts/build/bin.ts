@@ -75,18 +75,13 @@ export async function runBin(
     return undefined;
   }
   if (command === "mock") {
-    const { MOCK_COMMAND, runServerCommand, curlLine } = await import("../../mocks/prism/cli.js");
+    const { MOCK_COMMAND, runMockCommand } = await import("../../mocks/prism/cli.js");
     const spec: CommandSpec = { ...MOCK_COMMAND, name: `${BIN} mock` };
     if (!rest.includes("--help") && !rest.includes("-h") && !io.resolves(PRISM_PACKAGE)) {
       io.err(prismMissing(prismVersion));
       return 2;
     }
-    await runServerCommand(
-      spec,
-      async (options) => (await import("../../mocks/prism/server.js")).startMock(options),
-      (baseUrl) => `Mock ready on ${baseUrl} (Ctrl-C stops) - try: ${curlLine(baseUrl, "/people?limit=2")}`,
-      rest,
-    );
+    await runMockCommand(spec, rest);
     return undefined;
   }
   io.err(
