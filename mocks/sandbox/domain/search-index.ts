@@ -28,6 +28,8 @@ const FLAGS = {
 
 interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   size: number;
+  /** The graph's today (month index), which the company rules count from. */
+  today: number;
   /** Every person. */
   everyone: People;
   /** Lower-case role family of any stint; `currentFamilies`: of current stints only. */
@@ -50,6 +52,22 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   headlineWords: Postings;
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
+  stints: StintColumns;
+}
+
+/**
+ * Every stint's figures as columns (person `idx` has stints [from[idx], from[idx + 1])), so that the month rules
+ * read arrays, not records: start (-Infinity: unknown), end (Infinity: current or open), months, current, lower-case
+ * role family, company text.
+ */
+interface StintColumns {
+  from: number[];
+  start: number[];
+  end: number[];
+  months: number[];
+  current: boolean[];
+  family: (string | null)[];
+  text: string[];
 }
 
 const indexes = new WeakMap<Graph, SearchIndex>();
@@ -57,11 +75,11 @@ const indexes = new WeakMap<Graph, SearchIndex>();
 /** The people search's indexes of a graph, built on first use and kept with it (the core builds them at start). */
 export function searchIndexOf(graph: Graph): SearchIndex {
   let index = indexes.get(graph);
-  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people)));
+  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people, graph.todayMonth)));
   return index;
 }
 
-function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
+function buildSearchIndex(people: readonly PersonRecord[], today: number): SearchIndex {
   const index = {
     families: new Map(),
     currentFamilies: new Map(),
@@ -81,6 +99,7 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     number[]
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
+  const stints: StintColumns = { from: [], start: [], end: [], months: [], current: [], family: [], text: [] };
   // Skills, employers and headlines repeat across people: each distinct text is split once. A skill text is
   // its parts joined by a non-word character, so its words are the words of its parts: the lower-case skills,
   // the lower-cased employer of each stint, the headline.
@@ -89,7 +108,14 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
   for (const rec of people) {
     const idx = rec.idx;
     for (const [flag, test] of Object.entries(FLAGS)) if (test(rec)) flags[flag as keyof typeof FLAGS].push(idx);
+    stints.from.push(stints.start.length);
     for (const s of rec.stints) {
+      stints.start.push(s.start ?? -Infinity);
+      stints.end.push(s.current || s.end === null ? Infinity : s.end);
+      stints.months.push(s.months);
+      stints.current.push(s.current);
+      stints.family.push(s.familyLc);
+      stints.text.push(s.companyText);
       if (s.familyLc !== null) post(index.families, s.familyLc, idx);
       if (s.familyLc !== null && s.current) post(index.currentFamilies, s.familyLc, idx);
       post(index.companyTexts, s.companyText, idx);
@@ -114,13 +140,16 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     const group = locations.get(place) ?? locations.set(place, { location: l, people: [] }).get(place)!;
     group.people.push(idx);
   }
+  stints.from.push(stints.start.length);
   return {
     ...index,
     ...flags,
     size: people.length,
+    today,
     everyone: people.map((rec) => rec.idx),
     locations: [...locations.values()],
     skillHolders: once(() => buildSkillHolders(people)),
+    stints,
   };
 }
 
@@ -218,7 +247,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (f.companyCurrent && f.leftMinMonthsAgo === null)
     keep.push(f.company === null ? index.employed : containing(index.currentCompanyTexts, f.company));
   if (f.roleFamily !== null) keep.push(get(index.families, f.roleFamily));
-  let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
+  let rolesExact = true;
   for (const r of f.roles) {
     const months = r.months ?? f.minRoleMonths;
     if (r.kind === "family") {
@@ -243,7 +272,6 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     );
   }
 
-  const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
   const residual: SearchFilters = {
     ...f,
     includeFlagged: true,
@@ -263,11 +291,58 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   const sorted = [...keep].sort((a, b) => a.length - b.length);
   let candidates = sorted.length === 0 ? index.everyone : sorted.reduce((a, b) => intersect(a, b));
   for (const list of drop) candidates = subtract(candidates, list);
-  return {
-    candidates,
-    residual,
-    decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
-  };
+  const months = f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null);
+  if (months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null) {
+    const at =
+      f.company === null ? null : new Set([...index.companyTexts.keys()].filter((t) => t.includes(f.company!)));
+    candidates = candidates.filter((idx) => passesMonthRules(index, idx, f, at));
+  }
+  return { candidates, residual, decided: rolesExact && skills === null && f.keywords.length === 0 };
+}
+
+/**
+ * The company rules and the role family's months of `matchPerson` (companyMatch, roleMatch) on the stint
+ * columns, for person `idx`; `at`: the company texts containing the company fragment (null: any company).
+ */
+function passesMonthRules(index: SearchIndex, idx: number, f: SearchFilters, at: Set<string> | null): boolean {
+  const c = index.stints;
+  let atCompany = false;
+  let currentThere = false;
+  let qualifies = false;
+  let months = 0;
+  let inFamily = false;
+  let familyMonths = 0;
+  for (let i = c.from[idx]!; i < c.from[idx + 1]!; i++) {
+    const here = at === null || at.has(c.text[i]!);
+    if (!here) continue;
+    if (c.family[i] === f.roleFamily) {
+      inFamily = true;
+      familyMonths += c.months[i]!;
+    }
+    atCompany = true;
+    currentThere ||= c.current[i]!;
+    months += c.months[i]!;
+    qualifies ||=
+      (f.leftMinMonthsAgo !== null
+        ? index.today - c.end[i]! >= f.leftMinMonthsAgo
+        : !f.companyCurrent || c.current[i]!) &&
+      (f.activeDuring === null || (c.start[i]! <= f.activeDuring && f.activeDuring <= c.end[i]!)) &&
+      (at !== null || f.minCompanyMonths === null || c.months[i]! >= f.minCompanyMonths);
+  }
+  const companyRules =
+    f.company !== null ||
+    f.minCompanyMonths !== null ||
+    f.companyCurrent ||
+    f.leftMinMonthsAgo !== null ||
+    f.activeDuring !== null;
+  const companyPasses =
+    atCompany &&
+    qualifies &&
+    !(at !== null && f.leftMinMonthsAgo !== null && currentThere) &&
+    (at === null || f.minCompanyMonths === null || months >= f.minCompanyMonths);
+  const rolePasses =
+    f.roleFamily === null || (inFamily && (f.minRoleMonths === null || familyMonths >= f.minRoleMonths));
+  return (!companyRules || companyPasses) && rolePasses;
 }
 
 /** Candidates split in two: the people whose current position is in `family`, then the others. */
