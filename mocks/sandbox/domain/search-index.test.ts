@@ -71,6 +71,11 @@ describe("indexed search = exact predicate over every person", () => {
     {},
     { include_flagged: true },
     { nl: "senior engineers in Berlin or Munich" },
+    // Skill terms whose words, not the phrase, are in headlines ("principal software engineer at ...").
+    { skill: "engineer principal" },
+    { skills: "analyst data;sql", skill_match: "all" },
+    // A term holding the skill text's separator matches across two parts (two adjacent skills).
+    { skills: "python\u0001sql" },
   ];
 
   it("on the default graph (every single filter and 300 fixed-seed mixes)", () => {

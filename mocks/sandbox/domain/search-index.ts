@@ -13,7 +13,7 @@ import type { LowerLocation } from "./locations.js";
 import { intersect, post, subtract, union, where, type People, type Postings } from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
-import { leadingRun, wordRuns } from "../data/text.js";
+import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
 
 /** Boolean properties of a person, as lists. */
 const FLAGS = {
@@ -46,10 +46,12 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   languages: Postings;
   /** People by distinct lower-case location. */
   locations: { location: LowerLocation; people: number[] }[];
-  /** Whole words of the skill text (skills, employers, headline). */
-  skillWords: Postings;
+  /** The parts of the skill text but the headline: lower-case skills and employers. */
+  skillParts: Postings;
   nameWords: Postings;
   headlineWords: Postings;
+  /** Lower-case headline of each person. */
+  headlines: string[];
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
   stints: StintColumns;
@@ -90,7 +92,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     certificationNames: new Map(),
     certificationAuthorities: new Map(),
     languages: new Map(),
-    skillWords: new Map(),
+    skillParts: new Map(),
     nameWords: new Map(),
     headlineWords: new Map(),
   } satisfies Partial<Record<keyof SearchIndex, Postings>>;
@@ -100,11 +102,6 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
   const stints: StintColumns = { from: [], start: [], end: [], months: [], current: [], family: [], text: [] };
-  // Skills, employers and headlines repeat across people: each distinct text is split once. A skill text is
-  // its parts joined by a non-word character, so its words are the words of its parts: the lower-case skills,
-  // the lower-cased employer of each stint, the headline.
-  const split = new Map<string, string[]>();
-  const wordsOf = (text: string) => split.get(text) ?? split.set(text, wordRuns(text)).get(text)!;
   for (const rec of people) {
     const idx = rec.idx;
     for (const [flag, test] of Object.entries(FLAGS)) if (test(rec)) flags[flag as keyof typeof FLAGS].push(idx);
@@ -121,7 +118,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
       post(index.companyTexts, s.companyText, idx);
       if (s.current) post(index.currentCompanyTexts, s.companyText, idx);
       post(index.titles, s.titleLc, idx);
-      for (const w of wordsOf((s.companyName ?? "").toLowerCase())) post(index.skillWords, w, idx);
+      post(index.skillParts, (s.companyName ?? "").toLowerCase(), idx);
     }
     for (const school of rec.schoolsLc) post(index.schools, school, idx);
     for (const c of rec.certificationsLc) {
@@ -129,11 +126,8 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
       if (c.authority !== null) post(index.certificationAuthorities, c.authority, idx);
     }
     for (const l of rec.languagesLc) post(index.languages, l, idx);
-    for (const skill of rec.skillsLc) for (const w of wordsOf(skill)) post(index.skillWords, w, idx);
-    for (const w of wordsOf(rec.headlineLc)) {
-      post(index.skillWords, w, idx);
-      post(index.headlineWords, w, idx);
-    }
+    for (const skill of rec.skillsLc) post(index.skillParts, skill, idx);
+    for (const w of wordRuns(rec.headlineLc)) post(index.headlineWords, w, idx);
     for (const w of wordRuns(rec.nameLc)) post(index.nameWords, w, idx);
     const l = rec.locationLc;
     const place = JSON.stringify([l.city, l.region, l.country]);
@@ -147,6 +141,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     size: people.length,
     today,
     everyone: people.map((rec) => rec.idx),
+    headlines: people.map((rec) => rec.headlineLc),
     locations: [...locations.values()],
     skillHolders: once(() => buildSkillHolders(people)),
     stints,
@@ -219,27 +214,28 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
       ),
     );
 
+  // A skill term's people (the phrase rule, on a skill text's parts: skills, employers, headline): a skill or
+  // employer containing it, or a headline containing it among those holding its words. null (left to the
+  // predicate): a term without a word, or one holding the parts' separator.
+  const skillPeople = (term: string): People | null => {
+    const words = wordRuns(term);
+    if (words.length === 0 || term.includes("\u0001")) return null;
+    const inHeadline = words.map((w) => get(index.headlineWords, w)).reduce((a, b) => intersect(a, b));
+    return any([
+      where(index.size, index.skillParts, (part) => containsPhrase(part, term)),
+      inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
+    ]);
+  };
   let skills = f.skills;
   if (skills) {
-    // A term's people have a skill text containing every word of the term (null: no word to look up); exact
-    // when the term is a single word (a phrase match of a word is a whole word of the text).
-    const terms = skills.terms.map((term) => {
-      const words = wordRuns(term);
-      const lists = words.map((w) => get(index.skillWords, w));
-      return {
-        term,
-        people: words.length === 0 ? null : lists.reduce((a, b) => intersect(a, b)),
-        exact: words.length === 1 && words[0] === term,
-      };
-    });
-    if (skills.mode === "all") {
-      for (const t of terms) if (t.people !== null) keep.push(t.people);
-      const open = terms.filter((t) => !t.exact).map((t) => t.term);
-      skills = open.length > 0 ? { terms: open, mode: "all" } : null;
-    } else if (terms.every((t) => t.people !== null)) {
-      keep.push(any(terms.map((t) => t.people!)));
-      if (terms.every((t) => t.exact)) skills = null;
-    }
+    const lists = skills.terms.map(skillPeople);
+    const open = skills.terms.filter((_, i) => lists[i] === null);
+    if (skills.mode === "all" || open.length === 0)
+      byMode(
+        skills.mode,
+        lists.filter((l) => l !== null),
+      );
+    skills = open.length === 0 ? null : skills.mode === "all" ? { terms: open, mode: "all" } : skills;
   }
 
   if (f.company !== null) keep.push(containing(index.companyTexts, f.company));
