@@ -288,57 +288,48 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   let candidates = sorted.length === 0 ? index.everyone : sorted.reduce((a, b) => intersect(a, b));
   for (const list of drop) candidates = subtract(candidates, list);
   const months = f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null);
-  if (months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null) {
-    const at =
-      f.company === null ? null : new Set([...index.companyTexts.keys()].filter((t) => t.includes(f.company!)));
-    candidates = candidates.filter((idx) => passesMonthRules(index, idx, f, at));
-  }
+  if (months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null)
+    candidates = candidates.filter(monthRules(index, f));
   return { candidates, residual, decided: rolesExact && skills === null && f.keywords.length === 0 };
 }
 
-/**
- * The company rules and the role family's months of `matchPerson` (companyMatch, roleMatch) on the stint
- * columns, for person `idx`; `at`: the company texts containing the company fragment (null: any company).
- */
-function passesMonthRules(index: SearchIndex, idx: number, f: SearchFilters, at: Set<string> | null): boolean {
-  const c = index.stints;
-  let atCompany = false;
-  let currentThere = false;
-  let qualifies = false;
-  let months = 0;
-  let inFamily = false;
-  let familyMonths = 0;
-  for (let i = c.from[idx]!; i < c.from[idx + 1]!; i++) {
-    const here = at === null || at.has(c.text[i]!);
-    if (!here) continue;
-    if (c.family[i] === f.roleFamily) {
-      inFamily = true;
-      familyMonths += c.months[i]!;
+/** `matchPerson`'s company rules and role family months (companyMatch, roleMatch) on the stint columns. */
+function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => boolean {
+  const { from, start, end, months, current, family, text } = index.stints;
+  const { roleFamily, minRoleMonths, minCompanyMonths, leftMinMonthsAgo: left, activeDuring: during } = f;
+  // The company texts containing the company fragment (null: any company).
+  const at = f.company === null ? null : new Set([...index.companyTexts.keys()].filter((t) => t.includes(f.company!)));
+  const companyRules = at !== null || minCompanyMonths !== null || f.companyCurrent || left !== null || during !== null;
+  const lastEnd = left === null ? Infinity : index.today - left;
+  const wantsCurrent = left === null && f.companyCurrent;
+  return (idx) => {
+    let currentThere = false;
+    let qualifies = false;
+    let companyMonths = 0;
+    let inFamily = false;
+    let familyMonths = 0;
+    for (let i = from[idx]!; i < from[idx + 1]!; i++) {
+      if (at !== null && !at.has(text[i]!)) continue;
+      if (family[i] === roleFamily) {
+        inFamily = true;
+        familyMonths += months[i]!;
+      }
+      currentThere ||= current[i]!;
+      companyMonths += months[i]!;
+      qualifies ||=
+        end[i]! <= lastEnd &&
+        (!wantsCurrent || current[i]!) &&
+        (during === null || (start[i]! <= during && during <= end[i]!)) &&
+        (at !== null || minCompanyMonths === null || months[i]! >= minCompanyMonths);
     }
-    atCompany = true;
-    currentThere ||= c.current[i]!;
-    months += c.months[i]!;
-    qualifies ||=
-      (f.leftMinMonthsAgo !== null
-        ? index.today - c.end[i]! >= f.leftMinMonthsAgo
-        : !f.companyCurrent || c.current[i]!) &&
-      (f.activeDuring === null || (c.start[i]! <= f.activeDuring && f.activeDuring <= c.end[i]!)) &&
-      (at !== null || f.minCompanyMonths === null || c.months[i]! >= f.minCompanyMonths);
-  }
-  const companyRules =
-    f.company !== null ||
-    f.minCompanyMonths !== null ||
-    f.companyCurrent ||
-    f.leftMinMonthsAgo !== null ||
-    f.activeDuring !== null;
-  const companyPasses =
-    atCompany &&
-    qualifies &&
-    !(at !== null && f.leftMinMonthsAgo !== null && currentThere) &&
-    (at === null || f.minCompanyMonths === null || months >= f.minCompanyMonths);
-  const rolePasses =
-    f.roleFamily === null || (inFamily && (f.minRoleMonths === null || familyMonths >= f.minRoleMonths));
-  return (!companyRules || companyPasses) && rolePasses;
+    if (roleFamily !== null && !(inFamily && (minRoleMonths === null || familyMonths >= minRoleMonths))) return false;
+    return (
+      !companyRules ||
+      (qualifies &&
+        !(at !== null && left !== null && currentThere) &&
+        (at === null || minCompanyMonths === null || companyMonths >= minCompanyMonths))
+    );
+  };
 }
 
 /** Candidates split in two: the people whose current position is in `family`, then the others. */
