@@ -76,6 +76,7 @@ describe("indexed search = exact predicate over every person", () => {
     { skills: "analyst data;sql", skill_match: "all" },
     // A term holding the skill text's separator matches across two parts (two adjacent skills).
     { skills: "python\u0001sql" },
+    { skills: "python\u0001sql", min_company_months: 1 },
   ];
 
   it("on the default graph (every single filter and 300 fixed-seed mixes)", () => {

@@ -60,7 +60,7 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
 /**
  * Every stint's figures as columns (person `idx` has stints [from[idx], from[idx + 1])), so that the month rules
  * read arrays, not records: start (-Infinity: unknown), end (Infinity: current or open), months, current, lower-case
- * role family, company text.
+ * role family, company text, lower-case title.
  */
 interface StintColumns {
   from: number[];
@@ -70,6 +70,7 @@ interface StintColumns {
   current: boolean[];
   family: (string | null)[];
   text: string[];
+  title: string[];
 }
 
 const indexes = new WeakMap<Graph, SearchIndex>();
@@ -101,7 +102,16 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     number[]
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
-  const stints: StintColumns = { from: [], start: [], end: [], months: [], current: [], family: [], text: [] };
+  const stints: StintColumns = {
+    from: [],
+    start: [],
+    end: [],
+    months: [],
+    current: [],
+    family: [],
+    text: [],
+    title: [],
+  };
   for (const rec of people) {
     const idx = rec.idx;
     for (const [flag, test] of Object.entries(FLAGS)) if (test(rec)) flags[flag as keyof typeof FLAGS].push(idx);
@@ -113,6 +123,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
       stints.current.push(s.current);
       stints.family.push(s.familyLc);
       stints.text.push(s.companyText);
+      stints.title.push(s.titleLc);
       if (s.familyLc !== null) post(index.families, s.familyLc, idx);
       if (s.familyLc !== null && s.current) post(index.currentFamilies, s.familyLc, idx);
       post(index.companyTexts, s.companyText, idx);
@@ -168,9 +179,10 @@ function once<T>(make: () => T): () => T {
 /**
  * The search plan: the candidates (a superset of the matches, ascending) and the residual filters the exact
  * per-person predicate still has to check. Filters whose index list is exact (flags, flagged, places,
- * languages, school, certifications, one-word skills) are decided by the lists alone. The company, role and
- * keyword filters stay in the residual (they also produce the match and the score). `decided`: every
- * candidate matches (the residual only computes the match), so the total is the candidate count.
+ * languages, school, certifications, skill phrases) are decided by the lists alone; the company rules and role
+ * months by the stint columns. The company, role and keyword filters stay in the residual (they also produce
+ * the match and the score). `decided`: every candidate matches (the residual only computes the match), so the
+ * total is the candidate count; a decided plan keeps at most `enough` candidates.
  */
 export interface SearchPlan {
   candidates: People;
@@ -178,7 +190,7 @@ export interface SearchPlan {
   decided: boolean;
 }
 
-export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
+export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infinity): SearchPlan {
   /** The candidates are in every `keep` list and in no `drop` list. */
   const keep: People[] = [];
   const drop: People[] = [];
@@ -243,17 +255,13 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (f.companyCurrent && f.leftMinMonthsAgo === null)
     keep.push(f.company === null ? index.employed : containing(index.currentCompanyTexts, f.company));
   if (f.roleFamily !== null) keep.push(get(index.families, f.roleFamily));
-  let rolesExact = true;
   for (const r of f.roles) {
-    const months = r.months ?? f.minRoleMonths;
-    if (r.kind === "family") {
-      keep.push(get(index.families, r.family));
-      if (r.company !== null) keep.push(containing(index.companyTexts, r.company));
-      rolesExact &&= r.company === null && months === null;
-    } else {
-      keep.push(where(index.size, index.titles, titleMatcher(r)));
-      rolesExact &&= months === null;
-    }
+    if (r.kind === "title") keep.push(where(index.size, index.titles, titleMatcher(r)));
+    else
+      keep.push(
+        get(index.families, r.family),
+        ...(r.company === null ? [] : [containing(index.companyTexts, r.company)]),
+      );
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
   for (const word of f.keywords) {
@@ -287,47 +295,70 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   const sorted = [...keep].sort((a, b) => a.length - b.length);
   let candidates = sorted.length === 0 ? index.everyone : sorted.reduce((a, b) => intersect(a, b));
   for (const list of drop) candidates = subtract(candidates, list);
-  const months = f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null);
-  if (months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null)
-    candidates = candidates.filter(monthRules(index, f));
-  return { candidates, residual, decided: rolesExact && skills === null && f.keywords.length === 0 };
+  const decided = skills === null && f.keywords.length === 0;
+  const months = f.roles.length > 0 || (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
+  if (months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null) {
+    // A decided plan's candidates are the hits: past `enough` of them, none is needed.
+    const test = monthRules(index, f);
+    const passing: number[] = [];
+    for (const idx of candidates) {
+      if (decided && passing.length >= enough) break;
+      if (test(idx)) passing.push(idx);
+    }
+    candidates = passing;
+  }
+  return { candidates, residual, decided };
 }
 
-/** `matchPerson`'s company rules and role family months (companyMatch, roleMatch) on the stint columns. */
+/** `matchPerson`'s company rules and role months (companyMatch, roleMatch) on the stint columns. */
 function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => boolean {
-  const { from, start, end, months, current, family, text } = index.stints;
-  const { roleFamily, minRoleMonths, minCompanyMonths, leftMinMonthsAgo: left, activeDuring: during } = f;
-  // The company texts containing the company fragment (null: any company).
-  const at = f.company === null ? null : new Set([...index.companyTexts.keys()].filter((t) => t.includes(f.company!)));
-  const companyRules = at !== null || minCompanyMonths !== null || f.companyCurrent || left !== null || during !== null;
+  const { from, start, end, months, current, family, text, title } = index.stints;
+  const { minCompanyMonths, leftMinMonthsAgo: left, activeDuring: during } = f;
+  // The company texts containing a fragment (null: any company).
+  const at = (fragment: string | null) =>
+    fragment === null ? null : new Set([...index.companyTexts.keys()].filter((t) => t.includes(fragment)));
+  const company = at(f.company);
+  const companyRules =
+    company !== null || minCompanyMonths !== null || f.companyCurrent || left !== null || during !== null;
   const lastEnd = left === null ? Infinity : index.today - left;
   const wantsCurrent = left === null && f.companyCurrent;
+  // Each role: the stints it counts (at least one) and the months they must sum to.
+  const inFamily = (name: string, there: Set<string> | null) => (i: number) =>
+    family[i] === name && (there === null || there.has(text[i]!));
+  const roles = f.roles.map((r) => ({
+    counts: r.kind === "title" ? (i: number) => titleMatcher(r)(title[i]!) : inFamily(r.family, at(r.company)),
+    required: r.months ?? f.minRoleMonths,
+  }));
+  if (f.roleFamily !== null) roles.push({ counts: inFamily(f.roleFamily, company), required: f.minRoleMonths });
   return (idx) => {
+    for (const r of roles) {
+      let counted = false;
+      let sum = 0;
+      for (let i = from[idx]!; i < from[idx + 1]!; i++) {
+        if (!r.counts(i)) continue;
+        counted = true;
+        sum += months[i]!;
+      }
+      if (!counted || (r.required !== null && sum < r.required)) return false;
+    }
+    if (!companyRules) return true;
     let currentThere = false;
     let qualifies = false;
     let companyMonths = 0;
-    let inFamily = false;
-    let familyMonths = 0;
     for (let i = from[idx]!; i < from[idx + 1]!; i++) {
-      if (at !== null && !at.has(text[i]!)) continue;
-      if (family[i] === roleFamily) {
-        inFamily = true;
-        familyMonths += months[i]!;
-      }
+      if (company !== null && !company.has(text[i]!)) continue;
       currentThere ||= current[i]!;
       companyMonths += months[i]!;
       qualifies ||=
         end[i]! <= lastEnd &&
         (!wantsCurrent || current[i]!) &&
         (during === null || (start[i]! <= during && during <= end[i]!)) &&
-        (at !== null || minCompanyMonths === null || months[i]! >= minCompanyMonths);
+        (company !== null || minCompanyMonths === null || months[i]! >= minCompanyMonths);
     }
-    if (roleFamily !== null && !(inFamily && (minRoleMonths === null || familyMonths >= minRoleMonths))) return false;
     return (
-      !companyRules ||
-      (qualifies &&
-        !(at !== null && left !== null && currentThere) &&
-        (at === null || minCompanyMonths === null || companyMonths >= minCompanyMonths))
+      qualifies &&
+      !(company !== null && left !== null && currentThere) &&
+      (company === null || minCompanyMonths === null || companyMonths >= minCompanyMonths)
     );
   };
 }

@@ -451,7 +451,7 @@ export function searchPage(
   countUpTo = Infinity,
 ): SearchPage {
   const index = searchIndexOf(graph);
-  const plan = planSearch(index, f);
+  const plan = planSearch(index, f, isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit));
   if (f.rankFamily === undefined || f.keywords.length > 0) return pageOf(graph, plan, f, offset, limit, countUpTo);
   // Ranked by title alone: the candidates holding the family now, then the others, each part in graph order.
   const inGraphOrder: SearchFilters = { ...f, rankFamily: undefined };
