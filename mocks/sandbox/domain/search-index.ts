@@ -227,15 +227,16 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
     );
 
   // A skill term's people (the phrase rule, on a skill text's parts: skills, employers, headline): a skill or
-  // employer containing it, or a headline containing it among those holding its words. null (left to the
-  // predicate): a term without a word, or one holding the parts' separator.
+  // employer containing it, or a headline containing it among those holding its words (all of them for a
+  // one-word term). null (left to the predicate): a term without a word, or one holding the parts' separator.
   const skillPeople = (term: string): People | null => {
     const words = wordRuns(term);
     if (words.length === 0 || term.includes("\u0001")) return null;
     const inHeadline = words.map((w) => get(index.headlineWords, w)).reduce((a, b) => intersect(a, b));
+    const oneWord = words.length === 1 && words[0] === term;
     return any([
       where(index.size, index.skillParts, (part) => containsPhrase(part, term)),
-      inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
+      oneWord ? inHeadline : inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
     ]);
   };
   let skills = f.skills;
@@ -325,8 +326,9 @@ function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => bool
   // Each role: the stints it counts (at least one) and the months they must sum to.
   const inFamily = (name: string, there: Set<string> | null) => (i: number) =>
     family[i] === name && (there === null || there.has(text[i]!));
+  const inTitle = (matches: (title: string) => boolean) => (i: number) => matches(title[i]!);
   const roles = f.roles.map((r) => ({
-    counts: r.kind === "title" ? (i: number) => titleMatcher(r)(title[i]!) : inFamily(r.family, at(r.company)),
+    counts: r.kind === "title" ? inTitle(titleMatcher(r)) : inFamily(r.family, at(r.company)),
     required: r.months ?? f.minRoleMonths,
   }));
   if (f.roleFamily !== null) roles.push({ counts: inFamily(f.roleFamily, company), required: f.minRoleMonths });
