@@ -18,6 +18,7 @@ import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
 /** Boolean properties of a person, as lists. */
 const FLAGS = {
   unflagged: (rec: PersonRecord) => !rec.flagged,
+  flagged: (rec: PersonRecord) => rec.flagged,
   openToWork: (rec: PersonRecord) => rec.openToWork,
   betweenRoles: (rec: PersonRecord) => rec.betweenRoles,
   exploring: (rec: PersonRecord) => rec.exploring,
@@ -204,7 +205,6 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   const places = (matches: (l: LowerLocation) => boolean) =>
     any(index.locations.filter((g) => matches(g.location)).map((g) => g.people));
 
-  if (!f.includeFlagged) keep.push(index.unflagged);
   flag(index.openToWork, f.openToWork);
   flag(index.betweenRoles, f.betweenRoles);
   flag(index.exploring, f.exploring);
@@ -292,6 +292,9 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
     certifications: null,
     skills,
   };
+  // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
+  if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
+  else if (!f.includeFlagged) drop.push(index.flagged);
   // Smallest list first: each intersection is at most as long as the shortest list so far.
   const sorted = [...keep].sort((a, b) => a.length - b.length);
   let candidates = sorted.length === 0 ? index.everyone : sorted.reduce((a, b) => intersect(a, b));
