@@ -10,7 +10,7 @@
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { intersect, post, subtract, union, where, type People, type Postings } from "./postings.js";
+import { intersect, post, seek, subtract, union, where, type People, type Postings } from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
 import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
@@ -295,21 +295,24 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
   if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
   else if (!f.includeFlagged) drop.push(index.flagged);
-  // Smallest list first: each intersection is at most as long as the shortest list so far.
-  const sorted = [...keep].sort((a, b) => a.length - b.length);
-  let candidates = sorted.length === 0 ? index.everyone : sorted.reduce((a, b) => intersect(a, b));
-  for (const list of drop) candidates = subtract(candidates, list);
   const decided = skills === null && f.keywords.length === 0;
   const months = f.roles.length > 0 || (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
-  if (months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null) {
-    // A decided plan's candidates are the hits: past `enough` of them, none is needed.
-    const test = monthRules(index, f);
-    const passing: number[] = [];
-    for (const idx of candidates) {
-      if (decided && passing.length >= enough) break;
-      if (test(idx)) passing.push(idx);
+  const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
+  const test = scan ? monthRules(index, f) : () => true;
+  // The shortest keep list walked in order: its people in every other keep list, in no drop list and passing
+  // the month rules. A decided plan's candidates are the hits: it stops once it holds `enough`.
+  const [first = index.everyone, ...others] = [...keep].sort((a, b) => a.length - b.length);
+  const lists = [...others, ...drop];
+  const at = lists.map(() => 0);
+  const candidates: number[] = [];
+  for (const idx of first) {
+    if (decided && candidates.length >= enough) break;
+    let inLists = true;
+    for (let k = 0; k < lists.length && inLists; k++) {
+      at[k] = seek(lists[k]!, at[k]!, idx);
+      inLists = (lists[k]![at[k]!] === idx) === k < others.length;
     }
-    candidates = passing;
+    if (inLists && test(idx)) candidates.push(idx);
   }
   return { candidates, residual, decided };
 }
