@@ -258,23 +258,21 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   if (f.roleFamily !== null) keep.push(get(index.families, f.roleFamily));
   for (const r of f.roles) {
     if (r.kind === "title") keep.push(where(index.size, index.titles, titleMatcher(r)));
-    else
-      keep.push(
-        get(index.families, r.family),
-        ...(r.company === null ? [] : [containing(index.companyTexts, r.company)]),
-      );
+    else keep.push(get(index.families, r.family));
+    if (r.kind === "family" && r.company !== null) keep.push(containing(index.companyTexts, r.company));
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
+  // When every keyword is one run, these are exactly its people, and the lists give the score (name 2, headline 1).
+  const scores = f.keywords.every((word) => leadingRun(word) === word) ? new Float64Array(index.size) : null;
   for (const word of f.keywords) {
     const run = leadingRun(word);
     if (run === "") continue;
     const starts = (w: string) => w.startsWith(run);
-    keep.push(
-      any([
-        ...(f.qIn !== "headline" ? [where(index.size, index.nameWords, starts)] : []),
-        ...(f.qIn !== "name" ? [where(index.size, index.headlineWords, starts)] : []),
-      ]),
-    );
+    const name = f.qIn === "headline" ? [] : where(index.size, index.nameWords, starts);
+    const headline = f.qIn === "name" ? [] : where(index.size, index.headlineWords, starts);
+    keep.push(any([name, headline].filter((list) => list.length > 0)));
+    if (scores) for (const idx of name) scores[idx]! += 2;
+    if (scores) for (const idx of headline) scores[idx]! += 1;
   }
 
   const residual: SearchFilters = {
@@ -295,7 +293,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
   if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
   else if (!f.includeFlagged) drop.push(index.flagged);
-  const decided = skills === null && f.keywords.length === 0;
+  const decided = skills === null && (f.keywords.length === 0 || scores !== null);
   const months = f.roles.length > 0 || (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
   const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   const test = scan ? monthRules(index, f) : () => true;
@@ -314,7 +312,11 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
     }
     if (inLists && test(idx)) candidates.push(idx);
   }
-  return { candidates, residual, decided };
+  if (scores === null || f.keywords.length === 0) return { candidates, residual, decided };
+  // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
+  const byScore = (list: People) => [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const [holding, rest] = splitByCurrentFamily(index, candidates, f.rankFamily ?? "");
+  return { candidates: [...byScore(holding), ...byScore(rest)], residual, decided };
 }
 
 /** `matchPerson`'s company rules and role months (companyMatch, roleMatch) on the stint columns. */
