@@ -53,9 +53,10 @@ export function subtract(a: People, b: People): number[] {
 
 /** The people in any of the lists, among `size` people. */
 export function union(size: number, lists: readonly People[]): People {
-  if (lists.length <= 1) return lists[0] ?? [];
+  const given = lists.filter((list) => list.length > 0);
+  if (given.length <= 1) return given[0] ?? [];
   const marked = new Uint8Array(size);
-  for (const list of lists) for (const idx of list) marked[idx] = 1;
+  for (const list of given) for (const idx of list) marked[idx] = 1;
   const out: number[] = [];
   for (let idx = 0; idx < size; idx++) if (marked[idx] === 1) out.push(idx);
   return out;

@@ -270,7 +270,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
     const starts = (w: string) => w.startsWith(run);
     const name = f.qIn === "headline" ? [] : where(index.size, index.nameWords, starts);
     const headline = f.qIn === "name" ? [] : where(index.size, index.headlineWords, starts);
-    keep.push(any([name, headline].filter((list) => list.length > 0)));
+    keep.push(any([name, headline]));
     if (scores) for (const idx of name) scores[idx]! += 2;
     if (scores) for (const idx of headline) scores[idx]! += 1;
   }
