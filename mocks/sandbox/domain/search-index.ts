@@ -294,7 +294,10 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
   else if (!f.includeFlagged) drop.push(index.flagged);
   const decided = skills === null && (f.keywords.length === 0 || scores !== null);
-  const months = f.roles.length > 0 || (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
+  // Role lists are exact unless a role counts months or is scoped to a company: those take the stint scan.
+  const months =
+    f.roles.some((r) => (r.months ?? f.minRoleMonths) !== null || (r.kind === "family" && r.company !== null)) ||
+    (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
   const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   const test = scan ? monthRules(index, f) : () => true;
   // The shortest keep list walked in order: its people in every other keep list, in no drop list and passing
