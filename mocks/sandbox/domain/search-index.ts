@@ -51,8 +51,9 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   skillParts: Postings;
   nameWords: Postings;
   headlineWords: Postings;
-  /** Lower-case headline of each person. */
+  /** Lower-case headline of each person; the months of their longest stint. */
   headlines: string[];
+  longest: number[];
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
   stints: StintColumns;
@@ -154,6 +155,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     today,
     everyone: people.map((rec) => rec.idx),
     headlines: people.map((rec) => rec.headlineLc),
+    longest: people.map((rec) => Math.max(...rec.stints.map((s) => s.months))),
     locations: [...locations.values()],
     skillHolders: once(() => buildSkillHolders(people)),
     stints,
@@ -344,6 +346,7 @@ function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => bool
   }));
   if (f.roleFamily !== null) roles.push({ counts: inFamily(f.roleFamily, company), required: f.minRoleMonths });
   return (idx) => {
+    if (company === null && minCompanyMonths !== null && index.longest[idx]! < minCompanyMonths) return false;
     for (const r of roles) {
       let counted = false;
       let sum = 0;
