@@ -2,8 +2,10 @@
  * Indexes of the people search, built with the graph: the people per distinct value (company text, title,
  * school, certification, location, language, word) and per flag, as ascending lists. `planSearch(index,
  * filters)` narrows a search to the people who can match: each filter with an index gives a list, and the
- * candidates are the people in every list (smallest first). The lists are supersets of the true matches
- * (never smaller), so the exact per-person predicate still decides: narrowing changes the work, never an answer.
+ * candidates are the people in every list (the shortest walked through the others) who pass the month rules on
+ * the stint columns. Where every list is exact the plan is decided: the candidates are the hits and the exact
+ * per-person predicate only builds the page's rows; elsewhere the lists are supersets of the true matches and
+ * the predicate decides on each. Narrowing changes the work, never an answer.
  *
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
@@ -180,12 +182,13 @@ function once<T>(make: () => T): () => T {
 }
 
 /**
- * The search plan: the candidates (a superset of the matches, ascending) and the residual filters the exact
- * per-person predicate still has to check. Filters whose index list is exact (flags, flagged, places,
+ * The search plan: the candidates (a superset of the matches, ascending unless decided) and the residual
+ * filters the exact per-person predicate still has to check. Filters whose index list is exact (flags, flagged, places,
  * languages, school, certifications, skill phrases) are decided by the lists alone; the company rules and role
  * months by the stint columns. The company, role and keyword filters stay in the residual (they also produce
  * the match and the score). `decided`: every candidate matches (the residual only computes the match), so the
- * total is the candidate count; a decided plan keeps at most `enough` candidates.
+ * total is the candidate count; a decided plan keeps at most `enough` candidates, in the search's order (a
+ * ranked one: a current title in `rankFamily` first, then keyword score, then graph order).
  */
 export interface SearchPlan {
   candidates: People;
@@ -265,7 +268,8 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
   // When every keyword is one run, these are exactly its people, and the lists give the score (name 2, headline 1).
-  const scores = f.keywords.every((word) => leadingRun(word) === word) ? new Float64Array(index.size) : null;
+  const oneRuns = f.keywords.length > 0 && f.keywords.every((word) => leadingRun(word) === word);
+  const scores = oneRuns ? new Float64Array(index.size) : null;
   for (const word of f.keywords) {
     const run = leadingRun(word);
     if (run === "") continue;
@@ -317,9 +321,10 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
     }
     if (inLists && test(idx)) candidates.push(idx);
   }
-  if (scores === null || f.keywords.length === 0) return { candidates, residual, decided };
+  if (!decided || (f.rankFamily === undefined && scores === null)) return { candidates, residual, decided };
   // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
-  const byScore = (list: People) => [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const byScore = (list: People) =>
+    scores === null ? list : [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
   const [holding, rest] = splitByCurrentFamily(index, candidates, f.rankFamily ?? "");
   return { candidates: [...byScore(holding), ...byScore(rest)], residual, decided };
 }
@@ -380,7 +385,7 @@ function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => bool
 }
 
 /** Candidates split in two: the people whose current position is in `family`, then the others. */
-export function splitByCurrentFamily(index: SearchIndex, candidates: People, family: string): [People, People] {
+function splitByCurrentFamily(index: SearchIndex, candidates: People, family: string): [People, People] {
   const holding = intersect(candidates, index.currentFamilies.get(family) ?? []);
   return [holding, subtract(candidates, holding)];
 }

@@ -11,7 +11,7 @@ import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
 import { parseRoleTokens, titleMatcher } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
-import { planSearch, searchIndexOf, splitByCurrentFamily, type SearchPlan } from "./search-index.js";
+import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
 import { containsPhrase, hasWordPrefix, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
@@ -419,10 +419,10 @@ export interface SearchPage {
 }
 
 /**
- * One page of the search. When the indexes decide every candidate, the total is the candidate count and only
- * the page's rows are evaluated (for their match); otherwise the candidates are evaluated in graph order until
- * the page is taken and `countUpTo` hits are counted (an answer that caps its total needs no count past the
- * cap; every candidate when the hits are ranked).
+ * One page of the search. When the plan decides every candidate (in the stable order), the total is the candidate
+ * count and only the page's rows are evaluated (for their match); otherwise the candidates are evaluated in graph
+ * order until the page is taken and `countUpTo` hits are counted (an answer that caps its total needs no count past
+ * the cap; every candidate when the hits are ranked).
  */
 export function searchPage(
   graph: Graph,
@@ -431,47 +431,16 @@ export function searchPage(
   limit: number,
   countUpTo = Infinity,
 ): SearchPage {
-  const index = searchIndexOf(graph);
-  const plan = planSearch(index, f, isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit));
-  if (f.rankFamily === undefined || f.keywords.length > 0) return pageOf(graph, plan, f, offset, limit, countUpTo);
-  // Ranked by title alone: the candidates holding the family now, then the others, each part in graph order.
-  const inGraphOrder: SearchFilters = { ...f, rankFamily: undefined };
-  const [holding, others] = splitByCurrentFamily(index, plan.candidates, f.rankFamily);
-  const first = pageOf(graph, { ...plan, candidates: holding }, inGraphOrder, offset, limit, countUpTo);
-  // The first part's total is exact unless its count reached the cap with the page full.
-  if (first.total >= countUpTo && first.hits.length === limit) return first;
-  const rest = pageOf(
-    graph,
-    { ...plan, candidates: others },
-    inGraphOrder,
-    Math.max(0, offset - first.total),
-    limit - first.hits.length,
-    countUpTo - first.total,
-  );
-  return { total: first.total + rest.total, hits: [...first.hits, ...rest.hits] };
-}
-
-/** One page of a plan's candidates in the filters' order (see searchPage). */
-function pageOf(
-  graph: Graph,
-  plan: SearchPlan,
-  f: SearchFilters,
-  offset: number,
-  limit: number,
-  countUpTo: number,
-): SearchPage {
+  const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
+  const plan = planSearch(searchIndexOf(graph), f, enough);
   if (!plan.decided) {
-    // In graph order (unranked), the pass stops once it holds the page and `countUpTo` hits.
-    const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
     const hits = byScore(planHits(graph, plan, enough), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
-  // Every candidate matches: the total is their count, and only the page's rows are evaluated.
-  const hits: Hit[] = [];
-  for (const idx of plan.candidates.slice(offset, offset + Math.max(0, limit))) {
+  const hits = plan.candidates.slice(offset, offset + Math.max(0, limit)).map((idx) => {
     const hit = matchPerson(graph.people[idx]!, plan.residual, graph.todayMonth);
     if (!hit) throw new Error("search index and predicate disagree");
-    hits.push(hit);
-  }
+    return hit;
+  });
   return { total: plan.candidates.length, hits };
 }
