@@ -183,20 +183,22 @@ function once<T>(make: () => T): () => T {
 
 /**
  * The search plan: the candidates (a superset of the matches, ascending unless decided) and the residual
- * filters the exact per-person predicate still has to check. Filters whose index list is exact (flags, flagged, places,
- * languages, school, certifications, skill phrases) are decided by the lists alone; the company rules and role
- * months by the stint columns. The company, role and keyword filters stay in the residual (they also produce
- * the match and the score). `decided`: every candidate matches (the residual only computes the match), so the
- * total is the candidate count; a decided plan keeps at most `enough` candidates, in the search's order (a
- * ranked one: a current title in `rankFamily` first, then keyword score, then graph order).
+ * filters the exact per-person predicate still has to check. Filters whose index list is exact (flags,
+ * flagged, places, languages, school, certifications, skill phrases) are decided by the lists alone; the
+ * company rules and role months by the stint columns. The company, role and keyword filters stay in the
+ * residual (they also produce the match and the score). `decided`: every candidate matches (the residual only
+ * computes the match); its candidates come in the search's order (a ranked one: a current title in
+ * `rankFamily` first, then keyword score, then graph order), at least the first `pageEnd`, and `total` counts
+ * them: exact, or at least `countUpTo` when there are that many.
  */
 export interface SearchPlan {
   candidates: People;
+  total: number;
   residual: SearchFilters;
   decided: boolean;
 }
 
-export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infinity): SearchPlan {
+export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infinity, countUpTo = Infinity): SearchPlan {
   /** The candidates are in every `keep` list and in no `drop` list. */
   const keep: People[] = [];
   const drop: People[] = [];
@@ -307,8 +309,11 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
   const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   const test = scan ? monthRules(index, f) : () => true;
   // The shortest keep list walked in order: its people in every other keep list, in no drop list and passing
-  // the month rules. A decided plan's candidates are the hits: it stops once it holds `enough`.
+  // the month rules. A decided plan's candidates are the hits: it stops once it holds the page and the count,
+  // or only the page when it is counted without the walk (the first list less its people in the one drop list).
   const [first = index.everyone, ...others] = [...keep].sort((a, b) => a.length - b.length);
+  const counted = !scan && others.length === 0 && drop.length <= 1;
+  const enough = counted ? pageEnd : Math.max(pageEnd, countUpTo);
   const lists = [...others, ...drop];
   const at = lists.map(() => 0);
   const candidates: number[] = [];
@@ -321,12 +326,15 @@ export function planSearch(index: SearchIndex, f: SearchFilters, enough = Infini
     }
     if (inLists && test(idx)) candidates.push(idx);
   }
-  if (!decided || (f.rankFamily === undefined && scores === null)) return { candidates, residual, decided };
+  const total = counted
+    ? first.length - (drop.length === 0 ? 0 : intersect(first, drop[0]!).length)
+    : candidates.length;
+  if (!decided || (f.rankFamily === undefined && scores === null)) return { candidates, total, residual, decided };
   // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
   const byScore = (list: People) =>
     scores === null ? list : [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
   const [holding, rest] = splitByCurrentFamily(index, candidates, f.rankFamily ?? "");
-  return { candidates: [...byScore(holding), ...byScore(rest)], residual, decided };
+  return { candidates: [...byScore(holding), ...byScore(rest)], total, residual, decided };
 }
 
 /** `matchPerson`'s company rules and role months (companyMatch, roleMatch) on the stint columns. */

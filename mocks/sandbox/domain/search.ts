@@ -431,10 +431,10 @@ export function searchPage(
   limit: number,
   countUpTo = Infinity,
 ): SearchPage {
-  const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
-  const plan = planSearch(searchIndexOf(graph), f, enough);
+  const ranked = isRanked(f);
+  const plan = planSearch(searchIndexOf(graph), f, ranked ? Infinity : offset + limit, ranked ? Infinity : countUpTo);
   if (!plan.decided) {
-    const hits = byScore(planHits(graph, plan, enough), f);
+    const hits = byScore(planHits(graph, plan, ranked ? Infinity : Math.max(countUpTo, offset + limit)), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
   const hits = plan.candidates.slice(offset, offset + Math.max(0, limit)).map((idx) => {
@@ -442,5 +442,5 @@ export function searchPage(
     if (!hit) throw new Error("search index and predicate disagree");
     return hit;
   });
-  return { total: plan.candidates.length, hits };
+  return { total: plan.total, hits };
 }
