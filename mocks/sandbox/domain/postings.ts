@@ -23,39 +23,40 @@ export function where(size: number, postings: Postings, test: (key: string) => b
   return union(size, lists);
 }
 
+/**
+ * The first position at or after `from` whose person is not below `idx` (the list's length when none): steps
+ * that double while they stay below, then halve, so a walk costs little where the list is much longer.
+ */
+export function seek(list: People, from: number, idx: number): number {
+  let at = from;
+  let step = 1;
+  for (; at + step <= list.length && list[at + step - 1]! < idx; step *= 2) at += step;
+  while (step > 1) {
+    step /= 2;
+    if (at + step <= list.length && list[at + step - 1]! < idx) at += step;
+  }
+  return at;
+}
+
 /** The people in both lists. */
 export function intersect(a: People, b: People): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]! < b[j]!) i++;
-    else if (a[i]! > b[j]!) j++;
-    else {
-      out.push(a[i]!);
-      i++;
-      j++;
-    }
-  }
-  return out;
+  if (a.length > b.length) return intersect(b, a);
+  let at = 0;
+  return a.filter((idx) => b[(at = seek(b, at, idx))] === idx);
 }
 
 /** The people of `a` who are not in `b`. */
 export function subtract(a: People, b: People): number[] {
-  const out: number[] = [];
-  let j = 0;
-  for (const idx of a) {
-    while (j < b.length && b[j]! < idx) j++;
-    if (b[j] !== idx) out.push(idx);
-  }
-  return out;
+  let at = 0;
+  return a.filter((idx) => b[(at = seek(b, at, idx))] !== idx);
 }
 
 /** The people in any of the lists, among `size` people. */
 export function union(size: number, lists: readonly People[]): People {
-  if (lists.length <= 1) return lists[0] ?? [];
+  const given = lists.filter((list) => list.length > 0);
+  if (given.length <= 1) return given[0] ?? [];
   const marked = new Uint8Array(size);
-  for (const list of lists) for (const idx of list) marked[idx] = 1;
+  for (const list of given) for (const idx of list) marked[idx] = 1;
   const out: number[] = [];
   for (let idx = 0; idx < size; idx++) if (marked[idx] === 1) out.push(idx);
   return out;

@@ -71,6 +71,14 @@ describe("indexed search = exact predicate over every person", () => {
     {},
     { include_flagged: true },
     { nl: "senior engineers in Berlin or Munich" },
+    // Skill terms whose words, not the phrase, are in headlines ("principal software engineer at ...").
+    { skill: "engineer principal" },
+    { skills: "analyst data;sql", skill_match: "all" },
+    // A term holding the skill text's separator matches across two parts (two adjacent skills).
+    { skills: "python\u0001sql" },
+    { skills: "python\u0001sql", min_company_months: 1 },
+    // Two keywords, each in a name or a headline or both: the order of the scores (name 2, headline 1).
+    { keywords: "s a" },
   ];
 
   it("on the default graph (every single filter and 300 fixed-seed mixes)", () => {

@@ -2,22 +2,25 @@
  * Indexes of the people search, built with the graph: the people per distinct value (company text, title,
  * school, certification, location, language, word) and per flag, as ascending lists. `planSearch(index,
  * filters)` narrows a search to the people who can match: each filter with an index gives a list, and the
- * candidates are the people in every list (smallest first). The lists are supersets of the true matches
- * (never smaller), so the exact per-person predicate still decides: narrowing changes the work, never an answer.
+ * candidates are the people in every list (the shortest walked through the others) who pass the month rules on
+ * the stint columns. Where every list is exact the plan is decided: the candidates are the hits and the exact
+ * per-person predicate only builds the page's rows; elsewhere the lists are supersets of the true matches and
+ * the predicate decides on each. Narrowing changes the work, never an answer.
  *
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { intersect, post, subtract, union, where, type People, type Postings } from "./postings.js";
+import { intersect, post, seek, subtract, union, where, type People, type Postings } from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
-import { leadingRun, wordRuns } from "../data/text.js";
+import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
 
 /** Boolean properties of a person, as lists. */
 const FLAGS = {
   unflagged: (rec: PersonRecord) => !rec.flagged,
+  flagged: (rec: PersonRecord) => rec.flagged,
   openToWork: (rec: PersonRecord) => rec.openToWork,
   betweenRoles: (rec: PersonRecord) => rec.betweenRoles,
   exploring: (rec: PersonRecord) => rec.exploring,
@@ -28,6 +31,8 @@ const FLAGS = {
 
 interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   size: number;
+  /** The graph's today (month index), which the company rules count from. */
+  today: number;
   /** Every person. */
   everyone: People;
   /** Lower-case role family of any stint; `currentFamilies`: of current stints only. */
@@ -44,12 +49,32 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   languages: Postings;
   /** People by distinct lower-case location. */
   locations: { location: LowerLocation; people: number[] }[];
-  /** Whole words of the skill text (skills, employers, headline). */
-  skillWords: Postings;
+  /** The parts of the skill text but the headline: lower-case skills and employers. */
+  skillParts: Postings;
   nameWords: Postings;
   headlineWords: Postings;
+  /** Lower-case headline of each person; the months of their longest stint. */
+  headlines: string[];
+  longest: number[];
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
+  stints: StintColumns;
+}
+
+/**
+ * Every stint's figures as columns (person `idx` has stints [from[idx], from[idx + 1])), so that the month rules
+ * read arrays, not records: start (-Infinity: unknown), end (Infinity: current or open), months, current, lower-case
+ * role family, company text, lower-case title.
+ */
+interface StintColumns {
+  from: number[];
+  start: number[];
+  end: number[];
+  months: number[];
+  current: boolean[];
+  family: (string | null)[];
+  text: string[];
+  title: string[];
 }
 
 const indexes = new WeakMap<Graph, SearchIndex>();
@@ -57,11 +82,11 @@ const indexes = new WeakMap<Graph, SearchIndex>();
 /** The people search's indexes of a graph, built on first use and kept with it (the core builds them at start). */
 export function searchIndexOf(graph: Graph): SearchIndex {
   let index = indexes.get(graph);
-  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people)));
+  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people, graph.todayMonth)));
   return index;
 }
 
-function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
+function buildSearchIndex(people: readonly PersonRecord[], today: number): SearchIndex {
   const index = {
     families: new Map(),
     currentFamilies: new Map(),
@@ -72,7 +97,7 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     certificationNames: new Map(),
     certificationAuthorities: new Map(),
     languages: new Map(),
-    skillWords: new Map(),
+    skillParts: new Map(),
     nameWords: new Map(),
     headlineWords: new Map(),
   } satisfies Partial<Record<keyof SearchIndex, Postings>>;
@@ -81,21 +106,34 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
     number[]
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
-  // Skills, employers and headlines repeat across people: each distinct text is split once. A skill text is
-  // its parts joined by a non-word character, so its words are the words of its parts: the lower-case skills,
-  // the lower-cased employer of each stint, the headline.
-  const split = new Map<string, string[]>();
-  const wordsOf = (text: string) => split.get(text) ?? split.set(text, wordRuns(text)).get(text)!;
+  const stints: StintColumns = {
+    from: [],
+    start: [],
+    end: [],
+    months: [],
+    current: [],
+    family: [],
+    text: [],
+    title: [],
+  };
   for (const rec of people) {
     const idx = rec.idx;
     for (const [flag, test] of Object.entries(FLAGS)) if (test(rec)) flags[flag as keyof typeof FLAGS].push(idx);
+    stints.from.push(stints.start.length);
     for (const s of rec.stints) {
+      stints.start.push(s.start ?? -Infinity);
+      stints.end.push(s.current || s.end === null ? Infinity : s.end);
+      stints.months.push(s.months);
+      stints.current.push(s.current);
+      stints.family.push(s.familyLc);
+      stints.text.push(s.companyText);
+      stints.title.push(s.titleLc);
       if (s.familyLc !== null) post(index.families, s.familyLc, idx);
       if (s.familyLc !== null && s.current) post(index.currentFamilies, s.familyLc, idx);
       post(index.companyTexts, s.companyText, idx);
       if (s.current) post(index.currentCompanyTexts, s.companyText, idx);
       post(index.titles, s.titleLc, idx);
-      for (const w of wordsOf((s.companyName ?? "").toLowerCase())) post(index.skillWords, w, idx);
+      post(index.skillParts, (s.companyName ?? "").toLowerCase(), idx);
     }
     for (const school of rec.schoolsLc) post(index.schools, school, idx);
     for (const c of rec.certificationsLc) {
@@ -103,24 +141,26 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
       if (c.authority !== null) post(index.certificationAuthorities, c.authority, idx);
     }
     for (const l of rec.languagesLc) post(index.languages, l, idx);
-    for (const skill of rec.skillsLc) for (const w of wordsOf(skill)) post(index.skillWords, w, idx);
-    for (const w of wordsOf(rec.headlineLc)) {
-      post(index.skillWords, w, idx);
-      post(index.headlineWords, w, idx);
-    }
+    for (const skill of rec.skillsLc) post(index.skillParts, skill, idx);
+    for (const w of wordRuns(rec.headlineLc)) post(index.headlineWords, w, idx);
     for (const w of wordRuns(rec.nameLc)) post(index.nameWords, w, idx);
     const l = rec.locationLc;
     const place = JSON.stringify([l.city, l.region, l.country]);
     const group = locations.get(place) ?? locations.set(place, { location: l, people: [] }).get(place)!;
     group.people.push(idx);
   }
+  stints.from.push(stints.start.length);
   return {
     ...index,
     ...flags,
     size: people.length,
+    today,
     everyone: people.map((rec) => rec.idx),
+    headlines: people.map((rec) => rec.headlineLc),
+    longest: people.map((rec) => Math.max(...rec.stints.map((s) => s.months))),
     locations: [...locations.values()],
     skillHolders: once(() => buildSkillHolders(people)),
+    stints,
   };
 }
 
@@ -142,19 +182,23 @@ function once<T>(make: () => T): () => T {
 }
 
 /**
- * The search plan: the candidates (a superset of the matches, ascending) and the residual filters the exact
- * per-person predicate still has to check. Filters whose index list is exact (flags, flagged, places,
- * languages, school, certifications, one-word skills) are decided by the lists alone. The company, role and
- * keyword filters stay in the residual (they also produce the match and the score). `decided`: every
- * candidate matches (the residual only computes the match), so the total is the candidate count.
+ * The search plan: the candidates (a superset of the matches, ascending unless decided) and the residual
+ * filters the exact per-person predicate still has to check. Filters whose index list is exact (flags,
+ * flagged, places, languages, school, certifications, skill phrases) are decided by the lists alone; the
+ * company rules and role months by the stint columns. The company, role and keyword filters stay in the
+ * residual (they also produce the match and the score). `decided`: every candidate matches (the residual only
+ * computes the match); its candidates come in the search's order (a ranked one: a current title in
+ * `rankFamily` first, then keyword score, then graph order), at least the first `pageEnd`, and `total` counts
+ * them: exact, or at least `countUpTo` when there are that many.
  */
 export interface SearchPlan {
   candidates: People;
+  total: number;
   residual: SearchFilters;
   decided: boolean;
 }
 
-export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
+export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infinity, countUpTo = Infinity): SearchPlan {
   /** The candidates are in every `keep` list and in no `drop` list. */
   const keep: People[] = [];
   const drop: People[] = [];
@@ -168,7 +212,6 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   const places = (matches: (l: LowerLocation) => boolean) =>
     any(index.locations.filter((g) => matches(g.location)).map((g) => g.people));
 
-  if (!f.includeFlagged) keep.push(index.unflagged);
   flag(index.openToWork, f.openToWork);
   flag(index.betweenRoles, f.betweenRoles);
   flag(index.exploring, f.exploring);
@@ -190,27 +233,29 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
       ),
     );
 
+  // A skill term's people (the phrase rule, on a skill text's parts: skills, employers, headline): a skill or
+  // employer containing it, or a headline containing it among those holding its words (all of them for a
+  // one-word term). null (left to the predicate): a term without a word, or one holding the parts' separator.
+  const skillPeople = (term: string): People | null => {
+    const words = wordRuns(term);
+    if (words.length === 0 || term.includes("\u0001")) return null;
+    const inHeadline = words.map((w) => get(index.headlineWords, w)).reduce((a, b) => intersect(a, b));
+    const oneWord = words.length === 1 && words[0] === term;
+    return any([
+      where(index.size, index.skillParts, (part) => containsPhrase(part, term)),
+      oneWord ? inHeadline : inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
+    ]);
+  };
   let skills = f.skills;
   if (skills) {
-    // A term's people have a skill text containing every word of the term (null: no word to look up); exact
-    // when the term is a single word (a phrase match of a word is a whole word of the text).
-    const terms = skills.terms.map((term) => {
-      const words = wordRuns(term);
-      const lists = words.map((w) => get(index.skillWords, w));
-      return {
-        term,
-        people: words.length === 0 ? null : lists.reduce((a, b) => intersect(a, b)),
-        exact: words.length === 1 && words[0] === term,
-      };
-    });
-    if (skills.mode === "all") {
-      for (const t of terms) if (t.people !== null) keep.push(t.people);
-      const open = terms.filter((t) => !t.exact).map((t) => t.term);
-      skills = open.length > 0 ? { terms: open, mode: "all" } : null;
-    } else if (terms.every((t) => t.people !== null)) {
-      keep.push(any(terms.map((t) => t.people!)));
-      if (terms.every((t) => t.exact)) skills = null;
-    }
+    const lists = skills.terms.map(skillPeople);
+    const open = skills.terms.filter((_, i) => lists[i] === null);
+    if (skills.mode === "all" || open.length === 0)
+      byMode(
+        skills.mode,
+        lists.filter((l) => l !== null),
+      );
+    skills = open.length === 0 ? null : skills.mode === "all" ? { terms: open, mode: "all" } : skills;
   }
 
   if (f.company !== null) keep.push(containing(index.companyTexts, f.company));
@@ -218,32 +263,26 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
   if (f.companyCurrent && f.leftMinMonthsAgo === null)
     keep.push(f.company === null ? index.employed : containing(index.currentCompanyTexts, f.company));
   if (f.roleFamily !== null) keep.push(get(index.families, f.roleFamily));
-  let rolesExact = f.roleFamily === null || (f.company === null && f.minRoleMonths === null);
   for (const r of f.roles) {
-    const months = r.months ?? f.minRoleMonths;
-    if (r.kind === "family") {
-      keep.push(get(index.families, r.family));
-      if (r.company !== null) keep.push(containing(index.companyTexts, r.company));
-      rolesExact &&= r.company === null && months === null;
-    } else {
-      keep.push(where(index.size, index.titles, titleMatcher(r)));
-      rolesExact &&= months === null;
-    }
+    if (r.kind === "title") keep.push(where(index.size, index.titles, titleMatcher(r)));
+    else keep.push(get(index.families, r.family));
+    if (r.kind === "family" && r.company !== null) keep.push(containing(index.companyTexts, r.company));
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
+  // When every keyword is one run, these are exactly its people, and the lists give the score (name 2, headline 1).
+  const oneRuns = f.keywords.length > 0 && f.keywords.every((word) => leadingRun(word) === word);
+  const scores = oneRuns ? new Float64Array(index.size) : null;
   for (const word of f.keywords) {
     const run = leadingRun(word);
     if (run === "") continue;
     const starts = (w: string) => w.startsWith(run);
-    keep.push(
-      any([
-        ...(f.qIn !== "headline" ? [where(index.size, index.nameWords, starts)] : []),
-        ...(f.qIn !== "name" ? [where(index.size, index.headlineWords, starts)] : []),
-      ]),
-    );
+    const name = f.qIn === "headline" ? [] : where(index.size, index.nameWords, starts);
+    const headline = f.qIn === "name" ? [] : where(index.size, index.headlineWords, starts);
+    keep.push(any([name, headline]));
+    if (scores) for (const idx of name) scores[idx]! += 2;
+    if (scores) for (const idx of headline) scores[idx]! += 1;
   }
 
-  const companyExact = f.minCompanyMonths === null && f.leftMinMonthsAgo === null && f.activeDuring === null;
   const residual: SearchFilters = {
     ...f,
     includeFlagged: true,
@@ -259,19 +298,102 @@ export function planSearch(index: SearchIndex, f: SearchFilters): SearchPlan {
     certifications: null,
     skills,
   };
-  // Smallest list first: each intersection is at most as long as the shortest list so far.
-  const sorted = [...keep].sort((a, b) => a.length - b.length);
-  let candidates = sorted.length === 0 ? index.everyone : sorted.reduce((a, b) => intersect(a, b));
-  for (const list of drop) candidates = subtract(candidates, list);
-  return {
-    candidates,
-    residual,
-    decided: companyExact && rolesExact && skills === null && f.keywords.length === 0,
+  // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
+  if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
+  else if (!f.includeFlagged) drop.push(index.flagged);
+  const decided = skills === null && (f.keywords.length === 0 || scores !== null);
+  // Role lists are exact unless a role counts months or is scoped to a company: those take the stint scan.
+  const months =
+    f.roles.some((r) => (r.months ?? f.minRoleMonths) !== null || (r.kind === "family" && r.company !== null)) ||
+    (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
+  const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
+  const test = scan ? monthRules(index, f) : () => true;
+  // The shortest keep list walked in order: its people in every other keep list, in no drop list and passing
+  // the month rules. A decided plan's candidates are the hits: it stops once it holds the page and the count,
+  // or only the page when it is counted without the walk (the first list less its people in the one drop list).
+  const [first = index.everyone, ...others] = [...keep].sort((a, b) => a.length - b.length);
+  const counted = !scan && others.length === 0 && drop.length <= 1;
+  const enough = counted ? pageEnd : Math.max(pageEnd, countUpTo);
+  const lists = [...others, ...drop];
+  const at = lists.map(() => 0);
+  const candidates: number[] = [];
+  for (const idx of first) {
+    if (decided && candidates.length >= enough) break;
+    let inLists = true;
+    for (let k = 0; k < lists.length && inLists; k++) {
+      at[k] = seek(lists[k]!, at[k]!, idx);
+      inLists = (lists[k]![at[k]!] === idx) === k < others.length;
+    }
+    if (inLists && test(idx)) candidates.push(idx);
+  }
+  const total = counted
+    ? first.length - (drop.length === 0 ? 0 : intersect(first, drop[0]!).length)
+    : candidates.length;
+  if (!decided || (f.rankFamily === undefined && scores === null)) return { candidates, total, residual, decided };
+  // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
+  const byScore = (list: People) =>
+    scores === null ? list : [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const [holding, rest] = splitByCurrentFamily(index, candidates, f.rankFamily ?? "");
+  return { candidates: [...byScore(holding), ...byScore(rest)], total, residual, decided };
+}
+
+/** `matchPerson`'s company rules and role months (companyMatch, roleMatch) on the stint columns. */
+function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => boolean {
+  const { from, start, end, months, current, family, text, title } = index.stints;
+  const { minCompanyMonths, leftMinMonthsAgo: left, activeDuring: during } = f;
+  // The company texts containing a fragment (null: any company).
+  const at = (fragment: string | null) =>
+    fragment === null ? null : new Set([...index.companyTexts.keys()].filter((t) => t.includes(fragment)));
+  const company = at(f.company);
+  const companyRules =
+    company !== null || minCompanyMonths !== null || f.companyCurrent || left !== null || during !== null;
+  const lastEnd = left === null ? Infinity : index.today - left;
+  const wantsCurrent = left === null && f.companyCurrent;
+  // Each role: the stints it counts (at least one) and the months they must sum to.
+  const inFamily = (name: string, there: Set<string> | null) => (i: number) =>
+    family[i] === name && (there === null || there.has(text[i]!));
+  const inTitle = (matches: (title: string) => boolean) => (i: number) => matches(title[i]!);
+  const roles = f.roles.map((r) => ({
+    counts: r.kind === "title" ? inTitle(titleMatcher(r)) : inFamily(r.family, at(r.company)),
+    required: r.months ?? f.minRoleMonths,
+  }));
+  if (f.roleFamily !== null) roles.push({ counts: inFamily(f.roleFamily, company), required: f.minRoleMonths });
+  return (idx) => {
+    if (company === null && minCompanyMonths !== null && index.longest[idx]! < minCompanyMonths) return false;
+    for (const r of roles) {
+      let counted = false;
+      let sum = 0;
+      for (let i = from[idx]!; i < from[idx + 1]!; i++) {
+        if (!r.counts(i)) continue;
+        counted = true;
+        sum += months[i]!;
+      }
+      if (!counted || (r.required !== null && sum < r.required)) return false;
+    }
+    if (!companyRules) return true;
+    let currentThere = false;
+    let qualifies = false;
+    let companyMonths = 0;
+    for (let i = from[idx]!; i < from[idx + 1]!; i++) {
+      if (company !== null && !company.has(text[i]!)) continue;
+      currentThere ||= current[i]!;
+      companyMonths += months[i]!;
+      qualifies ||=
+        end[i]! <= lastEnd &&
+        (!wantsCurrent || current[i]!) &&
+        (during === null || (start[i]! <= during && during <= end[i]!)) &&
+        (company !== null || minCompanyMonths === null || months[i]! >= minCompanyMonths);
+    }
+    return (
+      qualifies &&
+      !(company !== null && left !== null && currentThere) &&
+      (company === null || minCompanyMonths === null || companyMonths >= minCompanyMonths)
+    );
   };
 }
 
 /** Candidates split in two: the people whose current position is in `family`, then the others. */
-export function splitByCurrentFamily(index: SearchIndex, candidates: People, family: string): [People, People] {
+function splitByCurrentFamily(index: SearchIndex, candidates: People, family: string): [People, People] {
   const holding = intersect(candidates, index.currentFamilies.get(family) ?? []);
   return [holding, subtract(candidates, holding)];
 }

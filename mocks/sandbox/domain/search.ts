@@ -9,10 +9,10 @@ import { invalidRequest } from "../contract/errors.js";
 import { periodStart } from "../data/dates.js";
 import { compilePlaces } from "./locations.js";
 import { parseNl } from "./nl.js";
-import { parseRoleTokens, titleMatcher, type RoleFilter } from "./roles.js";
+import { parseRoleTokens, titleMatcher } from "./roles.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
-import { planSearch, searchIndexOf, splitByCurrentFamily, type SearchPlan } from "./search-index.js";
-import { containsPhrase, hasWordPrefix, textIdCount, tokenize } from "../data/text.js";
+import { planSearch, searchIndexOf, type SearchPlan } from "./search-index.js";
+import { containsPhrase, hasWordPrefix, tokenize } from "../data/text.js";
 import { QUERY_KEYS, SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 
 export {
@@ -137,28 +137,9 @@ function matchRole(family: string, months: number, scope: MatchRole["scope"], co
 
 const NO_MATCH: Readonly<Match> = Object.freeze({});
 
-/**
- * Stint text tests, memoized per filter object and test key (the fragment, the title token): the graph has
- * few distinct company texts and titles, so a search tests each distinct text once (by its textId) instead
- * of once per stint. Results: 0 not yet tested, 1 false, 2 true.
- */
-const memos = new WeakMap<object, { key: string; results: Uint8Array }>();
-
-function memoized(owner: object, key: string, id: number, text: string, test: (text: string) => boolean): boolean {
-  let memo = memos.get(owner);
-  if (!memo || memo.key !== key || id >= memo.results.length)
-    memos.set(owner, (memo = { key, results: new Uint8Array(textIdCount()) }));
-  if (memo.results[id] === 0) memo.results[id] = test(text) ? 2 : 1;
-  return memo.results[id] === 2;
-}
-
 /** The stint is at a company whose name or URL contains the fragment. */
-function atCompany(owner: object, fragment: string, s: Stint): boolean {
-  return memoized(owner, fragment, s.companyTextId, s.companyText, (t) => t.includes(fragment));
-}
-
-function titleMatches(r: Extract<RoleFilter, { kind: "title" }>, s: Stint): boolean {
-  return memoized(r, r.token, s.titleId, s.titleLc, titleMatcher(r));
+function atCompany(fragment: string, s: Stint): boolean {
+  return s.companyText.includes(fragment);
 }
 
 function activeAt(s: Stint, month: number): boolean {
@@ -178,7 +159,7 @@ function companyMatch(
     f.leftMinMonthsAgo !== null ||
     f.activeDuring !== null;
   if (!anyCompanyRule) return NO_MATCH;
-  const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => atCompany(f, f.company!, s));
+  const candidates = f.company === null ? rec.stints : rec.stints.filter((s) => atCompany(f.company!, s));
   if (candidates.length === 0) return null;
   let qualifying = candidates;
   if (f.leftMinMonthsAgo !== null) {
@@ -215,7 +196,7 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
     let first: Stint | null = null;
     let months = 0;
     for (const s of rec.stints) {
-      if (s.familyLc !== f.roleFamily || (scoped && !atCompany(f, f.company!, s))) continue;
+      if (s.familyLc !== f.roleFamily || (scoped && !atCompany(f.company!, s))) continue;
       first ??= s;
       months += s.months;
     }
@@ -226,10 +207,10 @@ function roleMatch(rec: PersonRecord, f: SearchFilters): Pick<Match, "role_month
     let stints: Stint[];
     let company: string | null = null;
     if (r.kind === "family") {
-      stints = rec.stints.filter((s) => s.familyLc === r.family && (r.company === null || atCompany(r, r.company, s)));
+      stints = rec.stints.filter((s) => s.familyLc === r.family && (r.company === null || atCompany(r.company, s)));
       if (r.company !== null) company = stints[0]?.companyName ?? null;
     } else {
-      stints = rec.stints.filter((s) => titleMatches(r, s));
+      stints = rec.stints.filter((s) => titleMatcher(r)(s.titleLc));
     }
     const months = sumMonths(stints);
     const required = r.months ?? f.minRoleMonths;
@@ -438,10 +419,10 @@ export interface SearchPage {
 }
 
 /**
- * One page of the search. When the indexes decide every candidate, the total is the candidate count and only
- * the page's rows are evaluated (for their match); otherwise the candidates are evaluated in graph order until
- * the page is taken and `countUpTo` hits are counted (an answer that caps its total needs no count past the
- * cap; every candidate when the hits are ranked).
+ * One page of the search. When the plan decides every candidate (in the stable order), the total is the candidate
+ * count and only the page's rows are evaluated (for their match); otherwise the candidates are evaluated in graph
+ * order until the page is taken and `countUpTo` hits are counted (an answer that caps its total needs no count past
+ * the cap; every candidate when the hits are ranked).
  */
 export function searchPage(
   graph: Graph,
@@ -450,47 +431,16 @@ export function searchPage(
   limit: number,
   countUpTo = Infinity,
 ): SearchPage {
-  const index = searchIndexOf(graph);
-  const plan = planSearch(index, f);
-  if (f.rankFamily === undefined || f.keywords.length > 0) return pageOf(graph, plan, f, offset, limit, countUpTo);
-  // Ranked by title alone: the candidates holding the family now, then the others, each part in graph order.
-  const inGraphOrder: SearchFilters = { ...f, rankFamily: undefined };
-  const [holding, others] = splitByCurrentFamily(index, plan.candidates, f.rankFamily);
-  const first = pageOf(graph, { ...plan, candidates: holding }, inGraphOrder, offset, limit, countUpTo);
-  // The first part's total is exact unless its count reached the cap with the page full.
-  if (first.total >= countUpTo && first.hits.length === limit) return first;
-  const rest = pageOf(
-    graph,
-    { ...plan, candidates: others },
-    inGraphOrder,
-    Math.max(0, offset - first.total),
-    limit - first.hits.length,
-    countUpTo - first.total,
-  );
-  return { total: first.total + rest.total, hits: [...first.hits, ...rest.hits] };
-}
-
-/** One page of a plan's candidates in the filters' order (see searchPage). */
-function pageOf(
-  graph: Graph,
-  plan: SearchPlan,
-  f: SearchFilters,
-  offset: number,
-  limit: number,
-  countUpTo: number,
-): SearchPage {
+  const ranked = isRanked(f);
+  const plan = planSearch(searchIndexOf(graph), f, ranked ? Infinity : offset + limit, ranked ? Infinity : countUpTo);
   if (!plan.decided) {
-    // In graph order (unranked), the pass stops once it holds the page and `countUpTo` hits.
-    const enough = isRanked(f) ? Infinity : Math.max(countUpTo, offset + limit);
-    const hits = byScore(planHits(graph, plan, enough), f);
+    const hits = byScore(planHits(graph, plan, ranked ? Infinity : Math.max(countUpTo, offset + limit)), f);
     return { total: hits.length, hits: hits.slice(offset, offset + limit) };
   }
-  // Every candidate matches: the total is their count, and only the page's rows are evaluated.
-  const hits: Hit[] = [];
-  for (const idx of plan.candidates.slice(offset, offset + Math.max(0, limit))) {
+  const hits = plan.candidates.slice(offset, offset + Math.max(0, limit)).map((idx) => {
     const hit = matchPerson(graph.people[idx]!, plan.residual, graph.todayMonth);
     if (!hit) throw new Error("search index and predicate disagree");
-    hits.push(hit);
-  }
-  return { total: plan.candidates.length, hits };
+    return hit;
+  });
+  return { total: plan.total, hits };
 }
