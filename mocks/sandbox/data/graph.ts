@@ -6,7 +6,7 @@
  * read-only, by every organization.
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
-import { keeper, textId } from "./text.js";
+import { keeper } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
 import type { Company, Person, Position } from "./resources.js";
 
@@ -24,9 +24,8 @@ export interface Stint {
   readonly title: string | null;
   readonly family: string | null;
   readonly company: Company | null;
-  /** Lower-cased company name and URL for fragment matching, and its `textId` (search memoizes tests by it). */
+  /** Lower-cased company name and URL for fragment matching. */
   readonly companyText: string;
-  readonly companyTextId: number;
   readonly start: number | null;
   /** Last month of the ended period; null when open (current, or no end recorded). */
   readonly end: number | null;
@@ -37,9 +36,8 @@ export interface Stint {
   readonly notCurrent: boolean;
   readonly months: number;
   readonly familyLc: string | null;
-  /** Lower-case title ("" without a title) and its `textId`. */
+  /** Lower-case title ("" without a title). */
   readonly titleLc: string;
-  readonly titleId: number;
 }
 
 /**
@@ -275,7 +273,6 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     family: position.role_family,
     company,
     companyText,
-    companyTextId: textId(companyText),
     start,
     end,
     current,
@@ -284,6 +281,5 @@ function toStint(position: Position, company: Company | null, todayMonth: number
     months: position.tenure_months ?? (start !== null ? monthsBetween(start, end ?? todayMonth) : 0),
     familyLc: position.role_family == null ? null : lower(position.role_family),
     titleLc,
-    titleId: textId(titleLc),
   };
 }

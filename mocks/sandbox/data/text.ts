@@ -72,23 +72,6 @@ export function tokenize(text: string): string[] {
     .filter(Boolean);
 }
 
-const textIds = new Map<string, number>();
-
-/**
- * A process-wide small integer per distinct string (stint company texts and titles; as many as the graphs
- * built have distinct ones), so a search can memoize a test per distinct text in a typed array.
- */
-export function textId(text: string): number {
-  let id = textIds.get(text);
-  if (id === undefined) textIds.set(text, (id = textIds.size));
-  return id;
-}
-
-/** How many strings have an id (ids are 0 .. textIdCount() - 1). */
-export function textIdCount(): number {
-  return textIds.size;
-}
-
 /** Returns its text, the same string for equal texts: what a graph holds once per distinct text. */
 export function keeper(): (text: string) => string {
   const kept = new Map<string, string>();
