@@ -1,7 +1,19 @@
-/** The people lists' set operations equal the same operations on JavaScript Sets, for dense and sparse lists. */
+/** The people sets' operations (lists and bits) equal the same operations on JavaScript Sets, dense and sparse. */
 import { describe, expect, it } from "vitest";
 import { Prng } from "../data/prng.js";
-import { intersect, post, subtract, union, where, type Postings } from "./postings.js";
+import {
+  common,
+  count,
+  intersect,
+  peopleOf,
+  post,
+  subtract,
+  union,
+  where,
+  type Bits,
+  type People,
+  type Postings,
+} from "./postings.js";
 
 const SIZE = 300;
 
@@ -23,7 +35,7 @@ describe("people lists", () => {
         expect(intersect(a, b)).toEqual(a.filter((i) => inB.has(i)));
         expect(subtract(a, b)).toEqual(a.filter((i) => !inB.has(i)));
         const all = new Set([...a, ...b, ...c]);
-        expect(union(SIZE, [a, b, c])).toEqual([...all].sort((x, y) => x - y));
+        expect(peopleOf(union(SIZE, [a, b, c]))).toEqual([...all].sort((x, y) => x - y));
         checked++;
       }
     }
@@ -35,10 +47,11 @@ describe("people lists", () => {
     expect(subtract([0, 5, SIZE - 1], [0, SIZE - 1])).toEqual([5]);
     expect(subtract([0, 5], [])).toEqual([0, 5]);
     expect(intersect([], [1, 2])).toEqual([]);
-    expect(union(SIZE, [])).toEqual([]);
-    const only = [3, 4];
-    expect(union(SIZE, [only])).toBe(only);
-    expect(union(SIZE, [[SIZE - 1], [0]])).toEqual([0, SIZE - 1]);
+    expect(peopleOf(union(SIZE, []))).toEqual([]);
+    expect(peopleOf(union(SIZE, [[SIZE - 1], [0]]))).toEqual([0, SIZE - 1]);
+    // Bit 31 of a word (the sign bit of a 32-bit integer) and the last, partial word.
+    expect(peopleOf(union(33, [[31, 32]]))).toEqual([31, 32]);
+    expect(count(union(33, [[31, 32]]))).toBe(2);
   });
 
   it("posting lists: graph order, one entry per person and key, lookups by any accepted key", () => {
@@ -49,8 +62,33 @@ describe("people lists", () => {
     post(p, "engineer", 9);
     post(p, "engine", 150);
     expect(p.get("engineer")).toEqual([3, 9]);
-    expect(where(200, p, (k) => k.startsWith("engineer"))).toEqual([3, 4, 9]);
-    expect(where(200, p, (k) => k.startsWith("engine"))).toEqual([3, 4, 9, 150]);
-    expect(where(200, p, (k) => k === "missing")).toEqual([]);
+    expect(peopleOf(union(200, where(p, (k) => k.startsWith("engineer"))))).toEqual([3, 4, 9]);
+    expect(peopleOf(union(200, where(p, (k) => k.startsWith("engine"))))).toEqual([3, 4, 9, 150]);
+    expect(where(p, (k) => k === "missing")).toEqual([]);
+  });
+
+  it("bits: kept and dropped sets, counts and reading in order equal the Set operations (every density)", () => {
+    const everyone = Array.from({ length: SIZE }, (_, i) => i);
+    for (const da of densities) {
+      for (const db of densities) {
+        const [a, b, c, d] = [randomList(da), randomList(db), randomList(next()), randomList(next())];
+        // Long lists come as the index keeps them (known bits), the others are set one by one: both give the same set.
+        const known = new Map<People, Bits>([a, c].map((l) => [l, union(SIZE, [l])]));
+        const bits = (l: People) => union(SIZE, [l], known);
+        const [inB, inC, inD] = [new Set(b), new Set(c), new Set(d)];
+        const expected = a.filter((i) => inB.has(i) && !inC.has(i) && !inD.has(i));
+        const set = common(bits(everyone), [bits(a), bits(b)], [bits(c), bits(d)]);
+        expect(peopleOf(set)).toEqual(expected);
+        expect(count(set)).toBe(expected.length);
+        expect(peopleOf(set, 3)).toEqual(expected.slice(0, 3));
+        expect(peopleOf(set, Infinity, (i) => i % 2 === 0)).toEqual(expected.filter((i) => i % 2 === 0));
+        expect(peopleOf(common(bits(everyone), [], [bits(a)]))).toEqual(subtract(everyone, a));
+        const all = new Set([...a, ...b, ...c]);
+        expect(peopleOf(union(SIZE, [bits(a), b, c], known))).toEqual([...all].sort((x, y) => x - y));
+        // The sets given are never changed.
+        expect(peopleOf(known.get(a)!)).toEqual(a);
+      }
+    }
   });
 });
+

@@ -12,7 +12,19 @@
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { intersect, post, seek, subtract, union, where, type People, type Postings } from "./postings.js";
+import {
+  common,
+  count,
+  intersect,
+  peopleOf,
+  post,
+  subtract,
+  union,
+  where,
+  type Bits,
+  type People,
+  type Postings,
+} from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
 import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
@@ -59,6 +71,8 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
   stints: StintColumns;
+  /** The bits of every list longer than one person in 32 (as long as the list itself, and or-ed word by word). */
+  bits: Map<People, Bits>;
 }
 
 /**
@@ -150,12 +164,18 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     group.people.push(idx);
   }
   stints.from.push(stints.start.length);
+  const everyone = people.map((rec) => rec.idx);
+  const lists = [everyone, ...Object.values(flags), ...[...locations.values()].map((g) => g.people)];
+  for (const postings of Object.values(index)) lists.push(...postings.values());
+  const bits = new Map<People, Bits>();
+  for (const list of lists) if (list.length > people.length / 32) bits.set(list, union(people.length, [list]));
   return {
     ...index,
     ...flags,
     size: people.length,
     today,
-    everyone: people.map((rec) => rec.idx),
+    everyone,
+    bits,
     headlines: people.map((rec) => rec.headlineLc),
     longest: people.map((rec) => Math.max(...rec.stints.map((s) => s.months))),
     locations: [...locations.values()],
@@ -200,14 +220,15 @@ export interface SearchPlan {
 
 export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infinity, countUpTo = Infinity): SearchPlan {
   /** The candidates are in every `keep` list and in no `drop` list. */
-  const keep: People[] = [];
-  const drop: People[] = [];
+  const keep: Bits[] = [];
+  const drop: Bits[] = [];
   const get = (postings: Postings, key: string): People => postings.get(key) ?? [];
-  const any = (lists: People[]) => union(index.size, lists);
-  const containing = (postings: Postings, fragment: string) => where(index.size, postings, (t) => t.includes(fragment));
-  const byMode = (mode: "any" | "all", lists: People[]) => keep.push(...(mode === "all" ? lists : [any(lists)]));
+  const any = (sets: (People | Bits)[]) => union(index.size, sets, index.bits);
+  const bits = (list: People) => index.bits.get(list) ?? any([list]);
+  const containing = (postings: Postings, fragment: string) => any(where(postings, (t) => t.includes(fragment)));
+  const byMode = (mode: "any" | "all", sets: Bits[]) => keep.push(...(mode === "all" ? sets : [any(sets)]));
   const flag = (list: People, wanted: boolean | null) => {
-    if (wanted !== null) (wanted ? keep : drop).push(list);
+    if (wanted !== null) (wanted ? keep : drop).push(bits(list));
   };
   const places = (matches: (l: LowerLocation) => boolean) =>
     any(index.locations.filter((g) => matches(g.location)).map((g) => g.people));
@@ -221,9 +242,9 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   if (f.languages)
     byMode(
       f.languages.mode,
-      f.languages.terms.map((t) => get(index.languages, t)),
+      f.languages.terms.map((t) => bits(get(index.languages, t))),
     );
-  drop.push(...f.excludeLanguages.map((t) => get(index.languages, t)));
+  drop.push(...f.excludeLanguages.map((t) => bits(get(index.languages, t))));
   if (f.school !== null) keep.push(containing(index.schools, f.school));
   if (f.certifications)
     byMode(
@@ -236,13 +257,13 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   // A skill term's people (the phrase rule, on a skill text's parts: skills, employers, headline): a skill or
   // employer containing it, or a headline containing it among those holding its words (all of them for a
   // one-word term). null (left to the predicate): a term without a word, or one holding the parts' separator.
-  const skillPeople = (term: string): People | null => {
+  const skillPeople = (term: string): Bits | null => {
     const words = wordRuns(term);
     if (words.length === 0 || term.includes("\u0001")) return null;
     const inHeadline = words.map((w) => get(index.headlineWords, w)).reduce((a, b) => intersect(a, b));
     const oneWord = words.length === 1 && words[0] === term;
     return any([
-      where(index.size, index.skillParts, (part) => containsPhrase(part, term)),
+      ...where(index.skillParts, (part) => containsPhrase(part, term)),
       oneWord ? inHeadline : inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
     ]);
   };
@@ -261,11 +282,11 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   if (f.company !== null) keep.push(containing(index.companyTexts, f.company));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   if (f.companyCurrent && f.leftMinMonthsAgo === null)
-    keep.push(f.company === null ? index.employed : containing(index.currentCompanyTexts, f.company));
-  if (f.roleFamily !== null) keep.push(get(index.families, f.roleFamily));
+    keep.push(f.company === null ? bits(index.employed) : containing(index.currentCompanyTexts, f.company));
+  if (f.roleFamily !== null) keep.push(bits(get(index.families, f.roleFamily)));
   for (const r of f.roles) {
-    if (r.kind === "title") keep.push(where(index.size, index.titles, titleMatcher(r)));
-    else keep.push(get(index.families, r.family));
+    if (r.kind === "title") keep.push(any(where(index.titles, titleMatcher(r))));
+    else keep.push(bits(get(index.families, r.family)));
     if (r.kind === "family" && r.company !== null) keep.push(containing(index.companyTexts, r.company));
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
@@ -276,11 +297,11 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
     const run = leadingRun(word);
     if (run === "") continue;
     const starts = (w: string) => w.startsWith(run);
-    const name = f.qIn === "headline" ? [] : where(index.size, index.nameWords, starts);
-    const headline = f.qIn === "name" ? [] : where(index.size, index.headlineWords, starts);
+    const name = any(f.qIn === "headline" ? [] : where(index.nameWords, starts));
+    const headline = any(f.qIn === "name" ? [] : where(index.headlineWords, starts));
     keep.push(any([name, headline]));
-    if (scores) for (const idx of name) scores[idx]! += 2;
-    if (scores) for (const idx of headline) scores[idx]! += 1;
+    if (scores) for (const idx of peopleOf(name)) scores[idx]! += 2;
+    if (scores) for (const idx of peopleOf(headline)) scores[idx]! += 1;
   }
 
   const residual: SearchFilters = {
@@ -299,8 +320,8 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
     skills,
   };
   // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
-  if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
-  else if (!f.includeFlagged) drop.push(index.flagged);
+  if (!f.includeFlagged && keep.length === 0) keep.push(bits(index.unflagged));
+  else if (!f.includeFlagged) drop.push(bits(index.flagged));
   const decided = skills === null && (f.keywords.length === 0 || scores !== null);
   // Role lists are exact unless a role counts months or is scoped to a company: those take the stint scan.
   const months =
@@ -308,27 +329,11 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
     (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
   const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   const test = scan ? monthRules(index, f) : () => true;
-  // The shortest keep list walked in order: its people in every other keep list, in no drop list and passing
-  // the month rules. A decided plan's candidates are the hits: it stops once it holds the page and the count,
-  // or only the page when it is counted without the walk (the first list less its people in the one drop list).
-  const [first = index.everyone, ...others] = [...keep].sort((a, b) => a.length - b.length);
-  const counted = !scan && others.length === 0 && drop.length <= 1;
-  const enough = counted ? pageEnd : Math.max(pageEnd, countUpTo);
-  const lists = [...others, ...drop];
-  const at = lists.map(() => 0);
-  const candidates: number[] = [];
-  for (const idx of first) {
-    if (decided && candidates.length >= enough) break;
-    let inLists = true;
-    for (let k = 0; k < lists.length && inLists; k++) {
-      at[k] = seek(lists[k]!, at[k]!, idx);
-      inLists = (lists[k]![at[k]!] === idx) === k < others.length;
-    }
-    if (inLists && test(idx)) candidates.push(idx);
-  }
-  const total = counted
-    ? first.length - (drop.length === 0 ? 0 : intersect(first, drop[0]!).length)
-    : candidates.length;
+  // The people in every keep set and in no drop set, read in order: all of them unless decided; a decided plan's
+  // candidates are its hits, read until they hold the page (and the count when the month rules decide each).
+  const set = common(bits(index.everyone), keep, drop);
+  const candidates = peopleOf(set, !decided ? Infinity : scan ? Math.max(pageEnd, countUpTo) : pageEnd, test);
+  const total = scan ? candidates.length : count(set);
   if (!decided || (f.rankFamily === undefined && scores === null)) return { candidates, total, residual, decided };
   // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
   const byScore = (list: People) =>
