@@ -80,7 +80,12 @@ export function common(everyone: Bits, keep: readonly Bits[], drop: readonly Bit
 /** How many people the bits hold. */
 export function count(bits: Bits): number {
   let n = 0;
-  for (let word of bits) for (; word !== 0; word &= word - 1) n++;
+  for (let word of bits) {
+    // The bits of each 2, 4 and 8 bits summed in place; the 4 byte sums added up in the top byte.
+    word -= (word >>> 1) & 0x55555555;
+    word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+    n += Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
   return n;
 }
 
