@@ -62,8 +62,22 @@ describe("people lists", () => {
     post(p, "engineer", 9);
     post(p, "engine", 150);
     expect(p.get("engineer")).toEqual([3, 9]);
-    expect(peopleOf(union(200, where(p, (k) => k.startsWith("engineer"))))).toEqual([3, 4, 9]);
-    expect(peopleOf(union(200, where(p, (k) => k.startsWith("engine"))))).toEqual([3, 4, 9, 150]);
+    expect(
+      peopleOf(
+        union(
+          200,
+          where(p, (k) => k.startsWith("engineer")),
+        ),
+      ),
+    ).toEqual([3, 4, 9]);
+    expect(
+      peopleOf(
+        union(
+          200,
+          where(p, (k) => k.startsWith("engine")),
+        ),
+      ),
+    ).toEqual([3, 4, 9, 150]);
     expect(where(p, (k) => k === "missing")).toEqual([]);
   });
 
@@ -91,4 +105,3 @@ describe("people lists", () => {
     }
   });
 });
-

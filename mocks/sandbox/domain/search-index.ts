@@ -49,6 +49,8 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   everyone: People;
   /** Lower-case role family of any stint; `currentFamilies`: of current stints only. */
   families: Postings;
+  /** Beside each person of a family's list: the months of their stints in it. */
+  familyMonths: Map<string, number[]>;
   currentFamilies: Postings;
   /** Stint company text (lower-case name and URL); `currentCompanyTexts`: of current stints only. */
   companyTexts: Postings;
@@ -120,6 +122,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     number[]
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
+  const familyMonths = new Map<string, number[]>();
   const stints: StintColumns = {
     from: [],
     start: [],
@@ -142,12 +145,18 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
       stints.family.push(s.familyLc);
       stints.text.push(s.companyText);
       stints.title.push(s.titleLc);
-      if (s.familyLc !== null) post(index.families, s.familyLc, idx);
       if (s.familyLc !== null && s.current) post(index.currentFamilies, s.familyLc, idx);
       post(index.companyTexts, s.companyText, idx);
       if (s.current) post(index.currentCompanyTexts, s.companyText, idx);
       post(index.titles, s.titleLc, idx);
       post(index.skillParts, (s.companyName ?? "").toLowerCase(), idx);
+    }
+    const months = new Map<string, number>();
+    for (const s of rec.stints)
+      if (s.familyLc !== null) months.set(s.familyLc, (months.get(s.familyLc) ?? 0) + s.months);
+    for (const [family, sum] of months) {
+      post(index.families, family, idx);
+      (familyMonths.get(family) ?? familyMonths.set(family, []).get(family)!).push(sum);
     }
     for (const school of rec.schoolsLc) post(index.schools, school, idx);
     for (const c of rec.certificationsLc) {
@@ -175,6 +184,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     size: people.length,
     today,
     everyone,
+    familyMonths,
     bits,
     headlines: people.map((rec) => rec.headlineLc),
     longest: people.map((rec) => Math.max(...rec.stints.map((s) => s.months))),
@@ -283,10 +293,16 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   if (f.companyCurrent && f.leftMinMonthsAgo === null)
     keep.push(f.company === null ? bits(index.employed) : containing(index.currentCompanyTexts, f.company));
-  if (f.roleFamily !== null) keep.push(bits(get(index.families, f.roleFamily)));
+  // A role family's people, with at least `months` months in it when given (exact, unless scoped to a company).
+  const inFamily = (family: string, months: number | null) => {
+    const list = get(index.families, family);
+    const sums = index.familyMonths.get(family) ?? [];
+    return months === null ? bits(list) : any([list.filter((_, k) => sums[k]! >= months)]);
+  };
+  if (f.roleFamily !== null) keep.push(inFamily(f.roleFamily, f.company === null ? f.minRoleMonths : null));
   for (const r of f.roles) {
     if (r.kind === "title") keep.push(any(where(index.titles, titleMatcher(r))));
-    else keep.push(bits(get(index.families, r.family)));
+    else keep.push(inFamily(r.family, r.company === null ? (r.months ?? f.minRoleMonths) : null));
     if (r.kind === "family" && r.company !== null) keep.push(containing(index.companyTexts, r.company));
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
@@ -323,10 +339,10 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   if (!f.includeFlagged && keep.length === 0) keep.push(bits(index.unflagged));
   else if (!f.includeFlagged) drop.push(bits(index.flagged));
   const decided = skills === null && (f.keywords.length === 0 || scores !== null);
-  // Role lists are exact unless a role counts months or is scoped to a company: those take the stint scan.
+  // Role lists are exact unless a title counts months or a role is scoped to a company: those take the stint scan.
   const months =
-    f.roles.some((r) => (r.months ?? f.minRoleMonths) !== null || (r.kind === "family" && r.company !== null)) ||
-    (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
+    f.roles.some((r) => (r.kind === "title" ? (r.months ?? f.minRoleMonths) !== null : r.company !== null)) ||
+    (f.roleFamily !== null && f.company !== null);
   const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   const test = scan ? monthRules(index, f) : () => true;
   // The people in every keep set and in no drop set, read in order: all of them unless decided; a decided plan's
