@@ -27,32 +27,9 @@ export function where(postings: Postings, test: (key: string) => boolean): Peopl
   return lists;
 }
 
-/**
- * The first position at or after `from` whose person is not below `idx` (the list's length when none): steps
- * that double while they stay below, then halve, so a walk costs little where the list is much longer.
- */
-export function seek(list: People, from: number, idx: number): number {
-  let at = from;
-  let step = 1;
-  for (; at + step <= list.length && list[at + step - 1]! < idx; step *= 2) at += step;
-  while (step > 1) {
-    step /= 2;
-    if (at + step <= list.length && list[at + step - 1]! < idx) at += step;
-  }
-  return at;
-}
-
-/** The people in both lists. */
-export function intersect(a: People, b: People): number[] {
-  if (a.length > b.length) return intersect(b, a);
-  let at = 0;
-  return a.filter((idx) => b[(at = seek(b, at, idx))] === idx);
-}
-
-/** The people of `a` who are not in `b`. */
-export function subtract(a: People, b: People): number[] {
-  let at = 0;
-  return a.filter((idx) => b[(at = seek(b, at, idx))] !== idx);
+/** Whether the bits hold the person. */
+export function has(bits: Bits, idx: number): boolean {
+  return ((bits[idx >>> 5]! >>> (idx & 31)) & 1) === 1;
 }
 
 /**

@@ -12,19 +12,7 @@
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import {
-  common,
-  count,
-  intersect,
-  peopleOf,
-  post,
-  subtract,
-  union,
-  where,
-  type Bits,
-  type People,
-  type Postings,
-} from "./postings.js";
+import { common, count, has, peopleOf, post, union, where, type Bits, type People, type Postings } from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
 import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
@@ -270,11 +258,15 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   const skillPeople = (term: string): Bits | null => {
     const words = wordRuns(term);
     if (words.length === 0 || term.includes("\u0001")) return null;
-    const inHeadline = words.map((w) => get(index.headlineWords, w)).reduce((a, b) => intersect(a, b));
+    const inHeadline = common(
+      bits(index.everyone),
+      words.map((w) => bits(get(index.headlineWords, w))),
+      [],
+    );
     const oneWord = words.length === 1 && words[0] === term;
     return any([
       ...where(index.skillParts, (part) => containsPhrase(part, term)),
-      oneWord ? inHeadline : inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
+      oneWord ? inHeadline : peopleOf(inHeadline, Infinity, (idx) => containsPhrase(index.headlines[idx]!, term)),
     ]);
   };
   let skills = f.skills;
@@ -354,8 +346,10 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
   const byScore = (list: People) =>
     scores === null ? list : [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
-  const [holding, rest] = splitByCurrentFamily(index, candidates, f.rankFamily ?? "");
-  return { candidates: [...byScore(holding), ...byScore(rest)], total, residual, decided };
+  // People whose current position is in `rankFamily`, then the others.
+  const holding = bits(get(index.currentFamilies, f.rankFamily ?? ""));
+  const ranks = [true, false].map((wanted) => byScore(candidates.filter((idx) => has(holding, idx) === wanted)));
+  return { candidates: ranks.flat(), total, residual, decided };
 }
 
 /** `matchPerson`'s company rules and role months (companyMatch, roleMatch) on the stint columns. */
@@ -411,10 +405,4 @@ function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => bool
       (company === null || minCompanyMonths === null || companyMonths >= minCompanyMonths)
     );
   };
-}
-
-/** Candidates split in two: the people whose current position is in `family`, then the others. */
-function splitByCurrentFamily(index: SearchIndex, candidates: People, family: string): [People, People] {
-  const holding = intersect(candidates, index.currentFamilies.get(family) ?? []);
-  return [holding, subtract(candidates, holding)];
 }
