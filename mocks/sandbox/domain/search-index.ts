@@ -19,7 +19,6 @@ import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
 
 /** Boolean properties of a person, as lists. */
 const FLAGS = {
-  unflagged: (rec: PersonRecord) => !rec.flagged,
   flagged: (rec: PersonRecord) => rec.flagged,
   openToWork: (rec: PersonRecord) => rec.openToWork,
   betweenRoles: (rec: PersonRecord) => rec.betweenRoles,
@@ -327,9 +326,7 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
     certifications: null,
     skills,
   };
-  // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
-  if (!f.includeFlagged && keep.length === 0) keep.push(bits(index.unflagged));
-  else if (!f.includeFlagged) drop.push(bits(index.flagged));
+  if (!f.includeFlagged) drop.push(bits(index.flagged));
   const decided = skills === null && (f.keywords.length === 0 || scores !== null);
   // Role lists are exact unless a title counts months or a role is scoped to a company: those take the stint scan.
   const months =
