@@ -1,9 +1,9 @@
 /**
  * Indexes of the people search, built with the graph: the people per distinct value (company text, title,
- * school, certification, location, language, word) and per flag, as ascending lists. `planSearch(index,
- * filters)` narrows a search to the people who can match: each filter with an index gives a list, and the
- * candidates are the people in every list (the shortest walked through the others) who pass the month rules on
- * the stint columns. Where every list is exact the plan is decided: the candidates are the hits and the exact
+ * school, certification, location, language, word) and per flag, as ascending lists, the long ones also as bits.
+ * `planSearch(index, filters)` narrows a search to the people who can match: each filter with an index gives a
+ * set, and the candidates are the people in every set (and-ed word by word, read in order) who pass the month
+ * rules on the stint columns. Where every list is exact the plan is decided: the candidates are the hits and the exact
  * per-person predicate only builds the page's rows; elsewhere the lists are supersets of the true matches and
  * the predicate decides on each. Narrowing changes the work, never an answer.
  *
@@ -257,11 +257,8 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   const skillPeople = (term: string): Bits | null => {
     const words = wordRuns(term);
     if (words.length === 0 || term.includes("\u0001")) return null;
-    const inHeadline = common(
-      bits(index.everyone),
-      words.map((w) => bits(get(index.headlineWords, w))),
-      [],
-    );
+    const heads = words.map((w) => bits(get(index.headlineWords, w)));
+    const inHeadline = common(bits(index.everyone), heads, []);
     const oneWord = words.length === 1 && words[0] === term;
     return any([
       ...where(index.skillParts, (part) => containsPhrase(part, term)),
