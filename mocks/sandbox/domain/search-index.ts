@@ -3,9 +3,9 @@
  * school, certification, location, language, word) and per flag, as ascending lists, the long ones also as bits.
  * `planSearch(index, filters)` narrows a search to the people who can match: each filter with an index gives a
  * set, and the candidates are the people in every set (and-ed word by word, read in order) who pass the month
- * rules on the stint columns. Where every list is exact the plan is decided: the candidates are the hits and the exact
- * per-person predicate only builds the page's rows; elsewhere the lists are supersets of the true matches and
- * the predicate decides on each. Narrowing changes the work, never an answer.
+ * rules on the stint columns. Where every set is exact the plan is decided: the candidates are the hits and the
+ * exact per-person predicate only builds the page's rows; elsewhere the sets are supersets of the true matches
+ * and the predicate decides on each. Narrowing changes the work, never an answer.
  *
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
@@ -60,7 +60,7 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
   stints: StintColumns;
-  /** The bits of every list longer than one person in 32 (as long as the list itself, and or-ed word by word). */
+  /** The bits of every list longer than one person in 32 (then no larger than the list): or-ed word by word. */
   bits: Map<People, Bits>;
 }
 
