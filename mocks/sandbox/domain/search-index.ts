@@ -1,25 +1,24 @@
 /**
  * Indexes of the people search, built with the graph: the people per distinct value (company text, title,
- * school, certification, location, language, word) and per flag, as ascending lists. `planSearch(index,
- * filters)` narrows a search to the people who can match: each filter with an index gives a list, and the
- * candidates are the people in every list (the shortest walked through the others) who pass the month rules on
- * the stint columns. Where every list is exact the plan is decided: the candidates are the hits and the exact
- * per-person predicate only builds the page's rows; elsewhere the lists are supersets of the true matches and
- * the predicate decides on each. Narrowing changes the work, never an answer.
+ * school, certification, location, language, word) and per flag, as ascending lists, the long ones also as bits.
+ * `planSearch(index, filters)` narrows a search to the people who can match: each filter with an index gives a
+ * set, and the candidates are the people in every set (and-ed word by word, read in order) who pass the month
+ * rules on the stint columns. Where every set is exact the plan is decided: the candidates are the hits and the
+ * exact per-person predicate only builds the page's rows; elsewhere the sets are supersets of the true matches
+ * and the predicate decides on each. Narrowing changes the work, never an answer.
  *
  * Word indexes use the matchers' own word test (text.ts `wordRuns`): a phrase match at word boundaries
  * contains only whole words of the text, and a word-prefix match starts a whole word of the text.
  */
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { LowerLocation } from "./locations.js";
-import { intersect, post, seek, subtract, union, where, type People, type Postings } from "./postings.js";
+import { common, count, has, peopleOf, post, union, where, type Bits, type People, type Postings } from "./postings.js";
 import { titleMatcher } from "./roles.js";
 import type { SearchFilters } from "./search-query.js";
 import { containsPhrase, leadingRun, wordRuns } from "../data/text.js";
 
 /** Boolean properties of a person, as lists. */
 const FLAGS = {
-  unflagged: (rec: PersonRecord) => !rec.flagged,
   flagged: (rec: PersonRecord) => rec.flagged,
   openToWork: (rec: PersonRecord) => rec.openToWork,
   betweenRoles: (rec: PersonRecord) => rec.betweenRoles,
@@ -37,6 +36,8 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   everyone: People;
   /** Lower-case role family of any stint; `currentFamilies`: of current stints only. */
   families: Postings;
+  /** Beside each person of a family's list: the months of their stints in it. */
+  familyMonths: Map<string, number[]>;
   currentFamilies: Postings;
   /** Stint company text (lower-case name and URL); `currentCompanyTexts`: of current stints only. */
   companyTexts: Postings;
@@ -59,6 +60,8 @@ interface SearchIndex extends Record<keyof typeof FLAGS, People> {
   /** Lower-case skill -> the people listing it, once per listing (built on first use; similar people). */
   skillHolders: () => Map<string, number[]>;
   stints: StintColumns;
+  /** The bits of every list longer than one person in 32 (then no larger than the list): or-ed word by word. */
+  bits: Map<People, Bits>;
 }
 
 /**
@@ -106,6 +109,7 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     number[]
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
+  const familyMonths = new Map<string, number[]>();
   const stints: StintColumns = {
     from: [],
     start: [],
@@ -128,12 +132,18 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
       stints.family.push(s.familyLc);
       stints.text.push(s.companyText);
       stints.title.push(s.titleLc);
-      if (s.familyLc !== null) post(index.families, s.familyLc, idx);
       if (s.familyLc !== null && s.current) post(index.currentFamilies, s.familyLc, idx);
       post(index.companyTexts, s.companyText, idx);
       if (s.current) post(index.currentCompanyTexts, s.companyText, idx);
       post(index.titles, s.titleLc, idx);
       post(index.skillParts, (s.companyName ?? "").toLowerCase(), idx);
+    }
+    const months = new Map<string, number>();
+    for (const s of rec.stints)
+      if (s.familyLc !== null) months.set(s.familyLc, (months.get(s.familyLc) ?? 0) + s.months);
+    for (const [family, sum] of months) {
+      post(index.families, family, idx);
+      (familyMonths.get(family) ?? familyMonths.set(family, []).get(family)!).push(sum);
     }
     for (const school of rec.schoolsLc) post(index.schools, school, idx);
     for (const c of rec.certificationsLc) {
@@ -150,12 +160,19 @@ function buildSearchIndex(people: readonly PersonRecord[], today: number): Searc
     group.people.push(idx);
   }
   stints.from.push(stints.start.length);
+  const everyone = people.map((rec) => rec.idx);
+  const lists = [everyone, ...Object.values(flags), ...[...locations.values()].map((g) => g.people)];
+  for (const postings of Object.values(index)) lists.push(...postings.values());
+  const bits = new Map<People, Bits>();
+  for (const list of lists) if (list.length > people.length / 32) bits.set(list, union(people.length, [list]));
   return {
     ...index,
     ...flags,
     size: people.length,
     today,
-    everyone: people.map((rec) => rec.idx),
+    everyone,
+    familyMonths,
+    bits,
     headlines: people.map((rec) => rec.headlineLc),
     longest: people.map((rec) => Math.max(...rec.stints.map((s) => s.months))),
     locations: [...locations.values()],
@@ -200,14 +217,15 @@ export interface SearchPlan {
 
 export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infinity, countUpTo = Infinity): SearchPlan {
   /** The candidates are in every `keep` list and in no `drop` list. */
-  const keep: People[] = [];
-  const drop: People[] = [];
+  const keep: Bits[] = [];
+  const drop: Bits[] = [];
   const get = (postings: Postings, key: string): People => postings.get(key) ?? [];
-  const any = (lists: People[]) => union(index.size, lists);
-  const containing = (postings: Postings, fragment: string) => where(index.size, postings, (t) => t.includes(fragment));
-  const byMode = (mode: "any" | "all", lists: People[]) => keep.push(...(mode === "all" ? lists : [any(lists)]));
+  const any = (sets: (People | Bits)[]) => union(index.size, sets, index.bits);
+  const bits = (list: People) => index.bits.get(list) ?? any([list]);
+  const containing = (postings: Postings, fragment: string) => any(where(postings, (t) => t.includes(fragment)));
+  const byMode = (mode: "any" | "all", sets: Bits[]) => keep.push(...(mode === "all" ? sets : [any(sets)]));
   const flag = (list: People, wanted: boolean | null) => {
-    if (wanted !== null) (wanted ? keep : drop).push(list);
+    if (wanted !== null) (wanted ? keep : drop).push(bits(list));
   };
   const places = (matches: (l: LowerLocation) => boolean) =>
     any(index.locations.filter((g) => matches(g.location)).map((g) => g.people));
@@ -221,9 +239,9 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   if (f.languages)
     byMode(
       f.languages.mode,
-      f.languages.terms.map((t) => get(index.languages, t)),
+      f.languages.terms.map((t) => bits(get(index.languages, t))),
     );
-  drop.push(...f.excludeLanguages.map((t) => get(index.languages, t)));
+  drop.push(...f.excludeLanguages.map((t) => bits(get(index.languages, t))));
   if (f.school !== null) keep.push(containing(index.schools, f.school));
   if (f.certifications)
     byMode(
@@ -236,14 +254,15 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   // A skill term's people (the phrase rule, on a skill text's parts: skills, employers, headline): a skill or
   // employer containing it, or a headline containing it among those holding its words (all of them for a
   // one-word term). null (left to the predicate): a term without a word, or one holding the parts' separator.
-  const skillPeople = (term: string): People | null => {
+  const skillPeople = (term: string): Bits | null => {
     const words = wordRuns(term);
     if (words.length === 0 || term.includes("\u0001")) return null;
-    const inHeadline = words.map((w) => get(index.headlineWords, w)).reduce((a, b) => intersect(a, b));
+    const heads = words.map((w) => bits(get(index.headlineWords, w)));
+    const inHeadline = common(bits(index.everyone), heads, []);
     const oneWord = words.length === 1 && words[0] === term;
     return any([
-      where(index.size, index.skillParts, (part) => containsPhrase(part, term)),
-      oneWord ? inHeadline : inHeadline.filter((idx) => containsPhrase(index.headlines[idx]!, term)),
+      ...where(index.skillParts, (part) => containsPhrase(part, term)),
+      oneWord ? inHeadline : peopleOf(inHeadline, Infinity, (idx) => containsPhrase(index.headlines[idx]!, term)),
     ]);
   };
   let skills = f.skills;
@@ -261,11 +280,17 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
   if (f.company !== null) keep.push(containing(index.companyTexts, f.company));
   // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
   if (f.companyCurrent && f.leftMinMonthsAgo === null)
-    keep.push(f.company === null ? index.employed : containing(index.currentCompanyTexts, f.company));
-  if (f.roleFamily !== null) keep.push(get(index.families, f.roleFamily));
+    keep.push(f.company === null ? bits(index.employed) : containing(index.currentCompanyTexts, f.company));
+  // A role family's people, with at least `months` months in it when given (exact, unless scoped to a company).
+  const inFamily = (family: string, months: number | null) => {
+    const list = get(index.families, family);
+    const sums = index.familyMonths.get(family) ?? [];
+    return months === null ? bits(list) : any([list.filter((_, k) => sums[k]! >= months)]);
+  };
+  if (f.roleFamily !== null) keep.push(inFamily(f.roleFamily, f.company === null ? f.minRoleMonths : null));
   for (const r of f.roles) {
-    if (r.kind === "title") keep.push(where(index.size, index.titles, titleMatcher(r)));
-    else keep.push(get(index.families, r.family));
+    if (r.kind === "title") keep.push(any(where(index.titles, titleMatcher(r))));
+    else keep.push(inFamily(r.family, r.company === null ? (r.months ?? f.minRoleMonths) : null));
     if (r.kind === "family" && r.company !== null) keep.push(containing(index.companyTexts, r.company));
   }
   // A keyword's people have a name or headline word starting with its leading run (none: nothing to look up).
@@ -276,11 +301,11 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
     const run = leadingRun(word);
     if (run === "") continue;
     const starts = (w: string) => w.startsWith(run);
-    const name = f.qIn === "headline" ? [] : where(index.size, index.nameWords, starts);
-    const headline = f.qIn === "name" ? [] : where(index.size, index.headlineWords, starts);
+    const name = any(f.qIn === "headline" ? [] : where(index.nameWords, starts));
+    const headline = any(f.qIn === "name" ? [] : where(index.headlineWords, starts));
     keep.push(any([name, headline]));
-    if (scores) for (const idx of name) scores[idx]! += 2;
-    if (scores) for (const idx of headline) scores[idx]! += 1;
+    if (scores) for (const idx of peopleOf(name)) scores[idx]! += 2;
+    if (scores) for (const idx of peopleOf(headline)) scores[idx]! += 1;
   }
 
   const residual: SearchFilters = {
@@ -298,43 +323,27 @@ export function planSearch(index: SearchIndex, f: SearchFilters, pageEnd = Infin
     certifications: null,
     skills,
   };
-  // Without flagged people: the unflagged list when nothing else narrows, else the short flagged list dropped.
-  if (!f.includeFlagged && keep.length === 0) keep.push(index.unflagged);
-  else if (!f.includeFlagged) drop.push(index.flagged);
+  if (!f.includeFlagged) drop.push(bits(index.flagged));
   const decided = skills === null && (f.keywords.length === 0 || scores !== null);
-  // Role lists are exact unless a role counts months or is scoped to a company: those take the stint scan.
+  // Role lists are exact unless a title counts months or a role is scoped to a company: those take the stint scan.
   const months =
-    f.roles.some((r) => (r.months ?? f.minRoleMonths) !== null || (r.kind === "family" && r.company !== null)) ||
-    (f.roleFamily !== null && (f.company !== null || f.minRoleMonths !== null));
+    f.roles.some((r) => (r.kind === "title" ? (r.months ?? f.minRoleMonths) !== null : r.company !== null)) ||
+    (f.roleFamily !== null && f.company !== null);
   const scan = months || f.minCompanyMonths !== null || f.leftMinMonthsAgo !== null || f.activeDuring !== null;
   const test = scan ? monthRules(index, f) : () => true;
-  // The shortest keep list walked in order: its people in every other keep list, in no drop list and passing
-  // the month rules. A decided plan's candidates are the hits: it stops once it holds the page and the count,
-  // or only the page when it is counted without the walk (the first list less its people in the one drop list).
-  const [first = index.everyone, ...others] = [...keep].sort((a, b) => a.length - b.length);
-  const counted = !scan && others.length === 0 && drop.length <= 1;
-  const enough = counted ? pageEnd : Math.max(pageEnd, countUpTo);
-  const lists = [...others, ...drop];
-  const at = lists.map(() => 0);
-  const candidates: number[] = [];
-  for (const idx of first) {
-    if (decided && candidates.length >= enough) break;
-    let inLists = true;
-    for (let k = 0; k < lists.length && inLists; k++) {
-      at[k] = seek(lists[k]!, at[k]!, idx);
-      inLists = (lists[k]![at[k]!] === idx) === k < others.length;
-    }
-    if (inLists && test(idx)) candidates.push(idx);
-  }
-  const total = counted
-    ? first.length - (drop.length === 0 ? 0 : intersect(first, drop[0]!).length)
-    : candidates.length;
+  // The people in every keep set and in no drop set, read in order: all of them unless decided; a decided plan's
+  // candidates are its hits, read until they hold the page (and the count when the month rules decide each).
+  const set = common(bits(index.everyone), keep, drop);
+  const candidates = peopleOf(set, !decided ? Infinity : scan ? Math.max(pageEnd, countUpTo) : pageEnd, test);
+  const total = scan ? candidates.length : count(set);
   if (!decided || (f.rankFamily === undefined && scores === null)) return { candidates, total, residual, decided };
   // Ranked as the predicate's hits are: a current title in `rankFamily` first, then score, then graph order.
   const byScore = (list: People) =>
     scores === null ? list : [...list].sort((a, b) => scores[b]! - scores[a]! || a - b);
-  const [holding, rest] = splitByCurrentFamily(index, candidates, f.rankFamily ?? "");
-  return { candidates: [...byScore(holding), ...byScore(rest)], total, residual, decided };
+  // People whose current position is in `rankFamily`, then the others.
+  const holding = bits(get(index.currentFamilies, f.rankFamily ?? ""));
+  const ranks = [true, false].map((wanted) => byScore(candidates.filter((idx) => has(holding, idx) === wanted)));
+  return { candidates: ranks.flat(), total, residual, decided };
 }
 
 /** `matchPerson`'s company rules and role months (companyMatch, roleMatch) on the stint columns. */
@@ -390,10 +399,4 @@ function monthRules(index: SearchIndex, f: SearchFilters): (idx: number) => bool
       (company === null || minCompanyMonths === null || companyMonths >= minCompanyMonths)
     );
   };
-}
-
-/** Candidates split in two: the people whose current position is in `family`, then the others. */
-function splitByCurrentFamily(index: SearchIndex, candidates: People, family: string): [People, People] {
-  const holding = intersect(candidates, index.currentFamilies.get(family) ?? []);
-  return [holding, subtract(candidates, holding)];
 }
