@@ -35,7 +35,7 @@ export default defineConfig({
     // slow files wait on their browser, servers and child processes. A worker per core keeps both busy.
     maxWorkers: Math.max(2, availableParallelism()),
     // The sandbox harness logs the coverage marks of every exchange it validates; each run starts a fresh log.
-    globalSetup: ["scripts/coverage/suite-log-setup.ts"],
+    globalSetup: ["contract-core/suite-log-setup.ts"],
     projects: [
       {
         test: {

@@ -48,6 +48,9 @@ export {
 export { openRaw, parseRawResponse, sendRaw, type RawResponse } from "./raw-http.js";
 export { checkRecorded, loadRecordings, RecordingError, type LoadedExchange } from "./recordings.js";
 export type { Validator } from "./validator.js";
+export { cellsOf, paramPointer, type OperationCells, type ParamCell, type StatusCell } from "./coverage-cells.js";
+export { asksForStatus, createMarker, statusCell, type Mark } from "./coverage-marks.js";
+export { SUITE_LOG_DIR, logSuiteExchange } from "./suite-log.js";
 
 const byPath = new Map<string, Validator>();
 const byObject = new WeakMap<object, Validator>();

@@ -4,11 +4,17 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_SPEC_PATH, loadSpec, type Exchange } from "../../contract-core/index.js";
+import {
+  DEFAULT_SPEC_PATH,
+  cellsOf,
+  createMarker,
+  loadSpec,
+  statusCell,
+  type Exchange,
+  type Mark,
+} from "../../contract-core/index.js";
 import { parseOnly } from "./coverage.js";
-import { cellsOf } from "./cells.js";
 import { RECORDINGS_DIR, collectRecordings, exchangesOfRespectLog } from "./evidence.js";
-import { createMarker, statusCell, type Mark } from "./marks.js";
 import { buildReport, compareReports, restrictTo, type Evidence, type SourceInfo } from "./report.js";
 
 const doc = loadSpec(DEFAULT_SPEC_PATH) as Record<string, any>;

@@ -9,18 +9,20 @@ import {
   COMMON_OPTIONS,
   DEFAULT_SPEC_PATH,
   REPO_ROOT,
+  createMarker,
   getValidator,
   isMain,
   runCommand,
   usageError,
   type CommandSpec,
   type Exchange,
+  type Mark,
 } from "../../contract-core/index.js";
 import { collect } from "./evidence.js";
-import { createMarker, type Mark } from "./marks.js";
 import {
   EVIDENCE,
   buildReport,
+  forcedOnlyCells,
   markdownTable,
   totalsLines,
   uncoveredCells,
@@ -33,7 +35,8 @@ export const COMMAND: CommandSpec = {
   name: "npm run coverage",
   summary:
     "Contract coverage: which operations, statuses, named examples and parameters the recordings, a fuzz run, " +
-    "the workflows and the sandbox suite exercise.",
+    "the workflows and the sandbox suite exercise through a real cause (answers forced by Prefer: code= or a " +
+    "kit fault are listed apart).",
   options: {
     out: COMMON_OPTIONS.out("dist/coverage", "folder for coverage.json and coverage.md"),
     only: {
@@ -89,9 +92,15 @@ export async function main(args: { values: Record<string, unknown> }): Promise<n
   }
   console.log("");
   for (const line of totalsLines(report.totals)) console.log(line);
+  const forced = forcedOnlyCells(report);
+  if (forced.length > 0) {
+    console.log("", `forced only (${forced.length}, counted in no total):`);
+    for (const f of forced) console.log(`  ${f.cell} (${f.sources.join(", ")}): ${f.why}`);
+  }
   if (args.values.uncovered === true) {
-    console.log("", "uncovered:");
-    for (const cell of uncoveredCells(report)) console.log(`  ${cell}`);
+    const uncovered = uncoveredCells(report);
+    console.log("", uncovered.length === 0 ? "uncovered: none" : `uncovered (${uncovered.length}):`);
+    for (const cell of uncovered) console.log(`  ${cell}`);
   }
   console.log(`\nwrote ${join(String(args.values.out), "coverage.json")} and coverage.md`);
   return 0;

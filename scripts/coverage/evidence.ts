@@ -3,14 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getResponse } from "msw";
-import { REPO_ROOT, loadRecordings, type Exchange } from "../../contract-core/index.js";
+import { REPO_ROOT, SUITE_LOG_DIR, loadRecordings, type Exchange, type Mark } from "../../contract-core/index.js";
 import { runFuzz } from "../../contract-tests/fuzz/runner.js";
 import { KEYS } from "../../mocks/sandbox/contract/auth.js";
 import { createSandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 import { startSandbox } from "../../mocks/sandbox/hosts/node/server.js";
 import { runWorkflows, workflowFiles } from "../workflows/workflows.js";
-import type { Mark } from "./marks.js";
-import { SUITE_LOG_DIR } from "./suite-log.js";
 import type { Evidence, SourceInfo } from "./report.js";
 
 export const RECORDINGS_DIR = join(REPO_ROOT, "contract-tests/recordings");

@@ -20,6 +20,8 @@ export interface CheckResult {
   note: string;
   /** Everything the command printed (stdout and stderr, in order). */
   output: string;
+  /** What failed, one Markdown line each (failureDetails); empty when it passed. */
+  details: string[];
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -46,6 +48,82 @@ export function findings(name: CommandCheck, output: string): string | undefined
   return marked[0];
 }
 
+/** At most this many failures are named per check; the rest are counted. */
+const MAX_DETAILS = 10;
+const capped = (lines: string[]): string[] =>
+  lines.length <= MAX_DETAILS ? lines : [...lines.slice(0, MAX_DETAILS), `… and ${lines.length - MAX_DETAILS} more`];
+const code = (text: string) => `\`${text.replaceAll("`", "'")}\``;
+const squeeze = (text: string) => text.trim().replace(/\s{2,}/g, " ");
+
+/** vitest's failed tests (`FAIL  |project| file > suite > test`), each with the first line of its error. */
+function failedTests(output: string): string[] {
+  const lines = output.split("\n");
+  const out: string[] = [];
+  let pending: string[] = [];
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    const fail = /^\s*FAIL\s+(?:\|[^|]*\|\s+)?(.+)$/.exec(line);
+    if (fail) {
+      pending.push(fail[1]!.trim());
+      continue;
+    }
+    if (pending.length === 0 || line.trim() === "" || /^\s*[❯⎯]/.test(line)) continue;
+    // vitest prints one error under the tests that failed with it.
+    for (const test of pending) out.push(`${code(test)}: ${line.trim()}`);
+    pending = [];
+  }
+  return [...new Set(out)];
+}
+
+/** The linters' diagnostics with file and line: Redocly's and ESLint's stylish blocks, Spectral's lines, Prettier's files. */
+function lintDiagnostics(output: string, cwd: string): string[] {
+  const out: string[] = [];
+  let file = "";
+  for (const raw of output.split("\n")) {
+    const line = raw.trimEnd();
+    const prettier = /^\[warn\] (\S+)$/.exec(line);
+    if (prettier) {
+      out.push(`${code(prettier[1]!)}: not formatted as Prettier writes it (\`npx prettier --write ${prettier[1]}\`)`);
+      continue;
+    }
+    const spectral = /^\s+(error|warning) (\S+) (\S+:\d+) (.*)$/.exec(line);
+    if (spectral) {
+      out.push(`${code(spectral[3]!)} ${spectral[1]} ${spectral[2]}: ${spectral[4]}`);
+      continue;
+    }
+    const stylish = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.*)$/.exec(line);
+    if (stylish && file) {
+      out.push(`${code(`${file}:${stylish[1]}`)} ${stylish[3]}: ${squeeze(stylish[4]!)}`);
+      continue;
+    }
+    // A stylish block's file: an unindented path (Redocly ends it with a colon).
+    if (/^[^\s✔✘[].*\.[a-z]+:?$/i.test(line)) file = line.replace(/:$/, "").replace(`${cwd}/`, "");
+  }
+  return out;
+}
+
+/**
+ * What failed, one Markdown line each, for the summary: the failed tests with their assertion messages, the
+ * type errors and lint diagnostics with file and line, the drift check's stale files. Empty when the output
+ * names none (the summary then shows the check's one line).
+ */
+export function failureDetails(name: CommandCheck, output: string, cwd = process.cwd()): string[] {
+  if (name === "tests") return capped(failedTests(output));
+  if (name === "typecheck")
+    return capped(
+      [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/gm)].map(
+        ([, file, line, ts, message]) => `${code(`${file}:${line}`)} ${ts}: ${message}`,
+      ),
+    );
+  if (name === "lint") return capped(lintDiagnostics(output, cwd));
+  return capped(
+    output
+      .split("\n")
+      .filter((l) => l.trim().startsWith("✘"))
+      .map((l) => l.trim().slice(1).trim()),
+  );
+}
+
 /** Runs `argv` in `cwd` without a shell; resolves when it exits. */
 export function runCheck(name: CommandCheck, argv: readonly string[], cwd: string): Promise<CheckResult> {
   const [cmd = "", ...args] = argv;
@@ -59,12 +137,19 @@ export function runCheck(name: CommandCheck, argv: readonly string[], cwd: strin
     const keep = (chunk: Buffer) => void (output += chunk.toString());
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
-    child.on("error", (e) => done({ status: "fail", note: `could not start ${cmd}: ${e.message}`, output }));
-    child.on("close", (code, signal) => {
+    child.on("error", (e) =>
+      done({ status: "fail", note: `could not start ${cmd}: ${e.message}`, output, details: [] }),
+    );
+    child.on("close", (exitCode, signal) => {
       const found = findings(name, output);
-      if (code === 0) return done({ status: "pass", note: found ?? "passed", output });
-      const exit = signal ? `killed by ${signal}` : `exit code ${code}`;
-      done({ status: "fail", note: found ? `${found} (${exit})` : exit, output });
+      if (exitCode === 0) return done({ status: "pass", note: found ?? "passed", output, details: [] });
+      const exit = signal ? `killed by ${signal}` : `exit code ${exitCode}`;
+      done({
+        status: "fail",
+        note: found ? `${found} (${exit})` : exit,
+        output,
+        details: failureDetails(name, output, cwd),
+      });
     });
   });
 }

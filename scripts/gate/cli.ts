@@ -14,7 +14,7 @@ import {
 } from "../../contract-core/index.js";
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
-import { type CoverageOutcome, coverageCheck } from "./coverage-check.js";
+import { coverageCheck } from "./coverage-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
 
 export interface GateOptions {
@@ -48,7 +48,6 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const started = performance.now();
   const results = new Map<CheckName, StepResult>();
   let breaking: BreakingOutcome | undefined;
-  let coverage: CoverageOutcome | undefined;
 
   const check = async (name: CheckName) => {
     const t0 = performance.now();
@@ -57,11 +56,19 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
       breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base), optic: options.optic });
       result = { name, status: breaking.status, note: breaking.note };
     } else if (name === "coverage") {
-      coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
-      result = { name, status: coverage.status, note: coverage.note, output: coverage.output };
+      const coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
+      const { status, note, output, details, markdown } = coverage;
+      result = {
+        name,
+        status,
+        note,
+        output,
+        ...(details ? { details } : {}),
+        ...(markdown ? { section: markdown } : {}),
+      };
     } else {
-      const { status, note, output } = await runCheck(name, options.commands?.[name] ?? COMMANDS[name], cwd);
-      result = { name, status, note, output };
+      const { status, note, output, details } = await runCheck(name, options.commands?.[name] ?? COMMANDS[name], cwd);
+      result = { name, status, note, output, details };
     }
     const body = `${result.output?.trimEnd() || result.note}\n`;
     log(grouped ? `::group::${TITLES[name]}\n${body}::endgroup::\n` : `\n── ${TITLES[name]} ──\n${body}`);
@@ -83,8 +90,8 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    markdown: renderSummary(steps, breaking, totalMs, false, coverage),
-    stepSummary: renderSummary(steps, breaking, totalMs, true, coverage),
+    markdown: renderSummary(steps, breaking, totalMs, false),
+    stepSummary: renderSummary(steps, breaking, totalMs, true),
   };
 }
 

@@ -7,17 +7,19 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { cellsOf } from "../coverage/cells.js";
 import {
   EVIDENCE,
   buildReport,
   compareReports,
+  comparisonFailures,
+  forcedOnlyCells,
   comparisonMarkdown,
   restrictTo,
   type CoverageReport,
   type Evidence,
   type SourceInfo,
 } from "../coverage/report.js";
+import { cellsOf } from "../../contract-core/index.js";
 import { extractCommit, type ResolvedBase } from "./breaking-check.js";
 
 const run = promisify(execFile);
@@ -28,7 +30,9 @@ const COVERAGE_SCRIPT = "scripts/coverage/coverage.ts";
 export interface CoverageOutcome {
   status: "pass" | "fail" | "skip";
   note: string;
-  /** The summary's section: totals beside the base's, changed cells, findings. */
+  /** What failed, one Markdown line each naming the cells (`listLists 409`): the summary lists them. */
+  details?: string[];
+  /** The summary's section: totals beside the base's, changed cells, forced-only cells. */
   markdown?: string;
   /** Everything the coverage runs printed. */
   output: string;
@@ -89,33 +93,48 @@ export async function coverageCheck(cwd: string, base: ResolvedBase): Promise<Co
         output += `coverage of the base failed: ${(e as Error).message}\n`;
       }
     }
-    const added = compareReports(baseReport, head).addedWithoutEvidence;
-    const restricted = restrictTo(head, BOTH_SIDES);
-    const comparison = compareReports(baseReport, restricted);
-    // Without the base's own run there are no base totals to fall below.
-    if (!compared) comparison.fallen = [];
-    const markdown = [
-      `With every source (the sandbox suite included): ${line(head)}.`,
-      `Compared ${compared ? `with ${base.label} (${short})` : "with nothing (the base has no coverage command)"}` +
-        " on the recordings, the fuzz run and the workflows:",
-      "",
-      comparisonMarkdown({ ...comparison, addedWithoutEvidence: added }, baseReport, restricted),
-    ].join("\n");
-    const failures = [
-      ...added.map((cell) => `${cell} is new and no evidence exercises it`),
-      ...comparison.fallen.map((f) => `${f.label} fell to ${f.head.covered} (base ${f.base.covered})`),
-    ];
-    const against = compared
-      ? `vs ${base.label} (${short})`
-      : `base ${short} has no coverage command: totals not compared`;
-    if (failures.length > 0) return { status: "fail", note: `${failures.join("; ")}; ${line(head)}`, markdown, output };
-    return {
-      status: "pass",
-      note: `${line(head)}; ${comparison.changed.length} cell(s) changed ${against}`,
-      markdown,
-      output,
-    };
+    return { ...judgeCoverage(baseReport, head, compared ? `${base.label} (${short})` : undefined), output };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The gate's two rules on a head report (every source) against the base's: a cell the head adds needs caused
+ * evidence from some source, and no total of the sources collected on both sides may fall (`against` names the
+ * base; undefined when the base has no coverage command, so there are no base totals to fall below).
+ */
+export function judgeCoverage(
+  baseReport: CoverageReport,
+  head: CoverageReport,
+  against: string | undefined,
+): Omit<CoverageOutcome, "output"> {
+  const restricted = restrictTo(head, BOTH_SIDES);
+  const comparison = compareReports(baseReport, restricted);
+  if (!against) comparison.fallen = [];
+  comparison.addedWithoutEvidence = compareReports(baseReport, head).addedWithoutEvidence;
+  const forced = forcedOnlyCells(head);
+  const markdown = [
+    `With every source (the sandbox suite included), counting caused evidence only: ${line(head)}.`,
+    `Compared ${against ? `with ${against}` : "with nothing (the base has no coverage command)"}` +
+      " on the recordings, the fuzz run and the workflows:",
+    "",
+    comparisonMarkdown(comparison, baseReport, restricted).trimEnd(),
+    ...(forced.length > 0
+      ? [
+          "",
+          `Forced only (${forced.length}; counted in no total):`,
+          "",
+          ...forced.map((f) => `- \`${f.cell}\` (${f.sources.join(", ")}): ${f.why}`),
+        ]
+      : []),
+  ].join("\n");
+  const details = comparisonFailures(comparison);
+  if (details.length > 0) {
+    const first = details[0]!.replaceAll("`", "");
+    const more = details.length > 1 ? ` (and ${details.length - 1} more)` : "";
+    return { status: "fail", note: `${first}${more}; ${line(head)}`, details, markdown };
+  }
+  const vs = against ? `vs ${against}` : "the base has no coverage command: totals not compared";
+  return { status: "pass", note: `${line(head)}; ${comparison.changed.length} cell(s) changed ${vs}`, markdown };
 }

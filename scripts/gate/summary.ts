@@ -1,7 +1,11 @@
-/** The gate's Markdown summary: every check with what it found, then the breaking-change details. */
+/**
+ * The gate's Markdown summary: a table of every check with what it found, then one section per check that has
+ * something to say (what failed, named: the failed tests, the diagnostics with file and line, the coverage
+ * cells), the breaking-change details and the notes. A check is a StepResult; a new check adds its name to
+ * CHECKS and fills `details` (and `section`) the same way.
+ */
 import { markdownTable } from "../breaking/breaking.js";
 import type { BreakingOutcome } from "./breaking-check.js";
-import type { CoverageOutcome } from "./coverage-check.js";
 import { markerLines } from "./breaking-markers.js";
 
 export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage"] as const;
@@ -24,6 +28,10 @@ export interface StepResult {
   note: string;
   /** The command's output, whose last lines the step summary shows for a failed check. */
   output?: string;
+  /** What failed, one Markdown line each, naming it (`listLists 409`, `a.ts:3`, a test and its assertion). */
+  details?: string[];
+  /** More Markdown under the check's heading, failed or not (coverage's totals beside the base's). */
+  section?: string;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -38,7 +46,6 @@ export function renderSummary(
   breaking: BreakingOutcome | undefined,
   totalMs: number,
   withOutput = false,
-  coverage?: CoverageOutcome,
 ): string {
   const ok = steps.every((s) => s.status !== "fail");
   const out: string[] = [
@@ -50,6 +57,13 @@ export function renderSummary(
   for (const s of steps) {
     const note = s.note.replaceAll("|", "\\|").replaceAll("\n", " ");
     out.push(`| ${ICON[s.status]} ${TITLES[s.name]} | ${note} | ${s.status === "skip" ? "—" : seconds(s.ms)} |`);
+  }
+  for (const s of steps) {
+    const details = s.status === "fail" ? (s.details ?? []) : [];
+    if (details.length === 0 && !s.section) continue;
+    out.push("", `### ${ICON[s.status]} ${TITLES[s.name]}`);
+    if (details.length > 0) out.push("", ...details.map((d) => `- ${d}`));
+    if (s.section) out.push("", s.section.trimEnd());
   }
   const report = breaking?.report;
   if (breaking && report) {
@@ -79,7 +93,6 @@ export function renderSummary(
       out.push(markdownTable(report.nonBreaking), "", "</details>");
     }
   }
-  if (coverage?.markdown) out.push("", "### Contract coverage", "", coverage.markdown.trimEnd());
   if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
   if (withOutput)
     for (const s of steps.filter((x) => x.status === "fail" && x.output)) {

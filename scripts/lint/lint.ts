@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
 import {
   REDOCLY_ENV,
@@ -56,7 +56,8 @@ export async function runSpectral(
 function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
   const counted = diagnostics.filter((d) => d.severity <= 1);
   for (const d of diagnostics) {
-    console.log(`  ${SEVERITY[d.severity]} ${d.code} ${d.path.join(".")}: ${d.message}`);
+    const where = `${relative(repoRoot, resolve(repoRoot, d.source ?? label))}:${d.range.start.line + 1}`;
+    console.log(`  ${SEVERITY[d.severity]} ${d.code} ${where} ${d.path.join(".")}: ${d.message}`);
   }
   console.log(
     `${counted.length ? "✘" : "✔"} ${label}: ${diagnostics.filter((d) => d.severity === 0).length} errors, ${diagnostics.filter((d) => d.severity === 1).length} warnings`,
@@ -93,12 +94,53 @@ export type CodeLintStep =
 const PRETTIER_CHECK = ["--check", "--cache", "--cache-strategy", "content", "--log-level", "warn"];
 
 /**
- * The code linters to run: on the whole tree, or on `files` (existing paths relative to the repository root).
- * Prettier's verdict on a file depends on that file alone; ESLint's type-aware rules also read the types the
- * file imports, hence `eslintAll` when a change may alter those.
+ * The project's files (relative paths): every file git tracks, and the untracked, not ignored files under a
+ * folder that holds tracked ones (new work not yet added). A scratch file beside the project (at the root, or in
+ * a folder of its own) is the user's business and not judged. Undefined outside a git checkout.
  */
-export function codeLintSteps(files: string[] | undefined, eslintAll: boolean): CodeLintStep[] {
+export function projectFiles(root = repoRoot): string[] | undefined {
+  const list = (...args: string[]) =>
+    execFileSync("git", ["ls-files", "-z", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .split("\0")
+      .filter(Boolean);
+  let tracked: string[];
+  let untracked: string[];
+  try {
+    tracked = list();
+    untracked = list("--others", "--exclude-standard");
+  } catch {
+    return undefined;
+  }
+  const folders = new Set(tracked.filter((f) => f.includes("/")).map((f) => f.slice(0, f.indexOf("/"))));
+  const inProject = untracked.filter((f) => f.includes("/") && folders.has(f.slice(0, f.indexOf("/"))));
+  return [...tracked, ...inProject].filter((f) => existsSync(join(root, f))).sort();
+}
+
+/**
+ * The code linters to run: on the whole tree, on the project's files (`project`, see projectFiles), or on
+ * `files` (existing paths relative to the repository root). Prettier's verdict on a file depends on that file
+ * alone; ESLint's type-aware rules also read the types the file imports, hence `eslintAll` when a change may
+ * alter those.
+ */
+export function codeLintSteps(files: string[] | undefined, eslintAll: boolean, project?: string[]): CodeLintStep[] {
   const steps: CodeLintStep[] = [];
+  if (files === undefined && project) {
+    const label = "the project's files; untracked files beside its folders are not judged";
+    steps.push({
+      label: `prettier --check (code, spec YAML, docs: ${label})`,
+      bin: "prettier",
+      args: [...PRETTIER_CHECK, "--ignore-unknown", "--", ...project],
+    });
+    steps.push({
+      label: "eslint (typescript-eslint, zero warnings)",
+      eslint: project.filter((f) => ESLINT_FILE.test(f)),
+    });
+    return steps;
+  }
   if (files === undefined)
     steps.push({ label: "prettier --check (code, spec YAML, docs)", bin: "prettier", args: [...PRETTIER_CHECK, "."] });
   else if (files.length === 0) steps.push({ label: "prettier --check: none of the given files exists" });
@@ -165,7 +207,7 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
   const files = positionals.length > 0 ? positionals.filter((f) => existsSync(join(repoRoot, f))) : undefined;
-  for (const step of codeLintSteps(files, values["eslint-all"] === true)) {
+  for (const step of codeLintSteps(files, values["eslint-all"] === true, files ? undefined : projectFiles())) {
     if ("bin" in step) {
       const { ok, output } = runBin(step.bin, step.args);
       if (!ok) console.log(output);

@@ -2,12 +2,19 @@
 // the spec by the harness: a platform key without X-Service-Org-Id is a 400 and a client over its rate
 // limit a 429 on every operation (their real causes); every other documented 4xx and 5xx is asked for with
 // `Prefer: code=` (the sandbox's fault injection: a 409 "preserved if it occurs" or a 500 has no other cause
-// here). The harness logs each exchange as contract-coverage evidence.
+// here). The harness logs each exchange as contract-coverage evidence: the first two as caused, the
+// `Prefer: code=` answers as forced, which coverage lists apart and counts in no total.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SPEC_PATH, OPERATIONS, REPO_ROOT, loadSpec, type Exchange } from "../../../contract-core/index.js";
-import { cellsOf } from "../../../scripts/coverage/cells.js";
+import {
+  DEFAULT_SPEC_PATH,
+  OPERATIONS,
+  REPO_ROOT,
+  cellsOf,
+  loadSpec,
+  type Exchange,
+} from "../../../contract-core/index.js";
 import { openSandbox, type TestSandbox } from "../testing/harness.js";
 
 const EXAMPLES = join(REPO_ROOT, "contract-tests/recordings/examples");

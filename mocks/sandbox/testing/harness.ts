@@ -16,6 +16,7 @@ import {
   type Exchange,
   type ExchangeResult,
   type HeaderMap,
+  logSuiteExchange,
 } from "../../../contract-core/index.js";
 import { KEYS } from "../contract/auth.js";
 import type { Area } from "../contract/context.js";
@@ -23,7 +24,6 @@ import { resolveOptions, type SandboxOptions } from "../contract/options.js";
 import { createSandboxHandlers, defaultBaseUrl } from "../hosts/msw/msw.js";
 import { buildApp, type BuiltSandbox } from "../hosts/node/server.js";
 import { nodeStateStorage } from "../hosts/node/node-state-storage.js";
-import { logSuiteExchange } from "../../../scripts/coverage/suite-log.js";
 
 export type KeyName = "acme" | "globex" | "initech" | "platform" | "revoked";
 
@@ -66,10 +66,17 @@ export class ContractViolation extends Error {
 
 const validator = () => createContractValidator();
 
-/** Validates one exchange; throws ContractViolation when it breaks the contract. Shared by HTTP-based tests. */
-export function assertContract(exchange: Exchange, opts: { invalidRequest?: boolean } = {}): ExchangeResult {
+/**
+ * Validates one exchange; throws ContractViolation when it breaks the contract. Shared by HTTP-based tests.
+ * Logs it as coverage evidence: caused, unless the request asked for its status (`Prefer: code=`, seen by the
+ * marker itself) or `forced` says a fault of the test's own made the answer.
+ */
+export function assertContract(
+  exchange: Exchange,
+  opts: { invalidRequest?: boolean; forced?: boolean } = {},
+): ExchangeResult {
   const result = opts.invalidRequest ? validator().validateResponse(exchange) : validator().validate(exchange);
-  logSuiteExchange(exchange);
+  logSuiteExchange(exchange, opts.forced);
   if (!result.valid) throw new ContractViolation(result);
   return result;
 }

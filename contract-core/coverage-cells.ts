@@ -2,7 +2,8 @@
  * The cells of contract coverage, read from the bundled spec: every operation, each documented response status
  * (`2XX`-style ranges and `default` included) with its named examples, and each documented request parameter.
  */
-import { deref, isObj, listOperations, type Obj } from "../../contract-core/index.js";
+import { listOperations } from "./operations.js";
+import { deref, isObj, type Obj } from "./pointer.js";
 
 export interface StatusCell {
   /** As the spec writes it: `201`, `4XX`, `default`. */

@@ -5,5 +5,5 @@
 import { rmSync } from "node:fs";
 
 export default function clearSuiteLog(): void {
-  rmSync(new URL("../../dist/coverage/suite", import.meta.url), { recursive: true, force: true });
+  rmSync(new URL("../dist/coverage/suite", import.meta.url), { recursive: true, force: true });
 }
