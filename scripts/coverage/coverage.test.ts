@@ -15,7 +15,16 @@ import {
 } from "../../contract-core/index.js";
 import { parseOnly } from "./coverage.js";
 import { RECORDINGS_DIR, collectRecordings, exchangesOfRespectLog } from "./evidence.js";
-import { buildReport, compareReports, restrictTo, type Evidence, type SourceInfo } from "./report.js";
+import {
+  buildReport,
+  compareReports,
+  comparisonFailures,
+  forcedOnlyCells,
+  markdownTable,
+  restrictTo,
+  type Evidence,
+  type SourceInfo,
+} from "./report.js";
 
 const doc = loadSpec(DEFAULT_SPEC_PATH) as Record<string, any>;
 const marker = createMarker();
@@ -81,6 +90,20 @@ describe("marks", () => {
     const good = marker.mark(exchange("limit=5"))!;
     expect(good.valid).toContain("/query/limit");
     expect(good.invalid).toEqual([]);
+  });
+
+  it("flags an answer the request forced (Prefer: code=, its __code stand-in, a kit fault) and no other", () => {
+    const base = recording("createList/400-invalid_request.json");
+    const withHeaders = (headers: Record<string, string>): Exchange => ({
+      ...base,
+      request: { ...base.request, headers: { ...base.request.headers, ...headers } },
+    });
+    expect(marker.mark(base)!.forced).toBeUndefined();
+    expect(marker.mark(withHeaders({ Prefer: "example=invalid_request" }))!.forced).toBeUndefined();
+    expect(marker.mark(withHeaders({ Prefer: "code=400" }))!.forced).toBe(true);
+    expect(marker.mark(withHeaders({ prefer: "dynamic=false; code=400" }))!.forced).toBe(true);
+    expect(marker.mark({ ...base, request: { ...base.request, url: "/v1/lists?__code=400" } })!.forced).toBe(true);
+    expect(marker.mark(base, true)!.forced).toBe(true);
   });
 
   it("marks nothing for a request that reaches no operation", () => {
@@ -156,6 +179,53 @@ describe("totals and the gate's comparison", () => {
     expect(compared.addedWithoutEvidence).toEqual([]);
     expect(compared.fallen).toEqual([]);
     expect(compared.changed).toContainEqual({ cell: "createList 409", base: null, head: ["recordings"] });
+  });
+
+  it("counts a forced answer in no status, example or operation total, lists it apart with why, keeps its parameters", () => {
+    const created = recording("createList/201-created.json");
+    const forced = (status: number): Exchange => ({
+      request: { ...created.request, headers: { ...created.request.headers, prefer: `code=${status}` } },
+      response: recording(`createList/${status === 500 ? "500-server_error" : "402-payment_required"}.json`).response,
+    });
+    const report = buildReport("spec", marker.cells, { suite: marksOf([forced(402), forced(500)]) }, SOURCES);
+    expect(report.totals.statuses.covered).toBe(0);
+    expect(report.totals.operations.covered).toBe(0);
+    expect(report.totals.examples.covered).toBe(0);
+    expect(report.totals.parametersValid.covered).toBe(0); // createList has no parameters: the totals stay 0 honestly
+    const list = forcedOnlyCells(report);
+    expect(list.map((f) => [f.cell, f.sources])).toEqual([
+      ["createList 402", ["suite"]],
+      ["createList 500", ["suite"]],
+    ]);
+    expect(list[1]!.why).toMatch(/server error has no cause/);
+    expect(list[0]!.why).toMatch(/Prefer: code=/);
+    expect(markdownTable(report)).toContain("402 (S)");
+    // The same answer caused (no Prefer) counts.
+    const caused = buildReport(
+      "spec",
+      marker.cells,
+      { suite: marksOf([recording("createList/402-payment_required.json")]) },
+      SOURCES,
+    );
+    expect(caused.totals.statuses.covered).toBe(1);
+    expect(forcedOnlyCells(caused)).toEqual([]);
+    // A forced request's parameters were sent and judged for real.
+    const people = marker.mark({
+      request: { method: "GET", url: "/v1/people?limit=5", headers: { authorization: "Bearer k", prefer: "code=500" } },
+      response: recording("searchPeople/500-server_error.json").response,
+    })!;
+    const withParams = buildReport("spec", marker.cells, { suite: [people] }, SOURCES);
+    expect(withParams.totals.parametersValid.covered).toBeGreaterThan(0);
+    expect(withParams.totals.statuses.covered).toBe(0);
+  });
+
+  it("names the cells a fallen total no longer covers, by operation and status or parameter", () => {
+    const fewer = recordings.filter((e) => !(e.request.url.startsWith("/v1/lists") && e.response.status === 402));
+    const head = buildReport("spec", marker.cells, { recordings: marksOf(fewer) }, SOURCES);
+    const failures = comparisonFailures(compareReports(full, head));
+    const statuses = failures.find((f) => f.startsWith("operation × status"))!;
+    expect(statuses).toContain("`createList 402`");
+    expect(statuses).toMatch(/fell to \d+ \(base \d+\); no longer covered: /);
   });
 
   it("compares only the evidence kinds kept", () => {

@@ -8,11 +8,23 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { REPO_ROOT, RUN_TYPESCRIPT, UsageError } from "../../contract-core/index.js";
+import {
+  DEFAULT_SPEC_PATH,
+  REPO_ROOT,
+  RUN_TYPESCRIPT,
+  UsageError,
+  createMarker,
+  loadSpec,
+  type Exchange,
+  type Mark,
+} from "../../contract-core/index.js";
+import { collectRecordings } from "../coverage/evidence.js";
+import { EVIDENCE, buildReport, type Evidence, type SourceInfo } from "../coverage/report.js";
 import type { Change } from "../breaking/breaking.js";
 import { breakingCheck, resolveBase } from "./breaking-check.js";
 import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, parseMarkers } from "./breaking-markers.js";
-import { findings } from "./checks.js";
+import { failureDetails, findings } from "./checks.js";
+import { judgeCoverage } from "./coverage-check.js";
 import { parseArgs, runGate } from "./cli.js";
 import { renderSummary } from "./summary.js";
 
@@ -185,9 +197,9 @@ describe("command checks", () => {
     expect(result.markdown).toContain("| ✔ Lint | ✔ lint: 0 problems |");
     expect(result.markdown).toContain("| ✘ Typecheck | 1 type error (exit code 2) |");
     expect(result.markdown).toContain("| ✔ Tests | tests: 12 passed (12); files: 3 passed (3) |");
-    // The error is printed once: in the check's output, not again in the console summary.
+    // The output is printed once, on the console; the summary names the failure with file and line.
     expect(log.split("error TS2322").length - 1).toBe(1);
-    expect(result.markdown).not.toContain("error TS2322");
+    expect(result.markdown).toContain("### ✘ Typecheck\n\n- `a.ts:1` TS2322: nope.");
     expect(result.stepSummary).toContain("a.ts(1,7): error TS2322: nope.");
   });
 
@@ -200,6 +212,50 @@ describe("command checks", () => {
       "✘ prettier --check; ✘ eslint",
     );
     expect(findings("drift", "✔ generated files are in sync\n")).toBe("✔ generated files are in sync");
+  });
+
+  it("names what failed: the first failed tests with their assertion, lint diagnostics with file and line", () => {
+    const vitest = [
+      " ❯ |default| contract-tests/contract.test.ts (3 tests | 1 failed) 7ms",
+      "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯⎯",
+      "",
+      " FAIL  |default| contract-tests/contract.test.ts > recordings/ > cover every operation and every documented status",
+      " FAIL  |sandbox-msw| mocks/sandbox/areas/lists.test.ts > lists > creates one",
+      "AssertionError: expected [ 'listLists 409' ] to deeply equal []",
+      "",
+      "- Expected",
+      " ❯ contract-tests/contract.test.ts:44:21",
+      "",
+      " Test Files  1 failed (1)",
+    ].join("\n");
+    expect(failureDetails("tests", vitest)).toEqual([
+      "`contract-tests/contract.test.ts > recordings/ > cover every operation and every documented status`: AssertionError: expected [ 'listLists 409' ] to deeply equal []",
+      "`mocks/sandbox/areas/lists.test.ts > lists > creates one`: AssertionError: expected [ 'listLists 409' ] to deeply equal []",
+    ]);
+    const lint = [
+      "spec/openapi.yaml:",
+      "  12:3  error    no-empty-servers  Servers must be present.",
+      "✘ redocly lint spec/openapi.yaml and 7 Arazzo workflow files",
+      "  error tg-operation-summary openapi.json:88 paths./lists.get: every operation needs a summary",
+      "✘ spectral (bundle: spectral:oas + OWASP + house rules): 1 errors, 0 warnings",
+      "[warn] scripts/gate/cli.ts",
+      "[warn] Code style issues found in the above file. Run Prettier with --write to fix.",
+      "✘ prettier --check (code, spec YAML, docs)",
+      "/repo/scripts/x.ts",
+      "  3:7  error  'a' is assigned a value but never used  @typescript-eslint/no-unused-vars",
+      "",
+      "✖ 1 problem (1 error, 0 warnings)",
+      "✘ eslint (typescript-eslint, zero warnings)",
+    ].join("\n");
+    expect(failureDetails("lint", lint, "/repo")).toEqual([
+      "`spec/openapi.yaml:12` error: no-empty-servers Servers must be present.",
+      "`openapi.json:88` error tg-operation-summary: paths./lists.get: every operation needs a summary",
+      "`scripts/gate/cli.ts`: not formatted as Prettier writes it (`npx prettier --write scripts/gate/cli.ts`)",
+      "`scripts/x.ts:3` error: 'a' is assigned a value but never used @typescript-eslint/no-unused-vars",
+    ]);
+    expect(
+      failureDetails("tests", Array.from({ length: 12 }, (_, i) => ` FAIL  t${i}\nError: e${i}`).join("\n")),
+    ).toHaveLength(11);
   });
 });
 
@@ -347,6 +403,71 @@ describe("arguments and summary", () => {
     expect(md).toContain("| – Breaking changes | not selected (--only) | — |");
     expect(md).toContain("## Contract gate: ✘ failed");
     expect(md).not.toContain("generated/openapi.json differs");
+  });
+});
+
+describe("coverage in the gate: a status added with no caused evidence", () => {
+  const doc = loadSpec(DEFAULT_SPEC_PATH) as Record<string, any>;
+  const SOURCES = Object.fromEntries(
+    EVIDENCE.map((e) => [e, { collected: true, exchanges: 0, how: "test" }]),
+  ) as Record<Evidence, SourceInfo>;
+  const recordings = collectRecordings("/v1").exchanges!;
+  const marks = (marker: ReturnType<typeof createMarker>, exchanges: Exchange[]): Mark[] =>
+    exchanges.map((e) => marker.mark(e)).filter((m): m is Mark => m !== null);
+  const listLists = recordings.find(
+    (e) => e.request.method === "GET" && e.request.url === "/v1/lists" && e.response.status === 400,
+  )!;
+  const conflict = (prefer?: string): Exchange => ({
+    request: { ...listLists.request, headers: { authorization: "Bearer k", ...(prefer ? { prefer } : {}) } },
+    response: { ...listLists.response, status: 409 },
+  });
+
+  it("fails a 409 on listLists that only Prefer: code= reaches, naming `listLists 409`; a recording makes it pass", () => {
+    const baseMarker = createMarker(doc);
+    const base = buildReport("spec", baseMarker.cells, { recordings: marks(baseMarker, recordings) }, SOURCES);
+    const head = structuredClone(doc);
+    head.paths["/lists"].get.responses["409"] = head.paths["/lists"].get.responses["400"];
+    const headMarker = createMarker(head);
+    // What the sandbox suite's error-statuses test sends for every documented status.
+    const suite = marks(headMarker, [conflict("code=409")]);
+    const without = buildReport(
+      "spec",
+      headMarker.cells,
+      { recordings: marks(headMarker, recordings), suite },
+      SOURCES,
+    );
+    const failed = judgeCoverage(base, without, "main (abc1234)");
+    expect(failed.status).toBe("fail");
+    expect(failed.details).toEqual([
+      "`listLists 409` is new in this change and no evidence causes it (forced answers do not count)",
+    ]);
+    expect(failed.markdown).toContain("`listLists 409` (suite): only `Prefer: code=`");
+    const summary = renderSummary(
+      [
+        {
+          name: "coverage",
+          status: failed.status,
+          ms: 1,
+          note: failed.note,
+          details: failed.details!,
+          section: failed.markdown!,
+        },
+      ],
+      undefined,
+      1,
+    );
+    expect(summary).toMatch(/### ✘ Contract coverage\n\n- `listLists 409` is new in this change/);
+    expect(summary).toContain("| ✘ Contract coverage | listLists 409 is new in this change");
+
+    const withRecording = buildReport(
+      "spec",
+      headMarker.cells,
+      { recordings: marks(headMarker, [...recordings, conflict()]), suite },
+      SOURCES,
+    );
+    const passed = judgeCoverage(base, withRecording, "main (abc1234)");
+    expect(passed).toMatchObject({ status: "pass" });
+    expect(passed.details).toBeUndefined();
   });
 });
 
