@@ -2,7 +2,7 @@
  * The command-line convention every npm script follows, on `node:util` `parseArgs`: `--help` prints usage on
  * stdout and exits 0 before any work; the same flags name the same options, with environment variables as
  * fallbacks (`--port`/`PORT`, `--host`/`HOST`); an unknown option or a bad value names itself, points to
- * `--help` and exits 2; a busy port names the port and how to choose another.
+ * `--help` and exits 2; a busy port names the port and how to choose another. Exit codes: EXIT.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,10 +57,18 @@ export interface ParsedCommandLine {
   positionals: string[];
 }
 
+/**
+ * The exit codes every command follows (the README's npm scripts section says the same): 0 done and nothing
+ * found; 1 the command found failures (a check, a test, an invalid exchange); 2 usage (an unknown option, a
+ * bad value, an unreadable input); 3 the target could not be tested (unreachable, refusing the key, no such
+ * base path, or rate-limiting the run so that it tested nothing).
+ */
+export const EXIT = { ok: 0, failures: 1, usage: 2, target: 3 } as const;
+
 /** A command-line mistake: the message says what is wrong and points to --help. Exit code 2. */
 export class UsageError extends Error {
   override name = "UsageError";
-  readonly exitCode = 2;
+  readonly exitCode = EXIT.usage;
 }
 
 const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };

@@ -38,9 +38,9 @@ describe("arguments", () => {
     expect(result.err).not.toContain("tgsb_secret");
   });
 
-  test("an unreachable base URL is one line and exit 2", async () => {
+  test("an unreachable base URL is one line and exit 3", async () => {
     const result = await cli(["http://127.0.0.1:1/v1", "--requests", "5"]);
-    expect(result).toMatchObject({ code: 2, out: "" });
+    expect(result).toMatchObject({ code: 3, out: "" });
     expect(result.err).toMatch(/^npm run fuzz: http:\/\/127\.0\.0\.1:1\/v1 is not reachable \(.*\)[^\n]*\.\n$/);
   });
 });
@@ -88,7 +88,7 @@ describe("runs", () => {
   test("a refused key stops the run with one line naming the 401 and the key's variable, not the key", async () => {
     api = await startFakeApi("correct");
     const result = await cli([api.baseUrl, "--requests", "30"], { TALENT_GRAPH_API_KEY: "tgsb_revoked_0000" });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(3);
     expect(result.err).toBe(
       `npm run fuzz: ${api.baseUrl} answered GET /me with 401 Unauthorized (unauthorized: Missing or invalid API key): ` +
         "the key in TALENT_GRAPH_API_KEY is missing, wrong, revoked or for another deployment.\n",
@@ -96,11 +96,34 @@ describe("runs", () => {
     expect(api.received).toHaveLength(1);
   });
 
+  test("a rate-limited deployment is paced by Retry-After: no 429 is judged, and the run says it waited", async () => {
+    api = await startFakeApi("correct", { max: 6, retryAfterSeconds: 1 });
+    const args = [api.baseUrl, "--seed", "5", "--requests", "8", "--operations", "getAccount", "--concurrency", "2"];
+    const result = await cli(args, { TALENT_GRAPH_API_KEY: FAKE_KEY });
+    expect(result.code, result.out + result.err).toBe(0);
+    expect(result.out).toMatch(
+      /rate limit: \d+ answers were 429; the run waited \d+\.\d s in all as Retry-After asked/,
+    );
+    expect(result.out).not.toMatch(/429×/);
+    expect(result.out).toContain("0 failures");
+  });
+
+  test("a run the rate limit kept from testing exits 3 with one line naming --no-rate-limit", async () => {
+    api = await startFakeApi("correct", { max: 3, retryAfterSeconds: 60 });
+    const args = [api.baseUrl, "--seed", "5", "--requests", "30", "--operations", "getAccount", "--time-limit", "5"];
+    const result = await cli(args, { TALENT_GRAPH_API_KEY: FAKE_KEY });
+    expect(result.code).toBe(3);
+    expect(result.out).toMatch(/getAccount .*429×\d+/);
+    expect(result.err).toMatch(
+      /^npm run fuzz: \S+ rate-limited \d+ of 30 requests \(429\) .* --no-rate-limit \(npm run sandbox -- --no-rate-limit\)[^\n]*\n$/,
+    );
+  });
+
   test("a base URL without /v1 gets a hint", async () => {
     api = await startFakeApi("correct");
     const origin = api.baseUrl.replace(/\/v1$/, "");
     const result = await cli([origin, "--requests", "30"], { TALENT_GRAPH_API_KEY: FAKE_KEY });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(3);
     expect(result.err).toContain(`did you mean ${origin}/v1?`);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * npm run fuzz -- <base-url> [options]: the spec-driven fuzzer against any deployment, on the project's
- * command-line convention. Exit 0: every check passed; 1: at least one check failed; 2: usage error.
+ * command-line convention. Exit codes as contract-core's EXIT: 0 every check passed; 1 a check failed; 2 usage;
+ * 3 the deployment could not be fuzzed (unreachable, refusing the key, no such base path, or rate-limiting
+ * more than a small share of the requests past what Retry-After let the run wait).
  */
 import { writeFileSync } from "node:fs";
 import {
   COMMON_OPTIONS,
   DEFAULT_SPEC_PATH,
+  EXIT,
   flagGiven,
   formatUsage,
   keyFromEnv,
@@ -60,7 +63,8 @@ export const FUZZ_COMMAND: CommandSpec = {
     `Keys come from the environment only: ${KEY_VARIABLE}=<key> npm run fuzz -- <base-url>.`,
     "Checks: not_a_server_error, status_code_conformance, response_schema_conformance, negative_data_rejection, error_shape.",
     `Each distinct failure is printed with a curl command that reads $${KEY_VARIABLE}; the key is never printed.`,
-    "Exit 0: no failure; 1: a check failed; 2: usage error.",
+    "A 429 with Retry-After is waited out and the request sent again; a run left rate-limited exits 3 naming --no-rate-limit.",
+    "Exit 0: no failure; 1: a check failed; 2: usage error; 3: the deployment could not be fuzzed (unreachable, key refused, rate-limited).",
   ],
 };
 
@@ -144,21 +148,26 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv =
       if (error instanceof FuzzConfigError) throw usageError(FUZZ_COMMAND, error.message);
       if (error instanceof FuzzTargetError) {
         io.err(`${FUZZ_COMMAND.name}: ${error.message}\n`);
-        return 2;
+        return EXIT.target;
       }
       throw error;
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.err(`${error.message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   io.out(runner.formatReport(report));
   if (options.report) {
     writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
     io.out(`report written to ${options.report}\n`);
   }
-  return Object.values(report.checks).some((c) => c.failed > 0) ? 1 : 0;
+  const rateLimited = runner.rateLimitProblem(report);
+  if (rateLimited) {
+    io.err(`${FUZZ_COMMAND.name}: ${rateLimited}\n`);
+    return EXIT.target;
+  }
+  return Object.values(report.checks).some((c) => c.failed > 0) ? EXIT.failures : EXIT.ok;
 }
 
 if (isMain(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2), STDIO);

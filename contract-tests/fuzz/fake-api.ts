@@ -2,7 +2,8 @@
  * A scripted stand-in for the API, for the fuzzer's own tests: it serves GET /v1/me (getAccount) on
  * 127.0.0.1 with a free port, records every request, and answers as a behaviour says, so that each check
  * can be shown to fire (a 500, an undocumented status, a schema-violating body, a 200 to an invalid
- * request, a 4xx without the error shape) and to stay quiet on a server that keeps the contract.
+ * request, a 4xx without the error shape) and to stay quiet on a server that keeps the contract. With
+ * `rateLimit`, it answers 429 with Retry-After past `max` requests in a window, as a rate-limited deployment does.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -42,9 +43,17 @@ function authorized(req: IncomingMessage): boolean {
   return req.headers.authorization === `Bearer ${FAKE_KEY}` || req.headers["x-api-key"] === FAKE_KEY;
 }
 
-export async function startFakeApi(behaviour: Behaviour): Promise<FakeApi> {
+export interface FakeRateLimit {
+  /** Requests answered per window; the rest get 429. */
+  max: number;
+  /** The window, also sent as Retry-After. */
+  retryAfterSeconds: number;
+}
+
+export async function startFakeApi(behaviour: Behaviour, rateLimit?: FakeRateLimit): Promise<FakeApi> {
   const account = accountExample();
   const received: ReceivedRequest[] = [];
+  let window = { start: 0, count: 0 };
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
@@ -60,6 +69,18 @@ export async function startFakeApi(behaviour: Behaviour): Promise<FakeApi> {
         res.writeHead(status, payload === undefined ? {} : { "content-type": "application/json" });
         res.end(payload === undefined ? undefined : JSON.stringify(payload));
       };
+      if (rateLimit) {
+        const now = Date.now();
+        if (now - window.start >= rateLimit.retryAfterSeconds * 1000) window = { start: now, count: 0 };
+        if (++window.count > rateLimit.max) {
+          res.writeHead(429, {
+            "content-type": "application/json",
+            "retry-after": String(rateLimit.retryAfterSeconds),
+          });
+          const message = `Rate limit exceeded, retry in ${rateLimit.retryAfterSeconds} seconds`;
+          return res.end(JSON.stringify({ statusCode: 429, error: "Too Many Requests", message }));
+        }
+      }
       if (!req.url?.startsWith("/v1/me")) return send(404, { error: { type: "not_found", message: "no such route" } });
       const ok = authorized(req);
       switch (behaviour) {

@@ -69,6 +69,12 @@ export interface FuzzReport {
   sent: number;
   durationMs: number;
   stoppedBy: "done" | "time limit";
+  /**
+   * Rate limiting: `waited` 429 answers the run waited out as their Retry-After asked and sent again (judged
+   * by no check), `waitedMs` in all, and `answers`: requests whose last answer was still a 429, so that they
+   * tested nothing (no Retry-After, or no time left to wait).
+   */
+  rateLimited: { waited: number; waitedMs: number; answers: number };
   checks: Record<CheckName, { failed: number }>;
   operations: Record<string, OperationSummary>;
   /** Distinct failures, most frequent first. */
@@ -118,7 +124,7 @@ function canonicalPath(op: FuzzOperation): string {
  * (its first example body), lists every collection, then creates and reads one level below (List members).
  * Values are collected per path template and property (`/lists#id`), and matched to the path parameters.
  */
-async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValues> {
+async function discover(spec: FuzzSpec, send: (request: FuzzRequest) => Promise<Sent>): Promise<SeedValues> {
   const found = new Map<string, Set<string>>();
   const collect = (template: string, body: unknown, withSelf: boolean): void => {
     const data = isObj(body) ? body.data : undefined;
@@ -148,7 +154,7 @@ async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValue
       intent: "valid",
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     };
-    const { exchange } = await send(options, spec.basePath, request);
+    const { exchange } = await send(request);
     const status = exchange?.response.status ?? 0;
     if (status >= 200 && status < 300) collect(op.pathTemplate, exchange!.response.body, withSelf);
   };
@@ -203,6 +209,33 @@ async function discover(spec: FuzzSpec, options: FuzzOptions): Promise<SeedValue
   return seeds;
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How long a 429 asks to wait (its Retry-After: seconds or an HTTP date), or undefined for any other answer. */
+function retryAfterMs(answer: Sent): number | undefined {
+  if (answer.exchange?.response.status !== 429) return undefined;
+  const headers = answer.exchange.response.headers ?? {};
+  const raw = headers["retry-after"];
+  const value = String(Array.isArray(raw) ? raw[0] : (raw ?? "")).trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The share of requests a deployment may answer 429 before a run counts as not made (see the CLI). */
+export const RATE_LIMITED_SHARE = 0.01;
+
+/** The one line of a run the rate limit kept from testing, or undefined when it was tested. */
+export function rateLimitProblem(report: FuzzReport): string | undefined {
+  const { answers } = report.rateLimited;
+  if (answers === 0 || answers <= RATE_LIMITED_SHARE * report.sent) return undefined;
+  return (
+    `${report.baseUrl} rate-limited ${answers} of ${report.sent} requests (429) with no time left to wait as ` +
+    "Retry-After asked, so they tested nothing: fuzz a sandbox started with --no-rate-limit " +
+    "(npm run sandbox -- --no-rate-limit), or give the run a longer --time-limit."
+  );
+}
+
 /** The checks, with a validator that fails on an answer (e.g. a body too large to report on) counted as a schema failure of that answer. */
 function checkSafely(...args: Parameters<typeof runChecks>): CheckOutcome {
   try {
@@ -246,7 +279,31 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (problem) throw new FuzzTargetError(problem);
   }
   const started = performance.now();
-  const seeds = options.discover === false ? {} : await discover(spec, options);
+  const rateLimited = { waited: 0, waitedMs: 0, answers: 0 };
+  /** Every request waits until then: the last Retry-After the deployment asked for. */
+  let pausedUntil = 0;
+  /** Sends a request; a 429 with Retry-After is waited out and the request sent again, within the time limit. */
+  const paced = async (request: FuzzRequest): Promise<Sent> => {
+    for (;;) {
+      const pause = pausedUntil - performance.now();
+      if (pause > 0) await sleep(pause);
+      const answer = await send(options, spec.basePath, request);
+      const wait = retryAfterMs(answer);
+      if (wait === undefined) return answer;
+      // Waiting past the time limit would leave the request untested: its 429 is kept and counted.
+      if (performance.now() + wait - started > options.timeLimitMs) {
+        rateLimited.answers++;
+        return answer;
+      }
+      rateLimited.waited++;
+      const until = performance.now() + wait;
+      if (until > pausedUntil) {
+        rateLimited.waitedMs += until - Math.max(pausedUntil, performance.now());
+        pausedUntil = until;
+      }
+    }
+  };
+  const seeds = options.discover === false ? {} : await discover(spec, paced);
   const requests = new RequestGenerator(spec).generate({
     seed: options.seed,
     count: options.requests,
@@ -307,7 +364,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         return;
       }
       const request = requests[next++]!;
-      const answer = await send(options, spec.basePath, request);
+      const answer = await paced(request);
       sent++;
       record(request, answer);
     }
@@ -322,6 +379,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     sent,
     durationMs: Math.round(performance.now() - started),
     stoppedBy,
+    rateLimited: { ...rateLimited, waitedMs: Math.round(rateLimited.waitedMs) },
     checks,
     operations,
     failures,
@@ -361,6 +419,14 @@ export function formatReport(report: FuzzReport): string {
       );
     }
   }
+  const { waited, waitedMs, answers } = report.rateLimited;
+  if (waited > 0)
+    lines.push(
+      "",
+      `rate limit: ${waited} answers were 429; the run waited ${(waitedMs / 1000).toFixed(1)} s in all as Retry-After ` +
+        "asked and sent each again (a sandbox started with --no-rate-limit answers at once)",
+    );
+  if (answers > 0) lines.push(`rate limit: ${answers} requests were still answered 429 and tested nothing`);
   lines.push("", failed === 0 ? "0 failures" : `${failed} check failures in ${report.failures.length} distinct groups`);
   return `${lines.join("\n")}\n`;
 }

@@ -10,6 +10,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  EXIT,
   checkTarget,
   COMMON_OPTIONS,
   DEFAULT_SPEC_PATH,
@@ -152,7 +153,7 @@ if (isMain(import.meta.url))
     });
     if (problem) {
       process.stderr.write(`${WORKFLOWS_COMMAND.name}: ${problem}\n`);
-      return 2;
+      return EXIT.target;
     }
     return (await runWorkflows(args, workflowFiles(), { echo: true })).code;
   });
