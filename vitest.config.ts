@@ -8,7 +8,7 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/no
 
 /** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
 const SANDBOX_BEHAVIOUR = ["mocks/sandbox/areas/*.test.ts", "mocks/sandbox/data/example-queries.test.ts"];
-const EXCLUDE = ["node_modules/**", "dist/**"];
+const EXCLUDE = ["node_modules/**", "dist/**", "scratch/**"];
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
 /**
  * The test files of a worker share one module cache instead of each re-importing Prism, Ajv's compiled spec,

@@ -13,10 +13,9 @@ import { REPO_ROOT, RUN_TYPESCRIPT } from "./spec.js";
 
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
-  typecheck: "plain `tsc --noEmit` (incremental, its build info in node_modules/.cache); tsc has its own --help",
-  ts: "runs the TypeScript file it is given (Node with scripts/typescript-hooks.ts): its --help is Node's own",
   prepack:
-    "npm's pack hook (also what a git install runs): the same file as `npm run build`, whose --help this test checks",
+    "npm's pack hook (also what a git install runs): the same file as `npm run build`, whose --help this test checks; " +
+    "before `npm run pack` it builds nothing (npm-run.test.ts)",
 };
 /** Commands that write files and take --out. */
 const WRITERS = ["generate", "build", "build:client", "docs", "record"];

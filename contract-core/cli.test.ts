@@ -5,6 +5,7 @@ import {
   describeListenError,
   formatUsage,
   keyFromEnv,
+  npmShorthandHint,
   parseCommandLine,
   portValue,
   UsageError,
@@ -83,6 +84,24 @@ describe("parseCommandLine", () => {
     expect(message(["--port", "4603"], npm({ npm_config_port: "true" }))).toBe("accepted");
     expect(message([], npm({ npm_config_loglevel: "warn" }))).toBe("accepted");
     expect(message(["4603"], { npm_config_port: "true" })).toContain('unexpected argument "4603"');
+    // `npm run demo --no-optic`: npm exports the negation as npm_config_optic="".
+    const NEGATED: CommandSpec = { ...NO_POSITIONALS, options: { "no-optic": { type: "boolean", description: "x" } } };
+    expect(message([], npm({ npm_config_optic: "" }), NEGATED)).toContain("did you mean `npm run demo -- --no-optic`?");
+    expect(message(["--no-optic"], npm({ npm_config_optic: "" }), NEGATED)).toBe("accepted");
+    expect(message([], npm({}), NEGATED)).toBe("accepted");
+  });
+
+  it("hints at a flag npm may have taken as its own shorthand (--quiet is npm's log level), without refusing", () => {
+    const QUIET: CommandSpec = { ...SPEC, options: { quiet: { type: "boolean", description: "no request lines" } } };
+    const npm = { npm_lifecycle_event: "demo", npm_config_loglevel: "warn" };
+    expect(npmShorthandHint(QUIET, [], npm)).toBe(
+      "npm run demo: npm's loglevel is warn, as `--quiet` before `--` sets it: npm kept --quiet for itself. " +
+        "For this command's --quiet: `npm run demo -- --quiet`.",
+    );
+    expect(npmShorthandHint(QUIET, ["--quiet"], npm)).toBeUndefined();
+    expect(npmShorthandHint(QUIET, [], { npm_lifecycle_event: "demo" })).toBeUndefined();
+    expect(npmShorthandHint(QUIET, [], { npm_config_loglevel: "warn" })).toBeUndefined();
+    expect(npmShorthandHint(SPEC, [], npm)).toBeUndefined();
   });
 
   it("refuses a secret flag without repeating its value", () => {

@@ -140,9 +140,53 @@ export const flagGiven = (argv: readonly string[], name: string) =>
   argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
 
 /**
+ * npm's own shorthands among the flags of our commands: `npm run mock --quiet` sets npm's log level and the
+ * script sees only `npm_config_loglevel=warn`, which an `.npmrc` may also set; so it is a hint, not an error.
+ */
+const NPM_SHORTHANDS: Record<string, { config: string; value: string }> = {
+  quiet: { config: "loglevel", value: "warn" },
+  verbose: { config: "loglevel", value: "verbose" },
+};
+
+/** The variable npm exports for a flag it kept: `--no-rate-limit` is `npm_config_rate_limit=""` (false). */
+function npmConfigOf(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const negated = /^no-(.+)$/.exec(name)?.[1];
+  if (negated !== undefined) {
+    const taken = env[`npm_config_${negated.replace(/-/g, "_")}`];
+    return taken === "" || taken === "false" ? "true" : undefined;
+  }
+  return env[`npm_config_${name.replace(/-/g, "_")}`];
+}
+
+const underNpmRun = (spec: CommandSpec, env: NodeJS.ProcessEnv) =>
+  env.npm_lifecycle_event !== undefined && (spec.name.startsWith("npm run ") || spec.name === "npm test");
+
+/**
+ * The one line for a flag npm may have taken as its own shorthand (`npm run mock --quiet`), or undefined.
+ * The command still runs: the same variable may come from the user's npm configuration.
+ */
+export function npmShorthandHint(
+  spec: CommandSpec,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (!underNpmRun(spec, env)) return undefined;
+  for (const name of Object.keys(spec.options ?? {})) {
+    const shorthand = NPM_SHORTHANDS[name];
+    if (!shorthand || flagGiven(argv, name) || env[`npm_config_${shorthand.config}`] !== shorthand.value) continue;
+    return (
+      `${spec.name}: npm's ${shorthand.config} is ${shorthand.value}, as \`--${name}\` before \`--\` sets it: ` +
+      `npm kept --${name} for itself. For this command's --${name}: \`${spec.name} -- --${name}\`.`
+    );
+  }
+  return undefined;
+}
+
+/**
  * `npm run x --port 4603` (no `--`) gives the flag to npm, which exports it as `npm_config_port` (`true`, or
- * the value of `--port=4603`) and passes `4603` to the script as an argument. Names the command the user
- * meant, or undefined when npm took none of this command's flags.
+ * the value of `--port=4603`; `npm_config_rate_limit=""` for `--no-rate-limit`) and passes `4603` to the
+ * script as an argument. Names the command the user meant, or undefined when npm took none of this command's
+ * flags.
  */
 function npmTookFlag(
   spec: CommandSpec,
@@ -150,9 +194,9 @@ function npmTookFlag(
   env: NodeJS.ProcessEnv,
   stray?: string,
 ): string | undefined {
-  if (env.npm_lifecycle_event === undefined || !spec.name.startsWith("npm run ")) return undefined;
+  if (!underNpmRun(spec, env)) return undefined;
   for (const [name, option] of Object.entries(spec.options ?? {})) {
-    const taken = env[`npm_config_${name.replace(/-/g, "_")}`];
+    const taken = npmConfigOf(name, env);
     if (taken === undefined || flagGiven(argv, name)) continue;
     const value = option.type === "boolean" ? "" : taken !== "true" ? taken : (stray ?? option.value ?? "<value>");
     const took = stray !== undefined && taken === "true" ? `, so "${stray}" arrived as an argument` : "";
@@ -270,6 +314,8 @@ export function parseCommandLine(
     parsed.positionals.length === 1 && spec.positionals === undefined ? parsed.positionals[0] : undefined,
   );
   if (tookFlag) throw usageError(spec, tookFlag);
+  const hint = npmShorthandHint(spec, argv, env);
+  if (hint) process.stderr.write(`${hint}\n`);
   const values: CliValues = { ...(parsed.values as CliValues) };
   for (const [name, o] of Object.entries(options)) {
     if (values[name] !== undefined) continue;

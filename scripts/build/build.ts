@@ -286,7 +286,14 @@ export const BUILD_COMMAND: CommandSpec = {
   options: OUT_OPTION,
 };
 
-if (isMain(import.meta.url)) {
+/**
+ * `npm run pack` runs the `prepack` script first (npm's pre-hook of a script named pack), with none of pack's
+ * arguments: pack builds what it packs, so that hook builds nothing (`npm pack` and a git install still build).
+ */
+export const isPackPreHook = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  env.npm_lifecycle_event === "prepack" && env.npm_command === "run";
+
+if (isMain(import.meta.url) && !isPackPreHook()) {
   await runCommand(BUILD_COMMAND, async ({ values }) => {
     const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
     printBuild("build (./client)", await buildClientChecked(outDir));
