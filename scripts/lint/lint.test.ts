@@ -3,14 +3,14 @@
  * exactly that rule's diagnostic (Zalando/Baloise-style ruleset tests).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../contract-core/index.js";
 import { runEslint } from "./eslint.js";
-import { codeLintSteps, runSpectral } from "./lint.js";
+import { codeLintSteps, projectFiles, runSpectral } from "./lint.js";
 import { bundleRuleset, houseRules, OPERATION_VERBS, RULES_DOC, RULES_DOC_URL, rootRuleset } from "./ruleset.js";
 
 type Doc = Record<string, any>;
@@ -148,8 +148,8 @@ describe("the rules document", () => {
 });
 
 describe("the code linters on given files", () => {
-  const args = (files: string[] | undefined, eslintAll = false) =>
-    codeLintSteps(files, eslintAll).map((s) =>
+  const args = (files: string[] | undefined, eslintAll = false, project?: string[]) =>
+    codeLintSteps(files, eslintAll, project).map((s) =>
       "bin" in s
         ? [s.bin, ...s.args.filter((a) => !a.startsWith("--"))]
         : "eslint" in s
@@ -172,6 +172,32 @@ describe("the code linters on given files", () => {
       "prettier --check: none of the given files exists",
       "eslint: none of the given files is JavaScript or TypeScript",
     ]);
+  });
+
+  it("judges the project's files: tracked ones and new ones in its folders, not a scratch file beside them", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lint-project-"));
+    try {
+      const git = (...a: string[]) => spawnSync("git", a, { cwd: dir, encoding: "utf8" });
+      for (const f of ["scripts/a.ts", "README.md", "scripts/gone.ts"]) {
+        mkdirSync(join(dir, dirname(f)), { recursive: true });
+        writeFileSync(join(dir, f), "x\n");
+      }
+      git("init", "-q");
+      git("add", "-A");
+      rmSync(join(dir, "scripts/gone.ts")); // deleted, not yet committed: nothing to lint
+      writeFileSync(join(dir, ".gitignore"), "scratch/\n");
+      mkdirSync(join(dir, "scratch"));
+      mkdirSync(join(dir, "play"));
+      for (const f of ["scripts/new.ts", "try.ts", "scratch/s.ts", "play/p.ts"]) writeFileSync(join(dir, f), "x\n");
+      expect(projectFiles(dir)).toEqual(["README.md", "scripts/a.ts", "scripts/new.ts"]);
+      expect(projectFiles(tmpdir())).toBeUndefined();
+      expect(args(undefined, false, projectFiles(dir))).toEqual([
+        ["prettier", "content", "warn", "README.md", "scripts/a.ts", "scripts/new.ts"],
+        ["eslint", "scripts/a.ts", "scripts/new.ts"],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("Prettier on given files rejects a badly formatted one and passes a formatted one; ESLint leaves ignored ones out", async () => {
