@@ -19,13 +19,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { StateStorage, StoredState } from "../contract/context.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { createSandboxHandlers, localStorageState } from "../hosts/msw/msw.js";
-import { lockPath } from "../hosts/node/node-state-storage.js";
+import { lockPath, sqlite } from "../hosts/node/node-state-storage.js";
 import { spawnSandbox, type SandboxChild } from "../testing/child.js";
 import { openStateful } from "../testing/test-kit.js";
 
@@ -58,7 +57,7 @@ const README_QUERY =
   "SELECT json_extract(data, '$.name') AS name FROM records WHERE kind = 'lists' AND org_id = ? ORDER BY position";
 
 function sql(file: string, query: string, ...params: string[]): Record<string, unknown>[] {
-  const db = new DatabaseSync(file);
+  const db = new (sqlite().DatabaseSync)(file);
   try {
     return db
       .prepare(query)

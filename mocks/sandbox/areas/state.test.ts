@@ -1,9 +1,9 @@
 /** In-memory state, POST /__sandbox/reset, --state-file (save on shutdown, load on start), GET /__sandbox/state. */
-import { DatabaseSync } from "node:sqlite";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqlite } from "../hosts/node/node-state-storage.js";
 import { openStateful } from "../testing/test-kit.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sandbox-state-"));
@@ -69,7 +69,7 @@ describe("POST /__sandbox/reset", () => {
 
 /** Rows of a stopped sandbox's state file, read the way a user would (sqlite3, here node:sqlite). */
 function rows(file: string, sql: string): unknown[] {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new (sqlite().DatabaseSync)(file, { readOnly: true });
   try {
     return db
       .prepare(sql)

@@ -29,11 +29,22 @@ import type { SavedOrg } from "../../contract/state.js";
 import { ID_SEQUENCE, StateFileError } from "../../areas/stored-state.js";
 
 /**
- * node:sqlite, loaded when a state file is opened: Node 22 and 24 print an ExperimentalWarning when the module
- * loads, which a sandbox without --state-file (and every command that only imports this host) has no reason to see.
+ * node:sqlite, loaded when a state file is opened (a sandbox without --state-file never loads it). Node 22 and
+ * 24 print "ExperimentalWarning: SQLite is an experimental feature" when it loads, which no user of
+ * --state-file can act on: that one warning is dropped; every other warning is printed as usual.
  */
-const sqlite = (): typeof import("node:sqlite") =>
-  process.getBuiltinModule("node:sqlite") as typeof import("node:sqlite");
+export function sqlite(): typeof import("node:sqlite") {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === "string" ? warning : warning.message;
+    if (!text.startsWith("SQLite is an experimental feature")) Reflect.apply(emit, process, [warning, ...rest]);
+  }) as typeof process.emitWarning;
+  try {
+    return process.getBuiltinModule("node:sqlite") as typeof import("node:sqlite");
+  } finally {
+    process.emitWarning = emit;
+  }
+}
 
 const PRIVATE = 0o600;
 /** The stored format: 1 was the JSON snapshot and journal of earlier versions. */
