@@ -159,7 +159,9 @@ export async function inspectDocs(options: InspectOptions) {
       layout.push(checked.layout);
     }
     const firstSample = options.sampleSections[0];
-    const serverChoices = firstSample ? await listServerChoices(page, firstSample, timeout) : [];
+    const { choices: serverChoices, problem: serverChoicesProblem } = firstSample
+      ? await listServerChoices(page, firstSample, timeout)
+      : { choices: [], problem: "no sample section given" };
     await page.setViewportSize({ width: 1280, height: 900 });
     /** Tag heading -> its operations as rendered, in page order; null when the section never rendered. */
     const sections = new Map<string, RenderedOperation[] | null>();
@@ -168,7 +170,7 @@ export async function inspectDocs(options: InspectOptions) {
     if (first) await showSection(page, first.heading, timeout);
     await fullPageScreenshot(page, options.screenshot);
     const external = requests.filter((request) => !isLocal(request));
-    return { url, guides, layout, serverChoices, requests, external, consoleErrors, sections };
+    return { url, guides, layout, serverChoices, serverChoicesProblem, requests, external, consoleErrors, sections };
   } finally {
     await page.close().catch(() => undefined);
     await server.close();
@@ -278,8 +280,15 @@ async function chooseLanguage(page: Page, section: string, language: string, tim
   );
 }
 
-/** The server selector's entries for an operation (Redoc lists every server with the operation's full URL). */
-async function listServerChoices(page: Page, section: string, timeout: number): Promise<string[]> {
+/**
+ * The server selector's entries for an operation (Redoc lists every server with the operation's full URL), or
+ * none with the reason (the caller decides whether that is a failure: a test of a broken page expects it).
+ */
+async function listServerChoices(
+  page: Page,
+  section: string,
+  timeout: number,
+): Promise<{ choices: string[]; problem?: string }> {
   await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
   try {
     await page.locator(`[data-section-id="${section}"] .panel-request-samples button`).first().click({ timeout });
@@ -288,10 +297,9 @@ async function listServerChoices(page: Page, section: string, timeout: number): 
     await items.first().waitFor({ timeout });
     const texts = await items.allInnerTexts();
     await page.keyboard.press("Escape");
-    return texts.map((text) => text.replace(/\s+/g, " ").trim());
+    return { choices: texts.map((text) => text.replace(/\s+/g, " ").trim()) };
   } catch (error) {
-    console.warn(`server selector of ${section}: ${String(error)}`);
-    return [];
+    return { choices: [], problem: `server selector of ${section}: ${String(error)}` };
   }
 }
 

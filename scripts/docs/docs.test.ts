@@ -223,7 +223,7 @@ describe("published API reference in Chromium", () => {
     ).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     // The server selector above each sample offers the operation's URL on every server.
-    expect(inspection.serverChoices).toHaveLength(3);
+    expect(inspection.serverChoices, inspection.serverChoicesProblem).toHaveLength(3);
     for (const [i, url] of urls.entries()) expect(inspection.serverChoices[i]).toContain(url);
     expect(inspection.serverChoices[1]).toContain(servers[1]!.description);
   });
@@ -337,5 +337,10 @@ describe("the browser check catches a leaking page (negative)", () => {
 
   it("reports a section that never renders", () => {
     expect(inspection.sections.get("No such section")).toBeNull();
+  });
+
+  it("says why a page has no server selector, printing nothing", () => {
+    expect(inspection.serverChoices).toEqual([]);
+    expect(inspection.serverChoicesProblem).toMatch(/^server selector of \/x\/op: /);
   });
 });
