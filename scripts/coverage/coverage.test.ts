@@ -13,7 +13,7 @@ import {
   type Exchange,
   type Mark,
 } from "../../contract-core/index.js";
-import { parseOnly } from "./coverage.js";
+import { consoleLines, parseOnly } from "./coverage.js";
 import { RECORDINGS_DIR, collectRecordings, exchangesOfRespectLog } from "./evidence.js";
 import {
   buildReport,
@@ -226,6 +226,15 @@ describe("totals and the gate's comparison", () => {
     const statuses = failures.find((f) => f.startsWith("operation × status"))!;
     expect(statuses).toContain("`createList 402`");
     expect(statuses).toMatch(/fell to \d+ \(base \d+\); no longer covered: /);
+  });
+
+  it("prints the uncovered cells when asked, and says none rather than an empty list", () => {
+    expect(consoleLines(full, true).slice(-2)).toEqual(["", "uncovered: none"]);
+    expect(consoleLines(full, false)).not.toContain("uncovered: none");
+    const none = buildReport("spec", marker.cells, {}, SOURCES);
+    const lines = consoleLines(none, true);
+    expect(lines).toContain(`uncovered (${none.operations.length}):`);
+    expect(lines).toContain("  createList (no evidence at all)");
   });
 
   it("compares only the evidence kinds kept", () => {

@@ -79,6 +79,26 @@ export function parseOnly(value: unknown): Evidence[] {
   return names as Evidence[];
 }
 
+/** What the command prints about a report: each source, the totals, the forced-only cells, and (asked) the uncovered ones. */
+export function consoleLines(report: CoverageReport, listUncovered: boolean): string[] {
+  const lines = EVIDENCE.map((source) => {
+    const s = report.sources[source];
+    return `${source.padEnd(11)} ${s.collected ? `${s.exchanges} exchanges` : `not collected: ${s.reason}`}`;
+  });
+  lines.push("", ...totalsLines(report.totals));
+  const forced = forcedOnlyCells(report);
+  if (forced.length > 0) {
+    lines.push("", `forced only (${forced.length}, counted in no total):`);
+    lines.push(...forced.map((f) => `  ${f.cell} (${f.sources.join(", ")}): ${f.why}`));
+  }
+  if (listUncovered) {
+    const uncovered = uncoveredCells(report);
+    lines.push("", uncovered.length === 0 ? "uncovered: none" : `uncovered (${uncovered.length}):`);
+    lines.push(...uncovered.map((cell) => `  ${cell}`));
+  }
+  return lines;
+}
+
 export async function main(args: { values: Record<string, unknown> }): Promise<number> {
   const only = parseOnly(args.values.only);
   const report = await computeCoverage(only);
@@ -86,22 +106,7 @@ export async function main(args: { values: Record<string, unknown> }): Promise<n
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "coverage.json"), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(out, "coverage.md"), markdownTable(report));
-  for (const source of EVIDENCE) {
-    const s = report.sources[source];
-    console.log(`${source.padEnd(11)} ${s.collected ? `${s.exchanges} exchanges` : `not collected: ${s.reason}`}`);
-  }
-  console.log("");
-  for (const line of totalsLines(report.totals)) console.log(line);
-  const forced = forcedOnlyCells(report);
-  if (forced.length > 0) {
-    console.log("", `forced only (${forced.length}, counted in no total):`);
-    for (const f of forced) console.log(`  ${f.cell} (${f.sources.join(", ")}): ${f.why}`);
-  }
-  if (args.values.uncovered === true) {
-    const uncovered = uncoveredCells(report);
-    console.log("", uncovered.length === 0 ? "uncovered: none" : `uncovered (${uncovered.length}):`);
-    for (const cell of uncovered) console.log(`  ${cell}`);
-  }
+  for (const line of consoleLines(report, args.values.uncovered === true)) console.log(line);
   console.log(`\nwrote ${join(String(args.values.out), "coverage.json")} and coverage.md`);
   return 0;
 }
