@@ -14,8 +14,8 @@ import { REPO_ROOT, RUN_TYPESCRIPT } from "./spec.js";
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
   prepack:
-    "npm's pack hook (also what a git install runs): the same file as `npm run build`, whose --help this test checks; " +
-    "before `npm run pack` it builds nothing (npm-run.test.ts)",
+    "npm's pack hook (also what a git install runs): `npm run build`'s command, whose --help this test checks; " +
+    "before `npm run pack` it does nothing (npm-run.test.ts)",
 };
 /** Commands that write files and take --out. */
 const WRITERS = ["generate", "build", "build:client", "docs", "record"];

@@ -286,14 +286,8 @@ export const BUILD_COMMAND: CommandSpec = {
   options: OUT_OPTION,
 };
 
-/**
- * `npm run pack` runs the `prepack` script first (npm's pre-hook of a script named pack), with none of pack's
- * arguments: pack builds what it packs, so that hook builds nothing (`npm pack` and a git install still build).
- */
-export const isPackPreHook = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  env.npm_lifecycle_event === "prepack" && env.npm_command === "run";
-
-if (isMain(import.meta.url) && !isPackPreHook()) {
+/** `npm run build` (and npm's prepack hook, prepack.ts). */
+export async function runBuildCommand(): Promise<void> {
   await runCommand(BUILD_COMMAND, async ({ values }) => {
     const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
     printBuild("build (./client)", await buildClientChecked(outDir));
@@ -301,3 +295,5 @@ if (isMain(import.meta.url) && !isPackPreHook()) {
     printBuild("build (bin)", await buildBin({ outDir }));
   });
 }
+
+if (isMain(import.meta.url)) await runBuildCommand();
