@@ -70,3 +70,6 @@ export async function writeFigures(rounds: number): Promise<string[]> {
       formatSummary(summarize(values), "writes/s"),
   );
 }
+
+// Run alone: `npm run ts -- scripts/bench/state-writes.ts [rounds]` (the write figures only).
+if (import.meta.main) for (const line of await writeFigures(Number(process.argv[2] ?? 3))) console.log(line);

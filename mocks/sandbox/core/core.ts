@@ -43,6 +43,7 @@ import {
 } from "./prefer.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { readRequestLine, type RequestLine } from "./request-line.js";
+import { refuseForeignHost } from "./host-guard.js";
 import { createWriteStore } from "./store.js";
 import { startTicker } from "./timers.js";
 import { compileRequestValidators } from "./validation.js";
@@ -196,6 +197,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     prefer: PreferResult,
     headers: Record<string, string>,
   ): Promise<CoreResponse> {
+    refuseForeignHost(request.headers, options.allowedHosts);
     // Preflight requests: answered before authentication and rate limiting.
     if (line.method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
     if (limiter && line.api) {

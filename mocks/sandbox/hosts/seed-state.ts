@@ -15,6 +15,7 @@ import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
 import { PLANS, type Plan } from "../contract/state.js";
+import { reloadState, storeWrite } from "../areas/stored-state.js";
 
 type Schemas = components["schemas"];
 type Body<Op extends OperationId> = NonNullable<RequestBody<Op>>;
@@ -243,8 +244,9 @@ export function holdsNoState(core: SandboxCore): boolean {
 }
 
 /**
- * Back to the seed, then builds the declared state(s). On an Error (StartingStateError naming the part)
- * the sandbox is back at the seed.
+ * Back to the seed, then builds the declared state(s), all or nothing: the state is built in memory and
+ * handed to the storage (if any) as one write at the end, so a build that fails stores nothing. On an Error
+ * (StartingStateError naming the part) the sandbox is back at what its storage holds (or the seed).
  */
 export async function applyStartingState(
   core: SandboxCore,
@@ -252,17 +254,24 @@ export async function applyStartingState(
   where = "initialState",
 ): Promise<void> {
   const states = checkStartingState(input, where);
-  core.reset();
+  const { ctx } = core;
+  const storage = ctx.storage;
+  ctx.storage = null;
   try {
+    core.reset();
     for (const [i, s] of states.entries()) {
       // A locked organization answers 402 to every write: it is locked after its own state is built.
-      const info = core.ctx.state.org(ORGS[s.org ?? "acme"].id)!.info;
+      const info = ctx.state.org(ORGS[s.org ?? "acme"].id)!.info;
       const access = s.access ?? info.accessAllowed;
       info.accessAllowed = true;
       await seedOrg(core, { ...s, access }, Array.isArray(input) ? `${where}[${i}]` : where);
     }
+    ctx.storage = storage;
+    if (storage) await storeWrite(ctx, storage, null);
   } catch (error) {
-    core.reset();
+    ctx.storage = storage;
+    if (storage) reloadState(ctx, storage);
+    else core.reset();
     throw error;
   }
 }

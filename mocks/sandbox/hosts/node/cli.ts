@@ -20,6 +20,12 @@ export const SANDBOX_COMMAND: CommandSpec = {
       env: "HOST",
       description: `interface to bind (default ${DEFAULT_OPTIONS.host})`,
     },
+    "allowed-host": {
+      type: "string",
+      value: "<names>",
+      description:
+        "host names to answer besides loopback names, IP addresses and --host, comma-separated (requests with any other Host get a 403)",
+    },
     people: number(`generated people (default ${DEFAULT_OPTIONS.people})`),
     companies: number(`generated companies (default ${DEFAULT_OPTIONS.companies})`),
     seed: number(`generator seed (default ${DEFAULT_OPTIONS.seed})`),
@@ -83,6 +89,15 @@ export function parseCli(
   };
   set("port", num("port", values.port, 0, 65535));
   set("host", values.host as string | undefined);
+  const allowed = values["allowed-host"] as string | undefined;
+  if (allowed !== undefined)
+    set(
+      "allowedHosts",
+      allowed
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean),
+    );
   set("people", num("people", values.people, 1, 500_000));
   set("companies", num("companies", values.companies, 10, 100_000));
   set("seed", num("seed", values.seed, 0, 2 ** 32 - 1));

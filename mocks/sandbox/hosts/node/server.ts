@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
 import Fastify from "fastify";
+import { existsSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import {
   DEFAULT_SPEC_PATH,
@@ -13,6 +14,7 @@ import {
   continueWithin,
   drainBody,
   loadSpec,
+  escapeLogText,
   requestLogLine,
   readBodyWithin,
 } from "../../../../contract-core/index.js";
@@ -73,17 +75,26 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       if (!drainBody(request.raw, BODY_LIMIT)) reply.header("connection", "close");
       const body = res.body;
       if (log) {
-        const line = {
-          method: request.method,
-          url: request.url,
-          status: res.status,
-          body: res.status < 500 ? body : undefined,
-        };
+        const line = { method: request.method, url: request.url, status: res.status, body };
         reply.raw.once("finish", () => log(requestLogLine({ ...line, ms: performance.now() - started })));
       }
       return body === undefined ? reply.send() : reply.send(body);
     });
     app.addHook("onClose", async () => core.close());
+  };
+}
+
+/**
+ * Unexpected failures (a storage error, a handler that threw): Fastify's log with --log, else one line on
+ * stderr naming the failing step and the error, so a 500 in the request log always has its reason beside it.
+ */
+function failureLog(app: FastifyInstance, logger: boolean): (message: string, error: unknown) => void {
+  if (logger) return (message, err) => app.log.error({ err }, message);
+  return (message, error) => {
+    const reasons: string[] = [];
+    for (let e: unknown = error; e !== undefined && reasons.length < 4; e = (e as Error).cause)
+      reasons.push(e instanceof Error ? e.message : String(e));
+    console.error(escapeLogText(`sandbox: ${message}: ${reasons.join(": ")}`));
   };
 }
 
@@ -114,17 +125,21 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     return503OnClosing: false,
     // Node's own parser refusals (headers or URL over MAX_HEADER_BYTES, malformed requests) in the reference's shape.
     clientErrorHandler: answerClientError,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // A request without Host reaches the core's Host step, which answers the 400 with a body (Node's own has none).
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
     // Errors raised before routing (e.g. a malformed percent-encoding in the path) keep the reference's shape.
     frameworkErrors: (error, _request, reply) =>
       void (reply as FastifyReply).code(400).send(invalidRequest(error.message).body),
   });
+  const created = options.stateFile !== null && !existsSync(options.stateFile);
   const core = createSandboxCore({
     ...options,
+    // The Host step (core/host-guard.ts): loopback names, IP addresses, --host and --allowed-host.
+    allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
     spec,
     ...(areas ? { areas } : {}),
     storage: options.stateFile ? nodeStateStorage(options.stateFile) : null,
-    onError: (message, err) => app.log.error({ err }, message),
+    onError: failureLog(app, options.logger),
     onWarning: (message) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`)),
   });
   // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
@@ -134,6 +149,8 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
       await seedFromFile(core, options.stateSeed);
     } catch (error) {
       core.close();
+      // The seed stored nothing (all or nothing); a state file this start created goes too.
+      if (created && options.stateFile) rmSync(options.stateFile, { force: true });
       throw error;
     }
   }
