@@ -3,8 +3,11 @@
  * point its own name at 127.0.0.1 and then send requests that the browser treats as same-origin with that
  * page, so the `Host` header still carries the page's name. A request is answered only when its Host is a
  * loopback name (`localhost`, `*.localhost`), an IP address (no name to rebind), or a name the server was
- * told to serve (`--host`, `--allowed-host`). HTTP/1.1 requires a Host; a request without one is refused too.
+ * told to serve (`--host`, `--allowed-host`). A request over HTTP without a Host is refused with a 400
+ * (NO_HOST_MESSAGE), in the reference's shape.
  */
+
+export const NO_HOST_MESSAGE = "A request needs a Host header";
 
 /** The host name of a Host header value, lower case, without port or trailing dot; null when it is malformed. */
 export function hostNameOf(host: string): string | null {
@@ -18,8 +21,7 @@ export function hostNameOf(host: string): string | null {
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** Why a request's Host is refused (a message for the reference's error shape), or null when it is served. */
-export function foreignHostProblem(host: string | undefined, allowed: readonly string[]): string | null {
-  if (host === undefined || host === "") return "A request needs a Host header";
+export function foreignHostProblem(host: string, allowed: readonly string[]): string | null {
   const name = hostNameOf(host);
   if (name !== null) {
     if (name === "localhost" || name.endsWith(".localhost") || IPV4.test(name) || name.startsWith("[")) return null;

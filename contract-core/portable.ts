@@ -23,7 +23,7 @@ export * from "./error-vocabulary.js";
 export * from "./prefer.js";
 export { parseQueryInteger } from "./query-integer.js";
 export { normalizeRequestPath } from "./request-path.js";
-export { foreignHostProblem } from "./host-guard.js";
+export { NO_HOST_MESSAGE, foreignHostProblem } from "./host-guard.js";
 export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
 export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import {
   DEFAULT_SPEC_PATH,
   MAX_HEADER_BYTES,
+  NO_HOST_MESSAGE,
   answerClientError,
   continueWithin,
   drainBody,
@@ -19,6 +20,7 @@ import {
   readBodyWithin,
 } from "../../../../contract-core/index.js";
 import type { Area, SandboxContext } from "../../contract/context.js";
+import { json } from "../../core/answer.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "../../core/core.js";
 import type { Graph } from "../../data/graph.js";
 import { ApiError, invalidRequest } from "../../contract/errors.js";
@@ -62,13 +64,16 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
     const log = core.ctx.options.requestLog;
     app.all("*", async (request, reply) => {
       const started = performance.now();
-      const res = await core.handle({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body: request.body === undefined ? undefined : () => readBodyWithin(request.raw, BODY_LIMIT),
-        remoteAddress: request.ip,
-      });
+      const res =
+        request.headers.host === undefined
+          ? json(400, invalidRequest(NO_HOST_MESSAGE).body)
+          : await core.handle({
+              method: request.method,
+              url: request.url,
+              headers: request.headers,
+              body: request.body === undefined ? undefined : () => readBodyWithin(request.raw, BODY_LIMIT),
+              remoteAddress: request.ip,
+            });
       reply.code(res.status).headers(res.headers);
       // A body left unread (refused before reading, or over the limit) is read and thrown away while the answer
       // goes out, so the client reads it; one too large for that (or never sent) closes the connection.
