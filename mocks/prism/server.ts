@@ -21,7 +21,9 @@ import {
   bodyTooLargeMessage,
   continueWithin,
   drainBody,
+  foreignHostProblem,
   jsonTooDeep,
+  NO_HOST_MESSAGE,
   normalizeRequestPath,
   readBodyWithin,
   parsePrefer,
@@ -40,6 +42,8 @@ export interface MockOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Host names answered besides loopback names, IP addresses and `host` (any other Host: a 403, host-guard.ts). */
+  allowedHosts?: readonly string[];
   /** OpenAPI document (JSON or YAML path); default generated/openapi.json. */
   spec?: string;
   /** No warnings on stderr (tests). */
@@ -95,7 +99,10 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   });
   const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
   const log = opts.requestLog;
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const host = opts.host ?? DEFAULT_HOST;
+  const allowedHosts = [host, ...(opts.allowedHosts ?? [])];
+  // A request without Host gets the 400 with a body from handle(), not Node's empty one.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
     const started = performance.now();
     let answered: MockReply | undefined;
     if (log) {
@@ -105,7 +112,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
         log(requestLogLine({ method, url, status: res.statusCode, ms, body: answered?.body }));
       });
     }
-    handle(engine, exposed, req, res)
+    handle(engine, exposed, allowedHosts, req, res)
       .then((reply) => send(res, (answered = reply)))
       .catch((error: unknown) => {
         if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
@@ -116,7 +123,6 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   server.on("clientError", answerClientError);
   // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
   continueWithin(server, MAX_BODY_BYTES);
-  const host = opts.host ?? DEFAULT_HOST;
   await once(server.listen(opts.port ?? DEFAULT_PORT, host), "listening");
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
@@ -131,7 +137,17 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
 }
 
 /** The answer to one request; CORS headers (open to any origin, see README.md) are set on `res` first. */
-async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<MockReply> {
+async function handle(
+  engine: Engine,
+  exposed: string,
+  allowedHosts: readonly string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<MockReply> {
+  // The Host check against DNS rebinding (contract-core/host-guard.ts), before anything else.
+  if (req.headers.host === undefined) return invalidRequest(NO_HOST_MESSAGE);
+  const foreign = foreignHostProblem(req.headers.host, allowedHosts);
+  if (foreign !== null) return errorReply(403, "invalid_request", foreign);
   // Keys travel in headers, not cookies, so credentials are not allowed; without them `*` is a real wildcard
   // for the origin. Exposed headers are listed by name, which every browser honours with or without credentials.
   res.setHeader("access-control-allow-origin", "*");

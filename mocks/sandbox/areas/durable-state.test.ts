@@ -268,6 +268,67 @@ describe("a write the store does not keep changes nothing", () => {
   });
 });
 
+describe("storage that refuses every write (MSW host)", () => {
+  it("answers each write 500 naming the storage's error, and every read still 200", async () => {
+    const storage: StateStorage = {
+      location: "full",
+      load: () => null,
+      write() {
+        throw new Error("QuotaExceededError: the quota has been exceeded");
+      },
+    };
+    const sandbox = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: storage });
+    const call = (method: string, url: string, body?: unknown) =>
+      sandbox.core.handle({
+        method,
+        url,
+        headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    try {
+      const failed = await call("POST", "/v1/queries", { name: "Q", query: { keywords: "x" } });
+      expect(failed.status).toBe(500);
+      expect(JSON.parse(failed.body!).error).toEqual({
+        type: "server_error",
+        message: "The sandbox could not save this write in full; it was not acknowledged",
+      });
+      for (const url of ["/v1/me", "/v1/people?limit=1", "/v1/queries"])
+        expect((await call("GET", url)).status, url).toBe(200);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
+describe("the stored id sequence is bounded", () => {
+  const stateWithIds = (ids: number): StoredState => ({ orgs: [], shared: { ids } });
+  const open = (ids: number) =>
+    createSandboxHandlers({
+      graph: fixtureGraphInput(),
+      timers: false,
+      persist: { location: "ids", load: () => stateWithIds(ids), write: () => undefined },
+    });
+
+  it("refuses one at Number.MAX_SAFE_INTEGER at load, not one write later", () => {
+    expect(() => open(Number.MAX_SAFE_INTEGER)).toThrow(/Cannot use the sandbox state in ids: .*holds "ids" in a form/);
+  });
+
+  it("takes one at the bound (2^52) and hands out ids after it (negative)", async () => {
+    const sandbox = open(2 ** 52);
+    try {
+      const res = await sandbox.core.handle({
+        method: "POST",
+        url: "/v1/lists",
+        headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "After the bound" }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
 describe("stored state in a browser's storage is checked before use", () => {
   const DEEP = "nested 12,000 levels deep";
   const valid = () => {

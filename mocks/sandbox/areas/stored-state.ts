@@ -98,11 +98,17 @@ export function loadState(ctx: SandboxContext, storage: StateStorage): void {
   storedIds.set(ctx, issuedIds(ctx.state));
 }
 
-/** After a write that was not acknowledged: the memory back to what the storage holds. */
+/**
+ * After a write that was not acknowledged: the memory back to what the storage holds. The id sequence stays
+ * ahead when nothing stored holds it (ids are never handed out twice), and counts as stored: every id handed
+ * out since went with the change that was dropped, so reads go on without a write (storage that refuses
+ * writes still answers reads).
+ */
 export function reloadState(ctx: SandboxContext, storage: StateStorage): void {
   const stored = storage.load();
   resetState(ctx);
   if (stored) applyStored(ctx, checkStored(ctx, stored, storage.location), storage.location);
+  storedIds.set(ctx, issuedIds(ctx.state));
 }
 
 /** The sandbox-wide items, always with the id sequence (even before the first id was handed out). */

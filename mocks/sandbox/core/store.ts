@@ -43,7 +43,11 @@ export function createWriteStore(ctx: SandboxContext): WriteStore {
           rollback();
           return json(
             500,
-            new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
+            new ApiError(
+              500,
+              "server_error",
+              `The sandbox could not save this write in ${ctx.storage?.location}; it was not acknowledged`,
+            ).body,
           );
         }
       }

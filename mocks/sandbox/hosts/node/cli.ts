@@ -1,5 +1,12 @@
 /** The command line of `npm run sandbox -- ...` on contract-core's convention: flags (PORT / HOST as fallbacks) to sandbox options. */
-import { parseCommandLine, usageError, type CommandSpec, type OptionSpec } from "../../../../contract-core/index.js";
+import {
+  COMMON_OPTIONS,
+  allowedHostsValue,
+  parseCommandLine,
+  usageError,
+  type CommandSpec,
+  type OptionSpec,
+} from "../../../../contract-core/index.js";
 import { DEFAULT_OPTIONS, type SandboxOptions } from "../../contract/options.js";
 
 const number = (description: string): OptionSpec => ({ type: "string", value: "<n>", description });
@@ -20,12 +27,7 @@ export const SANDBOX_COMMAND: CommandSpec = {
       env: "HOST",
       description: `interface to bind (default ${DEFAULT_OPTIONS.host})`,
     },
-    "allowed-host": {
-      type: "string",
-      value: "<names>",
-      description:
-        "host names to answer besides loopback names, IP addresses and --host, comma-separated (requests with any other Host get a 403)",
-    },
+    "allowed-host": COMMON_OPTIONS.allowedHost(),
     people: number(`generated people (default ${DEFAULT_OPTIONS.people})`),
     companies: number(`generated companies (default ${DEFAULT_OPTIONS.companies})`),
     seed: number(`generator seed (default ${DEFAULT_OPTIONS.seed})`),
