@@ -45,6 +45,12 @@ function snapshot(folder: string): Record<string, string> {
   );
 }
 
+function flipByte(path: string, offset: number): void {
+  const bytes = readFileSync(path);
+  bytes[offset] = bytes[offset]! ^ 0xff;
+  writeFileSync(path, bytes);
+}
+
 function sql(file: string, query: string, ...params: string[]): void {
   const db = new DatabaseSync(file);
   try {
@@ -126,9 +132,11 @@ describe("kill -9 after acknowledged writes, then the files damaged", () => {
       }
       // No write-ahead log: nothing acknowledged lives outside the main file.
       expect(existsSync(`${file}-wal`)).toBe(false);
+      // The journal the killed sandbox kept between writes (exclusive locking) is there to be damaged.
       const journal = `${file}-journal`;
+      expect(statSync(journal).size).toBeGreaterThan(32);
       const damages: [string, (path: string) => void][] = [
-        ["one flipped byte", (p) => writeFileSync(p, Buffer.from([readFileSync(p)[40]! ^ 0xff]), { flag: "r+" })],
+        ["one flipped byte", (p) => flipByte(p, 40)],
         ["truncated to half", (p) => truncateSync(p, Math.floor(statSync(p).size / 2))],
         ["its first 32 bytes zeroed", (p) => writeFileSync(p, Buffer.alloc(32), { flag: "r+" })],
       ];
@@ -136,9 +144,7 @@ describe("kill -9 after acknowledged writes, then the files damaged", () => {
         const copyFolder = mkdtempSync(join(dir, "killed-copy-"));
         const copy = join(copyFolder, "state.db");
         copyFileSync(file, copy);
-        // The journal the killed sandbox left (kept open between writes), or one written where it would be.
-        if (existsSync(journal)) copyFileSync(journal, `${copy}-journal`);
-        else writeFileSync(`${copy}-journal`, Buffer.alloc(4096, 1));
+        copyFileSync(journal, `${copy}-journal`);
         damage(`${copy}-journal`);
         const names = await listNames(copy);
         const missing = acknowledged.filter((n) => !names.includes(n));
@@ -181,9 +187,10 @@ describe("files the sandbox never wrote are refused, and left as they were", () 
     await refused(file, /it is not a sandbox state file/);
   });
 
-  it("three refusals in a row leave no new file (no lock file, no journal)", async () => {
+  it("three refusals in a row leave no new file (no lock file, no journal) and the file's mode", async () => {
     const file = await goodFile("thrice");
     sql(file, "UPDATE meta SET value = 0 WHERE key = 'ids'");
+    chmodSync(file, 0o644);
     for (let i = 0; i < 3; i++) await refused(file, /its id sequence \(0\) is behind the rows/);
   });
 });
