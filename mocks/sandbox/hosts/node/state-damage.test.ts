@@ -169,6 +169,41 @@ describe("kill -9 after acknowledged writes, then the files damaged", () => {
   });
 });
 
+describe("a write cut short (a hot journal beside the file)", () => {
+  /** A copy of `file` taken in the middle of a large write: pages of it in the file, their old contents in the journal. */
+  function cutShort(file: string, before?: string): string {
+    const db = new DatabaseSync(file);
+    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = 1");
+    if (before) db.exec(before);
+    db.exec("BEGIN");
+    for (let i = 0; i < 50; i++)
+      db.prepare("INSERT INTO shared (name, data, ids) VALUES (?, json_quote(?), 0)").run(`junk${i}`, "x".repeat(5000));
+    const folder = mkdtempSync(join(dir, "cut-"));
+    const copy = join(folder, "state.db");
+    copyFileSync(file, copy);
+    copyFileSync(`${file}-journal`, `${copy}-journal`);
+    db.exec("ROLLBACK");
+    db.close();
+    // Hot indeed: a read-only connection cannot read it without a rollback (SQLITE_READONLY_ROLLBACK).
+    const reader = new DatabaseSync(copy, { readOnly: true });
+    expect(() => reader.prepare("SELECT count(*) FROM meta").get()).toThrow(expect.objectContaining({ errcode: 776 }));
+    reader.close();
+    return copy;
+  }
+
+  it("is rolled back as SQLite does: the start keeps every committed write and none of the cut one", async () => {
+    const copy = cutShort(await goodFile("hot"));
+    expect(await listNames(copy)).toEqual(expect.arrayContaining(["Kept"]));
+    expect(existsSync(`${copy}-journal`)).toBe(false);
+  });
+
+  it("is checked in a private copy: a refusal leaves the file and its journal byte-identical", async () => {
+    const file = await goodFile("hot-refused");
+    sql(file, "UPDATE meta SET value = 0 WHERE key = 'ids'");
+    await refused(cutShort(file), /its id sequence \(0\) is behind the rows/);
+  });
+});
+
 describe("files the sandbox never wrote are refused, and left as they were", () => {
   it("a 0-byte file", async () => {
     const folder = mkdtempSync(join(dir, "empty-"));
