@@ -92,9 +92,15 @@ export function nodeStateStorage(path: string): StateStorage {
     if (db) return [];
     if (found === null) throw new Error(`the state file ${path} was not loaded (load() first)`);
     if (found === "missing") createDatabase(path);
-    const warnings = found === "missing" ? [] : tightenMode(path);
-    db = openForWrites(path);
-    return warnings;
+    const opened = openForWrites(path);
+    try {
+      const warnings = found === "missing" ? [] : tightenMode(path);
+      db = opened;
+      return warnings;
+    } catch (error) {
+      opened.close();
+      throw error;
+    }
   }
 
   function write(change: StateChange): void {
@@ -363,8 +369,10 @@ function openForWrites(path: string): DatabaseSync {
     opened.exec("PRAGMA locking_mode = EXCLUSIVE");
     opened.exec("PRAGMA journal_mode = DELETE");
     opened.exec("PRAGMA synchronous = FULL");
-    // The lock is taken by the first write: an empty transaction takes it now, so a second sandbox is refused.
+    // The exclusive lock comes with the first write: a write that changes nothing takes it now (a second
+    // sandbox or an open reader is refused here), and shows that the file and its directory take writes.
     opened.exec("BEGIN IMMEDIATE");
+    opened.exec("UPDATE meta SET value = value WHERE key = 'format'");
     opened.exec("COMMIT");
   } catch (error) {
     opened.close();

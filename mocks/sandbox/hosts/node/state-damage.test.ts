@@ -230,6 +230,38 @@ describe("files the sandbox never wrote are refused, and left as they were", () 
   });
 });
 
+describe("refusals that say what is true", () => {
+  it("a file another program reads: in use, with no process named from a stale lock note", async () => {
+    const file = await goodFile("read-by-other");
+    // A note an earlier sandbox version left beside its file, naming a process that is gone.
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 999_999_999, host: "gone" }));
+    const reader = new DatabaseSync(file, { readOnly: true });
+    reader.exec("BEGIN");
+    reader.prepare("SELECT count(*) FROM records").get();
+    try {
+      const message = await refused(file, /another process has it open .*stop that process first/);
+      expect(message).not.toMatch(/move it away|process \d+/);
+    } finally {
+      reader.exec("COMMIT");
+      reader.close();
+    }
+  });
+
+  it.skipIf(process.getuid?.() === 0)("a read-only file or directory is about access, not damage", async () => {
+    const file = await goodFile("read-only");
+    chmodSync(file, 0o400);
+    expect(await refused(file, /give the user running the sandbox read and write access/)).not.toMatch(/move it away/);
+    chmodSync(file, 0o600);
+    const folder = join(file, "..");
+    chmodSync(folder, 0o500);
+    try {
+      expect(await refused(file, /read and write access to it and to its directory/)).not.toMatch(/move it away/);
+    } finally {
+      chmodSync(folder, 0o700);
+    }
+  });
+});
+
 describe("stored rows are data: a prototype key is refused by name", () => {
   it.each([
     ["__proto__", '{"fields":"notarray"}'],
