@@ -54,6 +54,9 @@ const PRISM_ENUM = /^must be equal to one of the allowed values:?\s*/;
  * (`Request query parameter limit must be <= 100`); anything it words otherwise is kept whole under `body`.
  */
 function toCoreViolation(v: Violation): CoreViolation {
+  // A required body that is missing (Prism: "Body parameter is required"), in the sandbox's words.
+  if (v.message === "Body parameter is required")
+    return { location: "body", name: "", message: "must be a JSON object" };
   const text = v.message.replace(/^Request /, "");
   const fix = (message: string) => {
     if (PRISM_ENUM.test(message)) return `must be one of: ${message.replace(PRISM_ENUM, "")}`;

@@ -15,6 +15,7 @@ import {
   continueWithin,
   drainBody,
   loadSpec,
+  normalizeRequestPath,
   escapeLogText,
   requestLogLine,
   readBodyWithin,
@@ -133,8 +134,11 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     // A request without Host reaches the core's Host step, which answers the 400 with a body (Node's own has none).
     http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
     // Errors raised before routing (e.g. a malformed percent-encoding in the path) keep the reference's shape.
-    frameworkErrors: (error, _request, reply) =>
-      void (reply as FastifyReply).code(400).send(invalidRequest(error.message).body),
+    // A path that cannot be decoded gets the core's message for it, as the mock words it.
+    frameworkErrors: (error, request, reply) => {
+      const path = normalizeRequestPath((request.raw.url ?? "/").split("?")[0]!);
+      void (reply as FastifyReply).code(400).send(invalidRequest(path.ok ? error.message : path.message).body);
+    },
   });
   const created = options.stateFile !== null && !existsSync(options.stateFile);
   const core = createSandboxCore({
