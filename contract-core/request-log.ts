@@ -32,16 +32,26 @@ export function errorSummary(body: unknown): string | undefined {
   return typeof error.message === "string" ? `${error.type}: ${error.message}` : error.type;
 }
 
-/** C0 and C1 control characters, DEL, the Unicode line and paragraph separators, and the backslash. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/g;
+/** C0 and C1 control characters, DEL, and the Unicode line and paragraph separators. */
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+}
 
-/** Text safe to print on one line: every control character visible as an escape. */
+/** Text safe to print on one line: every control character visible as an escape, backslashes doubled. */
 export function escapeLogText(text: string): string {
-  return text.replace(UNSAFE, (c) => {
-    if (c === "\\") return "\\\\";
+  let out = "";
+  for (const c of text) {
     const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
-  });
+    if (c === "\\") out += "\\\\";
+    else if (!isControl(code)) out += c;
+    else out += code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+  }
+  return out;
+}
+
+/** The control characters in `text` (none in a line requestLogLine wrote). */
+export function controlCharacters(text: string): string[] {
+  return [...text].filter((c) => isControl(c.charCodeAt(0)));
 }
 
 export function requestLogLine({ method, url, status, ms, body }: LoggedRequest): string {

@@ -98,13 +98,19 @@ describe("one normalized path", () => {
 describe("what Node's HTTP parser refuses is answered in the reference's shape", () => {
   it("headers over the limit", async () => {
     expectInvalidRequest(
-      await sendRaw(port, `GET /v1/me HTTP/1.1\r\nhost: 127.0.0.1\r\n${AUTH}x-big: ${"a".repeat(MAX_HEADER_BYTES)}\r\n\r\n`),
+      await sendRaw(
+        port,
+        `GET /v1/me HTTP/1.1\r\nhost: 127.0.0.1\r\n${AUTH}x-big: ${"a".repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
+      ),
     );
   });
 
   it("a URL over the limit", async () => {
     expectInvalidRequest(
-      await sendRaw(port, `GET /v1/people?q=${"a".repeat(MAX_HEADER_BYTES)} HTTP/1.1\r\nhost: 127.0.0.1\r\n${AUTH}\r\n`),
+      await sendRaw(
+        port,
+        `GET /v1/people?q=${"a".repeat(MAX_HEADER_BYTES)} HTTP/1.1\r\nhost: 127.0.0.1\r\n${AUTH}\r\n`,
+      ),
     );
   });
 

@@ -91,15 +91,7 @@ export function parseCli(
   };
   set("port", num("port", values.port, 0, 65535));
   set("host", values.host as string | undefined);
-  const allowed = values["allowed-host"] as string | undefined;
-  if (allowed !== undefined)
-    set(
-      "allowedHosts",
-      allowed
-        .split(",")
-        .map((name) => name.trim())
-        .filter(Boolean),
-    );
+  set("allowedHosts", allowedHostsValue(values["allowed-host"]));
   set("people", num("people", values.people, 1, 500_000));
   set("companies", num("companies", values.companies, 10, 100_000));
   set("seed", num("seed", values.seed, 0, 2 ** 32 - 1));
