@@ -59,12 +59,10 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
       if (status >= 400 && status < 500) return reply.code(400).send(invalidRequest(error.message).body);
-      request.log.error({ err: error }, "sandbox host failed");
+      core.ctx.logError("sandbox host failed", error);
       return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
     });
-    const log = core.ctx.options.requestLog;
     app.all("*", async (request, reply) => {
-      const started = performance.now();
       const res =
         request.headers.host === undefined
           ? json(400, invalidRequest(NO_HOST_MESSAGE).body)
@@ -79,15 +77,34 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       // A body left unread (refused before reading, or over the limit) is read and thrown away while the answer
       // goes out, so the client reads it; one too large for that (or never sent) closes the connection.
       if (!drainBody(request.raw, BODY_LIMIT)) reply.header("connection", "close");
-      const body = res.body;
-      if (log) {
-        const line = { method: request.method, url: request.url, status: res.status, body };
-        reply.raw.once("finish", () => log(requestLogLine({ ...line, ms: performance.now() - started })));
-      }
-      return body === undefined ? reply.send() : reply.send(body);
+      return res.body === undefined ? reply.send() : reply.send(res.body);
     });
     app.addHook("onClose", async () => core.close());
   };
+}
+
+/**
+ * One line per answered request (requestLogLine), hooked at the root so that answers given before the core
+ * (a body Fastify refused) have their line too; frameworkErrors writes its own: one request, one line.
+ */
+function logRequests(app: FastifyInstance, log: (line: string) => void): void {
+  const sent = new WeakMap<object, unknown>();
+  app.addHook("onSend", async (request, _reply, payload) => {
+    sent.set(request, payload);
+    return payload;
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    const body = sent.get(request);
+    log(
+      requestLogLine({
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+        body,
+      }),
+    );
+  });
 }
 
 /**
@@ -135,9 +152,14 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
     // Errors raised before routing (e.g. a malformed percent-encoding in the path) keep the reference's shape.
     // A path that cannot be decoded gets the core's message for it, as the mock words it.
+    // It runs no hooks, so it writes its request line itself.
     frameworkErrors: (error, request, reply) => {
-      const path = normalizeRequestPath((request.raw.url ?? "/").split("?")[0]!);
-      void (reply as FastifyReply).code(400).send(invalidRequest(path.ok ? error.message : path.message).body);
+      const url = request.raw.url ?? "/";
+      const path = normalizeRequestPath(url.split("?")[0]!);
+      const body = invalidRequest(path.ok ? error.message : path.message).body;
+      void (reply as FastifyReply).code(400).send(body);
+      const ms = (reply as FastifyReply).elapsedTime;
+      options.requestLog?.(requestLogLine({ method: request.method, url, status: 400, ms, body }));
     },
   });
   const created = options.stateFile !== null && !existsSync(options.stateFile);
@@ -163,6 +185,7 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
       throw error;
     }
   }
+  if (options.requestLog) logRequests(app, options.requestLog);
   await app.register(sandboxPlugin(core));
   await app.ready();
   return { app, core, ctx: core.ctx, state: core.ctx.state, graph: core.graph, graphMs: core.graphMs };
