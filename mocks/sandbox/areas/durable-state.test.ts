@@ -213,7 +213,7 @@ describe("a damaged or unusable state file stops the start, named, and is left a
     const folder = join(dir, "folder.db");
     mkdirSync(folder);
     expect(await startError(folder)).toMatch(/folder\.db: it is a directory/);
-    // A link placed where the sandbox writes its WAL is refused too.
+    // A link placed where SQLite would find a WAL is refused too.
     const walLinked = await goodFile("wal-linked.db");
     symlinkSync(target, `${walLinked}-wal`);
     expect(await startError(walLinked)).toMatch(/wal-linked\.db-wal: it is not a regular file/);

@@ -3,8 +3,10 @@
  * localStorage or the caller's own store): every organization's slices and the sandbox-wide items (events,
  * the id sequence). Each acknowledged write is handed to the storage as one change before it is answered; a
  * write the storage could not keep puts the memory back to what is stored, so an answer that is not 2xx
- * changes nothing. Stored state is checked in full before use (shapes, nesting, the id sequence) and refused
- * with a message naming the store and what to do, never repaired and never served as 500s. The store holds
+ * changes nothing. Stored state is checked in full before use, as data: its keys against the kinds and fields
+ * this sandbox writes (own keys only, so `__proto__` or `toString` is refused by name), every value against
+ * the spec's schema for its kind (a `created_at` must be a date-time), nesting and the id sequence; a failure
+ * names the store, the organization and the item, and what to do, never repaired and never served as 500s. The store holds
  * stored webhook URLs and secrets like the service's store does (never returned by the API or logged).
  */
 import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";

@@ -3,7 +3,8 @@
  * members, saved queries, Targets whose job is in a given phase with members in given statuses,
  * preferences, plan, watch-slot quota, access), and `applyStartingState` builds it by sending the requests a
  * client would send through the core: the API's own validation checks every part, and a part the API
- * refuses is an Error naming the part and quoting the API's answer (the state goes back to the seed).
+ * refuses is an Error naming the part and quoting the API's answer; all or nothing: the state is stored as
+ * one write once built, so a failed build stores nothing (the state goes back to what was stored).
  *
  * Plan, quota and access have no write operation in the reference; they are set on the organization
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
