@@ -21,6 +21,7 @@ import {
   bodyTooLargeMessage,
   continueWithin,
   drainBody,
+  escapeLogText,
   foreignHostProblem,
   jsonTooDeep,
   NO_HOST_MESSAGE,
@@ -115,7 +116,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
     handle(engine, exposed, allowedHosts, req, res)
       .then((reply) => send(res, (answered = reply)))
       .catch((error: unknown) => {
-        if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
+        if (!quiet) process.stderr.write(`${escapeLogText(`mock: ${req.method} ${req.url}: ${String(error)}`)}\n`);
         const message = error instanceof Error ? error.message : String(error);
         send(res, errorReply(500, "internal", `mock failure: ${message}`));
       });
