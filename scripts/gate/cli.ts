@@ -24,8 +24,6 @@ export interface GateOptions {
   base?: string;
   /** Run only these checks (the others show as not selected). */
   only?: CheckName[];
-  /** Run Optic as a cross-check in the breaking check (default true). */
-  optic?: boolean;
   /** Replace the command of a command check (argv, run without a shell). */
   commands?: Partial<Record<CommandCheck, string[]>>;
   /** Where the checks' output goes (default: stderr). */
@@ -54,7 +52,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     const t0 = performance.now();
     let result: Omit<StepResult, "ms">;
     if (name === "breaking") {
-      breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base), optic: options.optic });
+      breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base) });
       result = { name, status: breaking.status, note: breaking.note };
     } else if (name === "coverage") {
       coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
@@ -99,7 +97,6 @@ export const GATE_COMMAND: CommandSpec = {
       description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)",
     },
     only: { type: "string", value: `<${CHECKS.join(",")}>`, description: "run only these checks (comma list)" },
-    "no-optic": { type: "boolean", description: "skip the Optic cross-check in the breaking check" },
   },
 };
 
@@ -109,7 +106,7 @@ export function parseArgs(argv: string[], out?: (text: string) => void): GateOpt
   return parsed && gateOptions(parsed.values);
 }
 
-function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOptions {
+function gateOptions({ base, only }: CliValues): GateOptions {
   const opts: GateOptions = {};
   if (typeof base === "string") {
     if (!base) throw usageError(GATE_COMMAND, "--base needs a git ref");
@@ -121,7 +118,6 @@ function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOption
       throw usageError(GATE_COMMAND, `--only takes a comma list of ${CHECKS.join(", ")}`);
     opts.only = list as CheckName[];
   }
-  if (noOptic === true) opts.optic = false;
   return opts;
 }
 
