@@ -13,6 +13,7 @@ import {
   usageError,
 } from "../../contract-core/index.js";
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
+import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
 import { type CoverageOutcome, coverageCheck } from "./coverage-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
@@ -77,12 +78,17 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const steps = CHECKS.map(
     (name): StepResult => results.get(name) ?? { name, status: "skip", ms: 0, note: "not selected (--only)" },
   );
+  // The changelog entries the pull request adds, beside the breaking check that compares the same base.
+  const changelog = selected.includes("breaking")
+    ? await changelogSection(cwd, await resolveBase(cwd, options.base))
+    : undefined;
+  const withChangelog = (summary: string) => (changelog ? `${summary}\n\n${changelog}` : summary);
   const totalMs = performance.now() - started;
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    markdown: renderSummary(steps, breaking, totalMs, false, coverage),
-    stepSummary: renderSummary(steps, breaking, totalMs, true, coverage),
+    markdown: withChangelog(renderSummary(steps, breaking, totalMs, false, coverage)),
+    stepSummary: withChangelog(renderSummary(steps, breaking, totalMs, true, coverage)),
   };
 }
 
