@@ -89,7 +89,7 @@ export async function breakingCheck(args: { cwd: string; base: ResolvedBase }): 
     await extractCommit(cwd, base.sha, work, [dirname(specRoot)]);
     let report: Report;
     try {
-      report = await compareSpecFiles(join(work, specRoot), headRoot);
+      report = compareSpecFiles(join(work, specRoot), headRoot);
     } catch (e) {
       if (e instanceof SpecLoadError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
       throw e;
