@@ -91,7 +91,7 @@ describe("a scratch repository", () => {
     const listFile = path.join(dir, "spec/components/schemas/List.yaml");
     const list = parse(readFileSync(listFile, "utf8")) as Record<string, unknown>;
     const reordered = Object.fromEntries(Object.entries(list).reverse());
-    writeFileSync(listFile, stringify(reordered, { defaultCollectionStyle: "flow", lineWidth: 0 }));
+    writeFileSync(listFile, stringify(reordered, { collectionStyle: "flow", lineWidth: 0 }));
     git(dir, "commit", "-q", "-am", "Reformat List.yaml");
     // A breaking change, reviewed in BREAKING.md in the same commit.
     const properties = list.properties as Record<string, unknown>;
