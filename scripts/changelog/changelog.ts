@@ -5,7 +5,14 @@
  */
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type CommandSpec, COMMON_OPTIONS, REPO_ROOT, isMain, runCommand } from "../../contract-core/index.js";
+import {
+  type CommandSpec,
+  COMMON_OPTIONS,
+  REPO_ROOT,
+  isMain,
+  runCommand,
+  usageError,
+} from "../../contract-core/index.js";
 import { type Entry, entriesOf } from "./entries.js";
 import {
   type Commit,
@@ -98,10 +105,12 @@ async function writeAtomically(file: string, text: string): Promise<void> {
 }
 
 /** Builds the page and the feed into `outDir` from the history of `cwd`. */
-export async function buildChangelog(options: { cwd?: string; outDir?: string } = {}): Promise<BuildResult> {
+export async function buildChangelog(
+  options: { cwd?: string; outDir?: string; rev?: string } = {},
+): Promise<BuildResult> {
   const cwd = options.cwd ?? REPO_ROOT;
   const outDir = path.resolve(options.outDir ?? DEFAULT_OUT_DIR);
-  const history = await readHistory(cwd);
+  const history = await readHistory(cwd, options.rev);
   const page = path.join(outDir, PAGE_FILE);
   const feed = path.join(outDir, FEED_FILE);
   await mkdir(outDir, { recursive: true });
@@ -114,12 +123,17 @@ export const CHANGELOG_COMMAND: CommandSpec = {
   name: "npm run changelog",
   summary:
     "Writes the API changelog (changelog.html and the Atom feed changelog.xml) from the spec's git history: one entry per commit that changed the bundled contract.",
-  options: { out: COMMON_OPTIONS.out("dist/docs", "the folder to write changelog.html and changelog.xml into") },
+  options: {
+    out: COMMON_OPTIONS.out("dist/docs", "the folder to write changelog.html and changelog.xml into"),
+    rev: { type: "string", value: "<git ref>", default: "HEAD", description: "the history up to this commit" },
+  },
 };
 
 if (isMain(import.meta.url))
   await runCommand(CHANGELOG_COMMAND, async ({ values }) => {
-    const result = await buildChangelog({ outDir: path.resolve(String(values.out)) });
+    const rev = String(values.rev);
+    if (!hasCommit(REPO_ROOT, rev)) throw usageError(CHANGELOG_COMMAND, `--rev ${rev} does not name a commit`);
+    const result = await buildChangelog({ outDir: path.resolve(String(values.out)), rev });
     if (result.shallow) console.warn(result.shallow);
     console.log(`Changelog: ${path.relative(process.cwd(), result.page)} and ${FEED_FILE} (${result.entries} entries)`);
   });
