@@ -207,6 +207,20 @@ describe("a scratch repository", () => {
     expect(section!.indexOf("an optional sort parameter")).toBeLessThan(section!.indexOf("the description property"));
   }, 30_000);
 
+  it("in a shallow clone, says so in one line with how to fetch more, and starts at the oldest commit it has", async () => {
+    const shallow = mkdtempSync(path.join(tmpdir(), "changelog-shallow-"));
+    try {
+      git(tmpdir(), "clone", "-q", "--depth", "2", `file://${dir}`, shallow);
+      const history = await readHistory(shallow);
+      expect(history.shallow).toMatch(/^changelog: this clone is shallow, .*git fetch --unshallow.*fetch-depth: 0/);
+      expect(history.shallow).not.toContain("\n");
+      // The two newest commits: the older one is the baseline, the newest gives the only entry.
+      expect(history.entries.map((e) => e.subject)).toEqual(["Lists: an optional sort parameter"]);
+    } finally {
+      rmSync(shallow, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it("adds an entry for uncommitted spec changes, and none when the working tree's contract is the same", async () => {
     const head = git(dir, "rev-parse", "HEAD");
     expect(await pendingEntries(dir, head)).toEqual([]);
