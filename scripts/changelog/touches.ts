@@ -133,13 +133,15 @@ export function touchesOf(change: Change, before: Revision | undefined, after: R
   const segs = segmentsOf(change.location);
   const status = segs[0] === "responses" ? segs[1] : undefined;
   const id = change.operationId;
+  // Recordings are named by operation: `mock/<operationId>-<status>-<example>.json` or `<operationId>/<status>-...`.
+  const ofStatus = (recorded: string | undefined) =>
+    status === undefined ||
+    (recorded !== undefined && (/^\dXX$/i.test(status) ? recorded[0] === status[0] : recorded === status));
   const recordings = id
     ? after.recordings.filter((file) => {
         const name = file.split("/").pop() ?? "";
-        const inFolder = file.split("/").includes(id);
-        const named = name.startsWith(`${id}-`);
-        if (!inFolder && !named) return false;
-        return status === undefined || !named || name.startsWith(`${id}-${status}-`);
+        if (name.startsWith(`${id}-`)) return ofStatus(/^-(\d{3})-/.exec(name.slice(id.length))?.[1]);
+        return file.split("/").includes(id) && ofStatus(/^(\d{3})-/.exec(name)?.[1]);
       })
     : [];
   const [method = "", ...pathParts] = change.operation.split(" ");
