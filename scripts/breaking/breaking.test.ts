@@ -136,9 +136,7 @@ describe("detector verdicts (own rules)", () => {
   for (const [name, expected] of Object.entries(CASES)) {
     it(`${name}: ${expected.breaking.length > 0 ? "breaking" : "non-breaking"}`, async () => {
       const { base, head } = files(name);
-      const changes = SPLIT.has(name)
-        ? compareSpecFiles(base, head).changes
-        : detectChanges(load(base), load(head));
+      const changes = SPLIT.has(name) ? compareSpecFiles(base, head).changes : detectChanges(load(base), load(head));
       const breaking = changes.filter((c) => c.breaking);
       expect(ruleSet(breaking)).toEqual([...new Set(expected.breaking)].sort());
       expect(ruleSet(changes.filter((c) => !c.breaking))).toEqual([...new Set(expected.nonBreaking ?? [])].sort());
@@ -224,6 +222,18 @@ describe("detector details", () => {
     );
     expect(narrowed.map((c) => `${c.rule}: ${c.message}`)).toEqual([
       "response-type-narrowed: is now always null (was string or null)",
+    ]);
+  });
+
+  it("reads the type of a const or enum without a type from its values", () => {
+    const props = (isDefault: unknown) => doc({ type: "object", properties: { is_default: isDefault } });
+    // Restricted to one value of the same type: not a type change (the enum rule reports the restriction).
+    expect(ruleSet(detectChanges(props({ type: "boolean" }), props({ const: false })))).toEqual([
+      "response-enum-value-removed",
+    ]);
+    expect(detectChanges(props({ type: "integer" }), props({ enum: [0, 1] })).filter((c) => c.breaking)).toEqual([]);
+    expect(ruleSet(detectChanges(props({ type: "boolean" }), props({ const: "no" })))).toEqual([
+      "response-type-changed",
     ]);
   });
 

@@ -77,10 +77,18 @@ function view(doc: Obj, node: unknown, depth = 0): View {
   return { s, ref: innerRef, nullable };
 }
 
+/** The JSON type of a value (integers are "integer"). */
+const jsonType = (v: unknown): string =>
+  Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : v === null ? "null" : typeof v;
+
 /** Non-null JSON types of a schema, or undefined when unconstrained (or a union). */
 function typesOf(s: Obj): Set<string> | undefined {
   if (typeof s.type === "string") return new Set([s.type].filter((t) => t !== "null"));
   if (Array.isArray(s.type)) return new Set(strings(s.type).filter((t) => t !== "null"));
+  // A const or an enum without a type allows the types of its values only.
+  const values = "const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
+  const valueTypes = new Set(values.filter((v) => v !== null).map(jsonType));
+  if (valueTypes.size > 0) return valueTypes;
   if (isObj(s.properties) || isObj(s.additionalProperties)) return new Set(["object"]);
   if (s.items !== undefined) return new Set(["array"]);
   return undefined;

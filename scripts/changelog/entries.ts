@@ -152,7 +152,17 @@ export function entryOf(
     const change: EntryChange = { ...c, kind: kindOf(c), operations, touches };
     const reason = reasons.get(c);
     if (reason) change.accepted = reason;
-    const [b, a] = [compact(elementAt(before?.doc, c)), compact(elementAt(after.doc, c))];
+    // A keyword absent on both sides (a type implied by a const) is shown through the schema holding it.
+    const parent = {
+      ...c,
+      location: c.location.replace(/\/[^/]*$/, ""),
+      component: c.component?.replace(/\/[^/]*$/, ""),
+    };
+    const on = (doc: Obj | undefined) =>
+      elementAt(before?.doc, c) === undefined && elementAt(after.doc, c) === undefined
+        ? elementAt(doc, parent)
+        : elementAt(doc, c);
+    const [b, a] = [compact(on(before?.doc)), compact(on(after.doc))];
     if (b !== undefined) change.before = b;
     if (a !== undefined) change.after = a;
     return change;
