@@ -213,6 +213,14 @@ describe("detector details", () => {
       ...doc({ allOf: [{ $ref: "#/components/schemas/List" }], properties: { default_key: { type: "null" } } }),
       components: { schemas: { List: listSchema } },
     });
+    // A refinement that only describes keeps the type it refines.
+    const described = (d: unknown) => ({
+      ...doc({ allOf: [{ $ref: "#/components/schemas/List" }], properties: { name: d } }),
+      components: { schemas: { List: list } },
+    });
+    expect(detectChanges(described({ type: "string" }), described({ description: "The name." }))).toEqual([
+      expect.objectContaining({ rule: "description-changed" }),
+    ]);
     // Removing default_key from List leaves CreatedList's own declaration: its answer did not change.
     const withoutKey = { ...list, properties: { name: { type: "string" } } };
     expect(detectChanges(created(list), created(withoutKey))).toEqual([]);

@@ -52,7 +52,9 @@ function view(doc: Obj, node: unknown, depth = 0): View {
     }
     // A property the schema declares itself refines the one it takes from allOf (a value must satisfy both;
     // the refinement is the narrower): CreatedList's `default_key: {type: "null"}` over List's string-or-null.
-    Object.assign(props, asObj(rest.properties));
+    // What the refinement does not say (a type under a new description) stays the allOf one's.
+    for (const [name, own] of Object.entries(asObj(rest.properties)))
+      props[name] = isObj(props[name]) && isObj(own) ? { ...props[name], ...own } : own;
     if (Object.keys(props).length > 0) merged.properties = props;
     if (required.size > 0) merged.required = [...required];
     s = merged;
