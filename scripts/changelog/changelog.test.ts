@@ -56,6 +56,12 @@ describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
     expect(entries.find((e) => e.subject.startsWith("DECISIONS and BREAKING.md"))).toBeUndefined();
   });
 
+  it("shows every breaking change of the history accepted by a reviewed marker", () => {
+    const breaking = entries.flatMap((e) => e.changes.filter((c) => c.kind === "breaking"));
+    expect(breaking.length).toBeGreaterThanOrEqual(7);
+    expect(breaking.filter((c) => !c.accepted).map((c) => `${c.operation} ${c.location} ${c.message}`)).toEqual([]);
+  });
+
   it("shows the three accepted breaking changes of the fidelity work as breaking, with their BREAKING.md reasons", () => {
     const markers = readFileSync(path.join(REPO_ROOT, "spec/BREAKING.md"), "utf8");
     const fidelity = entryOf("d40cec7");
