@@ -54,8 +54,7 @@ describe("breaking check in a temporary git repository", () => {
     await git("add", "-A");
     await git("commit", "-q", "-m", message);
   };
-  const check = async (ref: string | undefined) =>
-    breakingCheck({ cwd: dir, base: await resolveBase(dir, ref) });
+  const check = async (ref: string | undefined) => breakingCheck({ cwd: dir, base: await resolveBase(dir, ref) });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "gate-repo-"));
