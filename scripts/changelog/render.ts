@@ -31,8 +31,8 @@ const HEADINGS: Record<Kind, string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}`;
 
-function counts(entry: Entry): string {
-  const by = (k: Kind) => entry.changes.filter((c) => c.kind === k).length;
+function counts(entry: Entry, changes = entry.changes): string {
+  const by = (k: Kind) => changes.filter((c) => c.kind === k).length;
   const parts = [
     by("breaking") && plural(by("breaking"), "breaking"),
     by("non-breaking") && plural(by("non-breaking"), "non-breaking"),
@@ -115,6 +115,11 @@ interface OperationInfo {
   tag?: string;
 }
 
+const touchesOperation = (c: EntryChange, op: OperationInfo): boolean =>
+  c.operations.some(
+    (o) => o.operationId === op.operationId || operationKey(o.operation) === operationKey(op.operation),
+  );
+
 /** The operations with changes, in the newest contract's order (removed ones after), with their entries. */
 function operationsIndex(entries: Entry[], latest: Obj | undefined): { op: OperationInfo; entries: Entry[] }[] {
   const ops = new Map<string, OperationInfo>();
@@ -131,13 +136,7 @@ function operationsIndex(entries: Entry[], latest: Obj | undefined): { op: Opera
   return [...ops.values()]
     .map((op) => ({
       op,
-      entries: entries.filter((e) =>
-        e.changes.some((c) =>
-          c.operations.some(
-            (o) => o.operationId === op.operationId || operationKey(o.operation) === operationKey(op.operation),
-          ),
-        ),
-      ),
+      entries: entries.filter((e) => e.changes.some((c) => touchesOperation(c, op))),
     }))
     .filter((o) => o.entries.length > 0);
 }
@@ -175,11 +174,16 @@ export function renderPage(entries: Entry[], latest: Obj | undefined, note?: str
     const back = op.tag
       ? `<a class="reference-link" href="${REFERENCE_FILE}#${esc(referenceSection(op.tag, op.operationId))}">In the reference</a>`
       : "removed from the contract";
+    // Each entry by date and commit, with what it changed in this operation; the subject is its title.
     const items = opEntries
-      .map(
-        (e) =>
-          `<li><a href="#${entryAnchor(e)}">${esc(e.date.slice(0, 10))} · ${esc(e.subject || "(no subject)")}</a></li>`,
-      )
+      .map((e) => {
+        const label = `${e.date.slice(0, 10)} · ${e.sha ? e.sha.slice(0, 7) : "uncommitted"}`;
+        const here = counts(
+          e,
+          e.changes.filter((c) => touchesOperation(c, op)),
+        );
+        return `<li><a href="#${entryAnchor(e)}" title="${esc(e.subject)}">${esc(label)}</a>: ${esc(here)}</li>`;
+      })
       .join("");
     return (
       `<section class="operation" id="${operationAnchor(op.operationId)}">` +
