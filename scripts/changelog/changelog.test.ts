@@ -32,6 +32,15 @@ describe("in-process bundling", () => {
   });
 });
 
+it("outside a git repository, says the changelog reads the spec's git history (negative)", async () => {
+  const plain = mkdtempSync(path.join(tmpdir(), "changelog-no-git-"));
+  try {
+    await expect(readHistory(plain)).rejects.toThrow(/is not a commit of a git repository at .*git history/);
+  } finally {
+    rmSync(plain, { recursive: true, force: true });
+  }
+});
+
 describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
   let entries: Entry[] = [];
   beforeAll(async () => {

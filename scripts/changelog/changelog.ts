@@ -65,6 +65,8 @@ async function parentRevision(cwd: string, commit: Commit | undefined): Promise<
 
 /** The changelog entries of `rev`'s first-parent history (all of it that this clone holds). */
 export async function readHistory(cwd: string, rev = "HEAD"): Promise<History> {
+  if (!hasCommit(cwd, rev))
+    throw new Error(`${rev} is not a commit of a git repository at ${cwd}: the changelog reads the spec's git history`);
   const commits = specCommits(cwd, rev);
   const first = commits[0];
   const shallow = isShallow(cwd);

@@ -7,7 +7,8 @@
 import { COMMON_OPTIONS, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import path from "node:path";
 import { buildChangelog } from "../changelog/changelog.js";
-import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, displayPath } from "./build.js";
+import { hasCommit } from "../changelog/history.js";
+import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, ROOT, displayPath } from "./build.js";
 
 export const DOCS_COMMAND: CommandSpec = {
   name: "npm run docs",
@@ -30,6 +31,11 @@ await runCommand(DOCS_COMMAND, async ({ values }) => {
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +
       `${result.shapeNotShown.size} with shapes not shown)`,
   );
+  // The changelog reads the spec's git history: a copy of the sources without it gets the reference only.
+  if (!hasCommit(ROOT, "HEAD")) {
+    console.warn("warning: no changelog: this folder is not a git checkout, and the changelog reads its history");
+    return;
+  }
   const changelog = await buildChangelog({ outDir: path.dirname(result.outFile) });
   if (changelog.shallow) console.warn(changelog.shallow);
   console.log(
