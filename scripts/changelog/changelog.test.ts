@@ -13,7 +13,7 @@ import { parse, stringify } from "yaml";
 import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec } from "../../contract-core/index.js";
 import { pendingEntries } from "../gate/changelog-entry.js";
 import { runGate } from "../gate/cli.js";
-import { type Entry, buildChangelog, readHistory, renderEntry } from "./changelog.js";
+import { type Entry, buildChangelog, readHistory, renderEntry, renderPage } from "./changelog.js";
 import { bundleFiles, canonical, isShallow, specCommits, workingRevision } from "./history.js";
 
 describe("in-process bundling", () => {
@@ -231,6 +231,10 @@ describe("a scratch repository", () => {
       expect(history.shallow).not.toContain("\n");
       // The two newest commits: the older one is the baseline, the newest gives the only entry.
       expect(history.entries.map((e) => e.subject)).toEqual(["Lists: an optional sort parameter"]);
+      // Every operation keeps the anchor the reference links to, with or without changes in this history.
+      const page = renderPage(history.entries, history.latest?.doc, history.shallow);
+      expect(page).toMatch(/id="op-getPerson"><h3>.*No change in the history this changelog covers/);
+      expect(page).toContain(history.shallow);
     } finally {
       rmSync(shallow, { recursive: true, force: true });
     }

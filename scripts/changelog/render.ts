@@ -120,7 +120,10 @@ const touchesOperation = (c: EntryChange, op: OperationInfo): boolean =>
     (o) => o.operationId === op.operationId || operationKey(o.operation) === operationKey(op.operation),
   );
 
-/** The operations with changes, in the newest contract's order (removed ones after), with their entries. */
+/**
+ * Every operation of the newest contract (the reference links each one here), then the removed ones with
+ * changes, each with its entries.
+ */
 function operationsIndex(entries: Entry[], latest: Obj | undefined): { op: OperationInfo; entries: Entry[] }[] {
   const ops = new Map<string, OperationInfo>();
   for (const { method, path, operation } of listOperations(latest ?? {})) {
@@ -138,7 +141,7 @@ function operationsIndex(entries: Entry[], latest: Obj | undefined): { op: Opera
       op,
       entries: entries.filter((e) => e.changes.some((c) => touchesOperation(c, op))),
     }))
-    .filter((o) => o.entries.length > 0);
+    .filter((o) => o.op.tag !== undefined || o.entries.length > 0);
 }
 
 const PAGE_STYLES = `
@@ -185,9 +188,10 @@ export function renderPage(entries: Entry[], latest: Obj | undefined, note?: str
         return `<li><a href="#${entryAnchor(e)}" title="${esc(e.subject)}">${esc(label)}</a>: ${esc(here)}</li>`;
       })
       .join("");
+    const list = items ? `<ul>${items}</ul>` : "<p>No change in the history this changelog covers.</p>";
     return (
       `<section class="operation" id="${operationAnchor(op.operationId)}">` +
-      `<h3>${code(op.operation)} ${code(op.operationId)}</h3><p>${back}</p><ul>${items}</ul></section>`
+      `<h3>${code(op.operation)} ${code(op.operationId)}</h3><p>${back}</p>${list}</section>`
     );
   });
   return `<!doctype html>
