@@ -129,12 +129,12 @@ export function entryOf(
     markers.entries,
     isMajorBump(versionOf(before?.doc), versionOf(after.doc)),
   );
+  const newest = parseMarkers(reviewed).entries;
   const reasons = new Map(
-    accepted.map(({ change, by }) => {
-      const line = Number(/line (\d+)/.exec(by)?.[1]);
+    accepted.map(({ change }) => {
+      // The entry that accepted it (as the gate finds it), worded as the newest BREAKING.md words it.
       const entry =
-        parseMarkers(reviewed).entries.find((e) => markerMatches(e, change)) ??
-        markers.entries.find((e) => e.line === line);
+        newest.find((e) => markerMatches(e, change)) ?? markers.entries.find((e) => markerMatches(e, change));
       const bump = `major version bump ${versionOf(before?.doc) ?? "?"} → ${versionOf(after.doc) ?? "?"}`;
       return [change, entry ? entry.reason : bump] as const;
     }),
