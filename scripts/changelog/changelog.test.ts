@@ -207,6 +207,7 @@ describe("a scratch repository", () => {
       "The contract",
     ]);
     expect(feed).toContain("&lt;code&gt;response-property-removed&lt;/code&gt;");
+    expect(feed).toContain('<content type="html" xml:base="changelog.html">');
     const page = readFileSync(result.page, "utf8");
     expect(page.indexOf("Lists: an optional sort parameter")).toBeLessThan(page.indexOf("Lists: the description"));
     expect(page).toContain('id="op-listLists"');

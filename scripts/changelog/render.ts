@@ -223,7 +223,10 @@ ${newestFirst.map((e) => `<article class="entry">\n${renderEntry(e)}\n</article>
 
 const FEED_ID = "urn:talent-graph-api-contract:changelog";
 
-/** The Atom feed (RFC 4287): one entry per change set, newest first, each with the entry's HTML as its content. */
+/**
+ * The Atom feed (RFC 4287): one entry per change set, newest first, each with the entry's HTML as its content
+ * (its `#op-...` links resolve against the page, through xml:base).
+ */
 export function renderFeed(entries: Entry[], latest: Obj | undefined, pageUrl = PAGE_FILE): string {
   const newestFirst = [...entries].reverse();
   const title = `${isObj(latest?.info) && typeof latest.info.title === "string" ? latest.info.title : "API"} changelog`;
@@ -235,7 +238,7 @@ export function renderFeed(entries: Entry[], latest: Obj | undefined, pageUrl = 
     <updated>${esc(e.date)}</updated>
     <link rel="alternate" type="text/html" href="${esc(`${pageUrl}#${entryAnchor(e)}`)}" />
     <summary>${esc(counts(e))}</summary>
-    <content type="html">${esc(renderEntry(e))}</content>
+    <content type="html" xml:base="${esc(pageUrl)}">${esc(renderEntry(e))}</content>
   </entry>`,
   );
   return `<?xml version="1.0" encoding="utf-8"?>
