@@ -19,7 +19,7 @@ const SKIPPED: Record<string, string> = {
     "npm's pack hook (also what a git install runs): the same file as `npm run build`, whose --help this test checks",
 };
 /** Commands that write files and take --out. */
-const WRITERS = ["generate", "build", "build:client", "docs", "record"];
+const WRITERS = ["generate", "build", "build:client", "docs", "changelog", "record"];
 /** Other test files write here while this one runs (client build output, docs screenshot and page, the sandbox suite's coverage log). */
 const WRITTEN_BY_OTHER_TESTS = [/^dist\/\.test-build-/, /^dist\/docs\//, /^dist\/coverage\//];
 

@@ -4,6 +4,7 @@
  * some parts; `suite` (not run by default) times `npm test`.
  */
 import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
+import { changelogFloors } from "./bench/changelog.js";
 import { clientFloors } from "./bench/client.js";
 import { machineLine, withServers } from "./bench/harness.js";
 import { mockFloors } from "./bench/mock.js";
@@ -11,7 +12,7 @@ import { mswFloors } from "./bench/msw.js";
 import { sandboxFloors } from "./bench/sandbox.js";
 import { suiteFigures } from "./bench/suite.js";
 
-const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw"];
+const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog"];
 const PARTS = [...DEFAULT_PARTS, "suite"];
 
 export const BENCH_COMMAND: CommandSpec = {
@@ -68,6 +69,7 @@ await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
         if (part === "sandbox") lines.push(...(await sandboxFloors(sizes, rounds, load)));
         if (part === "client") lines.push(...(await clientFloors()));
         if (part === "msw") lines.push(...(await mswFloors(rounds)));
+        if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
         if (part === "suite") lines.push(...(await suiteFigures()));
       } catch (error) {
         failed++;

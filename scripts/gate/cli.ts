@@ -13,6 +13,7 @@ import {
   usageError,
 } from "../../contract-core/index.js";
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
+import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
 import { type CoverageOutcome, coverageCheck } from "./coverage-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
@@ -24,8 +25,6 @@ export interface GateOptions {
   base?: string;
   /** Run only these checks (the others show as not selected). */
   only?: CheckName[];
-  /** Run Optic as a cross-check in the breaking check (default true). */
-  optic?: boolean;
   /** Replace the command of a command check (argv, run without a shell). */
   commands?: Partial<Record<CommandCheck, string[]>>;
   /** Where the checks' output goes (default: stderr). */
@@ -54,7 +53,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     const t0 = performance.now();
     let result: Omit<StepResult, "ms">;
     if (name === "breaking") {
-      breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base), optic: options.optic });
+      breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base) });
       result = { name, status: breaking.status, note: breaking.note };
     } else if (name === "coverage") {
       coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
@@ -79,12 +78,17 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const steps = CHECKS.map(
     (name): StepResult => results.get(name) ?? { name, status: "skip", ms: 0, note: "not selected (--only)" },
   );
+  // The changelog entries the pull request adds, beside the breaking check that compares the same base.
+  const changelog = selected.includes("breaking")
+    ? await changelogSection(cwd, await resolveBase(cwd, options.base))
+    : undefined;
+  const withChangelog = (summary: string) => (changelog ? `${summary}\n\n${changelog}` : summary);
   const totalMs = performance.now() - started;
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    markdown: renderSummary(steps, breaking, totalMs, false, coverage),
-    stepSummary: renderSummary(steps, breaking, totalMs, true, coverage),
+    markdown: withChangelog(renderSummary(steps, breaking, totalMs, false, coverage)),
+    stepSummary: withChangelog(renderSummary(steps, breaking, totalMs, true, coverage)),
   };
 }
 
@@ -99,7 +103,6 @@ export const GATE_COMMAND: CommandSpec = {
       description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)",
     },
     only: { type: "string", value: `<${CHECKS.join(",")}>`, description: "run only these checks (comma list)" },
-    "no-optic": { type: "boolean", description: "skip the Optic cross-check in the breaking check" },
   },
 };
 
@@ -109,7 +112,7 @@ export function parseArgs(argv: string[], out?: (text: string) => void): GateOpt
   return parsed && gateOptions(parsed.values);
 }
 
-function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOptions {
+function gateOptions({ base, only }: CliValues): GateOptions {
   const opts: GateOptions = {};
   if (typeof base === "string") {
     if (!base) throw usageError(GATE_COMMAND, "--base needs a git ref");
@@ -121,7 +124,6 @@ function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOption
       throw usageError(GATE_COMMAND, `--only takes a comma list of ${CHECKS.join(", ")}`);
     opts.only = list as CheckName[];
   }
-  if (noOptic === true) opts.optic = false;
   return opts;
 }
 
