@@ -870,7 +870,8 @@ export interface components {
         MatchMode: "any" | "all";
         /**
          * @description The effective, saveable people-search filter object echoed by GET /people (pagination and view excluded).
-         *     Keys are the search parameters; values carry their types.
+         *     Keys are the search parameters; values carry their types. The paging and view parameters (`limit`, `offset`,
+         *     `view`) are never among them.
          */
         PeopleSearchFilters: {
             /** @description Recruiter-style natural-language text. */
@@ -1416,7 +1417,8 @@ export interface components {
          */
         CreateTargetRequest: {
             /**
-             * @description Required; 1-400 characters before trimming; blank after trimming is rejected. For company: a company
+             * @description Required; 1-400 characters before trimming; blank after trimming is rejected (the pattern asks for one
+             *     character that is not whitespace). For company: a company
              *     name, domain or company URL. For people: the Target name or fallback search text.
              */
             input: string;

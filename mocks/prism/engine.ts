@@ -190,10 +190,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const refused = operation && precheck(operation, request);
     if (refused) return rejected(refused, request);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
-    const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
-    const { code, dynamic = false, seed } = preferences;
+    const matched = stated ? undefined : pickExample(request.method, request.path, request.query, request.body);
+    const { dynamic = false, seed } = preferences;
+    const code = matched?.status ?? preferences.code;
     // Prism's mock config: the preferences it knows (it tests each for truth, so undefined is unset).
-    const mock = { code, dynamic, seed, exampleKey: matched ?? preferences.example };
+    const mock = { code, dynamic, seed, exampleKey: matched?.example ?? preferences.example };
     const result = await prism.request(input, candidates, { ...config, mock })();
     if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
