@@ -9,8 +9,8 @@
  *   x-mock-match: { body: { kind: people } }       # a top-level key of the JSON request body
  *
  * The examples of an operation's 2xx responses with a numeric status take part, lowest status first, then in
- * document order; the first match wins and answers with its response's status (a people-Target create gets the
- * 202 `created` example, not the default 200). Prefer code/example/dynamic always win over it (the callers check). An offset past the examples
+ * document order; the first match wins. An example of another response than the default (lowest 2xx) one
+ * comes with that response's status (a people-Target create gets the 202 `created` example, not the 200). Prefer code/example/dynamic always win over it (the callers check). An offset past the examples
  * gets an empty last page (pastLastPage), so paging ends. Used by the Prism mock and the MSW mock handlers.
  */
 import { listOperations } from "./operations.js";
@@ -22,10 +22,10 @@ interface Rule extends MockMatch {
   body: Record<string, string>;
 }
 
-/** The example chosen for a request and the status of the response that documents it. */
+/** The example chosen for a request; `status` when its response is not the operation's default one. */
 export interface MockMatch {
   example: string;
-  status: number;
+  status?: number;
 }
 
 /** The example to answer a request with (path relative to the server base path), or undefined. */
@@ -42,9 +42,10 @@ const strings = (o: unknown): Record<string, string> =>
 function rulesOf(doc: Json, operation: Json): Rule[] {
   const responses = isObj(operation.responses) ? operation.responses : {};
   const rules: Rule[] = [];
-  for (const status of Object.keys(responses)
-    .filter((s) => /^2\d\d$/.test(s))
-    .sort()) {
+  const statuses = Object.keys(responses)
+    .filter((s) => /^2(\d\d|XX)$/.test(s))
+    .sort();
+  for (const status of statuses.filter((s, i) => i === 0 || /^\d+$/.test(s))) {
     const response = deref(doc, responses[status]);
     const media = isObj(response) && isObj(response.content) ? response.content["application/json"] : undefined;
     const examples = isObj(media) && isObj(media.examples) ? media.examples : {};
@@ -52,7 +53,8 @@ function rulesOf(doc: Json, operation: Json): Rule[] {
       const example = deref(doc, ref);
       const match = isObj(example) ? example["x-mock-match"] : undefined;
       if (!isObj(match) || !(isObj(match.query) || isObj(match.body))) continue;
-      rules.push({ example: name, status: Number(status), query: strings(match.query), body: strings(match.body) });
+      const other = status === statuses[0] ? {} : { status: Number(status) };
+      rules.push({ example: name, ...other, query: strings(match.query), body: strings(match.body) });
     }
   }
   return rules;
@@ -83,7 +85,7 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
           return want === "*" ? got !== undefined && got !== "" : got === want;
         }) && Object.entries(r.body).every(([name, want]) => name in sent && String(sent[name]) === want),
     );
-    return rule && { example: rule.example, status: rule.status };
+    return rule && { example: rule.example, ...(rule.status === undefined ? {} : { status: rule.status }) };
   };
 }
 
