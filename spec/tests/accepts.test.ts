@@ -237,3 +237,23 @@ describe("8. decisions made on review", () => {
     expect([...person.required].sort()).toEqual(Object.keys(person.properties).sort());
   });
 });
+
+describe("9. gaps found by tracing each statement of the reference to the spec (spec/trace.yaml)", () => {
+  it("the search echo excludes pagination and view", () => {
+    // "query (effective saveable filter object; excludes pagination and view)"
+    expect(valid(component("PeopleSearchFilters"), { company: "northwind", include_flagged: true })).toBe(true);
+    for (const key of ["limit", "offset", "view"])
+      expect(
+        valid(component("PeopleSearchFilters"), { company: "northwind", [key]: key === "view" ? "full" : 25 }),
+      ).toBe(false);
+  });
+
+  it("a blank Target input is refused by the schema; surrounding spaces are kept within 1-400", () => {
+    // "1-400 chars before trimming; blank after trimming is rejected"
+    const body = (value: string) => valid(requestSchema("createTarget"), { input: value });
+    for (const blank of ["   ", "\t\n", "\u00a0"]) expect(body(blank), JSON.stringify(blank)).toBe(false);
+    expect(body(" Contoso ")).toBe(true);
+    expect(body("x".repeat(400))).toBe(true);
+    expect(body(" ".repeat(400) + "x")).toBe(false);
+  });
+});
