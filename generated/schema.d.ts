@@ -836,11 +836,11 @@ export interface components {
              */
             current: {
                 /** @description Company name. */
-                company?: string | null;
+                company: string | null;
                 /** @description Title. */
-                title?: string | null;
+                title: string | null;
                 /** @description Months in the position. */
-                months?: number | null;
+                months: number | null;
             } | null;
             /** @description Present only when the full match has a truthy company or company-month value. */
             match?: {
@@ -2805,7 +2805,7 @@ export interface operations {
                  */
                 id: components["parameters"]["ListIdOrName"];
                 /**
-                 * @description Membership identifier (its format is not shown in the reference).
+                 * @description Membership identifier, a UUID ("members use UUIDs").
                  * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
                  */
                 membershipId: string;

@@ -257,3 +257,18 @@ describe("9. gaps found by tracing each statement of the reference to the spec (
     expect(body(" ".repeat(400) + "x")).toBe(false);
   });
 });
+
+describe("10. decisions re-read against the text (spec/DECISIONS.md 1, 22)", () => {
+  it("CompactPerson.current requires its three keys, as every unqualified key (rule 1)", () => {
+    const current = deref<any>(doc, component("CompactPerson")).properties.current;
+    expect(valid(current, { company: "Contoso", title: null, months: null })).toBe(true);
+    expect(valid(current, { company: "Contoso" })).toBe(false);
+    expect(valid(current, null)).toBe(true);
+  });
+
+  it("a List membership id is a UUID ('members use UUIDs')", () => {
+    const id = parameter("updateListMember", "path", "membershipId").schema;
+    expect(valid(id, "c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f")).toBe(true);
+    expect(valid(id, "membership-1")).toBe(false);
+  });
+});
