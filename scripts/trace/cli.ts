@@ -6,15 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import {
-  DEFAULT_SPEC_PATH,
-  REPO_ROOT,
-  isMain,
-  loadSpec,
-  runCommand,
-  usageError,
-  type CommandSpec,
-} from "../../contract-core/index.js";
+import { REPO_ROOT, isMain, loadSpec, runCommand, usageError, type CommandSpec } from "../../contract-core/index.js";
 import { renderTracePage } from "./page.js";
 import { splitReference } from "./statements.js";
 import { TRACE_FILE, buildTrace, loadTrace, totalsLine, traceFailed, type TraceReport } from "./trace.js";
@@ -36,7 +28,13 @@ export const TRACE_COMMAND: CommandSpec = {
       description: "the API reference (Markdown); default: the copy beside the repository, when there is one",
     },
     trace: { type: "string", value: "<file>", default: TRACE_FILE, description: "the trace file" },
-    spec: { type: "string", value: "<file>", env: "SPEC", default: "generated/openapi.json", description: "the bundle" },
+    spec: {
+      type: "string",
+      value: "<file>",
+      env: "SPEC",
+      default: "generated/openapi.json",
+      description: "the bundle",
+    },
     out: { type: "string", value: "<dir>", default: "dist/trace", description: "folder for trace.json" },
     page: { type: "string", value: "<file>", default: "dist/docs/trace.html", description: "the trace page" },
     "add-missing": {
@@ -65,7 +63,7 @@ export function referencePath(flag: unknown, env = process.env): string | undefi
 export function runTrace(opts: { reference?: string; trace?: string; spec?: string; root?: string }): TraceRun {
   const root = opts.root ?? REPO_ROOT;
   const traceFile = resolve(root, opts.trace ?? TRACE_FILE);
-  const bundle = loadSpec(resolve(root, opts.spec ?? DEFAULT_SPEC_PATH));
+  const bundle = loadSpec(resolve(root, opts.spec ?? "generated/openapi.json"));
   let reference: string | undefined;
   if (opts.reference !== undefined) {
     if (!existsSync(opts.reference)) throw new Error(`reference not found: ${opts.reference}`);
@@ -91,7 +89,12 @@ export function addMissing(traceFile: string, reference: string): number {
   const known = new Set(loadTrace(traceFile).map((e) => e.id));
   const missing = splitReference(reference).filter((s) => !known.has(s.id));
   if (missing.length === 0) return 0;
-  const entries = missing.map((s) => ({ id: s.id, quote: s.text.split(" ").slice(0, 10).join(" "), spec: [], checks: [] }));
+  const entries = missing.map((s) => ({
+    id: s.id,
+    quote: s.text.split(" ").slice(0, 10).join(" "),
+    spec: [],
+    checks: [],
+  }));
   const block = stringify(entries, { lineWidth: 0 })
     .split("\n")
     .map((l) => (l ? `  ${l}` : l))

@@ -21,17 +21,26 @@ function specLink(pointer: string, operationIds: Map<string, string>): string {
 }
 
 /** `bundle` gives the operation ids for the links (optional). */
-export function renderTracePage(report: TraceReport, bundle?: { paths?: Record<string, Record<string, unknown>> }): string {
+export function renderTracePage(
+  report: TraceReport,
+  bundle?: { paths?: Record<string, Record<string, unknown>> },
+): string {
   const operationIds = new Map<string, string>();
   for (const [path, item] of Object.entries(bundle?.paths ?? {}))
     for (const [method, op] of Object.entries(item))
       if (METHODS.has(method) && typeof (op as { operationId?: unknown }).operationId === "string")
-        operationIds.set(`${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}`, (op as { operationId: string }).operationId);
+        operationIds.set(
+          `${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}`,
+          (op as { operationId: string }).operationId,
+        );
   const sections = new Map<string, TraceReport["statements"]>();
   for (const s of report.statements) sections.set(s.section, [...(sections.get(s.section) ?? []), s]);
   const body: string[] = [];
   for (const [section, rows] of sections) {
-    body.push(`<h2>${esc(section)}</h2>`, "<table><thead><tr><th>Statement</th><th>Status</th><th>Spec</th><th>Checks</th></tr></thead><tbody>");
+    body.push(
+      `<h2>${esc(section)}</h2>`,
+      "<table><thead><tr><th>Statement</th><th>Status</th><th>Spec</th><th>Checks</th></tr></thead><tbody>",
+    );
     for (const s of rows) {
       const why = s.informative ?? s.problems.join("; ");
       body.push(

@@ -88,7 +88,11 @@ const testTitle = (source: string, title: string) =>
  * `lint:<rule>` (a house rule of scripts/lint/ruleset.ts), `workflow:<file>#<stepId>`, `recording:<path>`.
  * Returns the problem, or undefined.
  */
-export function checkProblem(root: string, check: string, read = (f: string) => readFileSync(f, "utf8")): string | undefined {
+export function checkProblem(
+  root: string,
+  check: string,
+  read = (f: string) => readFileSync(f, "utf8"),
+): string | undefined {
   const lint = /^lint:(.+)$/.exec(check);
   if (lint) {
     const rules = read(join(root, "scripts/lint/ruleset.ts"));
@@ -128,7 +132,8 @@ export function buildTrace({ root, entries, bundle, reference }: TraceInput): Tr
   const byId = new Map(entries.map((e) => [e.id, e]));
   const judge = (entry: TraceEntry | undefined, section: string, id: string, text?: string): TracedStatement => {
     const problems: string[] = [];
-    if (!entry) return { id, quote: "", section, status: "untraced", spec: [], checks: [], problems: ["no trace entry"] };
+    if (!entry)
+      return { id, quote: "", section, status: "untraced", spec: [], checks: [], problems: ["no trace entry"] };
     const spec = entry.spec ?? [];
     const checks = entry.checks ?? [];
     let outdated = false;
@@ -177,7 +182,11 @@ export function buildTrace({ root, entries, bundle, reference }: TraceInput): Tr
       if (!ids.has(e.id)) {
         const section = e.id.split("/")[0] ?? "";
         const judged = judge(e, section, e.id);
-        statements.push({ ...judged, status: "outdated", problems: ["the statement is no longer in the reference", ...judged.problems] });
+        statements.push({
+          ...judged,
+          status: "outdated",
+          problems: ["the statement is no longer in the reference", ...judged.problems],
+        });
       }
   } else statements = entries.map((e) => judge(e, e.id.split("/")[0] ?? "", e.id));
 
