@@ -63,7 +63,9 @@ describe("validating proxy", () => {
   it("a 5xx carries the same error.type from the mock and the sandbox", async () => {
     const result = await call(proxy.baseUrl, { path: "/people/broken" });
     // The sandbox's answer to a failure of its own.
-    const sandbox = JSON.parse(errorResponse(new Error("boom"), () => undefined).body ?? "{}") as { error: { type: string } };
+    const sandbox = JSON.parse(errorResponse(new Error("boom"), () => undefined).body ?? "{}") as {
+      error: { type: string };
+    };
     expect([result.status, (result.body as { error: { type: string } }).error.type]).toEqual([500, sandbox.error.type]);
   });
 

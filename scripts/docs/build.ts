@@ -10,6 +10,7 @@ import { SAMPLE_LANGUAGES } from "./code-samples.js";
 import { listOperations, type OpenApiDoc } from "./openapi.js";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
+import { withTraceLink } from "./trace-page.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -81,7 +82,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
     await redocly(args, scratch);
-    const html = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const html = withTraceLink(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))));
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;

@@ -1,10 +1,12 @@
 /**
  * `npm run docs`: publishes the API reference from the bundle.
- *   generated/openapi.json -> dist/docs/index.html (one self-contained page, opens offline)
+ *   generated/openapi.json -> dist/docs/index.html (one self-contained page, opens offline), and the trace
+ *   page of the API reference beside it (trace.html, linked from the page)
  * Options: --spec <bundle.json> --out <file.html> --title <text>
  */
 import { COMMON_OPTIONS, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, displayPath } from "./build.js";
+import { writeTracePage } from "./trace-page.js";
 
 export const DOCS_COMMAND: CommandSpec = {
   name: "npm run docs",
@@ -23,6 +25,7 @@ await runCommand(DOCS_COMMAND, async ({ values }) => {
     ...(typeof values.title === "string" ? { title: values.title } : {}),
   });
   for (const warning of result.warnings) console.warn(`warning: ${warning}`);
+  console.log(`Trace: ${displayPath(await writeTracePage(result.outFile))}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +
       `${result.shapeNotShown.size} with shapes not shown)`,

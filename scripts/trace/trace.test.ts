@@ -221,3 +221,10 @@ describe("the page", () => {
 it("the trace file is the one the command reads by default", () => {
   expect(existsSync(join(REPO_ROOT, TRACE_FILE))).toBe(true);
 });
+
+it("the reference page links to the trace page once", async () => {
+  const { withTraceLink } = await import("../docs/trace-page.js");
+  const page = withTraceLink(withTraceLink("<html><body><main></main></body></html>"));
+  expect(page.match(/href="trace.html"/g)).toHaveLength(1);
+  expect(page).toMatch(/<\/main><a id="trace-link"[^>]*>[^<]+<\/a>\n<\/body>/);
+});

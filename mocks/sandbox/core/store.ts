@@ -41,10 +41,7 @@ export function createWriteStore(ctx: SandboxContext): WriteStore {
         } catch (error) {
           ctx.logError("sandbox state could not be saved", error);
           rollback();
-          return json(
-            500,
-            serverError("The sandbox could not save this write; it was not acknowledged").body,
-          );
+          return json(500, serverError("The sandbox could not save this write; it was not acknowledged").body);
         }
       }
       return response;
