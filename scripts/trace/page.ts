@@ -58,7 +58,7 @@ export function renderTracePage(
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem;max-width:90rem}
 table{border-collapse:collapse;width:100%;margin-bottom:2rem}td,th{border:1px solid #ccc;padding:.3rem;vertical-align:top;text-align:left}
-td{font-size:.85rem}code{font-size:.8rem;word-break:break-all}.untraced,.outdated{background:#fde2e2}.informative{background:#f3f3f3}
+td{font-size:.85rem}code{font-size:.8rem;overflow-wrap:anywhere}.untraced,.outdated{background:#fde2e2}.informative{background:#f3f3f3}
 </style></head><body>
 <p><a href="index.html">API reference</a></p>
 <h1>Trace: every statement of the API reference</h1>
