@@ -37,6 +37,7 @@ export const TRACE_COMMAND: CommandSpec = {
     },
     out: { type: "string", value: "<dir>", default: "dist/trace", description: "folder for trace.json" },
     page: { type: "string", value: "<file>", default: "dist/docs/trace.html", description: "the trace page" },
+    "no-reference": { type: "boolean", description: "check without a reference: pointers and checks, not quotes" },
     "add-missing": {
       type: "boolean",
       description: "append an entry (id and quote, to fill in) for each statement without one",
@@ -105,7 +106,7 @@ export function addMissing(traceFile: string, reference: string): number {
 
 if (isMain(import.meta.url))
   await runCommand(TRACE_COMMAND, ({ values }) => {
-    const reference = referencePath(values.reference);
+    const reference = values["no-reference"] === true ? undefined : referencePath(values.reference);
     const traceFile = resolve(String(values.trace));
     if (values["add-missing"] === true) {
       if (!reference) throw usageError(TRACE_COMMAND, "--add-missing needs a reference (--reference <file>)");

@@ -1,11 +1,12 @@
 // The trace: the reference's statements and their ids, the trace file's checker, the review list and the page.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec } from "../../contract-core/index.js";
 import { renderSummary } from "../gate/summary.js";
-import { BESIDE_REFERENCE, referencePath, reportLines, runTrace } from "./cli.js";
+import { addMissing, BESIDE_REFERENCE, referencePath, reportLines, runTrace } from "./cli.js";
 import { renderTracePage } from "./page.js";
 import { reviewMarkdown, statementsToReview } from "./review.js";
 import { sentences, splitReference } from "./statements.js";
@@ -227,4 +228,70 @@ it("the reference page links to the trace page once", async () => {
   const page = withTraceLink(withTraceLink("<html><body><main></main></body></html>"));
   expect(page.match(/href="trace.html"/g)).toHaveLength(1);
   expect(page).toMatch(/<\/main><a id="trace-link"[^>]*>[^<]+<\/a>\n<\/body>/);
+});
+
+describe("the command", () => {
+  it("without a reference says so in one line, checks the entries and writes trace.json and the page", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trace-out-"));
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "./scripts/typescript-hooks.ts",
+          "scripts/trace/cli.ts",
+          "--no-reference",
+          "--out",
+          dir,
+          "--page",
+          join(dir, "trace.html"),
+        ],
+        { cwd: REPO_ROOT, encoding: "utf8" },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const lines = run.stdout.trim().split("\n");
+      expect(lines[0]).toMatch(/^No API reference found .*not the quotes\.$/);
+      expect(lines.at(-1)).toMatch(
+        /^✔ trace: \d+ statements: \d+ traced, \d+ informative \([\d.]+%\), 0 untraced, 0 outdated$/,
+      );
+      const json = JSON.parse(readFileSync(join(dir, "trace.json"), "utf8"));
+      expect(json.reference).toBe(false);
+      expect(Object.keys(json.statements.find((s: { status: string }) => s.status === "traced")).sort()).toEqual([
+        "checks",
+        "id",
+        "problems",
+        "quote",
+        "section",
+        "spec",
+        "status",
+      ]);
+      expect(existsSync(join(dir, "trace.html"))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("--add-missing appends an entry (id and a short quote) for each statement without one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trace-add-"));
+    try {
+      const file = join(dir, "trace.yaml");
+      const [first] = splitReference(SAMPLE);
+      writeFileSync(
+        file,
+        `statements:\n  - id: ${first!.id}\n    quote: Intro sentence one.\n    informative: a test\n`,
+      );
+      expect(addMissing(file, SAMPLE)).toBe(7);
+      const entries = loadTrace(file);
+      expect(entries.map((e) => e.id)).toEqual(splitReference(SAMPLE).map((s) => s.id));
+      expect(entries[3]).toEqual({
+        id: splitReference(SAMPLE)[3]!.id,
+        quote: "Target input | 1-400 chars before trimming",
+        spec: [],
+        checks: [],
+      });
+      expect(addMissing(file, SAMPLE)).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
