@@ -72,7 +72,7 @@ export async function readBundle(specPath: string): Promise<OpenApiDoc> {
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
-  const { doc, warnings, shapeNotShown } = prepareDocsSpec(options.doc ?? (await readBundle(specPath)));
+  const { doc, warnings, shapeNotShown } = prepareDocsSpec(withTraceLink(options.doc ?? (await readBundle(specPath))));
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {
     const input = path.join(scratch, "openapi.json");
@@ -82,7 +82,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
     await redocly(args, scratch);
-    const html = withTraceLink(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))));
+    const html = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;

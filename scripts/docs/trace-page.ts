@@ -1,17 +1,27 @@
 /**
  * The trace page beside the reference page: `npm run docs` writes trace.html (scripts/trace/page.ts) next to
- * index.html, and the reference page links to it with one small fixed link.
+ * index.html, and the reference page's introduction links to it.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { referencePath, runTrace } from "../trace/cli.js";
 import { renderTracePage } from "../trace/page.js";
 
-export const TRACE_LINK = `<a id="trace-link" href="trace.html" style="position:fixed;bottom:8px;left:8px;z-index:100;font:12px sans-serif;background:#fff;padding:2px 6px;border:1px solid #ccc;border-radius:4px">Trace: each statement of the reference to the spec and its checks</a>`;
+/** The sentence the reference page's introduction gains, before its first guide. */
+export const TRACE_INTRO =
+  "Each statement of the API reference, traced to the part of this description that encodes it and to the " +
+  "check that proves it: [the trace](trace.html).";
 
-/** The page with the link to trace.html before `</body>` (once). */
-export function withTraceLink(html: string): string {
-  return html.includes('id="trace-link"') ? html : html.replace(/<\/body>/i, `${TRACE_LINK}\n</body>`);
+/** A copy of the bundle whose introduction links to trace.html (once). */
+export function withTraceLink<T extends { info?: { description?: string } }>(doc: T): T {
+  const description = doc.info?.description ?? "";
+  if (description.includes("(trace.html)")) return doc;
+  const at = description.search(/^## /m);
+  const text =
+    at < 0
+      ? `${description.trimEnd()}\n\n${TRACE_INTRO}\n`
+      : `${description.slice(0, at)}${TRACE_INTRO}\n\n${description.slice(at)}`;
+  return { ...doc, info: { ...doc.info, description: text } };
 }
 
 /** Writes trace.html beside `indexFile`; returns its path. */

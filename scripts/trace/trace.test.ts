@@ -223,11 +223,15 @@ it("the trace file is the one the command reads by default", () => {
   expect(existsSync(join(REPO_ROOT, TRACE_FILE))).toBe(true);
 });
 
-it("the reference page links to the trace page once", async () => {
+it("the reference page's introduction links to the trace page once, before the first guide", async () => {
   const { withTraceLink } = await import("../docs/trace-page.js");
-  const page = withTraceLink(withTraceLink("<html><body><main></main></body></html>"));
-  expect(page.match(/href="trace.html"/g)).toHaveLength(1);
-  expect(page).toMatch(/<\/main><a id="trace-link"[^>]*>[^<]+<\/a>\n<\/body>/);
+  const doc = { info: { description: "Intro.\n\n## Getting started\n\nText." } };
+  const linked = withTraceLink(withTraceLink(doc));
+  expect(linked.info.description.match(/\(trace\.html\)/g)).toHaveLength(1);
+  expect(linked.info.description).toMatch(
+    /^Intro\.\n\nEach statement .*\[the trace\]\(trace\.html\)\.\n\n## Getting started/,
+  );
+  expect(doc.info.description).not.toContain("trace.html");
 });
 
 describe("the command", () => {
