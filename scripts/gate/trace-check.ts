@@ -23,7 +23,7 @@ export interface TraceOutcome {
 export async function traceCheck(
   cwd: string,
   base: ResolvedBase,
-  reference = referencePath(undefined),
+  { reference }: { reference?: string } = { reference: referencePath(undefined) },
 ): Promise<TraceOutcome> {
   const { report } = runTrace({ root: cwd, reference });
   const lines = reportLines(report);

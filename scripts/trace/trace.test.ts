@@ -299,3 +299,23 @@ describe("the command", () => {
     }
   });
 });
+
+describe("the gate's trace check", () => {
+  it("passes on the project, says when it cannot compare with a base, and fails on an outdated entry", async () => {
+    const { traceCheck } = await import("../gate/trace-check.js");
+    const ok = await traceCheck(REPO_ROOT, { skip: "not a git repository" }, {});
+    expect([ok.status, ok.markdown]).toEqual(["pass", "Statements to re-read: not compared (not a git repository)."]);
+    expect(ok.note).toMatch(/0 untraced, 0 outdated \(no reference: quotes not checked\)$/);
+    const dir = mkdtempSync(join(tmpdir(), "trace-gate-"));
+    try {
+      const copy = join(dir, "reference.md");
+      writeFileSync(copy, SAMPLE);
+      const failed = await traceCheck(REPO_ROOT, { skip: "x" }, { reference: copy });
+      expect(failed.status).toBe("fail");
+      expect(failed.output).toMatch(/✘ untraced introduction\/intro-sentence-one-[0-9a-f]{6}: no trace entry/);
+      expect(failed.output).toMatch(/✘ outdated errors\/400-[0-9a-f]{6} .*: the statement is no longer in the reference/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
