@@ -101,6 +101,10 @@ describe("the mock and the sandbox accept each relaxed value (spec/DECISIONS.md 
       { method: "POST", path: "/queries", body: { name: "😀".repeat(80), query: {} } },
     ],
     [
+      "a Target title of 80 emoji",
+      (t) => ({ method: "PATCH", path: `/targets/${t}`, body: { title: "😀".repeat(80) } }),
+    ],
+    [
       "member location list above 20 places of 121 characters (not framework-validated)",
       (t) => ({
         path: `/targets/${t}/members?location=${Array.from({ length: 21 }, (_, i) => `P${i}${"x".repeat(119)}`).join(";")}`,
