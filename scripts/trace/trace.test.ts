@@ -313,7 +313,9 @@ describe("the gate's trace check", () => {
       const failed = await traceCheck(REPO_ROOT, { skip: "x" }, { reference: copy });
       expect(failed.status).toBe("fail");
       expect(failed.output).toMatch(/✘ untraced introduction\/intro-sentence-one-[0-9a-f]{6}: no trace entry/);
-      expect(failed.output).toMatch(/✘ outdated errors\/400-[0-9a-f]{6} .*: the statement is no longer in the reference/);
+      expect(failed.output).toMatch(
+        /✘ outdated errors\/400-[0-9a-f]{6} .*: the statement is no longer in the reference/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
