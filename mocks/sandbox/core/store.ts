@@ -4,7 +4,7 @@
  * nothing, because memory goes back to the stored state.
  */
 import type { SandboxContext } from "../contract/context.js";
-import { ApiError } from "../contract/errors.js";
+import { ApiError, serverError } from "../contract/errors.js";
 import { persistWrite, reloadState } from "../areas/stored-state.js";
 import { json } from "./answer.js";
 import type { Answered, CoreResponse } from "./exchange.js";
@@ -41,10 +41,7 @@ export function createWriteStore(ctx: SandboxContext): WriteStore {
         } catch (error) {
           ctx.logError("sandbox state could not be saved", error);
           rollback();
-          return json(
-            500,
-            new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
-          );
+          return json(500, serverError("The sandbox could not save this write; it was not acknowledged").body);
         }
       }
       return response;

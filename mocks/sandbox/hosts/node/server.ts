@@ -19,7 +19,7 @@ import {
 import type { Area, SandboxContext } from "../../contract/context.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "../../core/core.js";
 import type { Graph } from "../../data/graph.js";
-import { ApiError, invalidRequest } from "../../contract/errors.js";
+import { invalidRequest, serverError } from "../../contract/errors.js";
 import { resolveOptions, type SandboxOptions } from "../../contract/options.js";
 import type { SandboxState } from "../../contract/state.js";
 import { nodeStateStorage } from "./node-state-storage.js";
@@ -55,7 +55,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
       if (status >= 400 && status < 500) return reply.code(400).send(invalidRequest(error.message).body);
       request.log.error({ err: error }, "sandbox host failed");
-      return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
+      return reply.code(500).send(serverError("The sandbox failed to answer this request").body);
     });
     const log = core.ctx.options.requestLog;
     app.all("*", async (request, reply) => {
