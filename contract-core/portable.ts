@@ -5,7 +5,7 @@
  */
 export { serverBasePath, serverUrl, type OpenApiDocument } from "./servers.js";
 export { Router } from "./route.js";
-export { exampleMatcher, pastLastPage } from "./example-match.js";
+export { exampleMatcher, pastLastPage, type ExampleMatcher, type MockMatch } from "./example-match.js";
 export { deref, escapeToken, followRef, isObj, resolvePointer, unescapeToken, type Obj } from "./pointer.js";
 export { HTTP_METHODS, OPERATIONS, listOperations, operationKey, type HttpMethod } from "./operations.js";
 export { createSpecCompiler, type SpecCompiler } from "./ajv.js";

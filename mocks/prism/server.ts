@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
-import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
+import { errorReply, invalidRequest, noRoute, SERVER_ERROR_TYPE, type MockReply } from "./errors.js";
 import {
   DEFAULT_SPEC_PATH,
   MAX_BODY_BYTES,
@@ -118,7 +118,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
       .catch((error: unknown) => {
         if (!quiet) process.stderr.write(`${escapeLogText(`mock: ${req.method} ${req.url}: ${String(error)}`)}\n`);
         const message = error instanceof Error ? error.message : String(error);
-        send(res, errorReply(500, "internal", `mock failure: ${message}`));
+        send(res, errorReply(500, SERVER_ERROR_TYPE, `mock failure: ${message}`));
       });
   });
   server.on("clientError", answerClientError);

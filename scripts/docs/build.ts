@@ -11,6 +11,7 @@ import { listOperations, type OpenApiDoc } from "./openapi.js";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
 import { withChangelogLinks } from "./changelog-links.js";
+import { withTraceLink } from "./trace-page.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -73,7 +74,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
   const { doc, warnings, shapeNotShown } = prepareDocsSpec(
-    withChangelogLinks(options.doc ?? (await readBundle(specPath))),
+    withTraceLink(withChangelogLinks(options.doc ?? (await readBundle(specPath)))),
   );
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {

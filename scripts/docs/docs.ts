@@ -1,6 +1,7 @@
 /**
- * `npm run docs`: publishes the API reference from the bundle, and the changelog beside it.
+ * `npm run docs`: publishes the API reference from the bundle, with the trace page and the changelog beside it.
  *   generated/openapi.json -> dist/docs/index.html (one self-contained page, opens offline)
+ *   spec/trace.yaml and the API reference -> dist/docs/trace.html (linked from the page)
  *   the spec's git history -> dist/docs/changelog.html and changelog.xml (scripts/changelog/)
  * Options: --spec <bundle.json> --out <file.html> --title <text>
  */
@@ -9,6 +10,7 @@ import path from "node:path";
 import { buildChangelog } from "../changelog/changelog.js";
 import { hasCommit } from "../changelog/history.js";
 import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, ROOT, displayPath } from "./build.js";
+import { writeTracePage } from "./trace-page.js";
 
 export const DOCS_COMMAND: CommandSpec = {
   name: "npm run docs",
@@ -27,6 +29,7 @@ await runCommand(DOCS_COMMAND, async ({ values }) => {
     ...(typeof values.title === "string" ? { title: values.title } : {}),
   });
   for (const warning of result.warnings) console.warn(`warning: ${warning}`);
+  console.log(`Trace: ${displayPath(await writeTracePage(result.outFile))}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +
       `${result.shapeNotShown.size} with shapes not shown)`,

@@ -16,6 +16,7 @@ import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-che
 import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
 import { type CoverageOutcome, coverageCheck } from "./coverage-check.js";
+import { type TraceOutcome, traceCheck } from "./trace-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
 
 export interface GateOptions {
@@ -48,6 +49,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const results = new Map<CheckName, StepResult>();
   let breaking: BreakingOutcome | undefined;
   let coverage: CoverageOutcome | undefined;
+  let trace: TraceOutcome | undefined;
 
   const check = async (name: CheckName) => {
     const t0 = performance.now();
@@ -58,6 +60,9 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     } else if (name === "coverage") {
       coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
       result = { name, status: coverage.status, note: coverage.note, output: coverage.output };
+    } else if (name === "trace") {
+      trace = await traceCheck(cwd, await resolveBase(cwd, options.base));
+      result = { name, status: trace.status, note: trace.note, output: trace.output };
     } else {
       const { status, note, output } = await runCheck(name, options.commands?.[name] ?? COMMANDS[name], cwd);
       result = { name, status, note, output };
@@ -87,15 +92,15 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    markdown: withChangelog(renderSummary(steps, breaking, totalMs, false, coverage)),
-    stepSummary: withChangelog(renderSummary(steps, breaking, totalMs, true, coverage)),
+    markdown: withChangelog(renderSummary(steps, breaking, totalMs, false, coverage, trace)),
+    stepSummary: withChangelog(renderSummary(steps, breaking, totalMs, true, coverage, trace)),
   };
 }
 
 export const GATE_COMMAND: CommandSpec = {
   name: "npm run gate",
   summary:
-    "The PR gate: lint, drift check, breaking changes against a base, typecheck, tests and contract coverage, with a Markdown summary of what each found.",
+    "The PR gate: lint, drift check, breaking changes against a base, typecheck, tests, contract coverage and the trace of the reference, with a Markdown summary of what each found.",
   options: {
     base: {
       type: "string",

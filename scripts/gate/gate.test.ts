@@ -180,6 +180,7 @@ describe("command checks", () => {
       "typecheck:fail",
       "tests:pass",
       "coverage:skip",
+      "trace:skip",
     ]);
     expect(result.markdown).toContain("| ✔ Lint | ✔ lint: 0 problems |");
     expect(result.markdown).toContain("| ✘ Typecheck | 1 type error (exit code 2) |");

@@ -4,7 +4,7 @@ import type { BreakingOutcome } from "./breaking-check.js";
 import type { CoverageOutcome } from "./coverage-check.js";
 import { markerLines } from "./breaking-markers.js";
 
-export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage"] as const;
+export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage", "trace"] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const TITLES: Record<CheckName, string> = {
@@ -14,6 +14,7 @@ export const TITLES: Record<CheckName, string> = {
   typecheck: "Typecheck",
   tests: "Tests",
   coverage: "Contract coverage",
+  trace: "Trace (every statement of the reference)",
 };
 
 export interface StepResult {
@@ -39,6 +40,7 @@ export function renderSummary(
   totalMs: number,
   withOutput = false,
   coverage?: CoverageOutcome,
+  trace?: { markdown?: string },
 ): string {
   const ok = steps.every((s) => s.status !== "fail");
   const out: string[] = [
@@ -80,6 +82,7 @@ export function renderSummary(
     }
   }
   if (coverage?.markdown) out.push("", "### Contract coverage", "", coverage.markdown.trimEnd());
+  if (trace?.markdown) out.push("", "### Statements of the reference to re-read", "", trace.markdown.trimEnd());
   if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
   if (withOutput)
     for (const s of steps.filter((x) => x.status === "fail" && x.output)) {

@@ -18,7 +18,7 @@ import type { Area, Handler, SandboxContext, StateStorage, UntypedReply } from "
 import { generatedGraph } from "../data/generate.js";
 import { buildGraph, type Graph } from "../data/graph.js";
 import { searchIndexOf } from "../domain/search-index.js";
-import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
+import { invalidRequest, notFound, serverError } from "../contract/errors.js";
 import { resolveOptions, type SandboxOptions } from "../contract/options.js";
 import { requestWording, Router, type PreferResult } from "../../../contract-core/portable.js";
 import { areas as allAreas } from "../areas/index.js";
@@ -169,7 +169,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     const prefs = acceptedPreferences(prefer);
     if (choosesExample(prefs)) return { response: reply(preferredReply(spec, op, label, prefs)), org: null };
     const handler = handlers.get(op.operationId);
-    if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
+    if (!handler) throw serverError(`${op.operationId} is not implemented in the sandbox yet`);
     const input = validator(params, rawQuery, body);
     const req = { ...input, operationId: op.operationId, rawQuery, org: auth.org };
     const answered = handler(req as never, ctx) as UntypedReply | Promise<UntypedReply>;

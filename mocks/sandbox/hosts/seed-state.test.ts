@@ -108,7 +108,7 @@ describe("--state-seed", () => {
   it("refuses a file the API refuses, naming the file, the part and the API's message", async () => {
     const file = seedFile("bad.json", { targets: [{ kind: "people", input: " " }] });
     await expect(buildApp({ ...options, stateSeed: file })).rejects.toThrow(
-      `--state-seed ${file}.targets[0]: POST /v1/targets answered 400 (invalid_request: input must not be blank)`,
+      `--state-seed ${file}.targets[0]: POST /v1/targets answered 400 (invalid_request: body/input must not be blank)`,
     );
     const typo = seedFile("typo.json", { list: [] });
     await expect(buildApp({ ...options, stateSeed: typo })).rejects.toThrow(/unknown field "list"/);

@@ -24,7 +24,7 @@ import type { Area, SandboxContext } from "../../contract/context.js";
 import { json } from "../../core/answer.js";
 import { BODY_LIMIT, createSandboxCore, type SandboxCore } from "../../core/core.js";
 import type { Graph } from "../../data/graph.js";
-import { ApiError, invalidRequest } from "../../contract/errors.js";
+import { invalidRequest, serverError } from "../../contract/errors.js";
 import { resolveOptions, type SandboxOptions } from "../../contract/options.js";
 import type { SandboxState } from "../../contract/state.js";
 import { nodeStateStorage } from "./node-state-storage.js";
@@ -60,7 +60,7 @@ export function sandboxPlugin(core: SandboxCore): FastifyPluginAsync {
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
       if (status >= 400 && status < 500) return reply.code(400).send(invalidRequest(error.message).body);
       core.ctx.logError("sandbox host failed", error);
-      return reply.code(500).send(new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
+      return reply.code(500).send(serverError("The sandbox failed to answer this request").body);
     });
     app.all("*", async (request, reply) => {
       const res =
