@@ -17,10 +17,10 @@ import type { Match, MatchRole } from "../data/resources.js";
 import { invalidRequest } from "../contract/errors.js";
 import { periodStart } from "../data/dates.js";
 import { containsPhrase, hasWordPrefix, leadingRun, tokenize, wordRuns } from "../data/text.js";
-import { compilePlaces } from "./locations.js";
-import { intersect, union, type People } from "./postings.js";
+import { compilePlaces, type PlaceMatcher } from "./locations.js";
+import { complement, intersect, union, type People } from "./postings.js";
 import { parseRoleTokens, titleMatcher } from "./roles.js";
-import { anyKey, inFamily, type SearchIndex } from "./search-index.js";
+import { anyKey, inFamily, peopleWhere, type SearchIndex } from "./search-index.js";
 import { SEARCH_RULES, type EffectiveQuery, type MatchMode, type SearchFilters } from "./search-query.js";
 import { parseCertificationList, parsePlaces, parseTermList, requireTerms } from "./terms.js";
 
@@ -206,7 +206,14 @@ const lower = (values: string[]) => values.map((v) => v.toLowerCase());
 const places = (name: string, value: string | undefined) =>
   value === undefined ? null : compilePlaces(requireTerms(name, parsePlaces(name, value)));
 
-/** A flag filter: true or false must equal the person's flag; an index for true (the flag's list). */
+/** The people at the places the matcher accepts. */
+const placePeople = (index: SearchIndex, matches: PlaceMatcher) =>
+  union(
+    index.size,
+    index.locations.filter((g) => matches(g.location)).map((g) => g.people),
+  );
+
+/** A flag filter: true or false must equal the person's flag (the flag's list, or the people not in it). */
 function flag(
   key: "open_to_work" | "between_roles" | "exploring" | "codehost_hireable",
   field: "openToWork" | "betweenRoles" | "exploring" | "codehostHireable",
@@ -216,7 +223,8 @@ function flag(
   return {
     parse: (q) => (q[key] === undefined ? {} : { [field]: q[key] }),
     test: (rec, f) => f[field] === null || of(rec) === f[field],
-    index: (index, f) => (f[field] === true ? index.flags[list] : undefined),
+    index: (index, f) =>
+      f[field] === null ? undefined : f[field] ? index.flags[list] : complement(index.size, index.flags[list]),
   };
 }
 
@@ -261,6 +269,12 @@ export const FILTERS: { [K in FilterKey]: Filter | ReadBy } = {
       // company_current (unless company_left_min_months_ago wins): a current stint, at the company when given.
       if (f.companyCurrent && f.leftMinMonthsAgo === null)
         lists.push(f.company === null ? index.flags.employed : containing(index, index.currentCompanyTexts, f.company));
+      // The month rules on each person's stint extremes (a qualifying stint lies within them).
+      const { minCompanyMonths: least, leftMinMonthsAgo: left, activeDuring: during } = f;
+      if (least !== null && f.company === null) lists.push(peopleWhere(index, (i) => index.longest[i]! >= least));
+      if (left !== null) lists.push(peopleWhere(index, (i) => index.firstEnded[i]! <= index.today - left));
+      if (during !== null)
+        lists.push(peopleWhere(index, (i) => index.firstStart[i]! <= during && during <= index.lastEnd[i]!));
       return intersect(lists);
     },
   },
@@ -365,6 +379,16 @@ export const FILTERS: { [K in FilterKey]: Filter | ReadBy } = {
   exclude_languages: {
     parse: (q) => ({ excludeLanguages: lower(terms("exclude_languages", q.exclude_languages, undefined)) }),
     test: (rec, f) => !f.excludeLanguages.some((t) => rec.languagesLc.includes(t)),
+    index: (index, f) =>
+      f.excludeLanguages.length === 0
+        ? undefined
+        : complement(
+            index.size,
+            union(
+              index.size,
+              f.excludeLanguages.map((t) => index.languages.get(t) ?? []),
+            ),
+          ),
   },
   certification: { readBy: "certifications" },
   certifications: {
@@ -403,17 +427,13 @@ export const FILTERS: { [K in FilterKey]: Filter | ReadBy } = {
   location: {
     parse: (q) => ({ locations: places("location", q.location) }),
     test: (rec, f) => f.locations === null || f.locations(rec.locationLc),
-    index: (index, f) =>
-      f.locations === null
-        ? undefined
-        : union(
-            index.size,
-            index.locations.filter((g) => f.locations!(g.location)).map((g) => g.people),
-          ),
+    index: (index, f) => (f.locations === null ? undefined : placePeople(index, f.locations)),
   },
   exclude_locations: {
     parse: (q) => ({ excludeLocations: places("exclude_locations", q.exclude_locations) }),
     test: (rec, f) => f.excludeLocations === null || !f.excludeLocations(rec.locationLc),
+    index: (index, f) =>
+      f.excludeLocations === null ? undefined : complement(index.size, placePeople(index, f.excludeLocations)),
   },
   open_to_work: flag("open_to_work", "openToWork", (rec) => rec.openToWork, "openToWork"),
   between_roles: flag("between_roles", "betweenRoles", (rec) => rec.betweenRoles, "betweenRoles"),

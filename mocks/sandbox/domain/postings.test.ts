@@ -44,8 +44,18 @@ describe("people lists", () => {
     post(p, "engineer", 9);
     post(p, "engine", 150);
     expect(p.get("engineer")).toEqual([3, 9]);
-    expect(union(200, where(p, (k) => k.startsWith("engineer")))).toEqual([3, 4, 9]);
-    expect(union(200, where(p, (k) => k.startsWith("engine")))).toEqual([3, 4, 9, 150]);
+    expect(
+      union(
+        200,
+        where(p, (k) => k.startsWith("engineer")),
+      ),
+    ).toEqual([3, 4, 9]);
+    expect(
+      union(
+        200,
+        where(p, (k) => k.startsWith("engine")),
+      ),
+    ).toEqual([3, 4, 9, 150]);
     expect(where(p, (k) => k === "missing")).toEqual([]);
   });
 });

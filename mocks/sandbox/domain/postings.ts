@@ -49,3 +49,14 @@ export function intersect(lists: readonly People[]): People | undefined {
   }
   return out;
 }
+
+/** The people not in the list (among `size` people), ascending. */
+export function complement(size: number, list: People): People {
+  const out: number[] = [];
+  let j = 0;
+  for (let idx = 0; idx < size; idx++) {
+    if (list[j] === idx) j++;
+    else out.push(idx);
+  }
+  return out;
+}

@@ -25,6 +25,16 @@ const FLAGS = {
 
 export interface SearchIndex {
   size: number;
+  /** The graph's today (month index), which the company rules count from. */
+  today: number;
+  /**
+   * Per person, over their stints: the longest stint's months, the earliest start (-Infinity: unknown), the
+   * latest end (Infinity: current or open) and the earliest end of an ended stint (Infinity: none).
+   */
+  longest: Float64Array;
+  firstStart: Float64Array;
+  lastEnd: Float64Array;
+  firstEnded: Float64Array;
   flags: Record<keyof typeof FLAGS, People>;
   /** Lower-case role family of any stint. */
   families: Postings;
@@ -54,11 +64,11 @@ const indexes = new WeakMap<Graph, SearchIndex>();
 /** The people search's indexes of a graph, built on first use and kept with it (the core builds them at start). */
 export function searchIndexOf(graph: Graph): SearchIndex {
   let index = indexes.get(graph);
-  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people)));
+  if (!index) indexes.set(graph, (index = buildSearchIndex(graph.people, graph.todayMonth)));
   return index;
 }
 
-function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
+function buildSearchIndex(people: readonly PersonRecord[], today: number): SearchIndex {
   const index = {
     families: new Map(),
     companyTexts: new Map(),
@@ -78,11 +88,17 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
   >;
   const locations = new Map<string, { location: LowerLocation; people: number[] }>();
   const familyMonths = new Map<string, number[]>();
+  const column = (fill: number) => new Float64Array(people.length).fill(fill);
+  const [longest, firstStart, lastEnd, firstEnded] = [column(0), column(Infinity), column(-Infinity), column(Infinity)];
   for (const rec of people) {
     const idx = rec.idx;
     for (const [flag, test] of Object.entries(FLAGS)) if (test(rec)) flags[flag as keyof typeof FLAGS].push(idx);
     const months = new Map<string, number>();
     for (const s of rec.stints) {
+      longest[idx] = Math.max(longest[idx]!, s.months);
+      firstStart[idx] = Math.min(firstStart[idx]!, s.start ?? -Infinity);
+      lastEnd[idx] = Math.max(lastEnd[idx]!, s.current || s.end === null ? Infinity : s.end);
+      if (!s.current && s.end !== null) firstEnded[idx] = Math.min(firstEnded[idx]!, s.end);
       if (s.familyLc !== null) months.set(s.familyLc, (months.get(s.familyLc) ?? 0) + s.months);
       post(index.companyTexts, s.companyText, idx);
       if (s.current) post(index.currentCompanyTexts, s.companyText, idx);
@@ -110,6 +126,11 @@ function buildSearchIndex(people: readonly PersonRecord[]): SearchIndex {
   return {
     ...index,
     size: people.length,
+    today,
+    longest,
+    firstStart,
+    lastEnd,
+    firstEnded,
     flags,
     familyMonths,
     locations: [...locations.values()],
@@ -144,4 +165,11 @@ export function inFamily(index: SearchIndex, family: string, months: number | nu
   const list = index.families.get(family) ?? [];
   const sums = index.familyMonths.get(family) ?? [];
   return months === null ? list : list.filter((_, k) => sums[k]! >= months);
+}
+
+/** The people who pass a test on their index, ascending. */
+export function peopleWhere(index: SearchIndex, test: (idx: number) => boolean): People {
+  const out: number[] = [];
+  for (let idx = 0; idx < index.size; idx++) if (test(idx)) out.push(idx);
+  return out;
 }

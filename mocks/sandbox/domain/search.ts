@@ -14,12 +14,7 @@ import { searchIndexOf } from "./search-index.js";
 import type { EffectiveQuery, SearchFilters } from "./search-query.js";
 
 export { QUERY_KEYS } from "./filters.js";
-export {
-  SEARCH_RULES,
-  type EffectiveQuery,
-  type MatchRules,
-  type SearchFilters,
-} from "./search-query.js";
+export { SEARCH_RULES, type EffectiveQuery, type MatchRules, type SearchFilters } from "./search-query.js";
 
 export interface ParsedSearch {
   query: EffectiveQuery;

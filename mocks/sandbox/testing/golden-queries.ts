@@ -31,7 +31,7 @@ const SKILLS = [...new Set(Object.values(FAMILIES).flatMap((f) => f.skills))];
 const TITLES = [...new Set(Object.values(FAMILIES).flatMap((f) => f.titles))];
 
 /** One filter value per parameter, used by the single-parameter rows and the fixed-seed mixes. */
-const POOLS: Record<string, readonly (string | number | boolean)[]> = {
+export const POOLS: Record<string, readonly (string | number | boolean)[]> = {
   company: [
     "northwind",
     "NORTHWIND LABS",
