@@ -34,7 +34,7 @@ type SearchParameters = keyof NonNullable<operations["searchPeople"]["parameters
 /** `true` when both key sets are the same; else what each lacks, named (the tsc error shows it). */
 type SameKeys<A extends PropertyKey, B extends PropertyKey> = [Exclude<A, B>, Exclude<B, A>] extends [never, never]
   ? true
-  : { missingFromFilters: Exclude<A, B>; notInSpec: Exclude<B, A> };
+  : { notInPeopleSearchFilters: Exclude<A, B>; onlyInPeopleSearchFilters: Exclude<B, A> };
 
 /** GET /people's filter parameters and the SavedQueryFilters allowlist are the filter keys. */
 export const SPEC_KEYS_AGREE: [
