@@ -36,7 +36,7 @@ export function effectiveQuery(params: Record<string, unknown>, graph: Graph): E
 }
 
 /** The compiled filters when no filter is used. */
-const NO_FILTERS: SearchFilters = {
+export const NO_FILTERS: SearchFilters = {
   company: null,
   minCompanyMonths: null,
   companyCurrent: false,
