@@ -249,19 +249,14 @@ const containing = (index: SearchIndex, postings: Map<string, number[]>, fragmen
 export const FILTERS: { [K in FilterKey]: Filter | ReadBy } = {
   nl: { readBy: "effective query" },
   company: {
-    parse(q) {
-      const during = q.company_active_during;
-      if (during !== undefined && !/^\d{4}(-(0[1-9]|1[0-2]))?$/.test(during)) {
-        throw invalidRequest("company_active_during must be YYYY or YYYY-MM");
-      }
-      return {
-        company: q.company?.toLowerCase() ?? null,
-        minCompanyMonths: q.min_company_months ?? null,
-        companyCurrent: q.company_current === true,
-        leftMinMonthsAgo: q.company_left_min_months_ago ?? null,
-        activeDuring: during === undefined ? null : periodStart(during),
-      };
-    },
+    // company_active_during's form (YYYY or YYYY-MM) is the spec's pattern, checked before this runs.
+    parse: (q) => ({
+      company: q.company?.toLowerCase() ?? null,
+      minCompanyMonths: q.min_company_months ?? null,
+      companyCurrent: q.company_current === true,
+      leftMinMonthsAgo: q.company_left_min_months_ago ?? null,
+      activeDuring: q.company_active_during === undefined ? null : periodStart(q.company_active_during),
+    }),
     test: (rec, f, todayMonth) => companyMatch(rec, f, todayMonth) !== null,
     index(index, f) {
       const lists: People[] = [];
