@@ -75,6 +75,10 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
   const errorTypes = Array.isArray(known) ? known : undefined;
   if (!errorTypes?.every((t) => typeof t === "string") || errorTypes.length === 0)
     throw new Error("spec: components/schemas/Error's error.type has no x-known-values list of error types");
+  const names = deref(doc, resolvePointer(doc, "/components/schemas/SavedQueryFilters/propertyNames"));
+  const savedKeys = isObj(names) && Array.isArray(names.enum) ? names.enum : undefined;
+  if (!savedKeys?.every((k) => typeof k === "string") || savedKeys.length === 0)
+    throw new Error("spec: components/schemas/SavedQueryFilters has no propertyNames enum of search keys");
   const operations = listOperations(doc).map(({ method, path, operation }) => ({
     operationId: String(operation.operationId),
     method: method.toUpperCase(),
@@ -92,7 +96,9 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
     "/** The documented `error.type` values (the spec's Error schema, `x-known-values`), in the spec's order. */\n",
     `export const ERROR_TYPES = [\n${list(errorTypes)}] as const;\n\n`,
     "/** Every operation of the spec: its operationId, method and path template, in document order. */\n",
-    `export const OPERATIONS = [\n${list(operations)}] as const;\n`,
+    `export const OPERATIONS = [\n${list(operations)}] as const;\n\n`,
+    "/** The keys a saved query keeps (the spec's SavedQueryFilters, `propertyNames`), in the spec's order. */\n",
+    `export const SAVED_QUERY_KEYS = [\n${list(savedKeys)}] as const;\n`,
   ].join("");
 }
 
