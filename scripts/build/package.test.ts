@@ -41,7 +41,7 @@ import { setupServer } from "msw/node";
 const sandbox = createSandboxHandlers({ baseUrl: "http://app.test/v1", seed: 7 });
 const server = setupServer(...sandbox.handlers, ...createMockHandlers({ baseUrl: "http://mock.test/v1" }).handlers);
 server.listen({ onUnhandledFrame: "error" });
-const key: string = sandbox.keys[0]!.key;
+const key: string = sandbox.keys.acme;
 const client = createTalentGraphClient({ baseUrl: "http://app.test/v1", apiKey: key });
 const found = await client.GET("/people", { params: { query: { limit: 2 } } });
 const first: string | null | undefined = found.data?.data[0]?.slug;
