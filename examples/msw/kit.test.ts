@@ -383,6 +383,7 @@ describe("snapshot(): a state reached by hand, started from again", () => {
     // The same graph (a snapshot holds the state; the graph comes from the seed); its clock is the snapshot's.
     const third = open({ seed: 3, now: "2030-01-01T00:00:00Z" });
     await third.sandbox.seedState(snapshot);
+    expect(third.sandbox.snapshot().now).toBe(snapshot.now);
     expect(await reads(third.client)).toEqual(before);
     const served = (await (await fetch("http://localhost:5173/__sandbox/snapshot")).json()) as { data: unknown };
     expect(served.data).toEqual(third.sandbox.snapshot());
