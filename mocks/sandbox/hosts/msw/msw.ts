@@ -15,7 +15,8 @@
  */
 import { StateFileError, storeWrite } from "../../areas/stored-state.js";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
-import bundledSpec from "../../../../generated/openapi.json" with { type: "json" };
+// The spec without its prose (npm run generate; scripts/build/runtime-spec.ts): what validation and answers read.
+import bundledSpec from "../../../../generated/openapi.runtime.json" with { type: "json" };
 import { exampleMatcher, serverUrl } from "../../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../../contract/auth.js";
 import type { StateStorage, StoredState } from "../../contract/context.js";
@@ -88,7 +89,7 @@ export interface HandlersOptions {
    * path only; a path (`/v1`) answers it on any origin. Default: the spec's server URL.
    */
   baseUrl?: string;
-  /** The bundled spec document (default: the one this package ships). */
+  /** The bundled spec document (default: the one this package ships, without its prose). */
   spec?: JsonObject;
 }
 
