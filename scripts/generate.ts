@@ -1,6 +1,7 @@
 /**
  * npm run generate: bundle spec/ into generated/openapi.{json,yaml} and write generated/schema.d.ts
- * (openapi-typescript, from the bundle) and generated/openapi.runtime.json (what the MSW handlers embed). `--out <dir>` writes elsewhere (used by the drift check).
+ * (openapi-typescript, from the bundle) and generated/openapi.runtime.json (what the MSW handlers embed).
+ * `--out <dir>` writes elsewhere (used by the drift check).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -10,7 +10,14 @@ import { describe, expect, it } from "vitest";
 
 const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "dev-only/main.ts");
 /** Bytes only the kit brings: msw's worker handshake, the sandbox's keys and control routes, the spec. */
-const KIT_MARKERS = ["MOCK_ACTIVATE", "mockServiceWorker", "tgsb_acme_", "/__sandbox/", "x-generated", "onUnhandledFrame"];
+const KIT_MARKERS = [
+  "MOCK_ACTIVATE",
+  "mockServiceWorker",
+  "tgsb_acme_",
+  "/__sandbox/",
+  "x-generated",
+  "onUnhandledFrame",
+];
 
 async function bundle(mode: "production" | "development"): Promise<string> {
   const result = await build({

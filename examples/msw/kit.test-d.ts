@@ -29,7 +29,7 @@ test("respond() types the body from the status's schema", () => {
   sandbox.respond("getPerson", { status: 404, body: { error: { type: "not_found", message: "No such person" } } });
   // @ts-expect-error -- getList does not document 201
   sandbox.respond("getList", { status: 201, body: {} });
-  sandbox.respond("createList", { status: 503, body: { error: { type: "server_error", message: "down" } } });
+  sandbox.respond("createList", { status: 400, body: { error: { type: "invalid_request", message: "No" } } });
   // @ts-expect-error -- an error answer carries error.type and error.message, not error.kind
   sandbox.respond("getPerson", { status: 404, body: { error: { kind: "oops", message: "no" } } });
 });

@@ -318,7 +318,11 @@ describe("respond(): a one-off answer typed from the spec", () => {
     const { sandbox, client } = open();
     const slug = unwrap(await client.GET("/people", { params: { query: { limit: 1 } } })).data[0]!.slug!;
     const person = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
-    sandbox.respond("getPerson", { status: 200, body: { data: { ...person, headline: null } }, headers: { "X-Test": "1" } });
+    sandbox.respond("getPerson", {
+      status: 200,
+      body: { data: { ...person, headline: null } },
+      headers: { "X-Test": "1" },
+    });
     const edited = await client.GET("/people/{slug}", { params: { path: { slug } } });
     expect(edited.data!.data.headline).toBeNull();
     expect(edited.response.headers.get("x-test")).toBe("1");

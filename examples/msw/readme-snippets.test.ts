@@ -98,18 +98,24 @@ describe("the kit's README snippets", () => {
     expect(broken).toEqual([]);
   });
 
-  it("a block that does not compile is reported with its README line (the check can fail)", { timeout: 120_000 }, () => {
-    const markdown = [
-      "Intro",
-      "```ts",
-      'import { createSandboxHandlers } from "talent-graph-api-contract/msw";',
-      "const sandbox = createSandboxHandlers();",
-      "sandbox.keys.umbrella;",
-      "```",
-    ].join("\n");
-    const messages = [...typeCheck(snippetsOf(markdown, "examples/msw/README.md")).values()].flat();
-    expect(messages).toEqual([expect.stringMatching(/^examples\/msw\/README\.md:5: Property 'umbrella' does not exist/)]);
-  });
+  it(
+    "a block that does not compile is reported with its README line (the check can fail)",
+    { timeout: 120_000 },
+    () => {
+      const markdown = [
+        "Intro",
+        "```ts",
+        'import { createSandboxHandlers } from "talent-graph-api-contract/msw";',
+        "const sandbox = createSandboxHandlers();",
+        "sandbox.keys.umbrella;",
+        "```",
+      ].join("\n");
+      const messages = [...typeCheck(snippetsOf(markdown, "examples/msw/README.md")).values()].flat();
+      expect(messages).toEqual([
+        expect.stringMatching(/^examples\/msw\/README\.md:5: Property 'umbrella' does not exist/),
+      ]);
+    },
+  );
 
   it("the Storybook recipe's blocks are the files the browser test runs", () => {
     const readme = snippets.filter((s) => s.where.startsWith("examples/msw/README.md")).map((s) => s.code);

@@ -9,8 +9,9 @@
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
  *
- * A snapshot (`snapshot()`, GET /__sandbox/snapshot: the whole state in its stored form and the clock) is a starting state too: it is
- * checked in full like a stored state and put back as it was, so the same reads answer the same bytes.
+ * A snapshot (`snapshot()`, GET /__sandbox/snapshot: the whole state in its stored form and the clock) is a
+ * starting state too: it is checked in full like a stored state and put back as it was, so the same reads
+ * answer the same bytes.
  */
 import type { components } from "../../../generated/schema.js";
 import type { OperationId, RequestBody } from "../contract/context.js";
@@ -73,7 +74,8 @@ export function isSnapshot(value: unknown): value is SandboxSnapshot {
 
 /** Puts a snapshot back (checked in full first); a damaged or foreign one is a StartingStateError. */
 function restoreSnapshot(core: SandboxCore, value: SandboxSnapshot, where: string): void {
-  if (value.snapshot !== 1) fail(`${where}.snapshot`, `this sandbox reads format 1, got ${JSON.stringify(value.snapshot)}`);
+  if (value.snapshot !== 1)
+    fail(`${where}.snapshot`, `this sandbox reads format 1, got ${JSON.stringify(value.snapshot)}`);
   if (typeof value.now !== "string" || !Number.isFinite(Date.parse(value.now)))
     fail(`${where}.now`, `must be an ISO 8601 date-time, got ${JSON.stringify(value.now)}`);
   core.reset();

@@ -67,7 +67,7 @@ interface Rule {
   left: number;
 }
 
-/** What to do with one request: wait `delayMs`, then answer a status (with a given body), drop the connection, or go on. */
+/** What to do with one request: wait `delayMs`, then answer a status (with a given body), drop it, or go on. */
 export interface Planned {
   delayMs: number;
   outcome: { status: number; respond?: { body: unknown; headers: Record<string, string> } } | "network" | null;
@@ -84,7 +84,10 @@ export interface SandboxFaults {
    * The next `times` calls of the operation answer this documented status with `body` (typed and checked
    * against that status's schema) and the documented headers plus `headers`.
    */
-  respond<Op extends OperationId, S extends DocumentedStatus<Op>>(operationId: Op, options: RespondOptions<Op, S>): void;
+  respond<Op extends OperationId, S extends DocumentedStatus<Op>>(
+    operationId: Op,
+    options: RespondOptions<Op, S>,
+  ): void;
 }
 
 export interface FaultTable extends SandboxFaults {
@@ -165,7 +168,8 @@ export function createFaultTable(spec: SpecIndex): FaultTable {
         const e = rule.effect;
         if (e.kind === "delay") planned.delayMs = e.ms;
         else if (e.kind === "network") planned.outcome = "network";
-        else if (e.kind === "respond") planned.outcome = { status: e.status, respond: { body: e.body, headers: e.headers } };
+        else if (e.kind === "respond")
+          planned.outcome = { status: e.status, respond: { body: e.body, headers: e.headers } };
         else planned.outcome = { status: e.status };
       }
       rules = rules.filter((r) => r.left > 0);

@@ -52,14 +52,7 @@ export {
   type StartingPoint,
   type StartingState,
 } from "../seed-state.js";
-export type {
-  BodyFor,
-  DocumentedStatus,
-  ErrorStatus,
-  FaultTimes,
-  OperationId,
-  RespondOptions,
-} from "./msw-faults.js";
+export type { BodyFor, DocumentedStatus, ErrorStatus, FaultTimes, OperationId, RespondOptions } from "./msw-faults.js";
 export type { SandboxCall } from "./msw-calls.js";
 
 /** The test keys by name: a customer key per seeded organization, the platform key and a revoked key. */
