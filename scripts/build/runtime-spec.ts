@@ -26,7 +26,7 @@ function slim(node: unknown, named: boolean): unknown {
   return out;
 }
 
-/** A media type's or components' `examples`: name -> { summary, description, value } (or a $ref). */
+/** A media type's or components' `examples`: name -> { summary, description, value, x-... } (or a $ref). */
 function isExampleMap(value: unknown): value is Record<string, Record<string, unknown>> {
   return (
     value !== null &&
@@ -40,7 +40,7 @@ function slimExamples(map: Record<string, Record<string, unknown>>): Record<stri
   return Object.fromEntries(
     Object.entries(map).map(([name, example]) => [
       name,
-      Object.fromEntries(Object.entries(example).filter(([key]) => key === "value" || key === "$ref")),
+      Object.fromEntries(Object.entries(example).filter(([key]) => !PROSE.has(key))),
     ]),
   );
 }

@@ -7,7 +7,6 @@
  *   GET  /__sandbox/jobs             latest job of every Target
  *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }
  *   GET  /__sandbox/state            counts per organization
- *   GET  /__sandbox/snapshot         the whole state and the clock (a starting state: --state-seed, initialState)
  *   POST /__sandbox/state/save       store the whole state now (needs a storage: --state-file)
  *
  * The core refuses a write here from another site (core/control.ts): each changes many organizations.
@@ -22,7 +21,7 @@ import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEv
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice, personKey } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { holdsUnstoredIds, resetState, snapshotOfState, storeWrite } from "./stored-state.js";
+import { holdsUnstoredIds, resetState, storeWrite } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
 import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
@@ -125,7 +124,6 @@ const controlRoutes: ControlRoute[] = [
     },
   },
   { method: "GET", path: "/__sandbox/jobs", handle: (_body, ctx) => ({ data: allJobs(ctx) }) },
-  { method: "GET", path: "/__sandbox/snapshot", handle: (_body, ctx) => ({ data: snapshotOfState(ctx) }) },
   {
     method: "POST",
     path: "/__sandbox/events/emit",

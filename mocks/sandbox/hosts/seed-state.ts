@@ -9,7 +9,7 @@
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
  *
- * A snapshot (`snapshot()`, GET /__sandbox/snapshot: the whole state in its stored form and the clock) is a
+ * A snapshot (the MSW host's `snapshot()`: the whole state in its stored form and the clock) is a
  * starting state too: it is checked in full like a stored state and put back as it was, so the same reads
  * answer the same bytes.
  */

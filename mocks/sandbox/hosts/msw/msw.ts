@@ -118,7 +118,7 @@ export interface SandboxHandlers extends SandboxFaults {
   /**
    * The whole state now and the clock, as a plain value (JSON keeps all of it) that `initialState`,
    * `seedState` and `--state-seed` take back: a sandbox started from it answers the same reads with the same
-   * bytes. The same value as GET /__sandbox/snapshot's `data`.
+   * bytes. It holds what a state file holds (a webhook URL and secret too): keep it where you keep those.
    */
   snapshot(): SandboxSnapshot;
   /**
