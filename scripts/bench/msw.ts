@@ -7,25 +7,28 @@
  */
 import { gzipSync } from "node:zlib";
 import { build as esbuild } from "esbuild";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BASE_COMMIT, baseCheckout } from "./baseline.js";
 import { ROOT, alternate, floorLine, formatNumber, formatSummary, summarize } from "./harness.js";
 
-const KIT_APP = [
-  'import { setupWorker } from "msw/browser";',
-  'import { createSandboxHandlers } from "./mocks/sandbox/hosts/msw/msw.ts";',
-  "globalThis.app = [setupWorker, createSandboxHandlers];",
-].join("\n");
+/** Where createSandboxHandlers lives, now and in older checkouts. */
+const KIT_MODULES = ["mocks/sandbox/hosts/msw/msw.ts", "mocks/sandbox/hosts/msw.ts"];
 /** Floor of the kit's weight in a page: setupWorker + createSandboxHandlers, minified and gzipped. */
 export const KIT_FLOOR_BYTES = 160 * 1024;
 
 /** Bytes of the kit's app, minified and gzipped, built from the checkout at `dir`. */
 export async function kitBytes(dir: string): Promise<number> {
+  const kit = KIT_MODULES.find((file) => existsSync(join(dir, file)))!;
+  const app = [
+    'import { setupWorker } from "msw/browser";',
+    `import { createSandboxHandlers } from "./${kit}";`,
+    "globalThis.app = [setupWorker, createSandboxHandlers];",
+  ].join("\n");
   const result = await esbuild({
-    stdin: { contents: KIT_APP, resolveDir: dir, loader: "ts", sourcefile: "app.ts" },
+    stdin: { contents: app, resolveDir: dir, loader: "ts", sourcefile: "app.ts" },
     bundle: true,
     format: "esm",
     platform: "browser",
