@@ -1,6 +1,7 @@
 /**
  * npm run generate: bundle spec/ into generated/openapi.{json,yaml} and write generated/schema.d.ts
- * (openapi-typescript, from the bundle). `--out <dir>` writes elsewhere (used by the drift check).
+ * (openapi-typescript, from the bundle) and generated/openapi.runtime.json (what the MSW handlers embed).
+ * `--out <dir>` writes elsewhere (used by the drift check).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -19,12 +20,14 @@ import {
 } from "../contract-core/index.js";
 import { renderPolicyDoc } from "./breaking/format.js";
 import { renderExamplesList } from "./examples-list.js";
+import { runtimeSpec } from "./build/runtime-spec.js";
 
 export const repoRoot = REPO_ROOT;
 /** Every generated file: its name in the output folder, and where `npm run generate` commits it. */
 export const GENERATED_FILES: { name: string; committed: string }[] = [
   { name: "openapi.json", committed: "generated/openapi.json" },
   { name: "openapi.yaml", committed: "generated/openapi.yaml" },
+  { name: "openapi.runtime.json", committed: "generated/openapi.runtime.json" },
   { name: "schema.d.ts", committed: "generated/schema.d.ts" },
   { name: "spec-constants.ts", committed: "generated/spec-constants.ts" },
   { name: "EXAMPLES.md", committed: "mocks/prism/EXAMPLES.md" },
@@ -45,6 +48,8 @@ export async function generate(outDir?: string): Promise<string[]> {
   const doc = { "x-generated": NOTICE, ...bundled };
   mkdirSync(outDir ?? join(repoRoot, "generated"), { recursive: true });
   writeFileSync(target("openapi.json"), JSON.stringify(doc, null, 2) + "\n");
+  // What the MSW handlers embed: no prose, one line (scripts/build/runtime-spec.ts).
+  writeFileSync(target("openapi.runtime.json"), JSON.stringify(runtimeSpec(doc, NOTICE)) + "\n");
   writeFileSync(
     target("openapi.yaml"),
     `# ${NOTICE}\n` + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }),

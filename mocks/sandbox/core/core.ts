@@ -19,7 +19,7 @@ import { indexSpec, type JsonObject, type SpecIndex } from "../contract/spec.js"
 import { SandboxState } from "../contract/state.js";
 import { useIdMode, type IdMode } from "../areas/area-helpers.js";
 import { loadState } from "../areas/stored-state.js";
-import { clockOf, type ClockInput } from "./clock.js";
+import { clockOf, movableClock, type ClockInput } from "./clock.js";
 import { controlRoutesOf } from "./control.js";
 import type { ChooseExample } from "./examples.js";
 import type { CoreRequest, CoreResponse } from "./exchange.js";
@@ -63,10 +63,12 @@ export interface SandboxCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The test keys. */
   keys: readonly SandboxKey[];
-  /** Back to the seed (as POST /__sandbox/reset). */
+  /** Back to the seed (as POST /__sandbox/reset) and to the starting clock. */
   reset(): void;
   /** Moves the sandbox clock forward and runs the time-driven work (jobs, events) that falls due. */
   advance(ms: number): void;
+  /** Sets the sandbox clock to `t` (forward or back); runs no jobs or events (advance does). */
+  setNow(t: Date | string | number): void;
   /** Stops the timer and saves the state file (when storage was given). */
   close(): void;
   ctx: SandboxContext;
@@ -95,8 +97,8 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     ...partial
   } = input;
   const base = resolveOptions({ ...partial, ...(now === undefined ? {} : { now: clockOf(now) }) });
-  let offset = 0;
-  const options: SandboxOptions = { ...base, now: () => base.now() + offset };
+  const clock = movableClock(base.now);
+  const options: SandboxOptions = { ...base, now: clock.now };
   const spec: SpecIndex = indexSpec(doc);
   const t0 = performance.now();
   const graph = loadGraph(options);
@@ -143,14 +145,18 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   return {
     handle,
     keys: KEYS,
-    reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
+    reset() {
+      clock.reset();
+      void control.get("POST /__sandbox/reset")?.handle(undefined, ctx);
+    },
+    setNow: (t) => clock.set(t),
     advance(ms) {
-      if (!(ms >= 0)) throw new Error(`advance(ms) needs a non-negative number of milliseconds, got ${ms}`);
+      if (!(ms >= 0)) clock.advance(ms); // refused (RangeError) before any tick runs
       const step = Number.isFinite(ticker.every) ? ticker.every : ms;
       let remaining = ms;
       do {
         const d = Math.min(step, remaining);
-        offset += d;
+        clock.advance(d);
         remaining -= d;
         ticker.tick();
       } while (remaining > 0);
