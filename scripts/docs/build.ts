@@ -10,6 +10,7 @@ import { SAMPLE_LANGUAGES } from "./code-samples.js";
 import { listOperations, type OpenApiDoc } from "./openapi.js";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
+import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -80,8 +81,8 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const args = ["build-docs", input, "--inlineBundle", "-o", rawHtml, "--lint-config", "off"];
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
-    await redocly(args, scratch);
-    const html = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const [, tryIt] = await Promise.all([redocly(args, scratch), bundleTryIt()]);
+    const html = withTryIt(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))), tryIt);
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;
