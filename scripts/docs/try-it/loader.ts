@@ -11,6 +11,11 @@ import { BUTTON_CLASS, CODE_ID } from "./styles.js";
 export interface TryItApi {
   open(sectionOperation: string, opener: HTMLElement): void;
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The panel's last exchange, as sent and received (body as text): for scripts and the browser test. */
+  lastExchange: {
+    request: { method: string; url: string; headers: Record<string, string>; body: string | null };
+    response: { status: number; headers: Record<string, string>; body: string };
+  } | null;
 }
 
 declare global {

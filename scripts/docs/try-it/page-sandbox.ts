@@ -61,8 +61,6 @@ export interface PageSandbox {
   advance(ms: number): void;
   /** Extra clock speed: every real second also moves the clock `factor - 1` seconds (1: real time). */
   speed(factor: number): void;
-  /** Documented error statuses of an operation (what `fail` accepts). */
-  errorStatuses(operationId: string): number[];
 }
 
 /** Request headers as the core reads them: lower-case names. */
@@ -110,11 +108,9 @@ export function createPageSandbox(options: PageSandboxOptions = {}): PageSandbox
     keys: core.keys,
     basePath,
     async fetch(input, init) {
-      const request = new Request(new URL(String(input instanceof Request ? input.url : input), "http://page.invalid"), init);
-      if (input instanceof Request && init === undefined) {
-        const copy = input.clone();
-        return this.fetch(copy.url, { method: copy.method, headers: copy.headers, body: await copy.text() || undefined });
-      }
+      // Only the path and query are read: a relative path, an absolute URL or a Request all name a path.
+      const request =
+        input instanceof Request ? new Request(input, init) : new Request(new URL(String(input), "http://page.invalid"), init);
       const url = new URL(request.url);
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
         throw new TypeError(`talentGraphSandbox.fetch answers paths under ${basePath} only, got ${url.pathname}`);
@@ -153,11 +149,6 @@ export function createPageSandbox(options: PageSandboxOptions = {}): PageSandbox
     speed(factor) {
       if (ticker) clearInterval(ticker);
       ticker = factor > 1 ? setInterval(() => core.advance((factor - 1) * 1000), 1000) : undefined;
-    },
-    errorStatuses(operationId) {
-      const op = core.ctx.spec.operations.find((o) => o.operationId === operationId);
-      const keys = Object.keys(op?.responses ?? {});
-      return keys.flatMap((k) => (/^[45]\d\d$/.test(k) ? [Number(k)] : []));
     },
   };
 }

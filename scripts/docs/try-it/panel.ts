@@ -13,6 +13,7 @@ import { resolveServerVariables } from "../prepare-spec.js";
 import type { OperationId } from "../../../mocks/sandbox/hosts/msw/msw-faults.js";
 import { createPageSandbox, PAGE_STORAGE_KEY, PRESETS, type PageSandbox, type PageSandboxOptions } from "./page-sandbox.js";
 import { TRY_IT_STYLES } from "./styles.js";
+import type { TryItApi } from "./loader.js";
 
 declare global {
   interface Window {
@@ -293,7 +294,9 @@ function fill(op: OperationRef): void {
   p.title.textContent = `Try it: ${String(op.operation.summary ?? op.operation.operationId)}`;
   p.route.textContent = `${op.method.toUpperCase()} ${op.path}`;
   p.fields.replaceChildren();
-  for (const param of operationParameters(doc, op)) {
+  // Path and query first (what a reader changes), headers last.
+  const order = (param: JsonObject) => ["path", "query", "header"].indexOf(String(param.in));
+  for (const param of operationParameters(doc, op).sort((a, b) => order(a) - order(b))) {
     const name = String(param.name);
     const place = String(param.in);
     const value = place === "path" ? sample.pathParams[name] : place === "query" ? sample.query[name] : undefined;
@@ -378,9 +381,10 @@ async function send(): Promise<void> {
   p.status.textContent = "Sending…";
   const started = performance.now();
   let res: Response;
+  const sent = live ? url : (await pageSandbox()).basePath + url;
   try {
     if (live) res = await fetch(url, { ...init, mode: "cors", credentials: "omit" });
-    else res = await (await pageSandbox()).fetch((await pageSandbox()).basePath + url, init);
+    else res = await (await pageSandbox()).fetch(sent, init);
   } catch (error) {
     p.headers.replaceChildren();
     p.body.textContent = "";
@@ -405,6 +409,10 @@ async function send(): Promise<void> {
   }
   p.body.textContent = shown;
   p.root.dataset.answerMs = ms.toFixed(1);
+  api.lastExchange = {
+    request: { method: init.method!, url: sent, headers, body: request.bodyText ?? null },
+    response: { status: res.status, headers: Object.fromEntries(res.headers), body: textBody },
+  };
   p.status.textContent = `${res.status} ${REASONS[res.status] ?? res.statusText}`.trim();
 }
 
@@ -433,7 +441,9 @@ function open(sectionOperation: string, from: HTMLElement): void {
   });
 }
 
-window.__talentGraphTryIt = {
+const api: TryItApi = {
   open,
   fetch: async (input, init) => (await pageSandbox()).fetch(input, init),
+  lastExchange: null,
 };
+window.__talentGraphTryIt = api;
