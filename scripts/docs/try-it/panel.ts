@@ -56,6 +56,7 @@ const SERVERS = servers();
 const LOCAL_SANDBOX = SERVERS.find((s) => s.url.includes(":4011/"))?.url ?? "http://127.0.0.1:4011/v1";
 
 let sandboxPromise: Promise<PageSandbox> | undefined;
+let sandboxReady = false;
 /** The in-page sandbox, built on first use (the graph takes a moment). */
 export function pageSandbox(): Promise<PageSandbox> {
   sandboxPromise ??= new Promise((resolve, reject) =>
@@ -434,11 +435,24 @@ function open(sectionOperation: string, from: HTMLElement): void {
   panel.root.hidden = false;
   const first = panel.fields.querySelector<HTMLElement>("input, textarea") ?? panel.form.querySelector("button");
   first?.focus();
-  void fillKeys().catch((error: unknown) => {
-    panel!.note.textContent = `The in-page sandbox did not start: ${String(error)}. Reset clears what it stored.`;
-    localStorage.removeItem(PAGE_STORAGE_KEY);
-    sandboxPromise = undefined;
-  });
+  // The sandbox (its graph takes a moment) starts once the panel is on screen, while the reader reads the form.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const p = panel!;
+      if (!sandboxReady) p.note.textContent = "Starting the in-page sandbox…";
+      fillKeys().then(
+        () => {
+          if (!sandboxReady) p.note.textContent = "The in-page sandbox is ready.";
+          sandboxReady = true;
+        },
+        (error: unknown) => {
+          p.note.textContent = `The in-page sandbox did not start: ${String(error)}. What it stored is cleared: reload the page.`;
+          localStorage.removeItem(PAGE_STORAGE_KEY);
+          sandboxPromise = undefined;
+        },
+      );
+    }),
+  );
 }
 
 const api: TryItApi = {
