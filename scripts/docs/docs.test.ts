@@ -37,7 +37,6 @@ function tagHeadings(doc: OpenApiDoc): Map<string, string> {
   return new Map(names.map((name) => [name, heading(name)]));
 }
 
-
 /** The operations whose generated samples have the longest lines: the ones most likely to overflow. */
 function widestSampleSections(doc: OpenApiDoc, count: number): string[] {
   const widest = (op: ReturnType<typeof listOperations>[number]) =>

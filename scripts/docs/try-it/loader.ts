@@ -25,7 +25,6 @@ declare global {
   }
 }
 
-
 function load(): TryItApi {
   if (!window.__talentGraphTryIt) {
     const code = document.getElementById(CODE_ID);

@@ -36,10 +36,7 @@ export const PRESETS: { name: string; label: string; state: StartingState[] | nu
     state: [
       {
         org: "acme",
-        lists: [
-          { name: "Backend shortlist", members: ["priya-raman", "jonas-weber"] },
-          { name: "Design leads" },
-        ],
+        lists: [{ name: "Backend shortlist", members: ["priya-raman", "jonas-weber"] }, { name: "Design leads" }],
         targets: [{ kind: "company", input: "Northwind Labs", job: "discovering" }],
       },
     ],
@@ -110,7 +107,9 @@ export function createPageSandbox(options: PageSandboxOptions = {}): PageSandbox
     async fetch(input, init) {
       // Only the path and query are read: a relative path, an absolute URL or a Request all name a path.
       const request =
-        input instanceof Request ? new Request(input, init) : new Request(new URL(String(input), "http://page.invalid"), init);
+        input instanceof Request
+          ? new Request(input, init)
+          : new Request(new URL(String(input), "http://page.invalid"), init);
       const url = new URL(request.url);
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
         throw new TypeError(`talentGraphSandbox.fetch answers paths under ${basePath} only, got ${url.pathname}`);

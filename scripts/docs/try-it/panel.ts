@@ -11,7 +11,13 @@ import { curlSample, operationParameters, requestUrl, sampleRequest, type Sample
 import { listOperations, type Json, type JsonObject, type OpenApiDoc, type OperationRef } from "../openapi.js";
 import { resolveServerVariables } from "../prepare-spec.js";
 import type { OperationId } from "../../../mocks/sandbox/hosts/msw/msw-faults.js";
-import { createPageSandbox, PAGE_STORAGE_KEY, PRESETS, type PageSandbox, type PageSandboxOptions } from "./page-sandbox.js";
+import {
+  createPageSandbox,
+  PAGE_STORAGE_KEY,
+  PRESETS,
+  type PageSandbox,
+  type PageSandboxOptions,
+} from "./page-sandbox.js";
 import { TRY_IT_STYLES } from "./styles.js";
 import type { TryItApi } from "./loader.js";
 
@@ -84,7 +90,13 @@ function el<K extends keyof HTMLElementTagNameMap>(
 
 const fieldId = (place: string, name: string) => `try-it-${place}-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 const text = (value: Json | undefined) =>
-  value === undefined ? "" : typeof value === "string" ? value : Array.isArray(value) ? value.join(",") : JSON.stringify(value);
+  value === undefined
+    ? ""
+    : typeof value === "string"
+      ? value
+      : Array.isArray(value)
+        ? value.join(",")
+        : JSON.stringify(value);
 
 interface Panel {
   root: HTMLElement;
@@ -148,7 +160,11 @@ function build(): Panel {
     keyRow,
     liveControls,
     fields,
-    el("div", { class: "try-it-actions" }, button("Send", () => undefined, "submit")),
+    el(
+      "div",
+      { class: "try-it-actions" },
+      button("Send", () => undefined, "submit"),
+    ),
   );
   const status = el("p", { id: "try-it-status", role: "status", "aria-live": "polite" });
   const headers = el("dl", { class: "try-it-headers" });
@@ -225,14 +241,7 @@ function build(): Panel {
     el("div", { class: "try-it-head" }, title, button("Close", close)),
     route,
     form,
-    el(
-      "section",
-      { "aria-label": "Answer" },
-      el("h3", {}, "Answer"),
-      status,
-      headers,
-      body,
-    ),
+    el("section", { "aria-label": "Answer" }, el("h3", {}, "Answer"), status, headers, body),
     el("h3", {}, "The same request with curl against npm run sandbox"),
     curl,
     sandboxControls,
@@ -306,7 +315,12 @@ function fill(op: OperationRef): void {
     if (param.example !== undefined && value === undefined) input.placeholder = text(param.example);
     if (param.required === true) input.required = true;
     p.fields.append(
-      el("label", { for: input.id }, `${name} `, el("span", { class: "try-it-in" }, `${place}${param.required ? ", required" : ""}`)),
+      el(
+        "label",
+        { for: input.id },
+        `${name} `,
+        el("span", { class: "try-it-in" }, `${place}${param.required ? ", required" : ""}`),
+      ),
       input,
     );
   }
@@ -364,7 +378,9 @@ function formRequest(baseUrl: string): SampleRequest & { headers: Record<string,
 
 function showCurl(): void {
   const request = formRequest(LOCAL_SANDBOX);
-  const lines = Object.entries(request.headers).map(([name, value]) => ` \\\n  -H '${name}: ${value.replace(/'/g, `'\\''`)}'`);
+  const lines = Object.entries(request.headers).map(
+    ([name, value]) => ` \\\n  -H '${name}: ${value.replace(/'/g, `'\\''`)}'`,
+  );
   panel!.curl.textContent = `${curlSample(request)}${lines.join("")}`;
 }
 
@@ -421,8 +437,7 @@ async function fillKeys(): Promise<void> {
   const sandbox = await pageSandbox();
   const p = panel!;
   if (p.key.options.length > 0) return;
-  for (const k of sandbox.keys)
-    p.key.append(el("option", { value: k.key }, `${k.description} (${k.kind} key)`));
+  for (const k of sandbox.keys) p.key.append(el("option", { value: k.key }, `${k.description} (${k.kind} key)`));
 }
 
 function open(sectionOperation: string, from: HTMLElement): void {

@@ -40,7 +40,11 @@ beforeAll(async () => {
   const json = { "content-type": "application/json" };
   const gets = listOperations(doc)
     .filter((op) => op.method === "get")
-    .map((op): Recorded => ({ method: "GET", url: requestUrl({ ...sampleRequest(doc, op, []), baseUrl: "/v1" }), headers: auth(ACME) }));
+    .map((op): Recorded => ({
+      method: "GET",
+      url: requestUrl({ ...sampleRequest(doc, op, []), baseUrl: "/v1" }),
+      headers: auth(ACME),
+    }));
   requests = [
     ...gets,
     { method: "GET", url: "/v1/people?limit=0", headers: auth(ACME) },
@@ -92,7 +96,11 @@ it("20 recorded requests: the same statuses and byte-identical bodies in the pag
     const inPage = await page.evaluate(async (requests) => {
       const answers = [];
       for (const r of requests) {
-        const res = await window.talentGraphSandbox!.fetch(r.url, { method: r.method, headers: r.headers, body: r.body ?? null });
+        const res = await window.talentGraphSandbox!.fetch(r.url, {
+          method: r.method,
+          headers: r.headers,
+          body: r.body ?? null,
+        });
         answers.push({ status: res.status, body: await res.text() });
       }
       return answers;

@@ -50,7 +50,8 @@ async function openPage(url: string): Promise<Page> {
 }
 
 const op = (id: string) => operations.find((o) => o.operation.operationId === id)!;
-const section = (o: OperationRef) => sectionId(String((o.operation.tags as string[])[0]), String(o.operation.operationId));
+const section = (o: OperationRef) =>
+  sectionId(String((o.operation.tags as string[])[0]), String(o.operation.operationId));
 
 /** Opens the operation's section and its panel ("Try it"). */
 async function tryIt(page: Page, id: string): Promise<void> {
@@ -250,16 +251,27 @@ describe("Try it, against the sandbox in the page", () => {
   }, 60_000);
 
   it("adds no axe-core violation to the page", async () => {
-    const axe = await readFile(path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"), "utf8");
+    const axe = await readFile(
+      path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),
+      "utf8",
+    );
     await page.addScriptTag({ content: axe });
     type Found = { id: string; impact: string; targets: string[]; incomplete?: boolean }[];
-    type AxeResults = Record<"violations" | "incomplete", { id: string; impact: string; nodes: { target: string[] }[] }[]>;
+    type AxeResults = Record<
+      "violations" | "incomplete",
+      { id: string; impact: string; nodes: { target: string[] }[] }[]
+    >;
     // Violations, and the checks axe could not decide (a colour behind an overlapping element, say).
     const run = () =>
       page.evaluate(async () => {
         const result = await (window as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run();
         const found = (list: AxeResults["violations"], incomplete: boolean) =>
-          list.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")), incomplete }));
+          list.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            targets: v.nodes.map((n) => n.target.join(" ")),
+            incomplete,
+          }));
         return [...found(result.violations, false), ...found(result.incomplete, true)];
       });
     await tryIt(page, "createList");
