@@ -4,7 +4,8 @@
  * example, sent to the in-page sandbox, gets a documented status whose body validates against the spec; a
  * List created, filled and read back; a fault chosen in the page is the next answer; a reload keeps the List and
  * Reset removes it; one request by keyboard alone; axe-core with the panel open finds nothing the panel adds;
- * `window.talentGraphSandbox.fetch` answers /v1/me; a screenshot of the panel after a 400 is saved.
+ * `window.talentGraphSandbox.fetch` answers /v1/me; a live server gets the typed key and nothing else does; a
+ * screenshot of the panel after a 400 is saved; and 20 requests answer byte for byte as the Node sandbox does.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -17,12 +18,25 @@ import { assertChromium, isLocal, launchChromium, type LaunchedChromium } from "
 import { DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "../build.js";
 import { ensureBuilt, sectionId } from "../built-page.js";
 import { servePage, type PageServer } from "../http.js";
+import { requestUrl, sampleRequest } from "../code-samples.js";
+import type { SandboxOptions } from "../../../mocks/sandbox/contract/options.js";
+import { startSandbox, type RunningSandbox } from "../../../mocks/sandbox/hosts/node/server.js";
 import { listOperations, type OpenApiDoc, type OperationRef } from "../openapi.js";
 
 const TIMEOUT = 20_000;
 export const SCREENSHOT_400 = path.join(path.dirname(DEFAULT_OUT), "try-it-400.png");
 const ACME = KEYS.find((k) => k.description.startsWith("Acme"))!.key;
 const INITECH = KEYS.find((k) => k.description.startsWith("Initech"))!.key;
+const GLOBEX = KEYS.find((k) => k.description.startsWith("Globex"))!.key;
+
+const CLOCK = "2026-11-20T09:30:00.000Z";
+
+interface Recorded {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 let browser: LaunchedChromium;
 let server: PageServer;
@@ -91,6 +105,24 @@ async function setField(page: Page, id: string, value: string): Promise<void> {
   await page.locator(`#try-it-panel #${id}`).fill(value);
 }
 
+/** Create List -> add a member -> read the List: the member is there. */
+async function listFlow(page: Page, name: string, member: string): Promise<void> {
+  await tryIt(page, "createList");
+  await setField(page, "try-it-request-body", JSON.stringify({ name }));
+  const created = await send(page);
+  expect(created.response.status).toBe(201);
+  const id = (parse(created.response.body) as { data: { id: string } }).data.id;
+  await tryIt(page, "addListMembers");
+  await setField(page, "try-it-path-id", id);
+  await setField(page, "try-it-request-body", JSON.stringify({ urls: [member] }));
+  expect((await send(page)).response.status).toBeLessThan(300);
+  await tryIt(page, "getList");
+  await setField(page, "try-it-path-id", id);
+  const read = await send(page);
+  expect(read.response.status).toBe(200);
+  expect(read.response.body).toContain(member);
+}
+
 const parse = (text: string) => (text ? (JSON.parse(text) as unknown) : null);
 
 /** The answer validates against the spec, with a status the operation documents. */
@@ -151,21 +183,7 @@ describe("Try it, against the sandbox in the page", () => {
   }, 180_000);
 
   it("is stateful: create a List, add a member, read it back; a reload keeps it, Reset removes it", async () => {
-    await tryIt(page, "createList");
-    await setField(page, "try-it-request-body", JSON.stringify({ name: "Try-it flow" }));
-    const created = await send(page);
-    expect(created.response.status).toBe(201);
-    const id = (parse(created.response.body) as { data: { id: string } }).data.id;
-    await tryIt(page, "addListMembers");
-    await setField(page, "try-it-path-id", id);
-    await setField(page, "try-it-request-body", JSON.stringify({ urls: ["priya-raman"] }));
-    expect((await send(page)).response.status).toBeLessThan(300);
-    await tryIt(page, "getList");
-    await setField(page, "try-it-path-id", id);
-    const read = await send(page);
-    expect(read.response.status).toBe(200);
-    expect(read.response.body).toContain("priya-raman");
-
+    await listFlow(page, "Try-it flow", "priya-raman");
     await page.reload({ waitUntil: "load" });
     await tryIt(page, "listLists");
     expect((await send(page)).response.body).toContain("Try-it flow");
@@ -352,20 +370,101 @@ describe("Try it, in the page opened as a file", () => {
       const search = await send(page);
       expect(search.response.status).toBe(200);
       assertDocumented(op("searchPeople"), search);
-      await tryIt(page, "createList");
-      await setField(page, "try-it-request-body", JSON.stringify({ name: "From a file" }));
-      const created = await send(page);
-      expect(created.response.status).toBe(201);
-      const id = (parse(created.response.body) as { data: { id: string } }).data.id;
-      await tryIt(page, "addListMembers");
-      await setField(page, "try-it-path-id", id);
-      await setField(page, "try-it-request-body", JSON.stringify({ urls: ["jonas-weber"] }));
-      expect((await send(page)).response.status).toBeLessThan(300);
-      await tryIt(page, "getList");
-      await setField(page, "try-it-path-id", id);
-      expect((await send(page)).response.body).toContain("jonas-weber");
+      await listFlow(page, "From a file", "jonas-weber");
       expect(external).toEqual([]);
       expect(consoleErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+});
+
+/**
+ * The sandbox in the page answers like `npm run sandbox`: 20 requests (every GET operation's prefilled example,
+ * errors, a write and its read-back) give byte-identical bodies and the same statuses from
+ * `window.talentGraphSandbox.fetch` in the built page and from the Node sandbox's Fastify host started in-process,
+ * with the same seed (the default), the same pinned clock and sequential ids.
+ */
+describe("the same bytes as npm run sandbox", () => {
+  let node: RunningSandbox;
+  let requests: Recorded[];
+  beforeAll(async () => {
+    const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+    const json = { "content-type": "application/json" };
+    const gets = listOperations(doc)
+      .filter((op) => op.method === "get")
+      .map((op): Recorded => ({
+        method: "GET",
+        url: requestUrl({ ...sampleRequest(doc, op, []), baseUrl: "/v1" }),
+        headers: auth(ACME),
+      }));
+    requests = [
+      ...gets,
+      { method: "GET", url: "/v1/people?limit=0", headers: auth(ACME) },
+      { method: "GET", url: "/v1/people?limit=3&offset=3", headers: auth(GLOBEX) },
+      { method: "GET", url: "/v1/me", headers: {} },
+      { method: "POST", url: "/v1/lists", headers: { ...auth(ACME), ...json }, body: "{not json" },
+      {
+        method: "PUT",
+        url: "/v1/signals/preferences",
+        headers: { ...auth(ACME), ...json },
+        body: JSON.stringify({ digest: { frequency: "weekly" } }),
+      },
+      { method: "GET", url: "/v1/signals/preferences", headers: auth(ACME) },
+    ].slice(0, 20);
+    // Created ids carry a random per-instance segment unless both sides ask for sequential ids (the core's `ids`
+    // option, which the Node host hands to its core with the rest of its options).
+    node = await startSandbox({ port: 0, now: () => Date.parse(CLOCK), ids: "sequential" } as Partial<SandboxOptions>);
+  }, 60_000);
+
+  afterAll(async () => {
+    await node?.close();
+  });
+
+  it("20 recorded requests: the same statuses and byte-identical bodies in the page and from npm run sandbox", async () => {
+    expect(requests).toHaveLength(20);
+    const page = await browser.context.newPage();
+    const external: string[] = [];
+    try {
+      await page.route(
+        (u) => !isLocal(u.href),
+        (route) => {
+          external.push(route.request().url());
+          return route.abort("blockedbyclient");
+        },
+      );
+      await page.addInitScript((now) => {
+        (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
+          now,
+          ids: "sequential",
+          persist: false,
+        };
+      }, CLOCK);
+      await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
+      const inPage = await page.evaluate(async (requests) => {
+        const answers = [];
+        for (const r of requests) {
+          const res = await window.talentGraphSandbox!.fetch(r.url, {
+            method: r.method,
+            headers: r.headers,
+            body: r.body ?? null,
+          });
+          answers.push({ status: res.status, body: await res.text() });
+        }
+        return answers;
+      }, requests);
+      const fromNode = [];
+      for (const r of requests) {
+        const res = await fetch(node.origin + r.url, { method: r.method, headers: r.headers, body: r.body ?? null });
+        fromNode.push({ status: res.status, body: await res.text() });
+      }
+      const label = (i: number) => `${requests[i]!.method} ${requests[i]!.url}`;
+      for (const [i, answer] of inPage.entries()) expect(answer, label(i)).toEqual(fromNode[i]);
+      // The requests reach reads, writes and errors alike, with bodies to compare.
+      const statuses = new Set(fromNode.map((a) => a.status));
+      for (const status of [200, 400, 401, 404]) expect(statuses).toContain(status);
+      expect(fromNode.every((a) => a.body.length > 0)).toBe(true);
+      expect(external).toEqual([]);
     } finally {
       await page.close();
     }
