@@ -234,6 +234,13 @@ function build(): Panel {
       }),
     ),
     note,
+    el(
+      "p",
+      { class: "try-it-hint" },
+      "For scripts: ",
+      el("code", {}, 'talentGraphSandbox.fetch("/v1/me", { headers: { "x-api-key": "<test key>" } })'),
+      " in the browser console answers from this sandbox as npm run sandbox would.",
+    ),
   );
   const root = el(
     "aside",

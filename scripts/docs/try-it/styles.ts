@@ -43,5 +43,6 @@ export const TRY_IT_STYLES = `
 #try-it-panel .try-it-headers dd { margin: 0; }
 #try-it-panel fieldset { border: 1px solid #c7c7c7; border-radius: 4px; margin-top: 18px; padding: 4px 12px 12px; }
 #try-it-panel legend { font-weight: 700; padding: 0 4px; }
-#try-it-panel .try-it-note { margin: 8px 0 0; color: #333; }
+#try-it-panel :is(.try-it-note, .try-it-hint) { margin: 8px 0 0; color: #333; }
+#try-it-panel .try-it-hint code { font: 12px monospace; overflow-wrap: anywhere; }
 `;
