@@ -180,6 +180,10 @@ describe("Try it, against the sandbox in the page", () => {
     }
     console.log(`try-it: ${seen.join(", ")}`);
     expect(seen).toHaveLength(29);
+    // The chosen test key works (no 401/402) and nothing fails on the sandbox's side; the reads and creates answer
+    // 2xx (the examples' own ids name nothing in a fresh sandbox: those are 404s).
+    expect(seen.filter((line) => / (401|402|429|5\d\d)$/.test(line))).toEqual([]);
+    expect(seen.filter((line) => / 2\d\d$/.test(line)).length).toBeGreaterThanOrEqual(17);
   }, 180_000);
 
   it("is stateful: create a List, add a member, read it back; a reload keeps it, Reset removes it", async () => {
