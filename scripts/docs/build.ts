@@ -81,8 +81,11 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const args = ["build-docs", input, "--inlineBundle", "-o", rawHtml, "--lint-config", "off"];
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
-    const [, tryIt] = await Promise.all([redocly(args, scratch), bundleTryIt()]);
-    const html = withTryIt(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))), tryIt);
+    // Try it runs the project's sandbox, which answers the bundle in generated/: a page of another spec has none.
+    const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
+    const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
+    const page = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const html = tryIt ? withTryIt(page, tryIt) : page;
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;
