@@ -402,7 +402,7 @@ async function send(): Promise<void> {
   if (key) headers.authorization = `Bearer ${key}`;
   if (request.bodyText !== undefined) headers["content-type"] = "application/json";
   const init: RequestInit = { method: request.method.toUpperCase(), headers, body: request.bodyText ?? null };
-  p.status.textContent = "Sending…";
+  p.status.textContent = live || sandboxReady ? "Sending…" : "Starting the in-page sandbox, then sending…";
   const started = performance.now();
   let res: Response;
   const sent = live ? url : (await pageSandbox()).basePath + url;
