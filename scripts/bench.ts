@@ -6,13 +6,14 @@
 import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
 import { changelogFloors } from "./bench/changelog.js";
 import { clientFloors } from "./bench/client.js";
+import { docsFloors } from "./bench/docs.js";
 import { machineLine, withServers } from "./bench/harness.js";
 import { mockFloors } from "./bench/mock.js";
 import { mswFloors } from "./bench/msw.js";
 import { sandboxFloors } from "./bench/sandbox.js";
 import { suiteFigures } from "./bench/suite.js";
 
-const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog"];
+const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog", "docs"];
 const PARTS = [...DEFAULT_PARTS, "suite"];
 
 export const BENCH_COMMAND: CommandSpec = {
@@ -70,6 +71,7 @@ await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
         if (part === "client") lines.push(...(await clientFloors()));
         if (part === "msw") lines.push(...(await mswFloors(rounds)));
         if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
+        if (part === "docs") lines.push(...(await docsFloors(rounds)));
         if (part === "suite") lines.push(...(await suiteFigures()));
       } catch (error) {
         failed++;

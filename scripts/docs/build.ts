@@ -12,6 +12,7 @@ import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-
 import { prepareDocsSpec } from "./prepare-spec.js";
 import { withChangelogLinks } from "./changelog-links.js";
 import { withTraceLink } from "./trace-page.js";
+import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -84,8 +85,11 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const args = ["build-docs", input, "--inlineBundle", "-o", rawHtml, "--lint-config", "off"];
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
-    await redocly(args, scratch);
-    const html = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    // Try it runs the project's sandbox, which answers the bundle in generated/: a page of another spec has none.
+    const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
+    const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
+    const page = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const html = tryIt ? withTryIt(page, tryIt) : page;
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;

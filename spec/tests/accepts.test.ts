@@ -49,7 +49,7 @@ describe("1. X-Service-Org-Id is ignored for customer keys, so any value is vali
     expect(valid(schema, "6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e")).toBe(true);
   });
 
-  it("on every one of the 29 operations", () => {
+  it("on every operation", () => {
     const refusing = [...operations.keys()].filter(
       (id) => !valid(parameter(id, "header", "X-Service-Org-Id").schema, "not-a-uuid"),
     );

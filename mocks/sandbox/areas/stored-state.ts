@@ -362,3 +362,25 @@ function checkStored(ctx: SandboxContext, stored: unknown, location: string): St
   }
   return stored as unknown as StoredState;
 }
+
+/** The whole state as it is (organizations, sandbox-wide items) and the clock: a starting point of its own. */
+export interface SandboxSnapshot {
+  /** Format of the value (this sandbox writes 1). */
+  snapshot: 1;
+  /** The sandbox clock when it was taken (ISO 8601); a sandbox started from it sets its clock there. */
+  now: string;
+  orgs: StoredState["orgs"];
+  shared: StoredState["shared"];
+}
+
+/** The whole state now as a plain value of its own (later writes do not change it; JSON keeps all of it). */
+export function snapshotOfState(ctx: SandboxContext): SandboxSnapshot {
+  const { orgs, shared } = wholeState(ctx);
+  const copy = JSON.parse(JSON.stringify({ orgs, shared })) as Pick<SandboxSnapshot, "orgs" | "shared">;
+  return { snapshot: 1, now: new Date(ctx.options.now()).toISOString(), ...copy };
+}
+
+/** Replaces the whole state with a stored form after checking all of it (StateFileError naming `location`). */
+export function restoreState(ctx: SandboxContext, stored: StoredState, location: string): void {
+  applyStored(ctx, checkStored(ctx, stored, location), location);
+}

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCli } from "./node/cli.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { buildApp } from "./node/server.js";
+import { createSandboxHandlers } from "./msw/msw.js";
 import type { StartingState } from "./seed-state.js";
 import { testKey, type KeyName } from "../testing/harness.js";
 
@@ -61,6 +62,27 @@ describe("--state-seed", () => {
       expect(initech.isEmpty()).toBe(false);
     } finally {
       await built.app.close();
+    }
+  });
+
+  it("takes the MSW host's snapshot: the same reads answer the same bytes on the Node host", async () => {
+    const msw = createSandboxHandlers({ ...options, timers: false, now: "2026-11-27T09:00:00.000Z" });
+    await msw.seedState({
+      lists: [{ name: "Finalists", members: ["https://www.linkedin.com/in/someone-example"] }],
+      targets: [{ kind: "company", input: "Northwind Labs", members: { watching: 1, proposed: 1 } }],
+    });
+    msw.core.advance(60_000);
+    const reads = ["/v1/lists", "/v1/targets", "/v1/events", "/v1/me"];
+    const text = async (core: typeof msw.core, url: string) =>
+      (await core.handle({ method: "GET", url, headers: { authorization: `Bearer ${testKey("acme")}` } })).body;
+    const before = await Promise.all(reads.map((url) => text(msw.core, url)));
+    const built = await buildApp({ ...options, stateSeed: seedFile("snapshot.json", msw.snapshot()) });
+    try {
+      expect(await Promise.all(reads.map((url) => text(built.core, url)))).toEqual(before);
+      expect(before[0]).toContain("Finalists");
+    } finally {
+      await built.app.close();
+      msw.close();
     }
   });
 

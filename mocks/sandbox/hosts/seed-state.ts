@@ -9,12 +9,17 @@
  * Plan, quota and access have no write operation in the reference; they are set on the organization
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
+ *
+ * A snapshot (the MSW host's `snapshot()`: the whole state in its stored form and the clock) is a
+ * starting state too: it is checked in full like a stored state and put back as it was, so the same reads
+ * answer the same bytes.
  */
 import type { components } from "../../../generated/schema.js";
 import type { OperationId, RequestBody } from "../contract/context.js";
 import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
+import { restoreState, StateFileError, type SandboxSnapshot } from "../areas/stored-state.js";
 import { PLANS, type Plan } from "../contract/state.js";
 import { reloadState, storeWrite } from "../areas/stored-state.js";
 
@@ -60,6 +65,32 @@ export interface StartingState {
   targets?: DeclaredTarget[];
 }
 
+export type { SandboxSnapshot } from "../areas/stored-state.js";
+
+/** What initialState, seedState and --state-seed take: declared states or a snapshot. */
+export type StartingPoint = StartingState | readonly StartingState[] | SandboxSnapshot;
+
+export function isSnapshot(value: unknown): value is SandboxSnapshot {
+  return isObject(value) && "snapshot" in value;
+}
+
+/** Puts a snapshot back (checked in full first); a damaged or foreign one is a StartingStateError. */
+function restoreSnapshot(core: SandboxCore, value: SandboxSnapshot, where: string): void {
+  if (value.snapshot !== 1)
+    fail(`${where}.snapshot`, `this sandbox reads format 1, got ${JSON.stringify(value.snapshot)}`);
+  if (typeof value.now !== "string" || !Number.isFinite(Date.parse(value.now)))
+    fail(`${where}.now`, `must be an ISO 8601 date-time, got ${JSON.stringify(value.now)}`);
+  core.reset();
+  try {
+    restoreState(core.ctx, { orgs: value.orgs, shared: value.shared }, where);
+  } catch (error) {
+    core.reset();
+    if (error instanceof StateFileError) fail(where, `not a snapshot this sandbox can use (${error.message})`);
+    throw error;
+  }
+  core.setNow(value.now);
+}
+
 const FIELDS = ["org", "plan", "watchSlots", "access", "preferences", "savedQueries", "lists", "targets"];
 const LIST_FIELDS = ["members", "stage", "notes"];
 const TARGET_FIELDS = ["members", "job"];
@@ -93,6 +124,7 @@ function arrayOf(where: string, value: unknown): unknown[] {
 
 /** Checks what the API does not see (names, the organization, plan, quota, counts, job) before any write. */
 export function checkStartingState(input: unknown, where = "initialState"): StartingState[] {
+  if (isSnapshot(input)) return [];
   const states = Array.isArray(input) ? input : [input];
   return states.map((raw, i) => {
     const at = Array.isArray(input) ? `${where}[${i}]` : where;
@@ -251,9 +283,10 @@ export function holdsNoState(core: SandboxCore): boolean {
  */
 export async function applyStartingState(
   core: SandboxCore,
-  input: StartingState | readonly StartingState[],
+  input: StartingPoint,
   where = "initialState",
 ): Promise<void> {
+  if (isSnapshot(input)) return restoreSnapshot(core, input, where);
   const states = checkStartingState(input, where);
   const { ctx } = core;
   const storage = ctx.storage;
