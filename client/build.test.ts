@@ -67,7 +67,7 @@ describe("npm run build:client", () => {
     const { default: pkg } = await import("../package.json", { with: { type: "json" } });
     const target = pkg.exports["./client"];
     expect(files).toContain(path.posix.relative("dist", target.types));
-    expect(files).toContain(path.posix.relative("dist", target.import));
+    expect(files).toContain(path.posix.relative("dist", target.default));
   });
 
   it("checks the entry of a build outside the project (--out elsewhere) with the project's packages, and fails a broken one", () => {

@@ -18,7 +18,7 @@ const SKIPPED: Record<string, string> = {
     "before `npm run pack` it does nothing (npm-run.test.ts)",
 };
 /** Commands that write files and take --out. */
-const WRITERS = ["generate", "build", "build:client", "docs", "record"];
+const WRITERS = ["generate", "build", "build:client", "docs", "changelog", "record"];
 /** Other test files write here while this one runs (client build output, docs screenshot and page, the sandbox suite's coverage log). */
 const WRITTEN_BY_OTHER_TESTS = [/^dist\/\.test-build-/, /^dist\/docs\//, /^dist\/coverage\//];
 

@@ -89,6 +89,12 @@ export const COMMON_OPTIONS = {
     default: defaultHost,
     description: "interface to bind",
   }),
+  allowedHost: (): OptionSpec => ({
+    type: "string",
+    value: "<names>",
+    description:
+      "host names to answer besides loopback names, IP addresses and --host, comma-separated (any other Host: a 403)",
+  }),
   spec: (defaultPath: string): OptionSpec => ({
     type: "string",
     value: "<file>",
@@ -341,6 +347,15 @@ export function portValue(spec: CommandSpec, value: unknown): number {
 }
 
 /** The message for a failed listen: a busy port names the port and how to choose another. */
+/** --allowed-host's names (comma-separated), or undefined when it is absent. */
+export function allowedHostsValue(value: unknown): string[] | undefined {
+  if (typeof value !== "string") return undefined;
+  return value
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+}
+
 export function describeListenError(error: unknown, port: number, host: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "EADDRINUSE")

@@ -12,6 +12,15 @@ import { ERROR_TYPES } from "../generated/spec-constants.js";
 export { ERROR_TYPES };
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
+/**
+ * The `error.type` of a 5xx the mock or the sandbox answers for its own failure. The reference gives a 5xx no
+ * type ("5xx | | Gateway or dependency failure"); the spec's ServerError example uses this one, and so do both
+ * servers, so a client sees one vocabulary whichever it runs against.
+ */
+export const SERVER_ERROR_TYPE = "server_error";
+/** Every `error.type` the project's servers answer: the reference's types and the 5xx one. */
+export type AnswerErrorType = ErrorType | typeof SERVER_ERROR_TYPE;
+
 /** The one `error.type` that goes with each status where the reference names exactly one (400 also has certification_target_unsupported, but invalid_request is its general type). */
 export const TYPE_BY_STATUS: Readonly<Record<number, ErrorType>> = {
   400: "invalid_request",

@@ -19,7 +19,16 @@ describe("x-mock-match picks an example from the request", () => {
     ["get", "/people", { view: ["compact", "full"] }, "compact_page"],
     ["GET", "/targets/3c9e2b7a-1f4d-4a6e-8b2c-5d7f9e1a3b5c/members", { status: "proposed" }, "proposed"],
   ])("%s %s %j -> %s", (method, path, query, example) => {
-    expect(pick(method, path, query)).toBe(example);
+    expect(pick(method, path, query)?.example).toBe(example);
+  });
+
+  it("a body key picks an example of another 2xx response, with that status", () => {
+    expect(pick("POST", "/targets", {}, { input: "Data engineers", kind: "people" })).toEqual({
+      example: "created",
+      status: 202,
+    });
+    expect(pick("POST", "/targets", {}, { input: "Contoso", kind: "company" })).toBeUndefined();
+    expect(pick("POST", "/targets", {}, "kind=people")).toBeUndefined();
   });
 
   it.each([

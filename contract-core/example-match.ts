@@ -6,18 +6,26 @@
  *
  *   x-mock-match: { query: { view: compact } }     # every listed parameter must equal the value;
  *   x-mock-match: { query: { cursor: "*" } }       # "*" means present and non-empty
+ *   x-mock-match: { body: { kind: people } }       # a top-level key of the JSON request body
  *
- * Only the examples of an operation's default (lowest 2xx) response take part; the first match in document
- * order wins. Prefer code/example/dynamic always win over it (the callers check). An offset past the examples
+ * The examples of an operation's 2xx responses with a numeric status take part, lowest status first, then in
+ * document order; the first match wins. An example of another response than the default (lowest 2xx) one
+ * comes with that response's status (a people-Target create gets the 202 `created` example, not the 200). Prefer code/example/dynamic always win over it (the callers check). An offset past the examples
  * gets an empty last page (pastLastPage), so paging ends. Used by the Prism mock and the MSW mock handlers.
  */
 import { listOperations } from "./operations.js";
 import { deref, isObj, type Obj as Json } from "./pointer.js";
 import { Router } from "./route.js";
 
-interface Rule {
-  example: string;
+interface Rule extends MockMatch {
   query: Record<string, string>;
+  body: Record<string, string>;
+}
+
+/** The example chosen for a request; `status` when its response is not the operation's default one. */
+export interface MockMatch {
+  example: string;
+  status?: number;
 }
 
 /** The example to answer a request with (path relative to the server base path), or undefined. */
@@ -25,25 +33,29 @@ export type ExampleMatcher = (
   method: string,
   path: string,
   query: Record<string, string | string[]>,
-) => string | undefined;
+  body?: unknown,
+) => MockMatch | undefined;
+
+const strings = (o: unknown): Record<string, string> =>
+  isObj(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)])) : {};
 
 function rulesOf(doc: Json, operation: Json): Rule[] {
   const responses = isObj(operation.responses) ? operation.responses : {};
-  const status = Object.keys(responses)
-    .filter((s) => /^2(\d\d|XX)$/.test(s))
-    .sort()[0];
-  const response = status ? deref(doc, responses[status]) : undefined;
-  const media = isObj(response) && isObj(response.content) ? response.content["application/json"] : undefined;
-  const examples = isObj(media) && isObj(media.examples) ? media.examples : {};
   const rules: Rule[] = [];
-  for (const [name, ref] of Object.entries(examples)) {
-    const example = deref(doc, ref);
-    const match = isObj(example) ? example["x-mock-match"] : undefined;
-    if (!isObj(match) || !isObj(match.query)) continue;
-    rules.push({
-      example: name,
-      query: Object.fromEntries(Object.entries(match.query).map(([k, v]) => [k, String(v)])),
-    });
+  const statuses = Object.keys(responses)
+    .filter((s) => /^2(\d\d|XX)$/.test(s))
+    .sort();
+  for (const status of statuses.filter((s, i) => i === 0 || /^\d+$/.test(s))) {
+    const response = deref(doc, responses[status]);
+    const media = isObj(response) && isObj(response.content) ? response.content["application/json"] : undefined;
+    const examples = isObj(media) && isObj(media.examples) ? media.examples : {};
+    for (const [name, ref] of Object.entries(examples)) {
+      const example = deref(doc, ref);
+      const match = isObj(example) ? example["x-mock-match"] : undefined;
+      if (!isObj(match) || !(isObj(match.query) || isObj(match.body))) continue;
+      const other = status === statuses[0] ? {} : { status: Number(status) };
+      rules.push({ example: name, ...other, query: strings(match.query), body: strings(match.body) });
+    }
   }
   return rules;
 }
@@ -61,17 +73,19 @@ export function exampleMatcher(doc: Json): ExampleMatcher {
     rules: rulesOf(doc, operation),
   }));
   const router = new Router("", routes, (r) => r);
-  return (method, path, query) => {
+  return (method, path, query, body) => {
     // A trailing slash names the same operation here (the mock's router decides whether it exists).
     const found = router.match(method, path.length > 1 ? path.replace(/\/$/, "") : path);
     if (!found.ok) return undefined;
-    const rule = found.route.rules.find((r) =>
-      Object.entries(r.query).every(([name, want]) => {
-        const got = first(query, name);
-        return want === "*" ? got !== undefined && got !== "" : got === want;
-      }),
+    const sent = isObj(body) ? body : {};
+    const rule = found.route.rules.find(
+      (r) =>
+        Object.entries(r.query).every(([name, want]) => {
+          const got = first(query, name);
+          return want === "*" ? got !== undefined && got !== "" : got === want;
+        }) && Object.entries(r.body).every(([name, want]) => name in sent && String(sent[name]) === want),
     );
-    return rule?.example;
+    return rule && { example: rule.example, ...(rule.status === undefined ? {} : { status: rule.status }) };
   };
 }
 

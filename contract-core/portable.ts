@@ -5,7 +5,7 @@
  */
 export { serverBasePath, serverUrl, type OpenApiDocument } from "./servers.js";
 export { Router } from "./route.js";
-export { exampleMatcher, pastLastPage } from "./example-match.js";
+export { exampleMatcher, pastLastPage, type ExampleMatcher, type MockMatch } from "./example-match.js";
 export { deref, escapeToken, followRef, isObj, resolvePointer, unescapeToken, type Obj } from "./pointer.js";
 export { HTTP_METHODS, OPERATIONS, listOperations, operationKey, type HttpMethod } from "./operations.js";
 export { createSpecCompiler, type SpecCompiler } from "./ajv.js";
@@ -23,6 +23,7 @@ export * from "./error-vocabulary.js";
 export * from "./prefer.js";
 export { parseQueryInteger } from "./query-integer.js";
 export { normalizeRequestPath } from "./request-path.js";
+export { NO_HOST_MESSAGE, foreignHostProblem } from "./host-guard.js";
 export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
 export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";

@@ -2,7 +2,9 @@
  * The one-line request log the sandbox and the mock print by default (`--quiet` turns it off): method, path,
  * status, time, and for a 4xx the error the answer carries, e.g.
  *   GET /v1/people?limit=101 400 1.2 ms invalid_request: limit must be <= 100
- * Headers are never logged, so a key never reaches the log.
+ * A 5xx line carries the error its answer names too. Every request-derived value is escaped (control
+ * characters as \xNN or \uNNNN, and backslashes doubled), so one request is one line and a request cannot
+ * write colour codes or a second, forged line. Headers are never logged, so a key never reaches the log.
  */
 
 export interface LoggedRequest {
@@ -10,7 +12,7 @@ export interface LoggedRequest {
   url: string;
   status: number;
   ms: number;
-  /** The answer's body (object, JSON text or bytes); read only for a 4xx. */
+  /** The answer's body (object, JSON text or bytes); read only for a 4xx or 5xx. */
   body?: unknown;
 }
 
@@ -30,8 +32,30 @@ export function errorSummary(body: unknown): string | undefined {
   return typeof error.message === "string" ? `${error.type}: ${error.message}` : error.type;
 }
 
+/** C0 and C1 control characters, DEL, and the Unicode line and paragraph separators. */
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+}
+
+/** Text safe to print on one line: every control character visible as an escape, backslashes doubled. */
+export function escapeLogText(text: string): string {
+  let out = "";
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    if (c === "\\") out += "\\\\";
+    else if (!isControl(code)) out += c;
+    else out += code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+  }
+  return out;
+}
+
+/** The control characters in `text` (none in a line requestLogLine wrote). */
+export function controlCharacters(text: string): string[] {
+  return [...text].filter((c) => isControl(c.charCodeAt(0)));
+}
+
 export function requestLogLine({ method, url, status, ms, body }: LoggedRequest): string {
-  const line = `${method} ${url} ${status} ${ms.toFixed(1)} ms`;
-  const error = status >= 400 && status < 500 ? errorSummary(body) : undefined;
-  return error ? `${line} ${error}` : line;
+  const line = `${escapeLogText(method)} ${escapeLogText(url)} ${status} ${ms.toFixed(1)} ms`;
+  const error = status >= 400 ? errorSummary(body) : undefined;
+  return error ? `${line} ${escapeLogText(error)}` : line;
 }

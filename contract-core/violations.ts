@@ -46,8 +46,12 @@ export interface AjvLikeError {
  */
 const TRIMMED_LENGTH = /^\^\\s\*\\S\(\?:\[\\s\\S\]\{0,(\d+)\}\\S\)\?\\s\*\$$/;
 
-/** The words for a value that does not match `pattern`: the reference's for a trimmed length, else Ajv's. */
+/** The pattern of a value that must not be blank ("blank after trimming is rejected", spec/DECISIONS.md 34). */
+const NOT_BLANK = "\\S";
+
+/** The words for a value that does not match `pattern`: the reference's for a trimmed length or a blank value, else Ajv's. */
 export function patternWording(pattern: string): string {
+  if (pattern === NOT_BLANK) return "must not be blank";
   const trimmed = TRIMMED_LENGTH.exec(pattern);
   return trimmed ? `must be 1-${Number(trimmed[1]) + 2} characters after trimming` : `must match pattern "${pattern}"`;
 }

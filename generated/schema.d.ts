@@ -836,11 +836,11 @@ export interface components {
              */
             current: {
                 /** @description Company name. */
-                company?: string | null;
+                company: string | null;
                 /** @description Title. */
-                title?: string | null;
+                title: string | null;
                 /** @description Months in the position. */
-                months?: number | null;
+                months: number | null;
             } | null;
             /** @description Present only when the full match has a truthy company or company-month value. */
             match?: {
@@ -870,7 +870,8 @@ export interface components {
         MatchMode: "any" | "all";
         /**
          * @description The effective, saveable people-search filter object echoed by GET /people (pagination and view excluded).
-         *     Keys are the search parameters; values carry their types.
+         *     Keys are the search parameters; values carry their types. The paging and view parameters (`limit`, `offset`,
+         *     `view`) are never among them.
          */
         PeopleSearchFilters: {
             /** @description Recruiter-style natural-language text. */
@@ -1416,7 +1417,8 @@ export interface components {
          */
         CreateTargetRequest: {
             /**
-             * @description Required; 1-400 characters before trimming; blank after trimming is rejected. For company: a company
+             * @description Required; 1-400 characters before trimming; blank after trimming is rejected (the pattern asks for one
+             *     character that is not whitespace). For company: a company
              *     name, domain or company URL. For people: the Target name or fallback search text.
              */
             input: string;
@@ -2803,7 +2805,7 @@ export interface operations {
                  */
                 id: components["parameters"]["ListIdOrName"];
                 /**
-                 * @description Membership identifier (its format is not shown in the reference).
+                 * @description Membership identifier, a UUID ("members use UUIDs").
                  * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
                  */
                 membershipId: string;

@@ -4,14 +4,16 @@
  * some parts; `suite` (not run by default) times `npm test`.
  */
 import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
+import { changelogFloors } from "./bench/changelog.js";
 import { clientFloors } from "./bench/client.js";
+import { docsFloors } from "./bench/docs.js";
 import { machineLine, withServers } from "./bench/harness.js";
 import { mockFloors } from "./bench/mock.js";
 import { mswFloors } from "./bench/msw.js";
 import { sandboxFloors } from "./bench/sandbox.js";
 import { suiteFigures } from "./bench/suite.js";
 
-const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw"];
+const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog", "docs"];
 const PARTS = [...DEFAULT_PARTS, "suite"];
 
 export const BENCH_COMMAND: CommandSpec = {
@@ -68,6 +70,8 @@ await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
         if (part === "sandbox") lines.push(...(await sandboxFloors(sizes, rounds, load)));
         if (part === "client") lines.push(...(await clientFloors()));
         if (part === "msw") lines.push(...(await mswFloors(rounds)));
+        if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
+        if (part === "docs") lines.push(...(await docsFloors(rounds)));
         if (part === "suite") lines.push(...(await suiteFigures()));
       } catch (error) {
         failed++;

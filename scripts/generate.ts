@@ -1,6 +1,7 @@
 /**
  * npm run generate: bundle spec/ into generated/openapi.{json,yaml} and write generated/schema.d.ts
- * (openapi-typescript, from the bundle). `--out <dir>` writes elsewhere (used by the drift check).
+ * (openapi-typescript, from the bundle) and generated/openapi.runtime.json (what the MSW handlers embed).
+ * `--out <dir>` writes elsewhere (used by the drift check).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -19,12 +20,14 @@ import {
 } from "../contract-core/index.js";
 import { renderPolicyDoc } from "./breaking/format.js";
 import { renderExamplesList } from "./examples-list.js";
+import { runtimeSpec } from "./build/runtime-spec.js";
 
 export const repoRoot = REPO_ROOT;
 /** Every generated file: its name in the output folder, and where `npm run generate` commits it. */
 export const GENERATED_FILES: { name: string; committed: string }[] = [
   { name: "openapi.json", committed: "generated/openapi.json" },
   { name: "openapi.yaml", committed: "generated/openapi.yaml" },
+  { name: "openapi.runtime.json", committed: "generated/openapi.runtime.json" },
   { name: "schema.d.ts", committed: "generated/schema.d.ts" },
   { name: "spec-constants.ts", committed: "generated/spec-constants.ts" },
   { name: "EXAMPLES.md", committed: "mocks/prism/EXAMPLES.md" },
@@ -45,6 +48,8 @@ export async function generate(outDir?: string): Promise<string[]> {
   const doc = { "x-generated": NOTICE, ...bundled };
   mkdirSync(outDir ?? join(repoRoot, "generated"), { recursive: true });
   writeFileSync(target("openapi.json"), JSON.stringify(doc, null, 2) + "\n");
+  // What the MSW handlers embed: no prose, one line (scripts/build/runtime-spec.ts).
+  writeFileSync(target("openapi.runtime.json"), JSON.stringify(runtimeSpec(doc, NOTICE)) + "\n");
   writeFileSync(
     target("openapi.yaml"),
     `# ${NOTICE}\n` + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }),
@@ -75,6 +80,10 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
   const errorTypes = Array.isArray(known) ? known : undefined;
   if (!errorTypes?.every((t) => typeof t === "string") || errorTypes.length === 0)
     throw new Error("spec: components/schemas/Error's error.type has no x-known-values list of error types");
+  const names = deref(doc, resolvePointer(doc, "/components/schemas/SavedQueryFilters/propertyNames"));
+  const savedKeys = isObj(names) && Array.isArray(names.enum) ? names.enum : undefined;
+  if (!savedKeys?.every((k) => typeof k === "string") || savedKeys.length === 0)
+    throw new Error("spec: components/schemas/SavedQueryFilters has no propertyNames enum of search keys");
   const operations = listOperations(doc).map(({ method, path, operation }) => ({
     operationId: String(operation.operationId),
     method: method.toUpperCase(),
@@ -92,7 +101,9 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
     "/** The documented `error.type` values (the spec's Error schema, `x-known-values`), in the spec's order. */\n",
     `export const ERROR_TYPES = [\n${list(errorTypes)}] as const;\n\n`,
     "/** Every operation of the spec: its operationId, method and path template, in document order. */\n",
-    `export const OPERATIONS = [\n${list(operations)}] as const;\n`,
+    `export const OPERATIONS = [\n${list(operations)}] as const;\n\n`,
+    "/** The keys a saved query keeps (the spec's SavedQueryFilters, `propertyNames`), in the spec's order. */\n",
+    `export const SAVED_QUERY_KEYS = [\n${list(savedKeys)}] as const;\n`,
   ].join("");
 }
 

@@ -22,7 +22,7 @@ function open(options: SandboxHandlersOptions = {}) {
   const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, jobFailureRate: 0, ...options });
   opened.push(sandbox);
   server.resetHandlers(...sandbox.handlers);
-  const apiKey = sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key;
+  const apiKey = sandbox.keys.acme;
   // retry: false -> the client shows each answer as the sandbox gave it (it would retry a 503 or a network error).
   return { sandbox, client: createTalentGraphClient({ baseUrl: BASE, apiKey, retry: false }) };
 }
@@ -65,7 +65,7 @@ async function scenario(options: SandboxHandlersOptions): Promise<string[]> {
   const { sandbox, client } = open(options);
   const recording = createTalentGraphClient({
     baseUrl: BASE,
-    apiKey: sandbox.keys[0]!.key,
+    apiKey: sandbox.keys.acme,
     retry: false,
     fetch: async (request) => {
       const response = await fetch(request);
@@ -231,5 +231,200 @@ describe("faults by operation", () => {
     const t0 = performance.now();
     expect((await client.GET("/people", { params: { query: { limit: 1 } } })).response.status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+  });
+});
+
+describe("the clock back after reset(), and setNow", () => {
+  const now = "2026-11-27T09:00:00.000Z";
+  const createdAt = async (client: ReturnType<typeof open>["client"], name: string) =>
+    unwrap(await client.POST("/lists", { body: { name } })).data.created_at;
+
+  it("reset() returns to the starting clock that advance() moved; setNow() sets it, back or forward", async () => {
+    const { sandbox, client } = open({ now });
+    sandbox.advance(2 * 3_600_000);
+    expect(await createdAt(client, "Later")).toBe("2026-11-27T11:00:00.000Z");
+    sandbox.reset();
+    expect(await createdAt(client, "Next test")).toBe(now);
+    sandbox.setNow("2026-01-02T03:04:05.000Z");
+    expect(await createdAt(client, "Set")).toBe("2026-01-02T03:04:05.000Z");
+    sandbox.setNow(new Date(now));
+    expect(await createdAt(client, "Back")).toBe(now);
+    expect(() => sandbox.advance(-1)).toThrow(/non-negative .*setNow\(t\) goes back/);
+    expect(() => sandbox.setNow("someday")).toThrow(/now must be a Date, an ISO 8601/);
+  });
+
+  it("with an initialState too: reset() builds it again on the starting clock", async () => {
+    const { sandbox, client } = open({ now, ids: "sequential", initialState: { lists: [{ name: "Seeded" }] } });
+    await sandbox.ready;
+    sandbox.advance(60_000);
+    sandbox.reset();
+    await sandbox.ready;
+    const lists = unwrap(await client.GET("/lists")).data;
+    expect(lists.find((l) => l.name === "Seeded")?.created_at).toBe(now);
+  });
+});
+
+describe("keys by name", () => {
+  it("keys.acme, globex, initech (locked), platform and revoked are what the sandbox answers them as", async () => {
+    const { sandbox } = open();
+    const me = (apiKey: string) => createTalentGraphClient({ baseUrl: BASE, apiKey, retry: false }).GET("/me");
+    const slots = async (apiKey: string) => unwrap(await me(apiKey)).data.quota?.watch_slots?.max;
+    expect(Object.keys(sandbox.keys)).toEqual(["acme", "globex", "initech", "platform", "revoked"]);
+    expect(await slots(sandbox.keys.acme)).toBe(1000); // Acme Recruiting (Unlimited)
+    expect(await slots(sandbox.keys.globex)).toBe(250); // Globex Talent (Index)
+    const locked = await createTalentGraphClient({ baseUrl: BASE, apiKey: sandbox.keys.initech, retry: false }).GET(
+      "/lists",
+    );
+    expect(locked.response.status).toBe(402);
+    expect((await me(sandbox.keys.platform)).response.status).toBe(400); // needs X-Service-Org-Id
+    expect((await me(sandbox.keys.revoked)).response.status).toBe(401);
+  });
+});
+
+describe("calls(): what the app sent", () => {
+  it("records each request to an operation with its parsed body, query and status; reset() clears it", async () => {
+    const { sandbox, client } = open();
+    unwrap(await client.GET("/people", { params: { query: { location: "Germany", limit: 2 } } }));
+    sandbox.fail("createList", { status: 503 });
+    await client.POST("/lists", { body: { name: "Refused" } });
+    unwrap(await client.POST("/lists", { body: { name: "Shortlist", description: "Backend" } }));
+    await client.GET("/lists/{id}", { params: { path: { id: "not-a-uuid" } } });
+
+    expect(sandbox.calls().map((c) => `${c.method} ${c.operationId} ${c.status}`)).toEqual([
+      "GET searchPeople 200",
+      "POST createList 503",
+      "POST createList 201",
+      "GET getList 404",
+    ]);
+    const [refused, created] = sandbox.calls("createList");
+    expect(refused!.body.name).toBe("Refused");
+    expect(created).toMatchObject({ path: "/v1/lists", body: { name: "Shortlist", description: "Backend" } });
+    expect(sandbox.calls("searchPeople")[0]!.query).toEqual({ location: "Germany", limit: "2" });
+    expect(sandbox.calls("getList")[0]!.params).toEqual({ id: "not-a-uuid" });
+
+    sandbox.networkError("getAccount");
+    await expect(client.GET("/me")).rejects.toThrow();
+    expect(sandbox.calls("getAccount")).toMatchObject([{ status: 0 }]);
+
+    sandbox.reset();
+    expect(sandbox.calls()).toEqual([]);
+    // @ts-expect-error -- not an operationId of the spec
+    expect(() => sandbox.calls("createPerson")).toThrow(/No operation "createPerson"/);
+  });
+});
+
+describe("respond(): a one-off answer typed from the spec", () => {
+  it("answers the given body once (documented headers kept), then the sandbox again; reset() removes it", async () => {
+    const { sandbox, client } = open();
+    const slug = unwrap(await client.GET("/people", { params: { query: { limit: 1 } } })).data[0]!.slug!;
+    const person = unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data;
+    sandbox.respond("getPerson", {
+      status: 200,
+      body: { data: { ...person, headline: null } },
+      headers: { "X-Test": "1" },
+    });
+    const edited = await client.GET("/people/{slug}", { params: { path: { slug } } });
+    expect(edited.data!.data.headline).toBeNull();
+    expect(edited.response.headers.get("x-test")).toBe("1");
+    expect(edited.response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(unwrap(await client.GET("/people/{slug}", { params: { path: { slug } } })).data.headline).toBe(
+      person.headline,
+    );
+
+    const page = unwrap(await client.GET("/people", { params: { query: { limit: 1 } } }));
+    sandbox.respond("searchPeople", { status: 200, body: { ...page, data: [] }, times: Infinity });
+    expect(unwrap(await client.GET("/people")).data).toEqual([]);
+    expect(unwrap(await client.GET("/people")).data).toEqual([]);
+    sandbox.reset();
+    expect(unwrap(await client.GET("/people", { params: { query: { limit: 1 } } })).data).toHaveLength(1);
+  });
+
+  it("refuses at once a body the spec does not allow, or a status it does not document", () => {
+    const { sandbox } = open();
+    const body = { data: { slug: 7 } } as never; // a body the types would refuse, as plain JavaScript sends it
+    expect(() => sandbox.respond("getPerson", { status: 200, body })).toThrow(
+      /respond\(getPerson, 200\): the body does not match the spec: body\/data/,
+    );
+    // @ts-expect-error -- createList does not document 404
+    expect(() => sandbox.respond("createList", { status: 404, body: {} })).toThrow(/does not document status 404/);
+  });
+});
+
+describe("snapshot(): a state reached by hand, started from again", () => {
+  it("a sandbox started from the snapshot answers the same reads with the same bytes", async () => {
+    const { sandbox, client } = open({ now: "2026-11-27T09:00:00.000Z", seed: 3 });
+    await sandbox.seedState({
+      lists: [{ name: "Finalists", members: ["https://www.linkedin.com/in/someone-example"], stage: "interview" }],
+      savedQueries: [{ name: "Berlin backend", query: { keywords: "backend", location: "Berlin" } }],
+      targets: [{ kind: "people", input: "Engineers", app_query: { keywords: "engineer" }, members: { watching: 2 } }],
+      preferences: { email_enabled: true, emails: ["hiring@acme.example"] },
+    });
+    unwrap(await client.POST("/targets", { body: { kind: "people", input: "Designers" } }));
+    sandbox.advance(90_000); // a job mid-way, events due
+    /** Every read of the state, as status and body text. */
+    const reads = async (c: typeof client) => {
+      const texts: string[] = [];
+      const text = async (path: string) => {
+        const res = await fetch(`${BASE}${path}`, { headers: { authorization: `Bearer ${sandbox.keys.acme}` } });
+        texts.push(`${path} ${res.status} ${await res.text()}`);
+      };
+      for (const path of ["/lists", "/queries", "/targets", "/events", "/signals/preferences", "/me"]) await text(path);
+      for (const l of unwrap(await c.GET("/lists")).data) await text(`/lists/${l.id}`);
+      for (const t of unwrap(await c.GET("/targets")).data) await text(`/targets/${t.id}/members?status=all`);
+      return texts;
+    };
+    const before = await reads(client);
+    const snapshot = JSON.parse(JSON.stringify(sandbox.snapshot())) as ReturnType<typeof sandbox.snapshot>;
+
+    const restored = open({ seed: 3, initialState: snapshot });
+    await restored.sandbox.ready;
+    const after = await reads(restored.client);
+    expect(after).toEqual(before);
+    expect(before.join("\n")).toContain("Finalists");
+    expect(before.join("\n")).toContain("Designers");
+
+    // seedState takes it too.
+    // The same graph (a snapshot holds the state; the graph comes from the seed); its clock is the snapshot's.
+    const third = open({ seed: 3, now: "2030-01-01T00:00:00Z" });
+    await third.sandbox.seedState(snapshot);
+    expect(third.sandbox.snapshot().now).toBe(snapshot.now);
+    expect(await reads(third.client)).toEqual(before);
+    // Nothing a control route answers carries it: a snapshot holds what a state file holds (webhook secrets too).
+    expect((await fetch("http://localhost:5173/__sandbox/snapshot")).status).toBe(404);
+  });
+
+  it("a damaged snapshot is refused with its part named; the sandbox stays at the seed", async () => {
+    const { sandbox, client } = open();
+    const snapshot = sandbox.snapshot();
+    await expect(sandbox.seedState({ ...snapshot, orgs: "none" as never })).rejects.toThrow(
+      /^initialState: not a snapshot this sandbox can use/,
+    );
+    await expect(sandbox.seedState({ ...snapshot, snapshot: 2 as never })).rejects.toThrow(/reads format 1/);
+    expect(unwrap(await client.GET("/lists")).data.map((l) => l.name)).toEqual(["Saved people"]);
+  });
+});
+
+describe("control routes in MSW", () => {
+  it("/__sandbox/state, jobs and reset answer at the root of the mount's origin", async () => {
+    const { client } = open();
+    unwrap(await client.POST("/lists", { body: { name: "Temp" } }));
+    const control = (path: string, method = "GET") =>
+      fetch(`http://localhost:5173/__sandbox/${path}`, {
+        method,
+        headers: method === "GET" ? {} : { "content-type": "application/json" },
+        ...(method === "GET" ? {} : { body: "{}" }),
+      });
+    const state = (await (await control("state")).json()) as { data: { organizations: { lists: number }[] } };
+    expect(state.data.organizations[0]!.lists).toBe(1);
+    expect((await control("jobs")).status).toBe(200);
+    expect((await control("reset", "POST")).status).toBe(200);
+    expect(unwrap(await client.GET("/lists")).data.map((l) => l.name)).toEqual(["Saved people"]);
+    // A write from another site is refused as on the Node host.
+    const foreign = await fetch("http://localhost:5173/__sandbox/reset", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: "{}",
+    });
+    expect(foreign.status).toBe(403);
   });
 });

@@ -13,7 +13,7 @@ import { createSandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 // timers: false -> jobs and events move only when the test calls advance(ms).
 const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1", timers: false, jobFailureRate: 0 });
 const server = setupServer(...sandbox.handlers);
-const apiKey = sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key;
+const apiKey = sandbox.keys.acme;
 const client = createTalentGraphClient({ baseUrl: "http://localhost:5173/v1", apiKey });
 
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }));

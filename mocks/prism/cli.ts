@@ -2,6 +2,7 @@
 // as fallbacks, errors that say what to do), one ready line, clean stop.
 import {
   COMMON_OPTIONS,
+  allowedHostsValue,
   describeListenError,
   portValue,
   runCommand,
@@ -15,6 +16,7 @@ import type { MockOptions, RunningMock } from "./server.js";
 const SERVER_OPTIONS = {
   port: COMMON_OPTIONS.port(String(DEFAULT_PORT)),
   host: COMMON_OPTIONS.host(DEFAULT_HOST),
+  "allowed-host": COMMON_OPTIONS.allowedHost(),
   spec: { ...COMMON_OPTIONS.spec("generated/openapi.json"), default: undefined },
   validate: {
     type: "boolean",
@@ -51,6 +53,7 @@ export function serverOptions(command: CommandSpec, { values }: ParsedCommandLin
   return {
     port: portValue(command, values.port),
     host: String(values.host ?? DEFAULT_HOST),
+    ...(values["allowed-host"] === undefined ? {} : { allowedHosts: allowedHostsValue(values["allowed-host"]) }),
     ...(values.spec ? { spec: String(values.spec) } : {}),
     ...(values.validate === true ? { validateResponses: true } : {}),
     ...(values["no-memo"] === true ? { memoize: false } : {}),

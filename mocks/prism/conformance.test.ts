@@ -102,6 +102,25 @@ describe("every operation answers a valid request with a valid response", () => 
   });
 });
 
+describe("a people-Target create (the reference: A people request always creates a new Target)", () => {
+  it("a people-Target create answers 202 with a new Target, every time", async () => {
+    const body = { input: "Data engineers, Lagos", kind: "people" };
+    for (let i = 0; i < 2; i += 1) {
+      const result = await checked({ method: "POST", path: "/targets", body });
+      expect(result.status).toBe(202);
+      const target = (result.body as { data: { kind: string; member_count: number; job: Json } }).data;
+      expect([target.kind, target.member_count, target.job.status, target.job.phase]).toEqual([
+        "people",
+        0,
+        "pending",
+        "queued",
+      ]);
+    }
+    // A company create without a preference keeps the default answer (the reused Target, 200).
+    expect((await checked({ method: "POST", path: "/targets", body: { input: "Contoso" } })).status).toBe(200);
+  });
+});
+
 describe("every documented example, picked with Prefer, is a valid answer", () => {
   it.each(operations.map((o) => [o.id, o] as const))("%s", async (_, op) => {
     expect(op.prefers.length).toBeGreaterThan(0);

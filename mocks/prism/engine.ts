@@ -15,6 +15,7 @@ import {
   isError,
   isSecurityViolation,
   noRoute,
+  SERVER_ERROR_TYPE,
   UNAUTHORIZED_MESSAGE,
   type MockReply,
   type Violation,
@@ -97,6 +98,10 @@ function responseHeaderNames(operations: Operations): string[] {
   return [...new Set(names)].sort();
 }
 
+/** The mock's own failure (not a documented 5xx example, which is kept like any answer). */
+const isMockFailure = (reply: MockReply): boolean =>
+  isErrorBody(reply.body, SERVER_ERROR_TYPE) && reply.body.error.message.startsWith("mock failure");
+
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const operations: Operations = await getHttpOperationsFromSpec(options.spec);
   const doc = loadSpec(options.spec);
@@ -144,10 +149,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         return invalidRequest(unknownPreference(request, preferences, error.detail));
       default:
         if (proxy && error.status === undefined) {
-          return errorReply(502, "bad_gateway", `upstream unreachable for ${request.label}: ${error.message}`);
+          return errorReply(502, SERVER_ERROR_TYPE, `upstream unreachable for ${request.label}: ${error.message}`);
         }
         warn(`mock: ${request.label}: ${type}: ${error.detail ?? error.message}`);
-        return errorReply(500, "internal", `mock failure: ${error.detail ?? error.message}`);
+        return errorReply(500, SERVER_ERROR_TYPE, `mock failure: ${error.detail ?? error.message}`);
     }
   }
 
@@ -163,7 +168,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const message = `response to ${request.label} (${output.statusCode}) violates the spec: ${describeViolations(errors)}`;
       if (proxy) {
         warn(`proxy: ${message}`);
-        return errorReply(500, "contract_violation", message);
+        return errorReply(500, SERVER_ERROR_TYPE, `contract violation: ${message}`);
       }
       const key = `${request.method} ${request.path} ${output.statusCode}`;
       if (!warned.has(key)) {
@@ -190,10 +195,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     const refused = operation && precheck(operation, request);
     if (refused) return rejected(refused, request);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
-    const matched = stated ? undefined : pickExample(request.method, request.path, request.query);
-    const { code, dynamic = false, seed } = preferences;
+    const matched = stated ? undefined : pickExample(request.method, request.path, request.query, request.body);
+    const { dynamic = false, seed } = preferences;
+    const code = matched?.status ?? preferences.code;
     // Prism's mock config: the preferences it knows (it tests each for truth, so undefined is unset).
-    const mock = { code, dynamic, seed, exampleKey: matched ?? preferences.example };
+    const mock = { code, dynamic, seed, exampleKey: matched?.example ?? preferences.example };
     const result = await prism.request(input, candidates, { ...config, mock })();
     if (result._tag === "Left") return fromPrismError(result.left as PrismError, request, preferences);
 
@@ -230,8 +236,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const known = key === undefined ? undefined : memo?.get(key);
       if (known) return known;
       const reply = await answer(request, preferences, candidates, operation);
-      // A failure of the mock itself (type `internal`, which no example of the spec has) is never kept.
-      if (key !== undefined && !isErrorBody(reply.body, "internal")) memo?.set(key, reply);
+      // A failure of the mock itself is never kept.
+      if (key !== undefined && !isMockFailure(reply)) memo?.set(key, reply);
       return reply;
     },
   };

@@ -6,11 +6,12 @@ import {
   errorBody,
   patternWording,
   requestWording,
+  type AnswerErrorType,
   type Violation as CoreViolation,
   type ViolationLocation,
 } from "../../contract-core/index.js";
 
-export { isErrorBody, UNAUTHORIZED_MESSAGE } from "../../contract-core/index.js";
+export { isErrorBody, SERVER_ERROR_TYPE, UNAUTHORIZED_MESSAGE } from "../../contract-core/index.js";
 
 export interface MockReply {
   status: number;
@@ -25,7 +26,8 @@ export interface Violation {
   code?: string | number;
 }
 
-export function errorReply(status: number, type: string, message: string): MockReply {
+/** A reply in the application shape; `type` is one of the reference's types or the 5xx one (contract-core). */
+export function errorReply(status: number, type: AnswerErrorType, message: string): MockReply {
   return { status, headers: { "content-type": "application/json" }, body: errorBody(type, message) };
 }
 
@@ -54,6 +56,9 @@ const PRISM_ENUM = /^must be equal to one of the allowed values:?\s*/;
  * (`Request query parameter limit must be <= 100`); anything it words otherwise is kept whole under `body`.
  */
 function toCoreViolation(v: Violation): CoreViolation {
+  // A required body that is missing (Prism: "Body parameter is required"), in the sandbox's words.
+  if (v.message === "Body parameter is required")
+    return { location: "body", name: "", message: "must be a JSON object" };
   const text = v.message.replace(/^Request /, "");
   const fix = (message: string) => {
     if (PRISM_ENUM.test(message)) return `must be one of: ${message.replace(PRISM_ENUM, "")}`;

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProxy, type RunningMock } from "./server.js";
 import { call, failure } from "./testing.js";
+import { SERVER_ERROR_TYPE } from "./errors.js";
+import { errorResponse } from "../sandbox/core/answer.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/openapi.yaml", import.meta.url));
 const seen: string[] = [];
@@ -55,7 +57,16 @@ describe("validating proxy", () => {
 
   it("turns a response that breaks the spec into a 500 naming the violation", async () => {
     const result = await call(proxy.baseUrl, { path: "/people/broken" });
-    expect(failure(result, 500, "contract_violation")).toMatch(/GET \/v1\/people\/broken.*slug/);
+    expect(failure(result, 500, SERVER_ERROR_TYPE)).toMatch(/^contract violation: .*GET \/v1\/people\/broken.*slug/);
+  });
+
+  it("a 5xx carries the same error.type from the mock and the sandbox", async () => {
+    const result = await call(proxy.baseUrl, { path: "/people/broken" });
+    // The sandbox's answer to a failure of its own.
+    const sandbox = JSON.parse(errorResponse(new Error("boom"), () => undefined).body ?? "{}") as {
+      error: { type: string };
+    };
+    expect([result.status, (result.body as { error: { type: string } }).error.type]).toEqual([500, sandbox.error.type]);
   });
 
   it("rejects a request that breaks the spec before forwarding it", async () => {
@@ -69,7 +80,7 @@ describe("validating proxy", () => {
     const down = await startProxy({ port: 0, spec: FIXTURE, quiet: true, upstream: "http://127.0.0.1:9/v1" });
     try {
       const result = await call(down.baseUrl, { path: "/people" });
-      failure(result, 502, "bad_gateway");
+      failure(result, 502, SERVER_ERROR_TYPE);
     } finally {
       await down.close();
     }

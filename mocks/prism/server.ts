@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
-import { errorReply, invalidRequest, noRoute, type MockReply } from "./errors.js";
+import { errorReply, invalidRequest, noRoute, SERVER_ERROR_TYPE, type MockReply } from "./errors.js";
 import {
   DEFAULT_SPEC_PATH,
   MAX_BODY_BYTES,
@@ -21,7 +21,10 @@ import {
   bodyTooLargeMessage,
   continueWithin,
   drainBody,
+  escapeLogText,
+  foreignHostProblem,
   jsonTooDeep,
+  NO_HOST_MESSAGE,
   normalizeRequestPath,
   readBodyWithin,
   parsePrefer,
@@ -40,6 +43,8 @@ export interface MockOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Host names answered besides loopback names, IP addresses and `host` (any other Host: a 403, host-guard.ts). */
+  allowedHosts?: readonly string[];
   /** OpenAPI document (JSON or YAML path); default generated/openapi.json. */
   spec?: string;
   /** No warnings on stderr (tests). */
@@ -95,7 +100,10 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   });
   const exposed = [...engine.exposedHeaders, "preference-applied"].join(", ");
   const log = opts.requestLog;
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const host = opts.host ?? DEFAULT_HOST;
+  const allowedHosts = [host, ...(opts.allowedHosts ?? [])];
+  // A request without Host gets the 400 with a body from handle(), not Node's empty one.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
     const started = performance.now();
     let answered: MockReply | undefined;
     if (log) {
@@ -105,18 +113,17 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
         log(requestLogLine({ method, url, status: res.statusCode, ms, body: answered?.body }));
       });
     }
-    handle(engine, exposed, req, res)
+    handle(engine, exposed, allowedHosts, req, res)
       .then((reply) => send(res, (answered = reply)))
       .catch((error: unknown) => {
-        if (!quiet) process.stderr.write(`mock: ${req.method} ${req.url}: ${String(error)}\n`);
+        if (!quiet) process.stderr.write(`${escapeLogText(`mock: ${req.method} ${req.url}: ${String(error)}`)}\n`);
         const message = error instanceof Error ? error.message : String(error);
-        send(res, errorReply(500, "internal", `mock failure: ${message}`));
+        send(res, errorReply(500, SERVER_ERROR_TYPE, `mock failure: ${message}`));
       });
   });
   server.on("clientError", answerClientError);
   // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
   continueWithin(server, MAX_BODY_BYTES);
-  const host = opts.host ?? DEFAULT_HOST;
   await once(server.listen(opts.port ?? DEFAULT_PORT, host), "listening");
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
@@ -131,7 +138,17 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
 }
 
 /** The answer to one request; CORS headers (open to any origin, see README.md) are set on `res` first. */
-async function handle(engine: Engine, exposed: string, req: IncomingMessage, res: ServerResponse): Promise<MockReply> {
+async function handle(
+  engine: Engine,
+  exposed: string,
+  allowedHosts: readonly string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<MockReply> {
+  // The Host check against DNS rebinding (contract-core/host-guard.ts), before anything else.
+  if (req.headers.host === undefined) return invalidRequest(NO_HOST_MESSAGE);
+  const foreign = foreignHostProblem(req.headers.host, allowedHosts);
+  if (foreign !== null) return errorReply(403, "invalid_request", foreign);
   // Keys travel in headers, not cookies, so credentials are not allowed; without them `*` is a real wildcard
   // for the origin. Exposed headers are listed by name, which every browser honours with or without credentials.
   res.setHeader("access-control-allow-origin", "*");
@@ -151,10 +168,14 @@ async function handle(engine: Engine, exposed: string, req: IncomingMessage, res
   const label = `${method} ${path}`;
   const { basePath } = engine;
   if (path !== basePath && !path.startsWith(`${basePath}/`)) return noRoute(label, basePath);
-  const body = await readBody(req);
-  if (!body.ok) return invalidRequest(body.message);
+  const read = await readBody(req);
   // Node joins a repeated request header into one string; only `set-cookie`, no request header, stays a list.
   const headers = req.headers as Record<string, string>;
+  // Authentication comes before the body, as in the sandbox: without a key, a body the mock cannot read is
+  // left out and Prism answers the request's 401 (or its 404) rather than the body's 400.
+  const keyless = headers.authorization === undefined && headers["x-api-key"] === undefined;
+  if (!read.ok && !keyless) return invalidRequest(read.message);
+  const body = read.ok ? read : { value: undefined, bytes: 0 };
   const preferences = parsePrefer(headers.prefer, MOCK_PREFERENCES, url.searchParams);
   if (!preferences.ok) return invalidRequest(preferences.message);
   const { latencyMs } = preferences.preferences;

@@ -147,6 +147,14 @@ describe("PORT and HOST", () => {
     });
   });
 
+  it("--allowed-host names the hosts answered besides loopback names and IP addresses", () => {
+    expect(cliOptions({}, ["--allowed-host", "mock.test,api.internal"])).toEqual({
+      port: 4010,
+      host: "127.0.0.1",
+      allowedHosts: ["mock.test", "api.internal"],
+    });
+  });
+
   it("--no-memo has Prism answer every call; the proxy has no such option", () => {
     expect(cliOptions({}, ["--no-memo"])).toEqual({ port: 4010, host: "127.0.0.1", memoize: false });
     expect(() => cliOptions({}, ["--no-memo"], PROXY_COMMAND)).toThrow(/no-memo/);

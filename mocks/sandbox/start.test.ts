@@ -110,6 +110,13 @@ describe("parseCli", () => {
     expect(() => parseCli(argv, {})).toThrow();
   });
 
+  it("takes --allowed-host as comma-separated names for the Host step; the mock's command line takes the same", () => {
+    expect(parseCli(["--allowed-host", "sandbox.test, api.internal,"], {})).toEqual({
+      allowedHosts: ["sandbox.test", "api.internal"],
+    });
+    expect(parseCli([], {})).toEqual({});
+  });
+
   it("takes up to 500,000 people, the largest supported size the README names", () => {
     expect(parseCli(["--people", "500000"], {})).toEqual({ people: 500_000 });
     expect(() => parseCli(["--people", "500001"], {})).toThrow(

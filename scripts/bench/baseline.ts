@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./harness.js";
 
-export const BASE_COMMIT = "6f4f303";
+/** 6f4f303 unless BENCH_BASE names another commit (`BENCH_BASE=a47e20d npm run bench -- sandbox`). */
+export const BASE_COMMIT = process.env.BENCH_BASE || "6f4f303";
 
 /** The old commit's checkout (made now when missing); throws when git cannot make it. */
 export function baseCheckout(): string {

@@ -140,6 +140,35 @@ export async function load(baseUrl: string, paths: readonly string[], options: L
   return r.requests.average;
 }
 
+/**
+ * Latencies in ms of `paths` under `baseUrl` requested one at a time by a single client (each answer read whole
+ * before the next request), `passes` times over the list, after one pass of warm-up; a non-2xx answer fails.
+ */
+export async function latencies(
+  baseUrl: string,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  passes: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let pass = 0; pass <= passes; pass++) {
+    for (const path of paths) {
+      const t0 = performance.now();
+      const res = await fetch(baseUrl.replace(/\/$/, "") + path, { headers });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${baseUrl}${path}: ${res.status}`);
+      if (pass > 0) times.push(performance.now() - t0);
+    }
+  }
+  return times;
+}
+
+/** The p-th percentile (0-100) of the values, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
 /** GETs each path under `baseUrl` once and keeps those answering 2xx (a load of error answers measures nothing). */
 export async function answering(baseUrl: string, paths: readonly string[], headers: Record<string, string>) {
   const ok: string[] = [];

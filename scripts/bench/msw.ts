@@ -1,14 +1,44 @@
 /**
  * The MSW sandbox's first answer in Chromium: the example page (examples/msw) built and served from this
  * checkout and from the old commit, opened in a fresh browser (service worker registration included) in
- * alternating rounds; printed, with no floor but where it was.
+ * alternating rounds; printed, with no floor but where it was. And its weight: an app that imports
+ * `setupWorker` and `createSandboxHandlers`, bundled by esbuild (ESM, browser, minified) and gzipped at
+ * level 9, against its floor, with the old commit's figure beside it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { build as esbuild } from "esbuild";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BASE_COMMIT, baseCheckout } from "./baseline.js";
-import { ROOT, alternate, floorLine, formatSummary, summarize } from "./harness.js";
+import { ROOT, alternate, floorLine, formatNumber, formatSummary, summarize } from "./harness.js";
+
+/** Where createSandboxHandlers lives, now and in older checkouts. */
+const KIT_MODULES = ["mocks/sandbox/hosts/msw/msw.ts", "mocks/sandbox/hosts/msw.ts"];
+/** Floor of the kit's weight in a page: setupWorker + createSandboxHandlers, minified and gzipped. */
+export const KIT_FLOOR_BYTES = 160 * 1024;
+
+/** Bytes of the kit's app, minified and gzipped, built from the checkout at `dir`. */
+export async function kitBytes(dir: string): Promise<number> {
+  const kit = KIT_MODULES.find((file) => existsSync(join(dir, file)))!;
+  const app = [
+    'import { setupWorker } from "msw/browser";',
+    `import { createSandboxHandlers } from "./${kit}";`,
+    "globalThis.app = [setupWorker, createSandboxHandlers];",
+  ].join("\n");
+  const result = await esbuild({
+    stdin: { contents: app, resolveDir: dir, loader: "ts", sourcefile: "app.ts" },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+  });
+  return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).byteLength;
+}
 
 type Build = typeof import("../../examples/msw/build.js");
 type Page = typeof import("../../examples/msw/page.js");
@@ -38,10 +68,29 @@ async function firstAnswer(dir: string): Promise<{ ms: number }> {
 
 export async function mswFloors(rounds: number): Promise<string[]> {
   const base = baseCheckout();
-  const runs = await alternate(rounds, { now: () => firstAnswer(ROOT), old: () => firstAnswer(base) });
+  // Bundling is deterministic: one build each is the figure (min = median = max).
+  const bytes = await kitBytes(ROOT);
+  const oldBytes = await kitBytes(base);
+  const weight = floorLine({
+    name: "setupWorker + createSandboxHandlers <= 160 KiB min+gzip",
+    value: { median: bytes, min: bytes, max: bytes },
+    unit: "B",
+    compare: "<=",
+    target: KIT_FLOOR_BYTES,
+    details: [`${BASE_COMMIT} ${formatNumber(oldBytes)} B`],
+  });
+  const timing = "MSW sandbox's first answer in Chromium (fresh browser) stays where it is";
+  let runs;
+  try {
+    runs = await alternate(rounds, { now: () => firstAnswer(ROOT), old: () => firstAnswer(base) });
+  } catch (error) {
+    // The weight stands on its own: a browser that cannot start here does not hide it.
+    return [weight, `${timing}: not measured (${(error as Error).message.split("\n")[0]})`];
+  }
   return [
+    weight,
     floorLine({
-      name: "MSW sandbox's first answer in Chromium (fresh browser) stays where it is",
+      name: timing,
       value: summarize(runs.now.ms!),
       unit: "ms",
       compare: "print",

@@ -1,7 +1,7 @@
 /**
  * Writes per second of the sandbox with and without its state file (SQLite, one synced commit per write):
  * POST /v1/lists through the core (no HTTP), 10 in flight, in alternating rounds; prints the median with
- * min and max of each; part of `npm run bench -- sandbox`.
+ * min and max of each; part of `npm run bench -- sandbox`, or alone: `npm run ts -- scripts/bench/state-writes.ts [rounds]`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -70,3 +70,6 @@ export async function writeFigures(rounds: number): Promise<string[]> {
       formatSummary(summarize(values), "writes/s"),
   );
 }
+
+// Run alone: `npm run ts -- scripts/bench/state-writes.ts [rounds]` (the write figures only).
+if (import.meta.main) for (const line of await writeFigures(Number(process.argv[2] ?? 3))) console.log(line);

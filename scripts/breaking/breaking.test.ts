@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import {
   type Change,
-  type OpticHit,
   type RuleId,
   POLICY,
   compareSpecFiles,
@@ -15,8 +14,6 @@ import {
   formatText,
   main,
   markdownTable,
-  mergeOptic,
-  opticLocation,
   policyMarkdown,
 } from "./breaking.js";
 
@@ -139,9 +136,7 @@ describe("detector verdicts (own rules)", () => {
   for (const [name, expected] of Object.entries(CASES)) {
     it(`${name}: ${expected.breaking.length > 0 ? "breaking" : "non-breaking"}`, async () => {
       const { base, head } = files(name);
-      const changes = SPLIT.has(name)
-        ? (await compareSpecFiles(base, head, { optic: false })).changes
-        : detectChanges(load(base), load(head));
+      const changes = SPLIT.has(name) ? compareSpecFiles(base, head).changes : detectChanges(load(base), load(head));
       const breaking = changes.filter((c) => c.breaking);
       expect(ruleSet(breaking)).toEqual([...new Set(expected.breaking)].sort());
       expect(ruleSet(changes.filter((c) => !c.breaking))).toEqual([...new Set(expected.nonBreaking ?? [])].sort());
@@ -218,6 +213,14 @@ describe("detector details", () => {
       ...doc({ allOf: [{ $ref: "#/components/schemas/List" }], properties: { default_key: { type: "null" } } }),
       components: { schemas: { List: listSchema } },
     });
+    // A refinement that only describes keeps the type it refines.
+    const described = (d: unknown) => ({
+      ...doc({ allOf: [{ $ref: "#/components/schemas/List" }], properties: { name: d } }),
+      components: { schemas: { List: list } },
+    });
+    expect(detectChanges(described({ type: "string" }), described({ description: "The name." }))).toEqual([
+      expect.objectContaining({ rule: "description-changed" }),
+    ]);
     // Removing default_key from List leaves CreatedList's own declaration: its answer did not change.
     const withoutKey = { ...list, properties: { name: { type: "string" } } };
     expect(detectChanges(created(list), created(withoutKey))).toEqual([]);
@@ -227,6 +230,18 @@ describe("detector details", () => {
     );
     expect(narrowed.map((c) => `${c.rule}: ${c.message}`)).toEqual([
       "response-type-narrowed: is now always null (was string or null)",
+    ]);
+  });
+
+  it("reads the type of a const or enum without a type from its values", () => {
+    const props = (isDefault: unknown) => doc({ type: "object", properties: { is_default: isDefault } });
+    // Restricted to one value of the same type: not a type change (the enum rule reports the restriction).
+    expect(ruleSet(detectChanges(props({ type: "boolean" }), props({ const: false })))).toEqual([
+      "response-enum-value-removed",
+    ]);
+    expect(detectChanges(props({ type: "integer" }), props({ enum: [0, 1] })).filter((c) => c.breaking)).toEqual([]);
+    expect(ruleSet(detectChanges(props({ type: "boolean" }), props({ const: "no" })))).toEqual([
+      "response-type-changed",
     ]);
   });
 
@@ -305,100 +320,6 @@ describe("detector details", () => {
   });
 });
 
-describe("optic cross-check", () => {
-  const change = (over: Partial<Change>): Change => ({
-    rule: "response-property-removed",
-    breaking: true,
-    operation: "GET /people/{slug}",
-    operationId: "getPerson",
-    location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
-    message: "m",
-    ...over,
-  });
-  const hit = (over: Partial<OpticHit>): OpticHit => ({
-    operationKey: "GET /people/{}",
-    operation: "GET /people/{slug}",
-    location: "/responses/200/content/application~1json/schema/properties/data/properties/headline",
-    rule: "prevent removing response property",
-    message: "cannot remove",
-    ...over,
-  });
-
-  it("marks our finding when Optic flags the same spot (prefix either way)", () => {
-    const { changes, notes } = mergeOptic([change({ location: `${hit({}).location}/type` })], [hit({})]);
-    expect(changes).toHaveLength(1);
-    expect(changes[0]?.optic).toBe("prevent removing response property");
-    expect(notes).toEqual([]);
-  });
-
-  it("adds what only Optic found as a breaking change", () => {
-    const { changes } = mergeOptic([], [hit({ location: "/responses/200/headers/X", rule: "some optic rule" })]);
-    expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({
-      rule: "optic",
-      breaking: true,
-      optic: "some optic rule",
-      location: "/responses/200/headers/X",
-    });
-  });
-
-  it("keeps our policy where it rated the same spot non-breaking, with a note", () => {
-    const ours = change({ rule: "response-type-narrowed", breaking: false, location: `${hit({}).location}/type` });
-    const { changes, notes } = mergeOptic([ours], [hit({})]);
-    expect(changes.filter((c) => c.breaking)).toEqual([]);
-    expect(notes.join("\n")).toContain("our policy rates it non-breaking");
-  });
-
-  it("does not match a hit on another operation", () => {
-    const { changes } = mergeOptic([change({})], [hit({ operationKey: "GET /events", operation: "GET /events" })]);
-    expect(changes).toHaveLength(2);
-  });
-
-  it("maps Optic's indexed parameter paths and drops allOf segments", () => {
-    const doc = {
-      paths: {
-        "/people": {
-          get: {
-            parameters: [
-              { name: "nl", in: "query" },
-              { name: "limit", in: "query" },
-            ],
-          },
-        },
-      },
-    };
-    expect(opticLocation("/paths/~1people/get/parameters/1/schema", doc)).toEqual({
-      operation: "GET /people",
-      location: "/parameters/query/limit/schema",
-    });
-    expect(
-      opticLocation("/paths/~1people/get/responses/200/content/application~1json/schema/allOf/0/properties/a", doc)
-        .location,
-    ).toBe("/responses/200/content/application~1json/schema/properties/a");
-  });
-
-  it("agrees with our verdict on every fixture and finds nothing our rules missed", async () => {
-    const optic: string[] = [];
-    for (const [name, expected] of Object.entries(CASES)) {
-      const { base, head } = files(name);
-      const report = await compareSpecFiles(base, head);
-      expect(
-        report.notes.filter((n) => n.startsWith("Optic cross-check skipped")),
-        name,
-      ).toEqual([]);
-      expect(report.breaking.length > 0, name).toBe(expected.breaking.length > 0);
-      optic.push(...report.changes.filter((c) => c.rule === "optic").map((c) => `${name}: ${c.message}`));
-    }
-    expect(optic).toEqual([]);
-  }, 120_000);
-
-  it("actually runs: Optic co-flags a removed response property", async () => {
-    const { base, head } = files("response-property-removed");
-    const report = await compareSpecFiles(base, head);
-    expect(report.breaking[0]?.optic).toBe("prevent removing response property");
-  });
-});
-
 describe("output", () => {
   const sample: Change = {
     rule: "response-property-removed",
@@ -471,13 +392,13 @@ describe("CLI exit codes", () => {
 
   it("exits 1 on a breaking change and names it", async () => {
     const { base, head } = files("response-property-removed");
-    expect(await cli(base, head, "--no-optic")).toBe(1);
+    expect(await cli(base, head)).toBe(1);
     expect(out.join("\n")).toContain('response property "headline" removed');
   });
 
   it("exits 0 when nothing breaks, and --json lists the changes", async () => {
     const { base, head } = files("ok-response-property-added");
-    expect(await cli(base, head, "--no-optic", "--json")).toBe(0);
+    expect(await cli(base, head, "--json")).toBe(0);
     const json = JSON.parse(out.join("\n")) as { breaking: unknown[]; nonBreaking: Change[] };
     expect(json.breaking).toEqual([]);
     expect(json.nonBreaking[0]?.rule).toBe("response-property-added");
@@ -485,17 +406,17 @@ describe("CLI exit codes", () => {
 
   it("exits 2 naming a missing file", async () => {
     const missing = join(dir, "nope.yaml");
-    expect(await cli(missing, files("ok-unchanged").head, "--no-optic")).toBe(2);
+    expect(await cli(missing, files("ok-unchanged").head)).toBe(2);
     expect(err.join("\n")).toContain(`cannot read ${missing}`);
   });
 
   it("exits 2 naming a file that is not YAML, not OpenAPI, or has an unresolvable $ref", async () => {
     const ok = files("ok-unchanged").base;
-    expect(await cli(ok, join(dir, "broken.yaml"), "--no-optic")).toBe(2);
+    expect(await cli(ok, join(dir, "broken.yaml"))).toBe(2);
     expect(err.join("\n")).toContain(`${join(dir, "broken.yaml")} is not valid YAML`);
-    expect(await cli(join(dir, "not-openapi.yaml"), ok, "--no-optic")).toBe(2);
+    expect(await cli(join(dir, "not-openapi.yaml"), ok)).toBe(2);
     expect(err.join("\n")).toContain("is not an OpenAPI 3.x document");
-    expect(await cli(join(dir, "split.yaml"), ok, "--no-optic")).toBe(2);
+    expect(await cli(join(dir, "split.yaml"), ok)).toBe(2);
     expect(err.join("\n")).toMatch(/cannot bundle .*split\.yaml/);
   });
 

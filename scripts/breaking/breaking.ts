@@ -1,6 +1,6 @@
 /**
  * `npm run breaking`: the breaking-change detector (see README.md). Our own rules (differ.ts, policy.ts) decide
- * the verdict; Optic's breaking-changes ruleset runs as a cross-check (optic.ts).
+ * the verdict; their fixture suite (breaking.test.ts) is what their correctness rests on.
  */
 import {
   COMMON_OPTIONS,
@@ -15,12 +15,10 @@ import {
 } from "../../contract-core/index.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
-import { mergeOptic, runOptic } from "./optic.js";
 import type { Change } from "./policy.js";
 
 export { detectChanges, operationKey } from "./differ.js";
 export { formatText, markdownTable, policyMarkdown } from "./format.js";
-export { type OpticHit, mergeOptic, opticLocation } from "./optic.js";
 export { type Change, POLICY, type RuleId } from "./policy.js";
 
 export interface Report {
@@ -33,23 +31,11 @@ export interface Report {
   notes: string[];
 }
 
-/**
- * Compares two spec files, with Optic as a cross-check unless `optic` is false. An input that cannot be read,
- * parsed or bundled throws SpecLoadError naming it.
- */
-export async function compareSpecFiles(baseFile: string, headFile: string, { optic = true } = {}): Promise<Report> {
+/** Compares two spec files. An input that cannot be read, parsed or bundled throws SpecLoadError naming it. */
+export function compareSpecFiles(baseFile: string, headFile: string): Report {
   const [base, head] = [loadSpec(baseFile), loadSpec(headFile)];
-  let changes = detectChanges(base, head);
+  const changes = detectChanges(base, head);
   const notes: string[] = [];
-  if (optic) {
-    try {
-      const merged = mergeOptic(changes, await runOptic(base, head));
-      changes = merged.changes;
-      notes.push(...merged.notes);
-    } catch (e) {
-      notes.push(`Optic cross-check skipped: ${(e as Error).message.split("\n")[0]}`);
-    }
-  }
   const breaking = changes.filter((c) => c.breaking);
   return { base, head, changes, breaking, nonBreaking: changes.filter((c) => !c.breaking), notes };
 }
@@ -62,7 +48,6 @@ export const BREAKING_COMMAND: CommandSpec = {
     "Compares two OpenAPI documents (YAML or JSON, split or bundled) and lists breaking changes by the policy; exit 1 when any.",
   options: {
     json: COMMON_OPTIONS.json(),
-    "no-optic": { type: "boolean", description: "skip the Optic cross-check" },
     policy: { type: "boolean", description: "print the breaking-change policy table (Markdown) and exit" },
   },
   positionals: "<base-spec> <head-spec>",
@@ -80,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     const [baseFile, headFile] = parsed.positionals;
     if (baseFile === undefined || headFile === undefined || parsed.positionals.length > 2)
       throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
-    const report = await compareSpecFiles(baseFile, headFile, { optic: parsed.values["no-optic"] !== true });
+    const report = compareSpecFiles(baseFile, headFile);
     const { breaking, nonBreaking, notes } = report;
     console.log(
       parsed.values.json === true ? JSON.stringify({ breaking, nonBreaking, notes }, null, 2) : formatText(report),

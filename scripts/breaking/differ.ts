@@ -52,7 +52,9 @@ function view(doc: Obj, node: unknown, depth = 0): View {
     }
     // A property the schema declares itself refines the one it takes from allOf (a value must satisfy both;
     // the refinement is the narrower): CreatedList's `default_key: {type: "null"}` over List's string-or-null.
-    Object.assign(props, asObj(rest.properties));
+    // What the refinement does not say (a type under a new description) stays the allOf one's.
+    for (const [name, own] of Object.entries(asObj(rest.properties)))
+      props[name] = isObj(props[name]) && isObj(own) ? { ...props[name], ...own } : own;
     if (Object.keys(props).length > 0) merged.properties = props;
     if (required.size > 0) merged.required = [...required];
     s = merged;
@@ -77,10 +79,18 @@ function view(doc: Obj, node: unknown, depth = 0): View {
   return { s, ref: innerRef, nullable };
 }
 
+/** The JSON type of a value (integers are "integer"). */
+const jsonType = (v: unknown): string =>
+  Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : v === null ? "null" : typeof v;
+
 /** Non-null JSON types of a schema, or undefined when unconstrained (or a union). */
 function typesOf(s: Obj): Set<string> | undefined {
   if (typeof s.type === "string") return new Set([s.type].filter((t) => t !== "null"));
   if (Array.isArray(s.type)) return new Set(strings(s.type).filter((t) => t !== "null"));
+  // A const or an enum without a type allows the types of its values only.
+  const values = "const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
+  const valueTypes = new Set(values.filter((v) => v !== null).map(jsonType));
+  if (valueTypes.size > 0) return valueTypes;
   if (isObj(s.properties) || isObj(s.additionalProperties)) return new Set(["object"]);
   if (s.items !== undefined) return new Set(["array"]);
   return undefined;

@@ -1,5 +1,5 @@
 /** Text and Markdown renderings of reported changes and of the policy. */
-import { type Change, type RuleDef, OPTIC_RULE, POLICY } from "./policy.js";
+import { type Change, type RuleDef, POLICY } from "./policy.js";
 
 const describeOperation = (c: Change): string => (c.operationId ? `${c.operation} (${c.operationId})` : c.operation);
 
@@ -10,7 +10,7 @@ export function formatText(report: { breaking: Change[]; nonBreaking: Change[]; 
     lines.push(`    at    ${c.location || "(operation)"}${c.component ? `  [${c.component}]` : ""}`);
     lines.push(`    what  ${c.message}`);
     if (c.why) lines.push(`    why   ${c.why}`);
-    lines.push(`    rule  ${c.rule}${c.optic && c.rule !== OPTIC_RULE ? ` (also flagged by Optic: ${c.optic})` : ""}`);
+    lines.push(`    rule  ${c.rule}`);
   };
   lines.push(`Breaking changes: ${report.breaking.length}`);
   for (const c of report.breaking) block(c, "✘");
@@ -37,7 +37,7 @@ export function markdownTable(changes: Change[], extra?: (c: Change) => string):
   ];
   const rows = changes.map((c) => {
     const location = code(c.location) + (c.component ? `<br>via ${code(c.component)}` : "");
-    const rule = `\`${c.rule}\`${c.optic && c.rule !== OPTIC_RULE ? " (+optic)" : ""}`;
+    const rule = `\`${c.rule}\``;
     const row = [code(describeOperation(c)), location, c.message, ...(why ? [c.why ?? "—"] : []), rule];
     if (extra) row.push(extra(c));
     return `| ${row.map(cell).join(" | ")} |`;

@@ -160,11 +160,9 @@ export const POLICY = {
 } satisfies Record<string, RuleDef>;
 
 export type RuleId = keyof typeof POLICY;
-export const OPTIC_RULE = "optic";
 
 export interface Change {
-  /** A POLICY rule id, or "optic" for a finding only Optic made. */
-  rule: RuleId | typeof OPTIC_RULE;
+  rule: RuleId;
   breaking: boolean;
   /** "METHOD /path" (head path when the operation exists in head). */
   operation: string;
@@ -175,6 +173,4 @@ export interface Change {
   component?: string;
   message: string;
   why?: string;
-  /** Name of the Optic rule that flagged the same thing, when it did. */
-  optic?: string;
 }

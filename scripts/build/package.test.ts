@@ -41,7 +41,7 @@ import { setupServer } from "msw/node";
 const sandbox = createSandboxHandlers({ baseUrl: "http://app.test/v1", seed: 7 });
 const server = setupServer(...sandbox.handlers, ...createMockHandlers({ baseUrl: "http://mock.test/v1" }).handlers);
 server.listen({ onUnhandledFrame: "error" });
-const key: string = sandbox.keys[0]!.key;
+const key: string = sandbox.keys.acme;
 const client = createTalentGraphClient({ baseUrl: "http://app.test/v1", apiKey: key });
 const found = await client.GET("/people", { params: { query: { limit: 2 } } });
 const first: string | null | undefined = found.data?.data[0]?.slug;
@@ -52,6 +52,17 @@ export const wrong = () => createSandboxHandlers({ persist: 42 });
 const mock = await fetch("http://mock.test/v1/people?view=compact", { headers: { authorization: "Bearer any" } });
 console.log(JSON.stringify({ status: found.response.status, first, count: found.data?.data.length, mock: mock.status }));
 server.close();
+sandbox.close();
+`;
+
+/** A CommonJS consumer (Node 22.12+ loads ES modules with require when the exports allow it). */
+const CONSUMER_CTS = `
+import { createTalentGraphClient } from "talent-graph-api-contract/client";
+import { createSandboxHandlers } from "talent-graph-api-contract/msw";
+
+const sandbox = createSandboxHandlers({ baseUrl: "http://app.test/v1", timers: false });
+const client = createTalentGraphClient({ baseUrl: "http://app.test/v1", apiKey: sandbox.keys.acme });
+console.log(JSON.stringify({ client: typeof client.GET, handlers: sandbox.handlers.length }));
 sandbox.close();
 `;
 
@@ -133,6 +144,20 @@ describe("the installed package", () => {
       count: 2,
       mock: 200,
     });
+  });
+
+  it("a CommonJS project type-checks and requires ./client and ./msw", () => {
+    writeFileSync(path.join(dir, "consumer.cts"), CONSUMER_CTS);
+    const program = ts.createProgram([path.join(dir, "consumer.cts")], CONSUMER_COMPILER_OPTIONS);
+    const messages = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(messages).toEqual([]);
+    const js = ts.transpileModule(CONSUMER_CTS, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    expect(js).toContain('require("talent-graph-api-contract/msw")');
+    writeFileSync(path.join(dir, "consumer.cjs"), js);
+    const out = execFileSync("node", ["consumer.cjs"], { cwd: dir, encoding: "utf8" });
+    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ client: "function", handlers: 1 });
   });
 
   it("keeps ./client free of server code and hides everything not exported", () => {

@@ -10,6 +10,9 @@ import { SAMPLE_LANGUAGES } from "./code-samples.js";
 import { listOperations, type OpenApiDoc } from "./openapi.js";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
+import { withChangelogLinks } from "./changelog-links.js";
+import { withTraceLink } from "./trace-page.js";
+import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -71,7 +74,9 @@ export async function readBundle(specPath: string): Promise<OpenApiDoc> {
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
-  const { doc, warnings, shapeNotShown } = prepareDocsSpec(options.doc ?? (await readBundle(specPath)));
+  const { doc, warnings, shapeNotShown } = prepareDocsSpec(
+    withTraceLink(withChangelogLinks(options.doc ?? (await readBundle(specPath)))),
+  );
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {
     const input = path.join(scratch, "openapi.json");
@@ -80,8 +85,11 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const args = ["build-docs", input, "--inlineBundle", "-o", rawHtml, "--lint-config", "off"];
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
     if (options.title) args.push("--title", options.title);
-    await redocly(args, scratch);
-    const html = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    // Try it runs the project's sandbox, which answers the bundle in generated/: a page of another spec has none.
+    const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
+    const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
+    const page = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const html = tryIt ? withTryIt(page, tryIt) : page;
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;

@@ -14,7 +14,7 @@
  * - the key always comes from the `TALENT_GRAPH_API_KEY` environment variable, never a literal.
  * A missing example never stops the build: a visible `<name>` placeholder is used and a warning returned.
  */
-import { deref, serverUrl as resolveServerUrl } from "../../contract-core/index.js";
+import { deref, serverUrl as resolveServerUrl } from "../../contract-core/portable.js";
 import {
   STRICT,
   isObject,
@@ -114,7 +114,7 @@ export function sampleRequest(doc: OpenApiDoc, op: OperationRef, warnings: strin
 }
 
 /** Path-item parameters merged with operation parameters (the operation wins on name + location). */
-function operationParameters(doc: OpenApiDoc, op: OperationRef): JsonObject[] {
+export function operationParameters(doc: OpenApiDoc, op: OperationRef): JsonObject[] {
   const byKey = new Map<string, JsonObject>();
   for (const list of [op.pathItem.parameters, op.operation.parameters]) {
     if (!Array.isArray(list)) continue;

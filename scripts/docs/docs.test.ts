@@ -6,14 +6,14 @@
  * may overflow its column, and a screenshot of the guides is saved per width. The docs are (re)built first
  * when missing or older than the bundle or the build scripts.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertChromium, inspectDocs, launchChromium, type Inspection, type LaunchedChromium } from "./browser.js";
-import { assertOffline, buildDocs, DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "./build.js";
+import { assertOffline, DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "./build.js";
+import { ensureBuilt, sectionId } from "./built-page.js";
 import { OPERATIONS } from "../../contract-core/index.js";
 import { isObject, listOperations, type OpenApiDoc } from "./openapi.js";
 import { SAMPLE_LANGUAGES } from "./code-samples.js";
@@ -22,21 +22,6 @@ import { prepareDocsSpec, SHAPE_NOTICE_TITLE } from "./prepare-spec.js";
 const SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "screenshot.png");
 const GUIDE_WIDTHS = [1280, 1440];
 const GUIDES_SCREENSHOT = path.join(path.dirname(DEFAULT_OUT), "guides-{width}.png");
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const BUILD_INPUTS = [
-  DEFAULT_SPEC,
-  ...["code-samples.ts", "build.ts", "openapi.ts", "prepare-spec.ts", "../../contract-core/redocly.ts"].map((f) =>
-    path.join(HERE, f),
-  ),
-];
-
-async function ensureBuilt(): Promise<"built" | "up to date"> {
-  const newestInput = Math.max(...BUILD_INPUTS.map((file) => statSync(file).mtimeMs));
-  if (existsSync(DEFAULT_OUT) && statSync(DEFAULT_OUT).mtimeMs >= newestInput) return "up to date";
-  await buildDocs();
-  return "built";
-}
-
 /** Tag headings in reading order: x-tagGroups when present (Redoc shows only grouped tags then). */
 function tagHeadings(doc: OpenApiDoc): Map<string, string> {
   const tags = Array.isArray(doc.tags) ? doc.tags.filter(isObject) : [];
@@ -51,10 +36,6 @@ function tagHeadings(doc: OpenApiDoc): Map<string, string> {
       : tags.map((t) => String(t.name));
   return new Map(names.map((name) => [name, heading(name)]));
 }
-
-/** Redoc's section id of an operation: `/<tag slug>/<operationid>`, e.g. `/people/searchpeople`. */
-const sectionId = (tag: string, operationId: string) =>
-  `/${tag.toLowerCase().replace(/\s+/g, "-")}/${operationId.toLowerCase()}`;
 
 /** The operations whose generated samples have the longest lines: the ones most likely to overflow. */
 function widestSampleSections(doc: OpenApiDoc, count: number): string[] {

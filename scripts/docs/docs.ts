@@ -1,10 +1,16 @@
 /**
- * `npm run docs`: publishes the API reference from the bundle.
+ * `npm run docs`: publishes the API reference from the bundle, with the trace page and the changelog beside it.
  *   generated/openapi.json -> dist/docs/index.html (one self-contained page, opens offline)
+ *   spec/trace.yaml and the API reference -> dist/docs/trace.html (linked from the page)
+ *   the spec's git history -> dist/docs/changelog.html and changelog.xml (scripts/changelog/)
  * Options: --spec <bundle.json> --out <file.html> --title <text>
  */
 import { COMMON_OPTIONS, runCommand, type CommandSpec } from "../../contract-core/index.js";
-import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, displayPath } from "./build.js";
+import path from "node:path";
+import { buildChangelog } from "../changelog/changelog.js";
+import { hasCommit } from "../changelog/history.js";
+import { buildDocs, DEFAULT_OUT, DEFAULT_SPEC, ROOT, displayPath } from "./build.js";
+import { writeTracePage } from "./trace-page.js";
 
 export const DOCS_COMMAND: CommandSpec = {
   name: "npm run docs",
@@ -23,8 +29,19 @@ await runCommand(DOCS_COMMAND, async ({ values }) => {
     ...(typeof values.title === "string" ? { title: values.title } : {}),
   });
   for (const warning of result.warnings) console.warn(`warning: ${warning}`);
+  console.log(`Trace: ${displayPath(await writeTracePage(result.outFile))}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +
       `${result.shapeNotShown.size} with shapes not shown)`,
+  );
+  // The changelog reads the spec's git history: a copy of the sources without it gets the reference only.
+  if (!hasCommit(ROOT, "HEAD")) {
+    console.warn("warning: no changelog: this folder is not a git checkout, and the changelog reads its history");
+    return;
+  }
+  const changelog = await buildChangelog({ outDir: path.dirname(result.outFile) });
+  if (changelog.shallow) console.warn(changelog.shallow);
+  console.log(
+    `Changelog: ${displayPath(changelog.page)} and ${displayPath(changelog.feed)} (${changelog.entries} entries)`,
   );
 });

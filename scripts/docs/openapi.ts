@@ -2,12 +2,12 @@
  * Typed views (plain JSON) over a bundled OpenAPI 3.1 document for the docs build and the code-sample
  * generator; pointers, `$ref`s and operations come from the contract core, in its strict mode.
  */
-import { isObj, listOperations as coreListOperations, type HttpMethod } from "../../contract-core/index.js";
+import { isObj, listOperations as coreListOperations, type HttpMethod } from "../../contract-core/portable.js";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 export type OpenApiDoc = JsonObject;
 
-export type { HttpMethod } from "../../contract-core/index.js";
+export type { HttpMethod } from "../../contract-core/portable.js";
 
 export interface OperationRef {
   path: string;

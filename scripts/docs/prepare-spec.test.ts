@@ -374,6 +374,8 @@ describe("docs build (fixture bundle)", () => {
     expect(html).toContain("x-codeSamples");
     expect(html).toContain("createTalentGraphClient");
     expect(html).toContain(SHAPE_NOTICE_TITLE);
+    // Try it answers the project's own spec only (the browser test covers the page that has it).
+    expect(html).not.toContain('id="try-it-code"');
     expect(await readFile(specPath, "utf8")).toBe(original);
   }, 60_000);
 

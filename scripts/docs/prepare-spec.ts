@@ -5,7 +5,7 @@
  * bundle itself is never modified.
  */
 import { withCodeSamples } from "./code-samples.js";
-import { deref } from "../../contract-core/index.js";
+import { deref } from "../../contract-core/portable.js";
 import { isObject, listOperations, STRICT, type Json, type OpenApiDoc } from "./openapi.js";
 
 export const SHAPE_FLAG = "x-shape-not-shown";

@@ -44,10 +44,14 @@ describe("docs workflow", () => {
     expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
   });
 
-  it("attaches the built page to a pull request's run", () => {
+  it("fetches the whole history, which the changelog beside the page reads", () => {
+    expect(step("actions/checkout")?.with?.["fetch-depth"]).toBe(0);
+  });
+
+  it("attaches the built page and the changelog beside it to a pull request's run", () => {
     const attach = step("actions/upload-artifact");
     expect(attach?.if).toBe("github.event_name == 'pull_request'");
-    expect(attach?.with?.path).toBe(published);
+    expect(attach?.with?.path).toBe(path.dirname(published));
     expect(attach?.with?.["if-no-files-found"]).toBe("error");
   });
 

@@ -71,13 +71,9 @@ export interface BreakingOutcome {
   notes: string[];
 }
 
-/** The check of the working tree at `cwd` against `base`; Optic runs as a cross-check unless `optic` is false. */
-export async function breakingCheck(args: {
-  cwd: string;
-  base: ResolvedBase;
-  optic?: boolean;
-}): Promise<BreakingOutcome> {
-  const { cwd, base, optic } = args;
+/** The check of the working tree at `cwd` against `base`. */
+export async function breakingCheck(args: { cwd: string; base: ResolvedBase }): Promise<BreakingOutcome> {
+  const { cwd, base } = args;
   const outcome: BreakingOutcome = { status: "pass", note: "", blocking: [], accepted: [], notes: [] };
   const done = (status: BreakingOutcome["status"], note: string) => Object.assign(outcome, { status, note });
   if ("skip" in base) return done("skip", base.skip);
@@ -93,7 +89,7 @@ export async function breakingCheck(args: {
     await extractCommit(cwd, base.sha, work, [dirname(specRoot)]);
     let report: Report;
     try {
-      report = await compareSpecFiles(join(work, specRoot), headRoot, { optic });
+      report = compareSpecFiles(join(work, specRoot), headRoot);
     } catch (e) {
       if (e instanceof SpecLoadError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
       throw e;

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 
-export const COMMAND_CHECKS = ["lint", "drift", "typecheck", "tests"] as const;
+export const COMMAND_CHECKS = ["lint", "drift", "typecheck", "tests", "trace"] as const;
 export type CommandCheck = (typeof COMMAND_CHECKS)[number];
 
 export const COMMANDS: Record<CommandCheck, string[]> = {
@@ -12,6 +12,8 @@ export const COMMANDS: Record<CommandCheck, string[]> = {
   drift: ["npm", "run", "--silent", "check:generated"],
   typecheck: ["npm", "run", "--silent", "typecheck"],
   tests: ["npx", "vitest", "run"],
+  // `npm test` runs it as a command; the gate runs it in-process (trace-check.ts) to list statements to re-read.
+  trace: ["npm", "run", "--silent", "trace"],
 };
 
 export interface CheckResult {

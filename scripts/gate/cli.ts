@@ -13,8 +13,10 @@ import {
   usageError,
 } from "../../contract-core/index.js";
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
+import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
 import { coverageCheck } from "./coverage-check.js";
+import { traceCheck } from "./trace-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
 
 export interface GateOptions {
@@ -24,8 +26,6 @@ export interface GateOptions {
   base?: string;
   /** Run only these checks (the others show as not selected). */
   only?: CheckName[];
-  /** Run Optic as a cross-check in the breaking check (default true). */
-  optic?: boolean;
   /** Replace the command of a command check (argv, run without a shell). */
   commands?: Partial<Record<CommandCheck, string[]>>;
   /** Where the checks' output goes (default: stderr). */
@@ -53,7 +53,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     const t0 = performance.now();
     let result: Omit<StepResult, "ms">;
     if (name === "breaking") {
-      breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base), optic: options.optic });
+      breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base) });
       result = { name, status: breaking.status, note: breaking.note };
     } else if (name === "coverage") {
       const coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
@@ -66,6 +66,12 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
         ...(details ? { details } : {}),
         ...(markdown ? { section: markdown } : {}),
       };
+    } else if (name === "trace") {
+      const trace = await traceCheck(cwd, await resolveBase(cwd, options.base));
+      const section = trace.markdown
+        ? `Statements of the reference to re-read:\n\n${trace.markdown.trimEnd()}`
+        : undefined;
+      result = { name, status: trace.status, note: trace.note, output: trace.output, ...(section ? { section } : {}) };
     } else {
       const { status, note, output, details } = await runCheck(name, options.commands?.[name] ?? COMMANDS[name], cwd);
       result = { name, status, note, output, details };
@@ -86,19 +92,24 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const steps = CHECKS.map(
     (name): StepResult => results.get(name) ?? { name, status: "skip", ms: 0, note: "not selected (--only)" },
   );
+  // The changelog entries the pull request adds, beside the breaking check that compares the same base.
+  const changelog = selected.includes("breaking")
+    ? await changelogSection(cwd, await resolveBase(cwd, options.base))
+    : undefined;
+  const withChangelog = (summary: string) => (changelog ? `${summary}\n\n${changelog}` : summary);
   const totalMs = performance.now() - started;
   return {
     ok: steps.every((s) => s.status !== "fail"),
     steps,
-    markdown: renderSummary(steps, breaking, totalMs, false),
-    stepSummary: renderSummary(steps, breaking, totalMs, true),
+    markdown: withChangelog(renderSummary(steps, breaking, totalMs, false)),
+    stepSummary: withChangelog(renderSummary(steps, breaking, totalMs, true)),
   };
 }
 
 export const GATE_COMMAND: CommandSpec = {
   name: "npm run gate",
   summary:
-    "The PR gate: lint, drift check, breaking changes against a base, typecheck, tests and contract coverage, with a Markdown summary of what each found.",
+    "The PR gate: lint, drift check, breaking changes against a base, typecheck, tests, contract coverage and the trace of the reference, with a Markdown summary of what each found.",
   options: {
     base: {
       type: "string",
@@ -106,7 +117,6 @@ export const GATE_COMMAND: CommandSpec = {
       description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)",
     },
     only: { type: "string", value: `<${CHECKS.join(",")}>`, description: "run only these checks (comma list)" },
-    "no-optic": { type: "boolean", description: "skip the Optic cross-check in the breaking check" },
   },
 };
 
@@ -116,7 +126,7 @@ export function parseArgs(argv: string[], out?: (text: string) => void): GateOpt
   return parsed && gateOptions(parsed.values);
 }
 
-function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOptions {
+function gateOptions({ base, only }: CliValues): GateOptions {
   const opts: GateOptions = {};
   if (typeof base === "string") {
     if (!base) throw usageError(GATE_COMMAND, "--base needs a git ref");
@@ -128,7 +138,6 @@ function gateOptions({ base, only, "no-optic": noOptic }: CliValues): GateOption
       throw usageError(GATE_COMMAND, `--only takes a comma list of ${CHECKS.join(", ")}`);
     opts.only = list as CheckName[];
   }
-  if (noOptic === true) opts.optic = false;
   return opts;
 }
 

@@ -66,8 +66,7 @@ describe("breaking check in a temporary git repository", () => {
     await git("add", "-A");
     await git("commit", "-q", "-m", message);
   };
-  const check = async (ref: string | undefined) =>
-    breakingCheck({ cwd: dir, base: await resolveBase(dir, ref), optic: false });
+  const check = async (ref: string | undefined) => breakingCheck({ cwd: dir, base: await resolveBase(dir, ref) });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "gate-repo-"));
@@ -156,7 +155,7 @@ describe("breaking check in a temporary git repository", () => {
     const summaryFile = join(dir, "step-summary.md");
     const child = await run(
       process.execPath,
-      [...RUN_TYPESCRIPT, join(HERE, "cli.ts"), "--only", "breaking", "--base", "HEAD~2", "--no-optic"],
+      [...RUN_TYPESCRIPT, join(HERE, "cli.ts"), "--only", "breaking", "--base", "HEAD~2"],
       { cwd: dir, env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile } },
     ).then(
       () => ({ code: 0, stdout: "" }),
@@ -193,6 +192,7 @@ describe("command checks", () => {
       "typecheck:fail",
       "tests:pass",
       "coverage:skip",
+      "trace:skip",
     ]);
     expect(result.markdown).toContain("| ✔ Lint | ✔ lint: 0 problems |");
     expect(result.markdown).toContain("| ✘ Typecheck | 1 type error (exit code 2) |");
@@ -369,11 +369,10 @@ describe("markers", () => {
 });
 
 describe("arguments and summary", () => {
-  it("parses --base, --only and --no-optic, rejecting the rest", () => {
-    expect(parseArgs(["--base", "origin/main", "--only", "breaking,tests", "--no-optic"])).toEqual({
+  it("parses --base and --only, rejecting the rest", () => {
+    expect(parseArgs(["--base", "origin/main", "--only", "breaking,tests"])).toEqual({
       base: "origin/main",
       only: ["breaking", "tests"],
-      optic: false,
     });
     expect(parseArgs(["--base=HEAD~2"])).toEqual({ base: "HEAD~2" });
     let help = "";
@@ -383,6 +382,7 @@ describe("arguments and summary", () => {
       [["--base"], "needs a git ref"],
       [["--only", "lint,nope"], "--only takes"],
       [["--all"], "unknown argument --all"],
+      [["--no-optic"], "unknown argument --no-optic"],
     ] as const)
       expect(() => parseArgs([...argv])).toThrow(new RegExp(message.replace(/[-]/g, "\\-")));
     expect(() => parseArgs(["--what"])).toThrow(UsageError);

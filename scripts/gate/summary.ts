@@ -8,7 +8,7 @@ import { markdownTable } from "../breaking/breaking.js";
 import type { BreakingOutcome } from "./breaking-check.js";
 import { markerLines } from "./breaking-markers.js";
 
-export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage"] as const;
+export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage", "trace"] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const TITLES: Record<CheckName, string> = {
@@ -18,6 +18,7 @@ export const TITLES: Record<CheckName, string> = {
   typecheck: "Typecheck",
   tests: "Tests",
   coverage: "Contract coverage",
+  trace: "Trace (every statement of the reference)",
 };
 
 export interface StepResult {

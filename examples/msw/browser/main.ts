@@ -19,7 +19,7 @@ const worker = setupWorker(...sandbox.handlers);
 await worker.start({ onUnhandledFrame: "bypass", quiet: true, serviceWorker: { url: "./mockServiceWorker.js" } });
 const client = createTalentGraphClient({
   baseUrl,
-  apiKey: sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key,
+  apiKey: sandbox.keys.acme,
 });
 
 async function showLists(): Promise<void> {

@@ -22,7 +22,7 @@ try {
   await Promise.all(loaders.map(async (loader) => loader(context)));
   const write = query.get("write");
   if (write) {
-    const apiKey = sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key;
+    const apiKey = sandbox.keys.acme;
     const res = await fetch("/v1/lists", {
       method: "POST",
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },

@@ -8,7 +8,7 @@ import { sandbox } from "./preview.js";
 
 /** The component: the Lists of the Acme organization, as <li> names. */
 export async function renderLists(root: HTMLElement): Promise<void> {
-  const apiKey = sandbox.keys.find((k) => k.key.startsWith("tgsb_acme_"))!.key;
+  const apiKey = sandbox.keys.acme;
   const client = createTalentGraphClient({ baseUrl: `${location.origin}/v1`, apiKey });
   const lists = unwrap(await client.GET("/lists")).data;
   const ul = document.createElement("ul");

@@ -1,10 +1,14 @@
 /**
- * The Storybook recipe's `.storybook/main.ts` part: `npx msw init public/` writes mockServiceWorker.js, and
- * `staticDirs` serves it at the root of Storybook's origin, where the worker must come from. Add your
- * framework (e.g. `framework: "@storybook/react-vite"`) and stories as usual.
+ * The Storybook recipe's `.storybook/main.ts` (Storybook 10): a default export naming the framework (without
+ * one Storybook stops with "MissingBuilderError"), and `staticDirs` serving `public/`, where `npx msw init
+ * public/ --save` put mockServiceWorker.js: the worker must come from the root of Storybook's origin.
  */
 import type { StorybookConfig } from "storybook/internal/types";
 
-export const config = {
+const config: StorybookConfig = {
+  framework: "@storybook/react-vite", // your framework package
+  stories: ["../src/**/*.stories.ts"],
   staticDirs: ["../public"],
-} satisfies Partial<StorybookConfig>;
+};
+
+export default config;

@@ -21,11 +21,14 @@ export function trimmed(value: unknown): string | null {
   return t === "" ? null : t;
 }
 
-/** A required name, 1-`max` characters after trimming (saved queries, Lists). */
+/**
+ * A required name, 1-`max` characters after trimming (saved queries, Lists). Characters are code points, as the
+ * spec's pattern and JSON Schema's lengths count them (spec/DECISIONS.md 34).
+ */
 export function requiredName(value: unknown, max = 80): string {
   const name = trimmed(value);
   if (name === null) throw invalidRequest(`name must be 1-${max} characters after trimming`);
-  if (name.length > max) throw invalidRequest(`name must be at most ${max} characters after trimming`);
+  if ([...name].length > max) throw invalidRequest(`name must be at most ${max} characters after trimming`);
   return name;
 }
 

@@ -21,7 +21,13 @@ import { Prng } from "../data/prng.js";
 import { ALL_TITLES, familyTitles, synthesizePerson } from "../data/synthesis.js";
 import { slugify } from "../data/generate.js";
 import { compilePlaces } from "../domain/locations.js";
-import { matchPerson, profileKeywordTokens, type MatchRules, type SearchFilters } from "../domain/search.js";
+import {
+  matchPerson,
+  NO_FILTERS,
+  profileKeywordTokens,
+  type MatchRules,
+  type SearchFilters,
+} from "../domain/search.js";
 import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
 import type { MemberProfile } from "./records.js";
 import { unitFrom } from "./area-helpers.js";
@@ -153,28 +159,14 @@ export function discoveryFilters(f: PeopleFilters): SearchFilters {
     ...(f.past_company_ids ? [{ ids: lower(f.past_company_ids), current: false }] : []),
   ];
   return {
-    company: null,
-    minCompanyMonths: null,
-    companyCurrent: false,
-    leftMinMonthsAgo: null,
-    activeDuring: null,
-    roleFamily: null,
-    minRoleMonths: null,
-    roles: [],
+    ...NO_FILTERS,
     keywords: f.keywords ? profileKeywordTokens(f.keywords) : [],
-    qIn: "people",
     school: f.school ? f.school.toLowerCase() : null,
     skills: f.skills ? { terms: lower(f.skills), mode: f.skill_match ?? "any" } : null,
     languages: f.languages ? { terms: lower(f.languages), mode: f.language_match ?? "any" } : null,
     excludeLanguages: lower(f.exclude_languages ?? []),
-    certifications: null,
     locations: f.location_ids ? compilePlaces(f.location_ids) : null,
     excludeLocations: f.exclude_location_ids ? compilePlaces(f.exclude_location_ids) : null,
-    openToWork: null,
-    betweenRoles: null,
-    exploring: null,
-    codehostHireable: null,
-    includeFlagged: false,
     rules: DISCOVERY_RULES,
     ...(currentTitles.length > 0 ? { currentTitles } : {}),
     ...(f.past_titles ? { pastTitles: lower(f.past_titles) } : {}),

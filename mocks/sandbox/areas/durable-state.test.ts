@@ -24,7 +24,7 @@ import { KEYS, ORGS } from "../contract/auth.js";
 import type { StateStorage, StoredState } from "../contract/context.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { createSandboxHandlers, localStorageState } from "../hosts/msw/msw.js";
-import { lockPath, sqlite } from "../hosts/node/node-state-storage.js";
+import { sqlite } from "../hosts/node/node-state-storage.js";
 import { spawnSandbox, type SandboxChild } from "../testing/child.js";
 import { openStateful } from "../testing/test-kit.js";
 
@@ -93,7 +93,7 @@ describe("the state file", () => {
       const deleted = await createList(sb, "Deleted");
       await createList(sb, "Readable");
       expect((await sb.request("DELETE", `/lists/${deleted}`, { key: "acme" })).status).toBeLessThan(300);
-      for (const f of [file, `${file}-wal`, lockPath(file)]) expect(statSync(f).mode & 0o777, f).toBe(0o600);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
     });
     const names = sql(file, README_QUERY, ORGS.acme.id).map((r) => r.name);
     expect(names).toContain("Readable");
@@ -101,14 +101,14 @@ describe("the state file", () => {
     await withSandbox(file, async (sb) => expect(await listNames(sb)).toEqual(names));
   });
 
-  it("is used by one sandbox at a time: a second one on the same file refuses, naming it and the first", async () => {
+  it("is used by one sandbox at a time: a second one on the same file refuses, naming it", async () => {
     const file = join(dir, "shared.db");
     await withSandbox(file, async (first) => {
       await createList(first, "First's");
       const message = await startError(file);
       expect(message).toContain(file);
-      expect(message).toMatch(new RegExp(`another sandbox is using it \\(process ${process.pid} on `));
-      expect(message).toMatch(/stop that sandbox first, or give this one another --state-file/);
+      expect(message).toMatch(/another process has it open \(another sandbox with this --state-file/);
+      expect(message).toMatch(/stop that process first, or give this sandbox another --state-file/);
       // The first one goes on undisturbed.
       await createList(first, "After the refusal");
     });
@@ -152,42 +152,12 @@ describe("the state file", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it("in the JSON format of earlier versions is migrated once, the JSON kept beside it", async () => {
+  it("in JSON (not a database) is refused, and left as it is", async () => {
     const file = join(dir, "earlier.json");
-    const org = { ...ORGS.acme, plan: "unlimited", accessAllowed: true, watchSlotsMax: 1000 };
-    const list = {
-      id: "5f0c9a57-2b1e-4c11-9d0e-3f6a2b7c8d90",
-      name: "From the JSON file",
-      description: null,
-      default_key: null,
-      source_watch_id: null,
-      created_at: "2026-11-20T08:00:00.000Z",
-      updated_at: "2026-11-20T08:00:00.000Z",
-      members: [],
-    };
-    const earlier = JSON.stringify({
-      version: 1,
-      saved_at: "2026-11-20T08:00:00.000Z",
-      state: {
-        version: 1,
-        orgs: [
-          {
-            info: { id: org.id, name: org.name, plan: "unlimited", accessAllowed: true, watchSlotsMax: 1000 },
-            slices: { lists: [list] },
-          },
-        ],
-      },
-      shared: { ids: 7 },
-    });
-    writeFileSync(join(dir, "earlier-journal.json.journal"), '{"org":{}}\n');
-    writeFileSync(join(dir, "earlier-journal.json"), earlier);
-    expect(await startError(join(dir, "earlier-journal.json"))).toMatch(
-      /writes in .*earlier-journal\.json\.journal.*start and stop it once with the earlier sandbox version/,
-    );
-    writeFileSync(file, earlier);
-    await withSandbox(file, async (sb) => expect(await listNames(sb)).toContain("From the JSON file"));
-    expect(readFileSync(`${file}.v1.json`, "utf8")).toBe(earlier);
-    expect(sql(file, README_QUERY, org.id).map((r) => r.name)).toContain("From the JSON file");
+    const text = JSON.stringify({ version: 1, state: { orgs: [] }, shared: { ids: 7 } });
+    writeFileSync(file, text);
+    expect(await startError(file)).toMatch(/earlier\.json: it is not a SQLite database/);
+    expect(readFileSync(file, "utf8")).toBe(text);
   });
 });
 
@@ -243,7 +213,7 @@ describe("a damaged or unusable state file stops the start, named, and is left a
     const folder = join(dir, "folder.db");
     mkdirSync(folder);
     expect(await startError(folder)).toMatch(/folder\.db: it is a directory/);
-    // A link placed where the sandbox writes its WAL is refused too.
+    // A link placed where SQLite would find a WAL is refused too.
     const walLinked = await goodFile("wal-linked.db");
     symlinkSync(target, `${walLinked}-wal`);
     expect(await startError(walLinked)).toMatch(/wal-linked\.db-wal: it is not a regular file/);
@@ -298,6 +268,67 @@ describe("a write the store does not keep changes nothing", () => {
   });
 });
 
+describe("storage that refuses every write (MSW host)", () => {
+  it("answers each write 500 naming the storage's error, and every read still 200", async () => {
+    const storage: StateStorage = {
+      location: "full",
+      load: () => null,
+      write() {
+        throw new Error("QuotaExceededError: the quota has been exceeded");
+      },
+    };
+    const sandbox = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: storage });
+    const call = (method: string, url: string, body?: unknown) =>
+      sandbox.core.handle({
+        method,
+        url,
+        headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    try {
+      const failed = await call("POST", "/v1/queries", { name: "Q", query: { keywords: "x" } });
+      expect(failed.status).toBe(500);
+      expect(JSON.parse(failed.body!).error).toEqual({
+        type: "server_error",
+        message: "The sandbox could not save this write in full; it was not acknowledged",
+      });
+      for (const url of ["/v1/me", "/v1/people?limit=1", "/v1/queries"])
+        expect((await call("GET", url)).status, url).toBe(200);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
+describe("the stored id sequence is bounded", () => {
+  const stateWithIds = (ids: number): StoredState => ({ orgs: [], shared: { ids } });
+  const open = (ids: number) =>
+    createSandboxHandlers({
+      graph: fixtureGraphInput(),
+      timers: false,
+      persist: { location: "ids", load: () => stateWithIds(ids), write: () => undefined },
+    });
+
+  it("refuses one at Number.MAX_SAFE_INTEGER at load, not one write later", () => {
+    expect(() => open(Number.MAX_SAFE_INTEGER)).toThrow(/Cannot use the sandbox state in ids: .*holds "ids" in a form/);
+  });
+
+  it("takes one at the bound (2^52) and hands out ids after it (negative)", async () => {
+    const sandbox = open(2 ** 52);
+    try {
+      const res = await sandbox.core.handle({
+        method: "POST",
+        url: "/v1/lists",
+        headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "After the bound" }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
 describe("stored state in a browser's storage is checked before use", () => {
   const DEEP = "nested 12,000 levels deep";
   const valid = () => {
@@ -332,7 +363,7 @@ describe("stored state in a browser's storage is checked before use", () => {
     [
       "an organization without a plan",
       (s) => delete s.orgs[0].info.plan,
-      /organization 1 has a missing or invalid plan/,
+      /organization 1 holds "info" in a form this sandbox does not write \(\/ must have required property 'plan'\)/,
     ],
     [
       "an unknown kind of record",
@@ -404,9 +435,7 @@ describe("kill -9 in the middle of a burst of writes", () => {
     const headers = { authorization: `Bearer ${ACME}`, "content-type": "application/json" };
     const first = await startChild(stateFile);
     // While it runs, the file is the first process's: another start refuses, naming that process.
-    expect(await startError(stateFile)).toMatch(
-      new RegExp(`another sandbox is using it \\(process ${first.child.pid} on `),
-    );
+    expect(await startError(stateFile)).toMatch(/another process has it open/);
     const acknowledged: string[] = [];
     let killed = false;
     try {

@@ -174,7 +174,7 @@ function optionalText(body: Record<string, unknown>, name: "stage" | "notes", ma
   if (v === null) return null;
   if (typeof v !== "string") throw invalidRequest(`${name} must be a string or null`);
   const t = v.trim();
-  if (t.length > max) throw invalidRequest(`${name} must be at most ${max} characters`);
+  if ([...t].length > max) throw invalidRequest(`${name} must be at most ${max} characters`);
   return t === "" ? null : t;
 }
 

@@ -7,7 +7,7 @@ import type { Area } from "../contract/context.js";
 import { countriesOf } from "../data/geo.js";
 import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
-import { parsePlaces } from "../domain/terms.js";
+import { distinctTerms, PLACE_LIMITS } from "../domain/terms.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { invalidRequest } from "../contract/errors.js";
 import { parseIsoDateTime } from "./events.js";
@@ -65,14 +65,26 @@ function memberFilters(query: Record<string, unknown>) {
             : query.company_current === "true"
               ? "current"
               : null,
-    locations: location ? parsePlaces("location", location).map((p) => p.toLowerCase()) : [],
-    excludeLocations: exclude ? parsePlaces("exclude_locations", exclude).map((p) => p.toLowerCase()) : [],
+    locations: location ? memberPlaces(location) : [],
+    excludeLocations: exclude ? memberPlaces(exclude) : [],
     company: str(query.company)?.toLowerCase() ?? null,
     roles: str(query.roles) ? parseRoleTokens(str(query.roles)!) : [],
     excludeRecruiters: query.exclude_recruiters === "true",
     depth: depth === "stub" || depth === "enriched" ? depth : null,
     firstSeenAfter: after ? firstSeenAfter(after) : null,
   };
+}
+
+/**
+ * The member list's location parser: the query string is not framework-validated (spec/DECISIONS.md 20), so a
+ * longer list is not refused; its first 20 distinct places, each cut to 120 characters, are used (lower case).
+ */
+function memberPlaces(value: string): string[] {
+  const { maxTerms, maxTermLength } = PLACE_LIMITS;
+  const places = value.split(";").map((p) => [...p.trim()].slice(0, maxTermLength).join(""));
+  return distinctTerms("location", places, { maxTerms: Infinity, maxTermLength: Infinity })
+    .slice(0, maxTerms)
+    .map((p) => p.toLowerCase());
 }
 
 /** "Berlin" or "Berlin, Germany" against "Berlin, Germany": every part of the place is a part of the location (continents expand). */

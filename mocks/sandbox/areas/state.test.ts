@@ -124,7 +124,7 @@ describe("--state-file", () => {
     const broken = join(dir, "broken.json");
     writeFileSync(broken, "{ not json");
     await expect(openStateful({ stateFile: broken })).rejects.toThrow(
-      /Cannot use the sandbox state in .*broken\.json: it is neither a SQLite database nor a JSON state file/,
+      /Cannot use the sandbox state in .*broken\.json: it is not a SQLite database/,
     );
   });
 

@@ -116,6 +116,12 @@ export interface StateStorage {
    * cannot be read throws an Error naming the location and what to do.
    */
   load(): StoredState | null;
+  /**
+   * Takes the store for this sandbox once what load() returned passed every check (the Node host creates or
+   * locks its file only then, so a refused file is never written); returns what the user should know (a file
+   * mode tightened).
+   */
+  open?(): readonly string[];
   /** Keeps one change whole or not at all; returns (or resolves) once it is durable, throws when it is not kept. */
   write(change: StateChange): void | Promise<void>;
   /** Releases the store (the Node host's lock on its file). */
@@ -126,10 +132,6 @@ export interface StoredState {
   orgs: readonly SavedOrg[];
   /** The sandbox-wide items by name (the id sequence, events). */
   shared: Record<string, unknown>;
-  /** What the user should know (a file mode tightened, a store migrated from an earlier format). */
-  warnings?: readonly string[];
-  /** Stored in an earlier format: the core writes it back whole once it was checked. */
-  rewrite?: boolean;
 }
 
 /** One acknowledged write: the organizations it changed (every organization when `all`) and the sandbox-wide items. */

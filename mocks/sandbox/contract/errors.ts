@@ -2,14 +2,20 @@
  * Errors in the reference's application shape `{ error: { type, message } }`, thrown anywhere in the
  * sandbox and answered by the core. The types, shapes and wording are contract-core's error vocabulary.
  */
-import { errorBody, UNAUTHORIZED_MESSAGE, type ErrorBody, type ErrorType } from "../../../contract-core/portable.js";
+import {
+  errorBody,
+  UNAUTHORIZED_MESSAGE,
+  SERVER_ERROR_TYPE,
+  type AnswerErrorType,
+  type ErrorBody,
+} from "../../../contract-core/portable.js";
 
 export class ApiError extends Error {
   declare readonly status: number;
-  declare readonly type: ErrorType | "server_error";
+  declare readonly type: AnswerErrorType;
   declare readonly headers: Record<string, string>;
 
-  constructor(status: number, type: ErrorType | "server_error", message: string, headers: Record<string, string> = {}) {
+  constructor(status: number, type: AnswerErrorType, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.status = status;
     this.type = type;
@@ -23,6 +29,8 @@ export class ApiError extends Error {
 }
 
 export const invalidRequest = (message: string) => new ApiError(400, "invalid_request", message);
+/** A failure of the sandbox itself: 500 with the vocabulary's one 5xx type. */
+export const serverError = (message: string) => new ApiError(500, SERVER_ERROR_TYPE, message);
 export const notFound = (message: string) => new ApiError(404, "not_found", message);
 export const unauthorized = () => new ApiError(401, "unauthorized", UNAUTHORIZED_MESSAGE);
 export const paymentRequired = () =>

@@ -10,6 +10,11 @@ export interface RateLimitOptions {
 export interface SandboxOptions {
   host: string;
   port: number;
+  /**
+   * Host names the sandbox answers besides loopback names, IP addresses and `host` (core/host-guard.ts);
+   * null answers every Host (in-process cores, the MSW host). The Node host always checks.
+   */
+  allowedHosts: readonly string[] | null;
   /** Size of the generated graph (ignored when `graph` is given). */
   people: number;
   companies: number;
@@ -44,6 +49,7 @@ export interface SandboxOptions {
 export const DEFAULT_OPTIONS: SandboxOptions = {
   host: "127.0.0.1",
   port: 4011,
+  allowedHosts: null,
   people: 5000,
   companies: 320,
   seed: 20261122,

@@ -4,7 +4,7 @@
  * the configured latency and no body for HEAD.
  */
 import type { UntypedReply } from "../contract/context.js";
-import { ApiError } from "../contract/errors.js";
+import { ApiError, serverError } from "../contract/errors.js";
 import type { CoreResponse } from "./exchange.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
@@ -32,7 +32,7 @@ export function reply(result: UntypedReply): CoreResponse {
 export function errorResponse(error: unknown, onUnexpected: (e: unknown) => void): CoreResponse {
   if (error instanceof ApiError) return json(error.status, error.body, error.headers);
   onUnexpected(error);
-  return json(500, new ApiError(500, "server_error", "The sandbox failed to answer this request").body);
+  return json(500, serverError("The sandbox failed to answer this request").body);
 }
 
 export interface Finish {

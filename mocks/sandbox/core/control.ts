@@ -9,6 +9,7 @@ import { header, type RequestHeaders } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
 import { ApiError, invalidRequest } from "../contract/errors.js";
 import { json } from "./answer.js";
+import { fromOwnOrigin } from "./cors.js";
 import { JSON_MEDIA, parseJsonBody } from "./body.js";
 import type { CoreRequest, CoreResponse } from "./exchange.js";
 
@@ -25,19 +26,12 @@ const forbidden = (message: string) => new ApiError(403, "invalid_request", mess
 export function refuseCrossSite(headers: RequestHeaders): void {
   const one = (name: string) => header(headers, name);
   const origin = one("origin");
-  const host = one("host");
-  if (origin !== undefined && origin !== "null" && host !== undefined) {
-    let originHost: string | null;
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      originHost = null;
-    }
-    if (originHost !== host.toLowerCase())
-      throw forbidden(`Control endpoints answer only their own origin, not ${origin.slice(0, 200)}`);
-  } else if (origin !== undefined) {
-    throw forbidden("Control endpoints answer only their own origin");
-  }
+  if (origin !== undefined && !fromOwnOrigin(headers))
+    throw forbidden(
+      origin === "null" || one("host") === undefined
+        ? "Control endpoints answer only their own origin"
+        : `Control endpoints answer only their own origin, not ${origin.slice(0, 200)}`,
+    );
   const media = (one("content-type") ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media) && one("x-sandbox-control") === undefined)
     throw invalidRequest("Control writes need Content-Type: application/json (or an X-Sandbox-Control header)");

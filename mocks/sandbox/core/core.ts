@@ -2,47 +2,30 @@
  * The transport-free sandbox: `createSandboxCore(options)` answers plain requests
  * (`{ method, url, headers, body }` -> `{ status, headers, body }`) with no server, no Node API and no
  * framework, so a Fastify server, MSW request handlers or a test can host the same behaviour. Every request
- * runs one pipeline of steps (ARCHITECTURE.md lists them); authentication and organization access come
- * before the body is read, so a missing key is a 401 and a locked organization a 402 whatever the body.
+ * runs one pipeline of named steps (pipeline.ts, wired in `handle` below; ARCHITECTURE.md lists them);
+ * authentication and organization access come before the body is read, so a missing key is a 401 and a
+ * locked organization a 402 whatever the body.
  * Every error becomes the reference's error shape; nothing escapes as an exception.
  */
-import {
-  authenticate,
-  KEYS,
-  requireAnyKey,
-  requireOrganizationAccess,
-  SEED_ORGS,
-  type SandboxKey,
-} from "../contract/auth.js";
-import type { Area, Handler, SandboxContext, StateStorage, UntypedReply } from "../contract/context.js";
+import { KEYS, SEED_ORGS, type SandboxKey } from "../contract/auth.js";
+import type { Area, Handler, SandboxContext, StateStorage } from "../contract/context.js";
 import { generatedGraph } from "../data/generate.js";
 import { buildGraph, type Graph } from "../data/graph.js";
 import { searchIndexOf } from "../domain/search-index.js";
-import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
 import { resolveOptions, type SandboxOptions } from "../contract/options.js";
-import { requestWording, Router, type PreferResult } from "../../../contract-core/portable.js";
+import { Router } from "../../../contract-core/portable.js";
 import { areas as allAreas } from "../areas/index.js";
-import { indexSpec, type JsonObject, type OperationSpec, type SpecIndex } from "../contract/spec.js";
+import { indexSpec, type JsonObject, type SpecIndex } from "../contract/spec.js";
 import { SandboxState } from "../contract/state.js";
 import { useIdMode, type IdMode } from "../areas/area-helpers.js";
 import { loadState } from "../areas/stored-state.js";
-import { errorResponse, finishAnswer, reply } from "./answer.js";
-import { hasNoBody, parseJsonBody } from "./body.js";
-import { clockOf, type ClockInput } from "./clock.js";
-import { answerControl, controlRoutesOf } from "./control.js";
-import { corsHeaders } from "./cors.js";
-import { answerFromExamples, type ChooseExample } from "./examples.js";
-import type { Answered, CoreRequest, CoreResponse } from "./exchange.js";
-import {
-  acceptedPreferences,
-  appliedPreferences,
-  choosesExample,
-  preferredLatency,
-  preferredReply,
-  readPrefer,
-} from "./prefer.js";
+import { clockOf, movableClock, type ClockInput } from "./clock.js";
+import { controlRoutesOf } from "./control.js";
+import type { ChooseExample } from "./examples.js";
+import type { CoreRequest, CoreResponse } from "./exchange.js";
+import { answer, begin, checkPath, preflight, rateLimit, route, storeWrite, type Pipeline } from "./pipeline.js";
+import { refuseForeignHost } from "./host-guard.js";
 import { createRateLimiter } from "./ratelimit.js";
-import { readRequestLine, type RequestLine } from "./request-line.js";
 import { createWriteStore } from "./store.js";
 import { startTicker } from "./timers.js";
 import { compileRequestValidators } from "./validation.js";
@@ -81,10 +64,12 @@ export interface SandboxCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The test keys. */
   keys: readonly SandboxKey[];
-  /** Back to the seed (as POST /__sandbox/reset). */
+  /** Back to the seed (as POST /__sandbox/reset) and to the starting clock. */
   reset(): void;
   /** Moves the sandbox clock forward and runs the time-driven work (jobs, events) that falls due. */
   advance(ms: number): void;
+  /** Sets the sandbox clock to `t` (forward or back); runs no jobs or events (advance does). */
+  setNow(t: Date | string | number): void;
   /** Stops the timer and saves the state file (when storage was given). */
   close(): void;
   ctx: SandboxContext;
@@ -113,8 +98,8 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     ...partial
   } = input;
   const base = resolveOptions({ ...partial, ...(now === undefined ? {} : { now: clockOf(now) }) });
-  let offset = 0;
-  const options: SandboxOptions = { ...base, now: () => base.now() + offset };
+  const clock = movableClock(base.now);
+  const options: SandboxOptions = { ...base, now: clock.now };
   const spec: SpecIndex = indexSpec(doc);
   const t0 = performance.now();
   const graph = loadGraph(options);
@@ -143,105 +128,37 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   for (const area of areas) area.setup?.(ctx);
   const ticker = startTicker(areas, ctx, timers);
 
-  /** An operation: authenticate -> organization -> body -> Prefer -> validate -> handle. */
-  async function operate(
-    op: OperationSpec,
-    params: Record<string, string>,
-    request: CoreRequest,
-    line: RequestLine,
-    prefer: PreferResult,
-  ): Promise<Answered> {
-    const { method, query: rawQuery } = line;
-    const label = labelOf(line);
-    const validator = validators.get(op.operationId)!;
-    if (examples) {
-      requireAnyKey(request.headers);
-      const body = await parseJsonBody(method, request.headers, request.body);
-      const prefs = acceptedPreferences(prefer);
-      const input = { params, rawQuery, body, label };
-      return { response: answerFromExamples(spec, op, validator, input, prefs, examples.choose), org: null };
-    }
-    const auth = authenticate(request.headers, state);
-    requireOrganizationAccess(auth.org, op.operationId);
-    // A read has no body: no await (a turn of the event loop per request) for nothing.
-    const body = hasNoBody(method) ? undefined : await parseJsonBody(method, request.headers, request.body);
-    const prefs = acceptedPreferences(prefer);
-    if (choosesExample(prefs)) return { response: reply(preferredReply(spec, op, label, prefs)), org: null };
-    const handler = handlers.get(op.operationId);
-    if (!handler) throw new ApiError(500, "server_error", `${op.operationId} is not implemented in the sandbox yet`);
-    const input = validator(params, rawQuery, body);
-    const req = { ...input, operationId: op.operationId, rawQuery, org: auth.org };
-    const answered = handler(req as never, ctx) as UntypedReply | Promise<UntypedReply>;
-    // A plain reply is not awaited: no turn of the event loop for nothing.
-    return { response: reply(answered instanceof Promise ? await answered : answered), org: auth.org };
-  }
+  const pipeline: Pipeline = { ctx, router, control, handlers, validators, limiter, store, examples };
 
-  /** The control endpoint or the operation the path names; a 404 otherwise. */
-  async function route(request: CoreRequest, line: RequestLine, prefer: PreferResult): Promise<Answered> {
-    const { method, path } = line;
-    const lookupMethod = method === "HEAD" ? "GET" : method;
-    const ctl = control.get(`${lookupMethod} ${path}`);
-    if (ctl) return { response: await answerControl(ctl, request, method, ctx), org: null };
-    const found = router.match(lookupMethod, path);
-    if (found.ok) return operate(found.route, found.params, request, line, prefer);
-    throw notFound(
-      requestWording.notAnOperation(labelOf(line), path.startsWith(`${spec.basePath}/`) ? undefined : spec.basePath),
-    );
-  }
-
-  /** Preflight, rate limit, then the route (its write stored before the answer). */
-  async function dispatch(
-    request: CoreRequest,
-    line: RequestLine,
-    prefer: PreferResult,
-    headers: Record<string, string>,
-  ): Promise<CoreResponse> {
-    // Preflight requests: answered before authentication and rate limiting.
-    if (line.method === "OPTIONS") return { status: 204, headers: {}, body: undefined };
-    if (limiter && line.api) {
-      const limited = limiter(request.remoteAddress ?? "local", headers);
-      if (limited) return limited;
-    }
-    if (!line.normalized.ok) throw invalidRequest(line.normalized.message);
-    let answered: Answered;
-    try {
-      answered = await route(request, line, prefer);
-    } catch (error) {
-      store.failed(error, line.method);
-      throw error;
-    }
-    return store.acknowledge(answered, line.method);
-  }
-
+  /** The pipeline's steps (pipeline.ts), in order; each may end the request with its answer. */
   async function handle(request: CoreRequest): Promise<CoreResponse> {
-    const line = readRequestLine(request.method, request.url, spec.basePath);
-    const headers = corsHeaders(request.headers, line.method === "OPTIONS");
-    const prefer = readPrefer(request.headers, line.query);
-    let response: CoreResponse;
+    const x = begin(pipeline, request);
     try {
-      response = await dispatch(request, line, prefer, headers);
+      refuseForeignHost(request.headers, options.allowedHosts);
+      const early = preflight(x) ?? rateLimit(pipeline, x);
+      if (early) return await answer(pipeline, x, early);
+      checkPath(x);
+      return await answer(pipeline, x, await storeWrite(pipeline, x, () => route(pipeline, x)));
     } catch (error) {
-      response = errorResponse(error, (e) => logError("sandbox handler failed", e));
+      return answer(pipeline, x, { error });
     }
-    return finishAnswer(response, {
-      method: line.method,
-      headers,
-      applied: appliedPreferences(prefer, line.api),
-      delayMs: options.latencyMs + preferredLatency(prefer, line.api),
-    });
   }
 
   return {
     handle,
     keys: KEYS,
-    reset: () => void control.get("POST /__sandbox/reset")?.handle(undefined, ctx),
+    reset() {
+      clock.reset();
+      void control.get("POST /__sandbox/reset")?.handle(undefined, ctx);
+    },
+    setNow: (t) => clock.set(t),
     advance(ms) {
-      if (!(ms >= 0)) throw new Error(`advance(ms) needs a non-negative number of milliseconds, got ${ms}`);
+      if (!(ms >= 0)) clock.advance(ms); // refused (RangeError) before any tick runs
       const step = Number.isFinite(ticker.every) ? ticker.every : ms;
       let remaining = ms;
       do {
         const d = Math.min(step, remaining);
-        offset += d;
+        clock.advance(d);
         remaining -= d;
         ticker.tick();
       } while (remaining > 0);
@@ -255,5 +172,3 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
     graphMs,
   };
 }
-
-const labelOf = (line: RequestLine) => `${line.method} ${line.path}`;

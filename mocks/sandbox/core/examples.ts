@@ -2,7 +2,7 @@
  * Stateless (examples) mode's answer step, as the static mock answers: the request validated, then the
  * example `Prefer` names, else the one the example matcher chooses for the request, else the default 2xx.
  */
-import { queryRecord, type Preferences } from "../../../contract-core/portable.js";
+import { queryRecord, type ExampleMatcher, type Preferences } from "../../../contract-core/portable.js";
 import type { OperationSpec, SpecIndex } from "../contract/spec.js";
 import { reply } from "./answer.js";
 import type { CoreResponse } from "./exchange.js";
@@ -10,11 +10,7 @@ import { choosesExample, preferredReply } from "./prefer.js";
 import type { RequestValidator } from "./validation.js";
 
 /** Names the example for a request (contract-core's example matcher), or undefined for the default. */
-export type ChooseExample = (
-  method: string,
-  path: string,
-  query: Record<string, string | string[]>,
-) => string | undefined;
+export type ChooseExample = ExampleMatcher;
 
 export function answerFromExamples(
   spec: SpecIndex,
@@ -28,6 +24,7 @@ export function answerFromExamples(
   validator(request.params, rawQuery, request.body);
   // The matcher is asked only when Prefer names neither a status nor an example.
   const path = label.slice(label.indexOf(" ") + 1 + spec.basePath.length);
-  const example = choosesExample(prefs) ? prefs.example : choose(op.method, path, queryRecord(rawQuery));
-  return reply(preferredReply(spec, op, label, { ...prefs, example }));
+  const chosen = choosesExample(prefs) ? undefined : choose(op.method, path, queryRecord(rawQuery), request.body);
+  const answer = chosen ? { ...prefs, example: chosen.example, code: chosen.status } : prefs;
+  return reply(preferredReply(spec, op, label, answer));
 }

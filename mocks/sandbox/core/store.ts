@@ -4,7 +4,7 @@
  * nothing, because memory goes back to the stored state.
  */
 import type { SandboxContext } from "../contract/context.js";
-import { ApiError } from "../contract/errors.js";
+import { ApiError, serverError } from "../contract/errors.js";
 import { persistWrite, reloadState } from "../areas/stored-state.js";
 import { json } from "./answer.js";
 import type { Answered, CoreResponse } from "./exchange.js";
@@ -43,7 +43,8 @@ export function createWriteStore(ctx: SandboxContext): WriteStore {
           rollback();
           return json(
             500,
-            new ApiError(500, "server_error", "The sandbox could not save this write; it was not acknowledged").body,
+            serverError(`The sandbox could not save this write in ${ctx.storage?.location}; it was not acknowledged`)
+              .body,
           );
         }
       }

@@ -1,14 +1,10 @@
 /**
- * Sets of people for the search indexes: ascending lists of person indexes (record idx, graph order), posting
- * lists per key, and the same sets as bits (person `idx` is bit `idx & 31` of word `idx >>> 5`), which a search
- * plan combines word by word, so that long lists cost a word per 32 people however many of them are in it.
+ * Sets of people for the search indexes: ascending lists of person indexes (record idx, graph order) and posting
+ * lists per key, with the two ways a search combines them (in any list, in every list).
  */
 
 /** Person indexes, ascending, without repeats. */
 export type People = readonly number[];
-
-/** A set of people as bits, one word per 32 people. */
-export type Bits = Uint32Array;
 
 /** key -> the people under it. */
 export type Postings = Map<string, number[]>;
@@ -27,53 +23,40 @@ export function where(postings: Postings, test: (key: string) => boolean): Peopl
   return lists;
 }
 
-/** Whether the bits hold the person. */
-export function has(bits: Bits, idx: number): boolean {
-  return ((bits[idx >>> 5]! >>> (idx & 31)) & 1) === 1;
-}
-
-/**
- * The people in any of the sets as new bits, among `size` people: a list's bits are set one by one, unless
- * `known` holds them (the index keeps the bits of its long lists), then they are or-ed word by word.
- */
-export function union(size: number, sets: readonly (People | Bits)[], known?: ReadonlyMap<People, Bits>): Bits {
-  const out = new Uint32Array((size + 31) >>> 5);
-  for (const set of sets) {
-    const bits = set instanceof Uint32Array ? set : known?.get(set);
-    if (bits) for (let w = 0; w < out.length; w++) out[w]! |= bits[w]!;
-    else for (const idx of set as People) out[idx >>> 5]! |= 1 << (idx & 31);
-  }
-  return out;
-}
-
-/** The people in every `keep` set (all of `everyone` when none) and in no `drop` set, as new bits. */
-export function common(everyone: Bits, keep: readonly Bits[], drop: readonly Bits[]): Bits {
-  const out = Uint32Array.from(keep[0] ?? everyone);
-  for (const set of keep.slice(1)) for (let w = 0; w < out.length; w++) out[w]! &= set[w]!;
-  for (const set of drop) for (let w = 0; w < out.length; w++) out[w]! &= ~set[w]!;
-  return out;
-}
-
-/** How many people the bits hold. */
-export function count(bits: Bits): number {
-  let n = 0;
-  for (let word of bits) {
-    // The bits of each 2, 4 and 8 bits summed in place; the 4 byte sums added up in the top byte.
-    word -= (word >>> 1) & 0x55555555;
-    word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
-    n += Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
-  return n;
-}
-
-/** The people of the bits, ascending, who pass the test, until `limit` of them. */
-export function peopleOf(bits: Bits, limit = Infinity, test = (_idx: number) => true): number[] {
+/** The people in any of the lists, ascending (among `size` people). */
+export function union(size: number, lists: readonly People[]): People {
+  if (lists.length === 1) return lists[0]!;
+  const seen = new Uint8Array(size);
+  for (const list of lists) for (const idx of list) seen[idx] = 1;
   const out: number[] = [];
-  for (let w = 0; w < bits.length && out.length < limit; w++) {
-    for (let word = bits[w]!; word !== 0 && out.length < limit; word &= word - 1) {
-      const idx = (w << 5) | (31 - Math.clz32(word & -word));
-      if (test(idx)) out.push(idx);
+  for (let idx = 0; idx < size; idx++) if (seen[idx] === 1) out.push(idx);
+  return out;
+}
+
+/** The people in every list, ascending (the shortest list read first; none: undefined, no narrowing). */
+export function intersect(lists: readonly People[]): People | undefined {
+  const [first, ...rest] = [...lists].sort((a, b) => a.length - b.length);
+  let out = first;
+  for (const list of rest) {
+    if (out!.length === 0) break;
+    const kept: number[] = [];
+    let j = 0;
+    for (const idx of out!) {
+      while (j < list.length && list[j]! < idx) j++;
+      if (list[j] === idx) kept.push(idx);
     }
+    out = kept;
+  }
+  return out;
+}
+
+/** The people not in the list (among `size` people), ascending. */
+export function complement(size: number, list: People): People {
+  const out: number[] = [];
+  let j = 0;
+  for (let idx = 0; idx < size; idx++) {
+    if (list[j] === idx) j++;
+    else out.push(idx);
   }
   return out;
 }

@@ -1,41 +1,10 @@
-/** The people search's query (the saveable keys, the effective query) and the filters it compiles to. */
+/** The people search's effective query and the filters it compiles to (what search and discovery read alike). */
+import type { components } from "../../../generated/schema.js";
 import type { PlaceMatcher } from "./locations.js";
 import type { RoleFilter } from "./roles.js";
 
-/** The saveable filter keys, in echo order (SavedQuery allowlist). */
-export const QUERY_KEYS = [
-  "nl",
-  "company",
-  "min_company_months",
-  "company_active_during",
-  "company_current",
-  "company_left_min_months_ago",
-  "role_family",
-  "min_role_months",
-  "roles",
-  "q_in",
-  "keywords",
-  "school",
-  "skill",
-  "skills",
-  "skill_match",
-  "language",
-  "languages",
-  "language_match",
-  "exclude_languages",
-  "certification",
-  "certifications",
-  "certification_match",
-  "location",
-  "exclude_locations",
-  "open_to_work",
-  "between_roles",
-  "exploring",
-  "codehost_hireable",
-] as const;
-
-export type QueryKey = (typeof QUERY_KEYS)[number];
-export type EffectiveQuery = Partial<Record<QueryKey, string | number | boolean>>;
+/** The effective, saveable query: the spec's filter keys with values of their types (nl phrases included). */
+export type EffectiveQuery = components["schemas"]["PeopleSearchFilters"];
 
 export type MatchMode = "any" | "all";
 

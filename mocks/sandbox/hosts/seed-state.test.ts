@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCli } from "./node/cli.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { buildApp } from "./node/server.js";
+import { createSandboxHandlers } from "./msw/msw.js";
 import type { StartingState } from "./seed-state.js";
 import { testKey, type KeyName } from "../testing/harness.js";
 
@@ -64,6 +65,27 @@ describe("--state-seed", () => {
     }
   });
 
+  it("takes the MSW host's snapshot: the same reads answer the same bytes on the Node host", async () => {
+    const msw = createSandboxHandlers({ ...options, timers: false, now: "2026-11-27T09:00:00.000Z" });
+    await msw.seedState({
+      lists: [{ name: "Finalists", members: ["https://www.linkedin.com/in/someone-example"] }],
+      targets: [{ kind: "company", input: "Northwind Labs", members: { watching: 1, proposed: 1 } }],
+    });
+    msw.core.advance(60_000);
+    const reads = ["/v1/lists", "/v1/targets", "/v1/events", "/v1/me"];
+    const text = async (core: typeof msw.core, url: string) =>
+      (await core.handle({ method: "GET", url, headers: { authorization: `Bearer ${testKey("acme")}` } })).body;
+    const before = await Promise.all(reads.map((url) => text(msw.core, url)));
+    const built = await buildApp({ ...options, stateSeed: seedFile("snapshot.json", msw.snapshot()) });
+    try {
+      expect(await Promise.all(reads.map((url) => text(built.core, url)))).toEqual(before);
+      expect(before[0]).toContain("Finalists");
+    } finally {
+      await built.app.close();
+      msw.close();
+    }
+  });
+
   it("a Target's job in a given phase, with or without members", async () => {
     const declared: StartingState = {
       targets: [
@@ -108,7 +130,7 @@ describe("--state-seed", () => {
   it("refuses a file the API refuses, naming the file, the part and the API's message", async () => {
     const file = seedFile("bad.json", { targets: [{ kind: "people", input: " " }] });
     await expect(buildApp({ ...options, stateSeed: file })).rejects.toThrow(
-      `--state-seed ${file}.targets[0]: POST /v1/targets answered 400 (invalid_request: input must not be blank)`,
+      `--state-seed ${file}.targets[0]: POST /v1/targets answered 400 (invalid_request: body/input must not be blank)`,
     );
     const typo = seedFile("typo.json", { list: [] });
     await expect(buildApp({ ...options, stateSeed: typo })).rejects.toThrow(/unknown field "list"/);

@@ -3,18 +3,25 @@
  * members, saved queries, Targets whose job is in a given phase with members in given statuses,
  * preferences, plan, watch-slot quota, access), and `applyStartingState` builds it by sending the requests a
  * client would send through the core: the API's own validation checks every part, and a part the API
- * refuses is an Error naming the part and quoting the API's answer (the state goes back to the seed).
+ * refuses is an Error naming the part and quoting the API's answer; all or nothing: the state is stored as
+ * one write once built, so a failed build stores nothing (the state goes back to what was stored).
  *
  * Plan, quota and access have no write operation in the reference; they are set on the organization
  * directly, after the Targets, so a declared quota below the watching members gives an organization over
  * its quota.
+ *
+ * A snapshot (the MSW host's `snapshot()`: the whole state in its stored form and the clock) is a
+ * starting state too: it is checked in full like a stored state and put back as it was, so the same reads
+ * answer the same bytes.
  */
 import type { components } from "../../../generated/schema.js";
 import type { OperationId, RequestBody } from "../contract/context.js";
 import { isObj as isObject } from "../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../contract/auth.js";
 import type { SandboxCore } from "../core/core.js";
+import { restoreState, StateFileError, type SandboxSnapshot } from "../areas/stored-state.js";
 import { PLANS, type Plan } from "../contract/state.js";
+import { reloadState, storeWrite } from "../areas/stored-state.js";
 
 type Schemas = components["schemas"];
 type Body<Op extends OperationId> = NonNullable<RequestBody<Op>>;
@@ -58,6 +65,32 @@ export interface StartingState {
   targets?: DeclaredTarget[];
 }
 
+export type { SandboxSnapshot } from "../areas/stored-state.js";
+
+/** What initialState, seedState and --state-seed take: declared states or a snapshot. */
+export type StartingPoint = StartingState | readonly StartingState[] | SandboxSnapshot;
+
+export function isSnapshot(value: unknown): value is SandboxSnapshot {
+  return isObject(value) && "snapshot" in value;
+}
+
+/** Puts a snapshot back (checked in full first); a damaged or foreign one is a StartingStateError. */
+function restoreSnapshot(core: SandboxCore, value: SandboxSnapshot, where: string): void {
+  if (value.snapshot !== 1)
+    fail(`${where}.snapshot`, `this sandbox reads format 1, got ${JSON.stringify(value.snapshot)}`);
+  if (typeof value.now !== "string" || !Number.isFinite(Date.parse(value.now)))
+    fail(`${where}.now`, `must be an ISO 8601 date-time, got ${JSON.stringify(value.now)}`);
+  core.reset();
+  try {
+    restoreState(core.ctx, { orgs: value.orgs, shared: value.shared }, where);
+  } catch (error) {
+    core.reset();
+    if (error instanceof StateFileError) fail(where, `not a snapshot this sandbox can use (${error.message})`);
+    throw error;
+  }
+  core.setNow(value.now);
+}
+
 const FIELDS = ["org", "plan", "watchSlots", "access", "preferences", "savedQueries", "lists", "targets"];
 const LIST_FIELDS = ["members", "stage", "notes"];
 const TARGET_FIELDS = ["members", "job"];
@@ -91,6 +124,7 @@ function arrayOf(where: string, value: unknown): unknown[] {
 
 /** Checks what the API does not see (names, the organization, plan, quota, counts, job) before any write. */
 export function checkStartingState(input: unknown, where = "initialState"): StartingState[] {
+  if (isSnapshot(input)) return [];
   const states = Array.isArray(input) ? input : [input];
   return states.map((raw, i) => {
     const at = Array.isArray(input) ? `${where}[${i}]` : where;
@@ -243,26 +277,35 @@ export function holdsNoState(core: SandboxCore): boolean {
 }
 
 /**
- * Back to the seed, then builds the declared state(s). On an Error (StartingStateError naming the part)
- * the sandbox is back at the seed.
+ * Back to the seed, then builds the declared state(s), all or nothing: the state is built in memory and
+ * handed to the storage (if any) as one write at the end, so a build that fails stores nothing. On an Error
+ * (StartingStateError naming the part) the sandbox is back at what its storage holds (or the seed).
  */
 export async function applyStartingState(
   core: SandboxCore,
-  input: StartingState | readonly StartingState[],
+  input: StartingPoint,
   where = "initialState",
 ): Promise<void> {
+  if (isSnapshot(input)) return restoreSnapshot(core, input, where);
   const states = checkStartingState(input, where);
-  core.reset();
+  const { ctx } = core;
+  const storage = ctx.storage;
+  ctx.storage = null;
   try {
+    core.reset();
     for (const [i, s] of states.entries()) {
       // A locked organization answers 402 to every write: it is locked after its own state is built.
-      const info = core.ctx.state.org(ORGS[s.org ?? "acme"].id)!.info;
+      const info = ctx.state.org(ORGS[s.org ?? "acme"].id)!.info;
       const access = s.access ?? info.accessAllowed;
       info.accessAllowed = true;
       await seedOrg(core, { ...s, access }, Array.isArray(input) ? `${where}[${i}]` : where);
     }
+    ctx.storage = storage;
+    if (storage) await storeWrite(ctx, storage, null);
   } catch (error) {
-    core.reset();
+    ctx.storage = storage;
+    if (storage) reloadState(ctx, storage);
+    else core.reset();
     throw error;
   }
 }

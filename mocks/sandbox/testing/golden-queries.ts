@@ -1,6 +1,6 @@
 /**
- * The request set of the read-side golden answers (testing/golden/<group>.json, checked by golden.test.ts), by
- * group. Paths are relative to /v1; the list is deterministic (literal values plus a fixed-seed mix of filters).
+ * The request set of the read-side golden answers (testing/golden/<group>/<request>.json, checked by
+ * golden.test.ts), by group. Paths are relative to /v1; the list is deterministic (literal values plus a fixed-seed mix of filters).
  * How the requests were chosen, so the whole answers stay small enough to read as diffs:
  *   - browse: each paging and view path once: the default page (25 rows), the largest page (100, compact),
  *     one row, offsets inside, at and past the end, include_flagged;
@@ -31,7 +31,7 @@ const SKILLS = [...new Set(Object.values(FAMILIES).flatMap((f) => f.skills))];
 const TITLES = [...new Set(Object.values(FAMILIES).flatMap((f) => f.titles))];
 
 /** One filter value per parameter, used by the single-parameter rows and the fixed-seed mixes. */
-const POOLS: Record<string, readonly (string | number | boolean)[]> = {
+export const POOLS: Record<string, readonly (string | number | boolean)[]> = {
   company: [
     "northwind",
     "NORTHWIND LABS",
@@ -208,27 +208,40 @@ const NL = [
   "zzz qqq",
 ];
 
-/** Fixed-seed mixes of 2-4 filters (with views, paging and include_flagged), to cover interactions. */
-export function mixedParams(count: number, seed = 20261122): Params[] {
-  const rng = new Prng(seed);
+/** A number from a text (FNV-1a), so that each mix has its own seed. */
+function seedOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * Fixed-seed mixes of 2-4 filters (with views, paging and include_flagged), to cover interactions: `perKey`
+ * mixes of each parameter with 1-3 parameters listed before it in POOLS, each mix from its own seed. A
+ * parameter added at the end of POOLS adds its own mixes and changes no other.
+ */
+export function mixedParams(perKey: number, seed = 20261122): Params[] {
   const keys = Object.keys(POOLS);
   const out: Params[] = [];
-  while (out.length < count) {
-    const params: Params = {};
-    const n = 2 + rng.int(3);
-    for (let i = 0; i < n; i++) {
-      const key = keys[rng.int(keys.length)]!;
-      const pool = POOLS[key]!;
-      params[key] = pool[rng.int(pool.length)]!;
+  keys.forEach((key, k) => {
+    for (let j = 0; k > 0 && j < perKey; j++) {
+      const rng = new Prng(seed ^ seedOf(`${key}#${j}`));
+      const pick = (name: string) => POOLS[name]![rng.int(POOLS[name]!.length)]!;
+      const params: Params = { [key]: pick(key) };
+      const partners = 1 + rng.int(3);
+      for (let i = 0; i < partners; i++) {
+        const other = keys[rng.int(k)]!;
+        params[other] = pick(other);
+      }
+      if ("min_role_months" in params && !("role_family" in params) && !("roles" in params))
+        params.role_family = "engineering";
+      if (rng.int(4) === 0) params.view = "compact";
+      if (rng.int(5) === 0) params.include_flagged = true;
+      if (rng.int(4) === 0) params.offset = rng.int(60);
+      params.limit = [5, 25, 100][rng.int(3)]!;
+      out.push(params);
     }
-    if ("min_role_months" in params && !("role_family" in params) && !("roles" in params))
-      params.role_family = "engineering";
-    if (rng.int(4) === 0) params.view = "compact";
-    if (rng.int(5) === 0) params.include_flagged = true;
-    if (rng.int(4) === 0) params.offset = rng.int(60);
-    params.limit = [5, 25, 100][rng.int(3)]!;
-    out.push(params);
-  }
+  });
   return out;
 }
 
@@ -253,13 +266,13 @@ export function singleParams(): Params[] {
 const PAGE = 3;
 /** Rows per answer of the vocabulary sweeps, which test that each term is found (the total and the first row). */
 const SWEEP = 1;
-/** Fixed-seed filter mixes replayed (of mixedParams' sequence). */
-const MIXES = 100;
+/** Fixed-seed filter mixes per parameter. */
+const MIXES_PER_KEY = 4;
 
 /** A search at the golden page size (PAGE rows) unless it names its own limit. */
 const search = (params: Params): string => people({ limit: PAGE, ...params });
 
-/** The request set, by group (one snapshot file each), in a fixed order. */
+/** The request set, by group (a folder each, a file per request), in a fixed order. */
 export function goldenGroups(): Record<string, string[]> {
   return {
     // Browse: the default page, the largest page, paging inside, at and past the end, views, include_flagged.
@@ -323,7 +336,7 @@ export function goldenGroups(): Record<string, string[]> {
       people({ certifications: JSON.stringify(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) }),
     ],
     // Fixed-seed mixes of filters, views, include_flagged and offsets (at the golden page size).
-    mixed: mixedParams(MIXES).map((params) => search({ ...params, limit: PAGE })),
+    mixed: mixedParams(MIXES_PER_KEY).map((params) => search({ ...params, limit: PAGE })),
     // The other read endpoints: a dossier (by slug and by URL), with includes, coworkers, similar people, 404s.
     dossiers: [
       "/people/priya-raman",

@@ -59,7 +59,7 @@ function memoryStorage(): StateStorage & { text: string | null } {
 describe("createSandboxHandlers", () => {
   it("answers under the spec's server URL by default and nowhere else", async () => {
     const sb = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false });
-    const key = sb.keys[0]!.key;
+    const key = sb.keys.acme;
     expect(defaultBaseUrl()).toBe("https://api.talent-graph.example/v1");
     expect((await call(sb, "https://api.talent-graph.example/v1/people/priya-raman", { key }))!.body.data.slug).toBe(
       "priya-raman",
@@ -75,7 +75,7 @@ describe("createSandboxHandlers", () => {
       timers: false,
       baseUrl: "http://localhost:5173/api/v1",
     });
-    const key = app.keys[0]!.key;
+    const key = app.keys.acme;
     expect((await call(app, "http://localhost:5173/api/v1/people/priya-raman", { key }))!.status).toBe(200);
     expect(await call(app, "http://localhost:5173/v1/people/priya-raman", { key })).toBeNull();
     const missing = await call(app, "http://localhost:5173/api/v1/nowhere", { key });
@@ -94,7 +94,7 @@ describe("createSandboxHandlers", () => {
     expect([noKey!.status, noKey!.body.error.type]).toEqual([401, "unauthorized"]);
     const broken = await call(sb, `${base}/lists`, {
       method: "POST",
-      key: sb.keys[0]!.key,
+      key: sb.keys.acme,
       body: undefined,
       headers: { "content-type": "application/json" },
     });
@@ -103,7 +103,7 @@ describe("createSandboxHandlers", () => {
       sb.handlers,
       new Request(`${base}/lists`, {
         method: "POST",
-        headers: { authorization: `Bearer ${sb.keys[0]!.key}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${sb.keys.acme}`, "content-type": "application/json" },
         body: "{oops",
       }),
     );
@@ -115,7 +115,7 @@ describe("createSandboxHandlers", () => {
   it("with a storage, each accepted change is saved and a new sandbox starts from it; reset clears it", async () => {
     const storage = memoryStorage();
     const first = createSandboxHandlers({ graph: fixtureGraphInput(), timers: false, persist: storage });
-    const key = first.keys[0]!.key;
+    const key = first.keys.acme;
     const base = defaultBaseUrl();
     const created = await call(first, `${base}/lists`, { method: "POST", key, body: { name: "Kept across reloads" } });
     expect(created!.status).toBe(201);

@@ -6,16 +6,19 @@
  *
  *   const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1" });
  *   setupServer(...sandbox.handlers).listen();           // or setupWorker(...sandbox.handlers).start()
- *   sandbox.keys[0].key; sandbox.advance(60_000); sandbox.reset(); sandbox.close();
+ *   sandbox.keys.acme; sandbox.advance(60_000); sandbox.reset(); sandbox.close();
  *
- * A test's own clock (`now`), ids (`ids`), starting state (`initialState`, `seedState`) and faults by
- * operation (`fail`, `delay`, `networkError`; msw-faults.ts) are options and methods of the same object.
+ * A test's own clock (`now`, `setNow`), ids (`ids`), starting state (`initialState`, `seedState`,
+ * `snapshot`), faults and one-off answers by operation (`fail`, `delay`, `networkError`, `respond`;
+ * msw-faults.ts) and the record of what the app sent (`calls`; msw-calls.ts) are options and methods of
+ * the same object. The control routes (`/__sandbox/*`) answer at the root of the mount's origin.
  */
 import { StateFileError, storeWrite } from "../../areas/stored-state.js";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
-import bundledSpec from "../../../../generated/openapi.json" with { type: "json" };
+// The spec without its prose (npm run generate; scripts/build/runtime-spec.ts): what validation and answers read.
+import bundledSpec from "../../../../generated/openapi.runtime.json" with { type: "json" };
 import { exampleMatcher, serverUrl } from "../../../../contract-core/portable.js";
-import type { SandboxKey } from "../../contract/auth.js";
+import { KEYS, ORGS } from "../../contract/auth.js";
 import type { StateStorage, StoredState } from "../../contract/context.js";
 import {
   createSandboxCore,
@@ -24,8 +27,18 @@ import {
   type CoreResponse,
   type SandboxCore,
 } from "../../core/core.js";
-import { applyStartingState, checkStartingState, holdsNoState, type StartingState } from "../seed-state.js";
+import { snapshotOfState } from "../../areas/stored-state.js";
+import {
+  applyStartingState,
+  checkStartingState,
+  holdsNoState,
+  type SandboxSnapshot,
+  type SeedOrgName,
+  type StartingPoint,
+} from "../seed-state.js";
 import type { JsonObject } from "../../contract/spec.js";
+import type { OperationId } from "../../contract/context.js";
+import { createCallLog, type SandboxCall } from "./msw-calls.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
 
 export type { ClockInput, IdMode } from "../../core/core.js";
@@ -34,10 +47,29 @@ export {
   type DeclaredJob,
   type DeclaredList,
   type DeclaredTarget,
+  type SandboxSnapshot,
   type SeedOrgName,
+  type StartingPoint,
   type StartingState,
 } from "../seed-state.js";
-export type { ErrorStatus, FaultTimes, OperationId } from "./msw-faults.js";
+export type { BodyFor, DocumentedStatus, ErrorStatus, FaultTimes, OperationId, RespondOptions } from "./msw-faults.js";
+export type { SandboxCall } from "./msw-calls.js";
+
+/** The test keys by name: a customer key per seeded organization, the platform key and a revoked key. */
+export type SandboxKeyName = SeedOrgName | "platform" | "revoked";
+export type SandboxKeys = Readonly<Record<SandboxKeyName, string>>;
+
+/** The test keys by name (the sandbox's KEYS: customer keys found by their organization). */
+export const SANDBOX_KEYS: SandboxKeys = Object.freeze({
+  ...(Object.fromEntries(
+    (Object.keys(ORGS) as SeedOrgName[]).map((name) => [
+      name,
+      KEYS.find((k) => k.kind === "customer" && k.orgId === ORGS[name].id)!.key,
+    ]),
+  ) as Record<SeedOrgName, string>),
+  platform: KEYS.find((k) => k.kind === "platform")!.key,
+  revoked: KEYS.find((k) => k.kind === "revoked")!.key,
+});
 
 /** The spec's server URL with its variables at their defaults (https://api.talent-graph.example/v1). */
 export function defaultBaseUrl(spec: JsonObject = bundledSpec as JsonObject): string {
@@ -50,7 +82,7 @@ export interface HandlersOptions {
    * path only; a path (`/v1`) answers it on any origin. Default: the spec's server URL.
    */
   baseUrl?: string;
-  /** The bundled spec document (default: the one this package ships). */
+  /** The bundled spec document (default: the one this package ships, without its prose). */
   spec?: JsonObject;
 }
 
@@ -66,24 +98,40 @@ export interface SandboxHandlersOptions
    * The state to start from (and that `reset()` returns to), built through the API's own validation
    * (seed-state.ts); with `persist`, only when nothing was stored yet. Requests wait until it is built.
    */
-  initialState?: StartingState | StartingState[];
+  initialState?: StartingPoint;
 }
 
 export interface SandboxHandlers extends SandboxFaults {
   handlers: HttpHandler[];
-  /** The test keys (customer keys of the seeded organizations, a platform key, a revoked key). */
-  keys: readonly SandboxKey[];
-  /** Back to the seed, or to `initialState` when given; clears the faults (and what persistence stored). */
+  /** The test keys by name: `keys.acme`, `keys.globex`, `keys.initech` (locked), `keys.platform`, `keys.revoked`. */
+  keys: SandboxKeys;
+  /**
+   * Back to the seed, or to `initialState` when given, and to the starting clock; clears the faults, the
+   * one-off answers and the record of calls (and stores the state when persistence is on).
+   */
   reset(): void;
   /**
-   * Back to the seed, then builds this state (requests wait for it). Rejects with a StartingStateError naming
-   * the part the API refused, leaving the sandbox at the seed.
+   * Back to the seed, then builds this state (requests wait for it), or puts a snapshot back. Rejects with a
+   * StartingStateError naming the part the API refused, leaving the sandbox at the seed.
    */
-  seedState(state: StartingState | StartingState[]): Promise<void>;
+  seedState(state: StartingPoint): Promise<void>;
+  /**
+   * The whole state now and the clock, as a plain value (JSON keeps all of it) that `initialState`,
+   * `seedState` and `--state-seed` take back: a sandbox started from it answers the same reads with the same
+   * bytes. It holds what a state file holds (a webhook URL and secret too): keep it where you keep those.
+   */
+  snapshot(): SandboxSnapshot;
+  /**
+   * What the app sent, in the order answered: every request that named an operation (all, or those of
+   * `operationId`), with method, path, params, query, parsed body (typed from the spec) and the status.
+   */
+  calls<Op extends OperationId = OperationId>(operationId?: Op): SandboxCall<Op>[];
   /** Settles when the starting state (initialState, the last seedState) is built; rejects as seedState does. */
   readonly ready: Promise<void>;
   /** Moves the sandbox clock forward: Target jobs progress, events fall due (deterministic tests). */
   advance(ms: number): void;
+  /** Sets the sandbox clock to `t` (forward or back); runs no jobs or events (advance does). */
+  setNow(t: Date | string | number): void;
   /** Stops the background timer and saves the state when persistence is on. */
   close(): void;
   /** The core behind the handlers (a host's view: graph, state, options). */
@@ -145,36 +193,41 @@ function storageOf(persist: SandboxHandlersOptions["persist"]): StateStorage | n
 
 /**
  * One MSW handler serving every request under `baseUrl` through `handle`: the mount path is swapped for
- * the spec's base path, so an app can mount the API anywhere.
+ * the spec's base path, so an app can mount the API anywhere. With `control`, requests to `/__sandbox/*` at
+ * the root of the mount's origin (any origin for a bare path) go to `handle` as they are.
  */
 export function mswHandler(
   baseUrl: string,
   specBasePath: string,
   handle: (request: CoreRequest) => Promise<CoreResponse | Response>,
+  control = false,
 ): HttpHandler {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   const mount = new URL(baseUrl, "http://any.invalid");
   const prefix = mount.pathname.replace(/\/+$/, "");
-  const under = (url: URL) =>
-    (!absolute || url.origin === mount.origin) && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
+  const sameOrigin = (url: URL) => !absolute || url.origin === mount.origin;
+  const under = (url: URL, path: string) => url.pathname === path || url.pathname.startsWith(`${path}/`);
+  const routeOf = (url: URL) =>
+    !sameOrigin(url) ? null : under(url, prefix) ? "api" : control && under(url, "/__sandbox") ? "control" : null;
   return http.all(
-    ({ request }) => under(new URL(request.url)),
+    ({ request }) => routeOf(new URL(request.url)) !== null,
     async ({ request }) => {
       const url = new URL(request.url);
       const headers: Record<string, string> = {};
       request.headers.forEach((value, name) => (headers[name] = value));
+      // A page's fetch carries no Host header; the control step compares a write's Origin with it.
+      headers.host ??= url.host;
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-      const res = await handle({
-        method: request.method,
-        url: specBasePath + url.pathname.slice(prefix.length) + url.search,
-        headers,
-        ...(body ? { body } : {}),
-      });
+      const path = routeOf(url) === "api" ? specBasePath + url.pathname.slice(prefix.length) : url.pathname;
+      const res = await handle({ method: request.method, url: path + url.search, headers, ...(body ? { body } : {}) });
       if (res instanceof Response) return res;
       return new HttpResponse(res.body ?? null, { status: res.status, headers: res.headers });
     },
   );
 }
+
+const lowerCased = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /** MSW handlers running the stateful sandbox in-process (see the file comment). */
 export function createSandboxHandlers(options: SandboxHandlersOptions = {}): SandboxHandlers {
@@ -184,6 +237,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   // The stored state is checked before use: createSandboxHandlers throws StateFileError naming the problem.
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });
   const faults = createFaultTable(core.ctx.spec);
+  const log = createCallLog(core.ctx.spec);
   // Every acknowledged write is stored by the core before its answer; jobs and events also move with time,
   // so reset() and a page that goes away store the whole state.
   const save = () => {
@@ -192,7 +246,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const page = storage && typeof globalThis.addEventListener === "function" ? globalThis : null;
   page?.addEventListener("pagehide", save);
   let ready: Promise<void> = Promise.resolve();
-  const seed = (state: StartingState | StartingState[]) => {
+  const seed = (state: StartingPoint) => {
     // Built after what is pending; a failed build is reported by `ready`/seedState, not by every request.
     ready = ready.catch(() => undefined).then(() => applyStartingState(core, state));
     void ready.then(save, () => undefined);
@@ -201,27 +255,33 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   // A declared start the API refuses is said where a test or page author looks; `ready` rejects with it too.
   const seedInitial = () => void seed(initialState!).catch((error: unknown) => console.error(String(error)));
   if (initialState !== undefined && holdsNoState(core)) seedInitial();
-  const handle = async (request: CoreRequest): Promise<CoreResponse | Response> => {
+  const answer = async (request: CoreRequest): Promise<CoreResponse | Response> => {
     await ready.catch(() => undefined);
     const planned = faults.take(request);
     if (planned.delayMs > 0) await delay(planned.delayMs);
     if (planned.outcome === "network") return HttpResponse.error();
     if (planned.outcome) {
       // The operation's documented answer for the status, as `Prefer: code=` gives it (after authentication).
-      const failed = await core.handle({
-        ...request,
-        headers: { ...request.headers, prefer: `code=${planned.outcome.status}` },
-      });
-      delete failed.headers["preference-applied"];
-      return failed;
+      const { status, respond } = planned.outcome;
+      const planted = await core.handle({ ...request, headers: { ...request.headers, prefer: `code=${status}` } });
+      delete planted.headers["preference-applied"];
+      if (!respond || planted.status !== status) return planted;
+      const headers = { ...planted.headers, ...lowerCased(respond.headers) };
+      return { status, headers, body: respond.body === undefined ? undefined : JSON.stringify(respond.body) };
     }
     return core.handle(request);
   };
+  const handle = async (request: CoreRequest): Promise<CoreResponse | Response> => {
+    const res = await answer(request);
+    log.record({ ...request, body: typeof request.body === "string" ? request.body : undefined }, res.status);
+    return res;
+  };
   return {
-    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle)],
-    keys: core.keys,
+    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle, true)],
+    keys: SANDBOX_KEYS,
     reset() {
       faults.clear();
+      log.clear();
       if (initialState !== undefined) seedInitial();
       else {
         core.reset();
@@ -229,6 +289,9 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
       }
     },
     seedState: (state) => seed(state),
+    snapshot: () => snapshotOfState(core.ctx),
+    calls: (operationId) => log.calls(operationId),
+    respond: (operationId, options) => faults.respond(operationId, options),
     get ready() {
       return ready;
     },
@@ -236,6 +299,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     delay: (operationId, ms, options) => faults.delay(operationId, ms, options),
     networkError: (operationId, options) => faults.networkError(operationId, options),
     advance: (ms) => core.advance(ms),
+    setNow: (t) => core.setNow(t),
     close() {
       page?.removeEventListener("pagehide", save);
       core.close();

@@ -1,5 +1,12 @@
 /** The command line of `npm run sandbox -- ...` on contract-core's convention: flags (PORT / HOST as fallbacks) to sandbox options. */
-import { parseCommandLine, usageError, type CommandSpec, type OptionSpec } from "../../../../contract-core/index.js";
+import {
+  COMMON_OPTIONS,
+  allowedHostsValue,
+  parseCommandLine,
+  usageError,
+  type CommandSpec,
+  type OptionSpec,
+} from "../../../../contract-core/index.js";
 import { DEFAULT_OPTIONS, type SandboxOptions } from "../../contract/options.js";
 
 const number = (description: string): OptionSpec => ({ type: "string", value: "<n>", description });
@@ -20,6 +27,7 @@ export const SANDBOX_COMMAND: CommandSpec = {
       env: "HOST",
       description: `interface to bind (default ${DEFAULT_OPTIONS.host})`,
     },
+    "allowed-host": COMMON_OPTIONS.allowedHost(),
     people: number(`generated people (default ${DEFAULT_OPTIONS.people})`),
     companies: number(`generated companies (default ${DEFAULT_OPTIONS.companies})`),
     seed: number(`generator seed (default ${DEFAULT_OPTIONS.seed})`),
@@ -83,6 +91,7 @@ export function parseCli(
   };
   set("port", num("port", values.port, 0, 65535));
   set("host", values.host as string | undefined);
+  set("allowedHosts", allowedHostsValue(values["allowed-host"]));
   set("people", num("people", values.people, 1, 500_000));
   set("companies", num("companies", values.companies, 10, 100_000));
   set("seed", num("seed", values.seed, 0, 2 ** 32 - 1));

@@ -1,7 +1,8 @@
 /**
  * The mock and the sandbox answer the same invalid requests the same way: for each kind of violation
  * (type, range, enum, required, pattern, a rule tying parameters together, unknown path, bad JSON, missing
- * key, bad Prefer, a repeated single-value parameter, a body nested beyond the bound) both servers, started
+ * key, bad Prefer, a repeated single-value parameter, a body nested beyond the bound, no key with a body over
+ * the limit, an empty JSON body, a path that is not UTF-8) both servers, started
  * on free loopback ports, give the same status, error type and message. And both accept each value the spec
  * relaxed to what the reference accepts.
  */
@@ -44,6 +45,14 @@ const CASES: [kind: string, request: CallOptions][] = [
   ["repeated single-value parameter", { path: "/people?skills=a&skills=b" }],
   ["repeated integer parameter", { path: "/people?limit=1&limit=2" }],
   ["nested body", { method: "POST", path: TARGET, body: `{"status":${"[".repeat(40)}${"]".repeat(40)}}` }],
+  ["missing key with a body over 1 MiB", { method: "POST", path: "/lists", body: "x".repeat(2 << 20), auth: false }],
+  ["empty JSON body", { method: "POST", path: "/lists", body: "" }],
+  ["invalid UTF-8 in the path", { path: "/people/%ff%fe" }],
+  ["blank Target input", { method: "POST", path: "/targets", body: { input: "   ", kind: "people" } }],
+  [
+    "a name of 81 emoji (code points, as the pattern counts)",
+    { method: "POST", path: "/lists", body: { name: "😀".repeat(81) } },
+  ],
 ];
 
 function asError(body: unknown): { type?: unknown; message?: unknown } {
@@ -91,6 +100,20 @@ describe("the mock and the sandbox accept each relaxed value (spec/DECISIONS.md 
       { method: "POST", path: "/queries", body: { name: padded, query: {} } },
     ],
     ["List name of 80 characters plus spaces", { method: "POST", path: "/lists", body: { name: padded } }],
+    [
+      "a name of 80 emoji (code points, as the pattern counts)",
+      { method: "POST", path: "/queries", body: { name: "😀".repeat(80), query: {} } },
+    ],
+    [
+      "a Target title of 80 emoji",
+      (t) => ({ method: "PATCH", path: `/targets/${t}`, body: { title: "😀".repeat(80) } }),
+    ],
+    [
+      "member location list above 20 places of 121 characters (not framework-validated)",
+      (t) => ({
+        path: `/targets/${t}/members?location=${Array.from({ length: 21 }, (_, i) => `P${i}${"x".repeat(119)}`).join(";")}`,
+      }),
+    ],
     [
       "Slack channel values longer than stored",
       {

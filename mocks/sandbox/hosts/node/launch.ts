@@ -39,7 +39,8 @@ async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
   try {
     sandbox = await startSandbox(options);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) throw new Error(describeListenError(e, port, host), { cause: e });
+    if ((e as NodeJS.ErrnoException).syscall === "listen")
+      throw new Error(describeListenError(e, port, host), { cause: e });
     throw e;
   }
   const readyMs = performance.now() - t0;

@@ -1,28 +1,34 @@
 /**
  * The Node host's state storage for --state-file <path> (README.md, State file and reset): a SQLite database
- * (node:sqlite, no dependency) with SQLite's own crash safety. Each acknowledged write is one transaction
- * committed with synchronous=FULL before the core answers, in WAL mode (one synced append per commit). The
- * connection holds an exclusive lock on the file while the sandbox runs; `<path>.lock` names the holder.
- * Every row also records the id sequence at its write, so a sequence that went back (damage) is refused
- * instead of handing out an id twice. A file the sandbox cannot use stops the start with a message naming
- * it and what to do, and is left as it was; files created here are private (0600: they hold webhook secrets).
+ * (node:sqlite, no dependency). Each acknowledged write is one transaction committed before the core answers,
+ * with SQLite's rollback journal and synchronous=FULL: a commit is in the main file before it is acknowledged,
+ * so no second file (a WAL) holds acknowledged writes, and a crash leaves at most a journal of the write that
+ * was cut short, which SQLite rolls back. The connection holds an exclusive lock on the file while the
+ * sandbox runs. Every row also records the id sequence at its write, so a sequence that went back (damage)
+ * is refused instead of handing out an id twice.
+ *
+ * A file is checked before anything can write to it: `load()` reads it read-only (a journal left by a crash
+ * is rolled back in a private copy), and the core checks the state it holds; only then does `open()` take
+ * the file for writes. A refusal names the file, the problem and what to do, and leaves every file as it was.
+ * Files created here are private (0600: they hold webhook secrets).
  */
 import {
   chmodSync,
   closeSync,
   constants,
+  copyFileSync,
   existsSync,
-  fchmodSync,
+  linkSync,
   lstatSync,
+  mkdtempSync,
   openSync,
-  readFileSync,
   readSync,
-  renameSync,
+  rmSync,
   statSync,
-  unlinkSync,
-  writeSync,
 } from "node:fs";
-import { hostname } from "node:os";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { DatabaseSync } from "node:sqlite";
 import type { StateChange, StateStorage, StoredState } from "../../contract/context.js";
 import type { SavedOrg } from "../../contract/state.js";
@@ -47,11 +53,13 @@ export function sqlite(): typeof import("node:sqlite") {
 }
 
 const PRIVATE = 0o600;
-/** The stored format: 1 was the JSON snapshot and journal of earlier versions. */
+/** The stored format (meta row `format`). */
 const FORMAT = 2;
 const SQLITE_MAGIC = "SQLite format 3\0";
 /** Items of an array slice are rows at positions 0..n-1; a slice that is one value is one row at this position. */
 const WHOLE = -1;
+/** SQLite's extended code for "a hot journal needs a rollback, and this connection is read-only". */
+const SQLITE_READONLY_ROLLBACK = 776;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
@@ -65,51 +73,41 @@ CREATE TABLE shared (name TEXT PRIMARY KEY, data TEXT NOT NULL CHECK (json_valid
 `;
 
 const MOVE_AWAY = "move it away to start with an empty sandbox (or restore it from a backup)";
+const NO_ACCESS =
+  "give the user running the sandbox read and write access to it and to its directory (SQLite writes a journal " +
+  "beside it), or choose another --state-file";
+const IN_USE = "another process has it open (another sandbox with this --state-file, or a program such as sqlite3)";
+const STOP_IT = "stop that process first, or give this sandbox another --state-file";
 
-type FileKind = "missing" | "empty" | "sqlite" | "json";
-
-export function lockPath(path: string): string {
-  return `${path}.lock`;
-}
+type FileKind = "missing" | "rollback" | "wal";
 
 export function nodeStateStorage(path: string): StateStorage {
   let db: DatabaseSync | null = null;
+  /** What load() found: the file is created or opened for writes by open(). */
+  let found: FileKind | null = null;
   /** The JSON of each shared item as last committed: unchanged items (events) are not written again. */
   let committedShared = new Map<string, string>();
   /** Each organization's rows as last committed (by `kind\0position`), once this process wrote it. */
   let committedRows = new Map<string, Map<string, string>>();
-  /** A JSON state file read for migration: the first write converts it. */
-  let migrateFrom: string | null = null;
-
-  const fail = (problem: string, advice?: string) => new StateFileError(path, problem, advice);
 
   function load(): StoredState | null {
     if (db) return readAll(db, path);
-    const kind = inspect(path);
-    if (kind === "json") {
-      migrateFrom = path;
-      return { ...readJsonState(path), rewrite: true, warnings: [] };
-    }
-    const warnings: string[] = [];
-    if (kind === "missing") createPrivate(path);
-    else warnings.push(...tightenMode(path));
-    const opened = lock(path);
+    found = inspect(path);
+    if (found === "missing") return null;
+    const stored = checkedCopy(path, found);
+    committedShared = new Map(Object.entries(stored.shared).map(([k, v]) => [k, JSON.stringify(v)]));
+    return stored;
+  }
+
+  function open(): string[] {
+    if (db) return [];
+    if (found === null) throw new Error(`the state file ${path} was not loaded (load() first)`);
+    if (found === "missing") createDatabase(path);
+    const opened = openForWrites(path);
     try {
-      if (kind === "missing" || kind === "empty") {
-        opened.exec(SCHEMA);
-        opened.prepare("INSERT INTO meta (key, value) VALUES ('format', ?), (?, 0)").run(FORMAT, ID_SEQUENCE);
-        opened.exec("COMMIT");
-        finishOpen(opened);
-        db = opened;
-        return null;
-      }
-      checkIntact(opened, path);
-      const stored = readAll(opened, path);
-      opened.exec("COMMIT");
-      finishOpen(opened);
+      const warnings = found === "missing" ? [] : tightenMode(path);
       db = opened;
-      committedShared = new Map(Object.entries(stored.shared).map(([k, v]) => [k, JSON.stringify(v)]));
-      return { ...stored, warnings };
+      return warnings;
     } catch (error) {
       opened.close();
       throw error;
@@ -117,8 +115,7 @@ export function nodeStateStorage(path: string): StateStorage {
   }
 
   function write(change: StateChange): void {
-    if (migrateFrom !== null) migrate();
-    if (!db) throw new Error(`the state file ${path} is not open (load() first)`);
+    if (!db) throw new Error(`the state file ${path} is not open (load() and open() first)`);
     const ids = change.shared[ID_SEQUENCE];
     if (typeof ids !== "number") throw new Error(`a change without the id sequence ("${ID_SEQUENCE}")`);
     const pending = new Map<string, string>();
@@ -178,84 +175,25 @@ export function nodeStateStorage(path: string): StateStorage {
       db.exec("COMMIT");
     } catch (error) {
       if (db.isTransaction) db.exec("ROLLBACK");
-      throw error;
+      throw new Error(`the state file ${path} did not take the write (${(error as Error).message})`, {
+        cause: error,
+      });
     }
     committedShared = pending;
     committedRows = pendingRows;
   }
 
-  /** The JSON file becomes <path>.v1.json; a new database takes its place and receives the state. */
-  function migrate(): void {
-    const backup = `${path}.v1.json`;
-    if (existsSync(backup)) throw fail(`${backup} exists already`, `move ${backup} away, then start again`);
-    renameSync(path, backup);
-    try {
-      createPrivate(path);
-      const opened = lock(path);
-      opened.exec(SCHEMA);
-      opened.prepare("INSERT INTO meta (key, value) VALUES ('format', ?), (?, 0)").run(FORMAT, ID_SEQUENCE);
-      opened.exec("COMMIT");
-      finishOpen(opened);
-      db = opened;
-      migrateFrom = null;
-    } catch (error) {
-      db?.close();
-      db = null;
-      if (existsSync(path)) unlinkSync(path);
-      renameSync(backup, path);
-      throw error;
-    }
-  }
-
   function close(): void {
-    if (!db) return;
-    db.close();
+    db?.close();
     db = null;
-    try {
-      unlinkSync(lockPath(path));
-    } catch {
-      // Gone already: nothing to release.
-    }
   }
 
-  return { location: path, load, write, close };
-
-  /** Opens the file and takes the exclusive lock, inside a transaction the caller commits (or drops by closing). */
-  function lock(file: string): DatabaseSync {
-    let opened: DatabaseSync;
-    try {
-      opened = new (sqlite().DatabaseSync)(file);
-    } catch (error) {
-      throw fail(`SQLite cannot open it (${(error as Error).message})`, MOVE_AWAY);
-    }
-    try {
-      opened.exec("PRAGMA locking_mode = EXCLUSIVE");
-      opened.exec("BEGIN EXCLUSIVE");
-    } catch (error) {
-      opened.close();
-      const message = (error as Error).message;
-      if (/locked|busy/i.test(message)) {
-        throw fail(
-          `another sandbox is using it (${holder(file)})`,
-          "stop that sandbox first, or give this one another --state-file",
-        );
-      }
-      throw fail(`it is not a usable SQLite database (${message})`, MOVE_AWAY);
-    }
-    return opened;
-  }
-
-  /** Journal mode and durability, once the file is known good (WAL mode is written into the file's header). */
-  function finishOpen(opened: DatabaseSync): void {
-    opened.exec("PRAGMA journal_mode = WAL");
-    opened.exec("PRAGMA synchronous = FULL");
-    writeLockFile(lockPath(path));
-  }
+  return { location: path, load, open, write, close };
 }
 
-/** What is at `path`; a symlink, a directory or an unreadable file is refused by name, and so are its companions. */
+/** What is at `path`: missing, or a SQLite file in rollback or WAL mode; anything else is refused by name. */
 function inspect(path: string): FileKind {
-  for (const companion of [`${path}-wal`, lockPath(path)]) {
+  for (const companion of [`${path}-wal`, `${path}-journal`]) {
     let stat;
     try {
       stat = lstatSync(companion);
@@ -269,20 +207,28 @@ function inspect(path: string): FileKind {
   try {
     stat = lstatSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw new StateFileError(
-      path,
-      `it cannot be examined (${(error as Error).message})`,
-      "choose another --state-file",
-    );
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new StateFileError(
+        path,
+        `it cannot be examined (${(error as Error).message})`,
+        "choose another --state-file",
+      );
+    if (existsSync(`${path}-wal`) || existsSync(`${path}-journal`))
+      throw new StateFileError(
+        path,
+        "it is missing, and its SQLite companion file (-wal or -journal) is not",
+        "restore the database file, or remove the companion to start with an empty sandbox",
+      );
+    return "missing";
   }
   if (stat.isSymbolicLink())
     throw new StateFileError(path, "it is a symbolic link", "give --state-file the path of the file itself");
   if (stat.isDirectory())
     throw new StateFileError(path, "it is a directory", "give --state-file a file's path (it is created if missing)");
   if (!stat.isFile()) throw new StateFileError(path, "it is not a regular file", "choose another --state-file");
-  if (stat.size === 0) return "empty";
-  const head = Buffer.alloc(16);
+  if (stat.size === 0)
+    throw new StateFileError(path, "it is empty (0 bytes): the sandbox never leaves a state file empty", MOVE_AWAY);
+  const head = Buffer.alloc(20);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -293,35 +239,157 @@ function inspect(path: string): FileKind {
       code === "EACCES" || code === "EPERM"
         ? "the sandbox may not read it (permission denied)"
         : `it cannot be read (${code})`,
-      "give the user running the sandbox read and write access to it (chmod 600), or choose another --state-file",
+      NO_ACCESS,
     );
   }
   try {
-    readSync(fd, head, 0, 16, 0);
+    readSync(fd, head, 0, head.length, 0);
   } finally {
     closeSync(fd);
   }
-  const text = head.toString("latin1");
-  if (text === SQLITE_MAGIC) return "sqlite";
-  if (/^\s*\{/.test(text)) return "json";
-  const what = head.every((b) => b === 0) ? "its first bytes are zeros" : "it does not start with SQLite's header";
-  throw new StateFileError(path, `it is not a SQLite database (${what}): it is damaged or not a state file`, MOVE_AWAY);
+  if (head.toString("latin1", 0, 16) !== SQLITE_MAGIC) {
+    const what = head.every((b) => b === 0) ? "its first bytes are zeros" : "it does not start with SQLite's header";
+    throw new StateFileError(
+      path,
+      `it is not a SQLite database (${what}): it is damaged or not a state file`,
+      MOVE_AWAY,
+    );
+  }
+  const wal = head[18] === 2 || head[19] === 2;
+  if (wal && existsSync(`${path}-wal`))
+    throw new StateFileError(
+      path,
+      `it has a write-ahead log (${path}-wal): a program has it open, or stopped without closing it, and ` +
+        "SQLite cannot tell whether that log holds every write",
+      `stop the program using it; if the log is yours and whole, fold it in with \`sqlite3 ${path} "PRAGMA wal_checkpoint"\`; ` +
+        "or restore the file from a backup",
+    );
+  return wal ? "wal" : "rollback";
 }
 
-/** SQLite's own check of the file's structure: a truncated or overwritten file is refused here. */
-function checkIntact(db: DatabaseSync, path: string): void {
-  let problem: string;
+/**
+ * Reads the file without writing anything: a read-only connection (a WAL-mode file, whose log was found absent,
+ * is read as immutable: SQLite would otherwise create its -wal and -shm). A journal left by a crash (a write
+ * that was never acknowledged) is rolled back in a private copy, as SQLite rolls it back when the file is
+ * opened for writes.
+ */
+function checkedCopy(path: string, kind: FileKind): StoredState {
+  let opened: DatabaseSync;
   try {
-    const rows = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
-    if (rows.length === 1 && rows[0]!.quick_check === "ok") return;
-    problem = rows
+    opened = readOnly(path, kind === "wal");
+  } catch (error) {
+    throw refusalOf(path, error);
+  }
+  try {
+    return readChecked(opened, path);
+  } catch (error) {
+    if ((error as { errcode?: number }).errcode !== SQLITE_READONLY_ROLLBACK) throw refusalOf(path, error);
+  } finally {
+    opened.close();
+  }
+  // A hot journal: the same rollback in a private copy, then the same checks there.
+  const dir = mkdtempSync(join(tmpdir(), "sandbox-state-check-"));
+  try {
+    const copy = join(dir, basename(path));
+    copyFileSync(path, copy);
+    copyFileSync(`${path}-journal`, `${copy}-journal`);
+    const rolled = new (sqlite().DatabaseSync)(copy);
+    try {
+      return readChecked(rolled, path);
+    } finally {
+      rolled.close();
+    }
+  } catch (error) {
+    throw refusalOf(path, error);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function readOnly(path: string, immutable: boolean): DatabaseSync {
+  const url = pathToFileURL(path);
+  if (immutable) url.searchParams.set("immutable", "1");
+  return new (sqlite().DatabaseSync)(url, { readOnly: true });
+}
+
+/** SQLite's own check of the file's structure (a truncated or overwritten file), then every row. */
+function readChecked(db: DatabaseSync, path: string): StoredState {
+  const rows = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
+  if (rows.length !== 1 || rows[0]!.quick_check !== "ok") {
+    const problem = rows
       .map((r) => r.quick_check)
       .slice(0, 3)
       .join("; ");
-  } catch (error) {
-    problem = (error as Error).message;
+    throw new StateFileError(path, `SQLite finds it damaged (${problem})`, MOVE_AWAY);
   }
-  throw new StateFileError(path, `SQLite finds it damaged (${problem})`, MOVE_AWAY);
+  return readAll(db, path);
+}
+
+/** A failure to open or read the file, as a refusal naming it: damage, a lock held by another process, access. */
+function refusalOf(path: string, error: unknown): StateFileError {
+  if (error instanceof StateFileError) return error;
+  const message = (error as Error).message;
+  // SQLite's primary result codes: BUSY 5, LOCKED 6, PERM 3, READONLY 8, CANTOPEN 14, CORRUPT 11, NOTADB 26.
+  const code = (error as { errcode?: number }).errcode ?? 0;
+  if ((code & 0xff) === 5 || (code & 0xff) === 6) return new StateFileError(path, IN_USE, STOP_IT);
+  if ((code & 0xff) === 3 || (code & 0xff) === 8 || (code & 0xff) === 14)
+    return new StateFileError(path, `SQLite may not use it (${message})`, NO_ACCESS);
+  if ((code & 0xff) === 11 || (code & 0xff) === 26)
+    return new StateFileError(path, `SQLite finds it damaged (${message})`, MOVE_AWAY);
+  return new StateFileError(path, `SQLite cannot read it (${message})`, MOVE_AWAY);
+}
+
+/** A new, empty state database made in a private file beside `path`, then linked in (never over an existing file). */
+function createDatabase(path: string): void {
+  const fresh = `${path}.${process.pid}.new`;
+  try {
+    closeSync(
+      openSync(fresh, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE),
+    );
+  } catch (error) {
+    throw new StateFileError(path, `it cannot be created (${(error as Error).message})`, "choose another --state-file");
+  }
+  try {
+    const made = new (sqlite().DatabaseSync)(fresh);
+    try {
+      made.exec("PRAGMA journal_mode = DELETE");
+      made.exec("PRAGMA synchronous = FULL");
+      made.exec(`BEGIN; ${SCHEMA}`);
+      made.prepare("INSERT INTO meta (key, value) VALUES ('format', ?), (?, 0)").run(FORMAT, ID_SEQUENCE);
+      made.exec("COMMIT");
+    } finally {
+      made.close();
+    }
+    linkSync(fresh, path);
+  } catch (error) {
+    throw new StateFileError(path, `it cannot be created (${(error as Error).message})`, "choose another --state-file");
+  } finally {
+    rmSync(fresh, { force: true });
+  }
+}
+
+/** The file opened for writes, once checked: the exclusive lock, the rollback journal, synced commits. */
+function openForWrites(path: string): DatabaseSync {
+  let opened: DatabaseSync;
+  try {
+    opened = new (sqlite().DatabaseSync)(path);
+  } catch (error) {
+    throw refusalOf(path, error);
+  }
+  try {
+    opened.exec("PRAGMA locking_mode = EXCLUSIVE");
+    opened.exec("PRAGMA journal_mode = DELETE");
+    opened.exec("PRAGMA synchronous = FULL");
+    // The exclusive lock comes with the first write: a write that changes nothing takes it now (a second
+    // sandbox or an open reader is refused here), and shows that the file and its directory take writes.
+    opened.exec("BEGIN IMMEDIATE");
+    opened.exec("UPDATE meta SET value = value WHERE key = 'format'");
+    opened.exec("COMMIT");
+  } catch (error) {
+    opened.close();
+    throw refusalOf(path, error);
+  }
+  return opened;
 }
 
 /** Every stored row, as the core's stored state; refuses a file whose id sequence is behind its rows. */
@@ -336,6 +404,7 @@ function readAll(db: DatabaseSync, path: string): StoredState {
       ]),
     );
   } catch (error) {
+    if ((error as { errcode?: number }).errcode === SQLITE_READONLY_ROLLBACK) throw error;
     throw fail(`it is not a sandbox state file (${(error as Error).message})`);
   }
   const format = meta.get("format");
@@ -367,90 +436,45 @@ function readAll(db: DatabaseSync, path: string): StoredState {
     .all() as { org_id: string; kind: string; position: number; data: string }[];
   for (const row of records) {
     const org = orgs.get(row.org_id);
-    if (!org) throw fail(`it holds ${row.kind} of organization ${row.org_id}, which it does not hold`);
-    const value = parse(row.data, `${row.kind} ${row.position} of organization ${row.org_id}`);
-    if (row.position === WHOLE) org.slices[row.kind] = value;
-    else ((org.slices[row.kind] ??= []) as unknown[]).push(value);
+    const where = `the records row (${JSON.stringify(row.kind)}, position ${row.position}) of organization ${row.org_id}`;
+    if (!org) throw fail(`${where} belongs to no organization it holds`);
+    const value = parse(row.data, where);
+    // Kinds are data: a kind such as "__proto__" is an own key here and is refused by the core's check by name.
+    const slices = org.slices as Record<string, unknown>;
+    if (row.position === WHOLE) {
+      if (Object.hasOwn(slices, row.kind)) throw fail(`${where} repeats an item stored whole`);
+      Object.defineProperty(slices, row.kind, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      if (!Object.hasOwn(slices, row.kind))
+        Object.defineProperty(slices, row.kind, { value: [], enumerable: true, writable: true, configurable: true });
+      const items = slices[row.kind];
+      if (!Array.isArray(items)) throw fail(`${where} is an item of a kind stored whole`);
+      items.push(value);
+    }
   }
   const shared: Record<string, unknown> = { [ID_SEQUENCE]: ids };
   for (const row of db.prepare("SELECT name, data FROM shared").all() as { name: string; data: string }[])
-    shared[row.name] = parse(row.data, `the sandbox-wide ${row.name}`);
+    Object.defineProperty(shared, row.name, {
+      value: parse(row.data, `the shared row ${JSON.stringify(row.name)}`),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return { orgs: [...orgs.values()], shared };
-}
-
-/**
- * A state file of earlier versions: a JSON snapshot, with the writes since in <path>.journal. Read only when
- * the journal is empty (the earlier sandbox stopped cleanly); the core checks the state before the migration.
- */
-function readJsonState(path: string): StoredState {
-  const journal = `${path}.journal`;
-  const earlier =
-    "start and stop it once with the earlier sandbox version (it folds the journal in), then start this one";
-  if (existsSync(journal) && statSync(journal).size > 0)
-    throw new StateFileError(path, `it is a JSON state file of an earlier version with writes in ${journal}`, earlier);
-  let file: { state?: { orgs?: unknown }; shared?: unknown } | null;
-  try {
-    file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
-  } catch {
-    file = null;
-  }
-  const orgs = file?.state?.orgs;
-  if (!Array.isArray(orgs))
-    throw new StateFileError(
-      path,
-      "it is neither a SQLite database nor a JSON state file of an earlier version",
-      MOVE_AWAY,
-    );
-  return { orgs: orgs as SavedOrg[], shared: (file?.shared ?? {}) as Record<string, unknown> };
-}
-
-function createPrivate(path: string): void {
-  try {
-    closeSync(
-      openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE),
-    );
-  } catch (error) {
-    throw new StateFileError(path, `it cannot be created (${(error as Error).message})`, "choose another --state-file");
-  }
 }
 
 /** An existing state file readable by others: it holds webhook secrets, so it is made private (0600), with a warning. */
 function tightenMode(path: string): string[] {
-  const warnings: string[] = [];
-  for (const file of [path, `${path}-wal`]) {
-    if (!existsSync(file)) continue;
-    const mode = statSync(file).mode & 0o777;
-    if ((mode & 0o077) === 0) continue;
-    try {
-      chmodSync(file, PRIVATE);
-    } catch (error) {
-      throw new StateFileError(
-        file,
-        `it is readable by others (mode 0${mode.toString(8)}) and cannot be made private (${(error as Error).message})`,
-        `run chmod 600 ${file}, then start again`,
-      );
-    }
-    warnings.push(`${file} had mode 0${mode.toString(8)}; it holds webhook secrets, so it is now 0600`);
-  }
-  return warnings;
-}
-
-/** Which process holds the lock, as the holder wrote it into <path>.lock. */
-function holder(path: string): string {
+  const mode = statSync(path).mode & 0o777;
+  if ((mode & 0o077) === 0) return [];
   try {
-    const info = JSON.parse(readFileSync(lockPath(path), "utf8")) as { pid?: number; host?: string };
-    return `process ${info.pid} on ${info.host}, per ${lockPath(path)}`;
-  } catch {
-    return "a process that holds its lock";
+    chmodSync(path, PRIVATE);
+  } catch (error) {
+    throw new StateFileError(
+      path,
+      `it is readable by others (mode 0${mode.toString(8)}) and cannot be made private (${(error as Error).message})`,
+      `run chmod 600 ${path}, then start again`,
+    );
   }
-}
-
-function writeLockFile(file: string): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, PRIVATE);
-  try {
-    fchmodSync(fd, PRIVATE);
-    writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), started_at: new Date().toISOString() }));
-  } finally {
-    closeSync(fd);
-  }
+  return [`${path} had mode 0${mode.toString(8)}; it holds webhook secrets, so it is now 0600`];
 }

@@ -1,0 +1,48 @@
+/**
+ * The dev-only loading pattern (dev-only/main.ts) built as an app's bundler builds it: for production
+ * (`process.env.NODE_ENV` defined as "production", minified) the output holds none of the kit: no msw, no
+ * sandbox, no spec, no test key; for development the same entry carries all of it (so the check can fail).
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "dev-only/main.ts");
+/** Bytes only the kit brings: msw's worker handshake, the sandbox's keys and control routes, the spec. */
+const KIT_MARKERS = [
+  "MOCK_ACTIVATE",
+  "mockServiceWorker",
+  "tgsb_acme_",
+  "/__sandbox/",
+  "x-generated",
+  "onUnhandledFrame",
+];
+
+async function bundle(mode: "production" | "development"): Promise<string> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: mode === "production",
+    define: { "process.env.NODE_ENV": JSON.stringify(mode) },
+    outdir: "/dev-only-out",
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles.map((f) => f.text).join("\n");
+}
+
+describe("the dev-only loading pattern", () => {
+  it("the production build holds none of the kit; the development build all of it", { timeout: 60_000 }, async () => {
+    const production = await bundle("production");
+    const development = await bundle("development");
+    for (const marker of KIT_MARKERS) expect(development, `development build has ${marker}`).toContain(marker);
+    expect(KIT_MARKERS.filter((marker) => production.includes(marker))).toEqual([]);
+    expect(production.length).toBeLessThan(40_000); // the client and the app: a few KB minified
+    expect(development.length).toBeGreaterThan(500_000);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The MSW host's record of what the app sent: one entry per request that reached an operation, in the order
+ * they were answered, typed from the spec per operation, so a test asserts on the request itself without a
+ * spy of its own:
+ *
+ *   sandbox.calls("createList")[0].body.name;   // string: the createList request body's type
+ *   sandbox.calls().map((c) => c.operationId);  // every operation called, in order
+ *   sandbox.reset();                            // the record is empty again
+ */
+import { Router } from "../../../../contract-core/portable.js";
+import type { OperationId, PathParams, QueryParams, RequestBody } from "../../contract/context.js";
+import type { SpecIndex } from "../../contract/spec.js";
+
+/** One request the app sent to an operation, and the status it was answered. */
+export type SandboxCall<Op extends OperationId = OperationId> = Op extends OperationId
+  ? {
+      operationId: Op;
+      /** Upper-case HTTP method. */
+      method: string;
+      /** The path as sent, under the spec's base path (/v1/lists/...), whatever the mount. */
+      path: string;
+      /** The path parameters as sent (text, URL-decoded). */
+      params: { [K in keyof PathParams<Op>]: string };
+      /** The query as sent: text values, a repeated name as its values in order. */
+      query: { [K in keyof QueryParams<Op>]?: string | string[] };
+      /**
+       * The JSON body as sent, parsed (the spec's type for the operation; a body the API refused may not
+       * match it: check `status`), the text when it is not JSON, undefined without one.
+       */
+      body: RequestBody<Op>;
+      /** The answer's status; 0 when the call failed at the network level (`networkError`). */
+      status: number;
+    }
+  : never;
+
+/** The operation a request names, as the core routes it (null: not an operation of the spec). */
+export function operationMatcher(
+  spec: SpecIndex,
+): (method: string, url: string) => { operationId: string; params: Record<string, string>; url: URL } | null {
+  const router = new Router(spec.basePath, spec.operations, (op) => op);
+  return (method, raw) => {
+    const url = new URL(raw, "http://any.invalid");
+    const upper = method.toUpperCase();
+    const found = router.match(upper === "HEAD" ? "GET" : upper, url.pathname);
+    return found.ok ? { operationId: found.route.operationId, params: found.params, url } : null;
+  };
+}
+
+function queryOf(search: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    query[name] = values.length === 1 ? values[0]! : values;
+  }
+  return query;
+}
+
+function bodyOf(text: string | undefined): unknown {
+  if (text === undefined || text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export interface CallLog {
+  /** Records one answered request (ignored when it names no operation). */
+  record(request: { method: string; url: string; body?: string }, status: number): void;
+  calls<Op extends OperationId = OperationId>(operationId?: Op): SandboxCall<Op>[];
+  clear(): void;
+}
+
+export function createCallLog(spec: SpecIndex): CallLog {
+  const match = operationMatcher(spec);
+  let log: SandboxCall[] = [];
+  return {
+    record(request, status) {
+      const found = match(request.method, request.url);
+      if (!found) return;
+      log.push({
+        operationId: found.operationId,
+        method: request.method.toUpperCase(),
+        path: found.url.pathname,
+        params: found.params,
+        query: queryOf(found.url.searchParams),
+        body: bodyOf(request.body),
+        status,
+      } as SandboxCall);
+    },
+    calls<Op extends OperationId = OperationId>(operationId?: Op) {
+      if (operationId !== undefined && !spec.byId.has(operationId))
+        throw new TypeError(`No operation ${JSON.stringify(operationId)} in the spec`);
+      return log.filter((c) => operationId === undefined || c.operationId === operationId) as SandboxCall<Op>[];
+    },
+    clear() {
+      log = [];
+    },
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * The changelog: in-process bundling equals the CLI's; on this repository's history, one entry per first-parent
+ * commit that changed the bundled contract; in a scratch repository, a breaking commit and an addition give two
+ * entries (the gate's summary shows the same two), a reformatting commit gives none, and the feed is Atom.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { REPO_ROOT, SPEC_ROOT_PATH, bundleSpec } from "../../contract-core/index.js";
+import { pendingEntries } from "../gate/changelog-entry.js";
+import { runGate } from "../gate/cli.js";
+import { type Entry, buildChangelog, readHistory, renderEntry, renderPage } from "./changelog.js";
+import { bundleFiles, canonical, isShallow, specCommits, workingRevision } from "./history.js";
+
+describe("in-process bundling", () => {
+  it("equals the Redocly CLI's bundle of the spec (the one npm run generate writes)", async () => {
+    const inProcess = await bundleFiles(REPO_ROOT, (await workingRevision(REPO_ROOT)).files, "the working tree");
+    expect(canonical(inProcess)).toBe(canonical(bundleSpec(SPEC_ROOT_PATH)));
+  }, 30_000);
+
+  it("names the revision and the file when a $ref points at nothing (negative)", async () => {
+    const files = new Map([
+      ["spec/openapi.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    $ref: paths/a.yaml\n"],
+    ]);
+    await expect(bundleFiles(REPO_ROOT, files, "abc1234")).rejects.toThrow(
+      /cannot bundle spec\/openapi.yaml at abc1234/,
+    );
+  });
+});
+
+it("outside a git repository, says the changelog reads the spec's git history (negative)", async () => {
+  const plain = mkdtempSync(path.join(tmpdir(), "changelog-no-git-"));
+  try {
+    await expect(readHistory(plain)).rejects.toThrow(/is not a commit of a git repository at .*git history/);
+  } finally {
+    rmSync(plain, { recursive: true, force: true });
+  }
+});
+
+describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
+  let entries: Entry[] = [];
+  beforeAll(async () => {
+    entries = (await readHistory(REPO_ROOT)).entries;
+  }, 60_000);
+  const entryOf = (prefix: string) => entries.find((e) => e.sha?.startsWith(prefix));
+
+  it("gives one entry per first-parent commit that changed the bundled contract, and none for the others", () => {
+    const firstParent = new Set(specCommits(REPO_ROOT).map((c) => c.sha));
+    expect(entries.length).toBeGreaterThan(10);
+    for (const e of entries) expect(firstParent.has(e.sha ?? "")).toBe(true);
+    expect(new Set(entries.map((e) => e.sha)).size).toBe(entries.length);
+    // The first spec: every operation is new.
+    const first = entries[0];
+    expect(first?.first).toBe(true);
+    expect(first?.changes.filter((c) => c.rule === "operation-added")).toHaveLength(29);
+    // Prettier over the whole tree (spec YAML included) and BREAKING.md's rewording touched spec/ but not the bundle.
+    expect(
+      firstParent.has(specCommits(REPO_ROOT).find((c) => c.subject.startsWith("Format the whole tree"))!.sha),
+    ).toBe(true);
+    expect(entries.find((e) => e.subject.startsWith("Format the whole tree with Prettier"))).toBeUndefined();
+    expect(entries.find((e) => e.subject.startsWith("DECISIONS and BREAKING.md"))).toBeUndefined();
+  });
+
+  it("shows every breaking change of the history accepted by a reviewed marker", () => {
+    const breaking = entries.flatMap((e) => e.changes.filter((c) => c.kind === "breaking"));
+    expect(breaking.length).toBeGreaterThanOrEqual(7);
+    expect(breaking.filter((c) => !c.accepted).map((c) => `${c.operation} ${c.location} ${c.message}`)).toEqual([]);
+  });
+
+  it("shows the three accepted breaking changes of the fidelity work as breaking, with their BREAKING.md reasons", () => {
+    const markers = readFileSync(path.join(REPO_ROOT, "spec/BREAKING.md"), "utf8");
+    const fidelity = entryOf("d40cec7");
+    const breaking = fidelity?.changes.filter((c) => c.kind === "breaking") ?? [];
+    expect(breaking.map((c) => `${c.rule} ${c.operationId}`).sort()).toEqual([
+      "request-constraint-narrowed createList",
+      "request-constraint-narrowed createSavedQuery",
+      "request-constraint-narrowed listEvents",
+    ]);
+    for (const c of breaking) {
+      expect(c.accepted).toBeTruthy();
+      expect(markers).toContain(c.accepted);
+      expect(renderEntry(fidelity!)).toContain("values clients send today are rejected");
+    }
+  });
+});
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+
+describe("a scratch repository", () => {
+  let dir = "";
+  let base = "";
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "changelog-scratch-"));
+    for (const part of ["spec", "contract-tests/recordings/examples/createList", "redocly.yaml"])
+      cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "config", "user.email", "test@example.com");
+    git(dir, "config", "user.name", "Test");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "The contract");
+    base = git(dir, "rev-parse", "HEAD");
+    // Noise: the same contract reformatted (flow style) and with its keys reordered.
+    const listFile = path.join(dir, "spec/components/schemas/List.yaml");
+    const list = parse(readFileSync(listFile, "utf8")) as Record<string, unknown>;
+    const reordered = Object.fromEntries(Object.entries(list).reverse());
+    writeFileSync(listFile, stringify(reordered, { collectionStyle: "flow", lineWidth: 0 }));
+    git(dir, "commit", "-q", "-am", "Reformat List.yaml");
+    // A breaking change, reviewed in BREAKING.md in the same commit.
+    const properties = list.properties as Record<string, unknown>;
+    delete properties.description;
+    list.required = (list.required as string[]).filter((r) => r !== "description");
+    writeFileSync(listFile, stringify(list));
+    const markers = path.join(dir, "spec/BREAKING.md");
+    writeFileSync(
+      markers,
+      [
+        readFileSync(markers, "utf8").trimEnd(),
+        ...["List", "CreatedList"].map(
+          (name) =>
+            `- \`response-property-removed\` \`*\` \`#/components/schemas/${name}/properties/description\` Lists lose their description (announced in the scratch notes).`,
+        ),
+        "",
+      ].join("\n"),
+    );
+    git(dir, "commit", "-q", "-am", "Lists: the description property goes");
+    // An addition: an optional query parameter.
+    const pathFile = path.join(dir, "spec/paths/lists.yaml");
+    const lists = parse(readFileSync(pathFile, "utf8")) as { get: { parameters?: unknown[] } };
+    lists.get.parameters = [
+      ...(lists.get.parameters ?? []),
+      {
+        name: "sort",
+        in: "query",
+        required: false,
+        description: "Sort order.",
+        example: "name",
+        schema: { type: "string" },
+      },
+    ];
+    writeFileSync(pathFile, stringify(lists));
+    git(dir, "commit", "-q", "-am", "Lists: an optional sort parameter");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const newEntries = async () => (await readHistory(dir)).entries.filter((e) => e.sha !== base && !e.first);
+
+  it("gives two new entries: the first breaking (rule, reason, what it touches), the second an addition", async () => {
+    const history = await readHistory(dir);
+    expect(history.entries.map((e) => e.subject)).toEqual([
+      "The contract",
+      "Lists: the description property goes",
+      "Lists: an optional sort parameter",
+    ]);
+    const [, removal, addition] = history.entries;
+    const breaking = removal!.changes.filter((c) => c.kind === "breaking");
+    // List itself, and CreatedList, which takes it through allOf (POST /lists).
+    expect(breaking.map((x) => x.component)).toEqual([
+      "#/components/schemas/List/properties/description",
+      "#/components/schemas/CreatedList/properties/description",
+    ]);
+    const [c, created] = breaking;
+    expect(created?.accepted).toBe("Lists lose their description (announced in the scratch notes).");
+    expect(c).toMatchObject({
+      rule: "response-property-removed",
+      component: "#/components/schemas/List/properties/description",
+      why: "clients reading the property get undefined",
+      accepted: "Lists lose their description (announced in the scratch notes).",
+    });
+    expect(c!.before).toContain("Description; an empty string is stored as null.");
+    expect(c!.after).toBeUndefined();
+    expect(c!.operations).toEqual([{ operation: "GET /lists", operationId: "listLists" }]);
+    expect(c!.touches).toEqual({
+      examples: ["listLists 200 lists"],
+      steps: [],
+      recordings: [],
+      client: ['client.GET("/lists")'],
+    });
+    expect(created!.touches.examples).toEqual(["createList 201 created"]);
+    expect(created!.touches.steps).toEqual(["lists.arazzo.yaml list-lifecycle › createList"]);
+    expect(created!.touches.client).toEqual(['client.POST("/lists")']);
+    expect(created!.touches.recordings).toEqual(
+      expect.arrayContaining(["contract-tests/recordings/examples/createList/201-created.json"]),
+    );
+    expect(addition!.changes.map((x) => [x.kind, x.rule, x.operationId])).toEqual([
+      ["non-breaking", "request-parameter-added", "listLists"],
+    ]);
+    expect(renderEntry(removal!)).toContain("Lists lose their description");
+  }, 30_000);
+
+  it("writes the page and an Atom feed that parses as XML, newest entry first", async () => {
+    const out = path.join(dir, "dist");
+    const result = await buildChangelog({ cwd: dir, outDir: out });
+    expect(result.entries).toBe(3);
+    const feed = readFileSync(result.feed, "utf8");
+    expect(XMLValidator.validate(feed)).toBe(true);
+    const atom = new XMLParser({ ignoreAttributes: false }).parse(feed) as {
+      feed: { "@_xmlns": string; id: string; updated: string; entry: { title: string; content: string }[] };
+    };
+    expect(atom.feed["@_xmlns"]).toBe("http://www.w3.org/2005/Atom");
+    expect(atom.feed.entry.map((e) => e.title)).toEqual([
+      "Lists: an optional sort parameter",
+      "Lists: the description property goes",
+      "The contract",
+    ]);
+    expect(feed).toContain("&lt;code&gt;response-property-removed&lt;/code&gt;");
+    expect(feed).toContain('<content type="html" xml:base="changelog.html">');
+    const page = readFileSync(result.page, "utf8");
+    expect(page.indexOf("Lists: an optional sort parameter")).toBeLessThan(page.indexOf("Lists: the description"));
+    expect(page).toContain('id="op-listLists"');
+  }, 30_000);
+
+  it("the gate's summary shows the same two entries, exactly as published", async () => {
+    const expected = await newEntries();
+    expect(expected).toHaveLength(2);
+    const { markdown } = await runGate({ cwd: dir, base, only: ["breaking"], log: () => undefined });
+    const section = markdown.slice(markdown.indexOf("### Changelog entries"));
+    expect(section).toContain("Changelog entries this pull request adds (2)");
+    for (const entry of expected) expect(section).toContain(renderEntry(entry));
+    expect(section!.indexOf("an optional sort parameter")).toBeLessThan(section!.indexOf("the description property"));
+  }, 30_000);
+
+  it("in a shallow clone, says so in one line with how to fetch more, and starts at the oldest commit it has", async () => {
+    const shallow = mkdtempSync(path.join(tmpdir(), "changelog-shallow-"));
+    try {
+      git(tmpdir(), "clone", "-q", "--depth", "2", `file://${dir}`, shallow);
+      const history = await readHistory(shallow);
+      expect(history.shallow).toMatch(/^changelog: this clone is shallow, .*git fetch --unshallow.*fetch-depth: 0/);
+      expect(history.shallow).not.toContain("\n");
+      // The two newest commits: the older one is the baseline, the newest gives the only entry.
+      expect(history.entries.map((e) => e.subject)).toEqual(["Lists: an optional sort parameter"]);
+      // Every operation keeps the anchor the reference links to, with or without changes in this history.
+      const page = renderPage(history.entries, history.latest?.doc, history.shallow);
+      expect(page).toMatch(/id="op-getPerson"><h3>.*No change in the history this changelog covers/);
+      expect(page).toContain(history.shallow);
+    } finally {
+      rmSync(shallow, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("adds an entry for uncommitted spec changes, and none when the working tree's contract is the same", async () => {
+    const head = git(dir, "rev-parse", "HEAD");
+    expect(await pendingEntries(dir, head)).toEqual([]);
+    const schema = path.join(dir, "spec/components/schemas/List.yaml");
+    const before = readFileSync(schema, "utf8");
+    try {
+      writeFileSync(schema, before.replace("List name; not unique.", "The List's name; not unique."));
+      const [entry] = await pendingEntries(dir, head);
+      expect(entry?.sha).toBeUndefined();
+      expect(entry?.changes.every((c) => c.kind === "description")).toBe(true);
+    } finally {
+      writeFileSync(schema, before);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,190 @@
+/**
+ * The spec's history from git: the first-parent commits that touched `spec/`, each revision's files read from git
+ * objects (`git ls-tree` + one `git cat-file --batch`) and bundled in-process with Redocly's openapi-core through a
+ * resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
+ * changelog test checks it.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { BaseResolver, type Config, Source, bundle, loadConfig } from "@redocly/openapi-core";
+import { type Obj, isObj } from "../../contract-core/index.js";
+
+export const SPEC_DIR = "spec";
+export const SPEC_ROOT = "spec/openapi.yaml";
+export const MARKER_FILE = "spec/BREAKING.md";
+/** Where the recordings live; a change lists the recordings of the operations it touches. */
+export const RECORDINGS_DIR = "contract-tests/recordings";
+
+export interface Commit {
+  sha: string;
+  /** ISO 8601, the committer date (when it landed on the branch). */
+  date: string;
+  subject: string;
+}
+
+/** One revision of the contract: its bundle and the files of `spec/` it was bundled from. */
+export interface Revision {
+  /** The commit, or undefined for the working tree. */
+  commit?: Commit;
+  /** The bundle, or undefined when the revision has no spec (before the first one). */
+  doc?: Obj;
+  /** `spec/` files by repository path (text). */
+  files: Map<string, string>;
+  /** Recording files under RECORDINGS_DIR (repository paths). */
+  recordings: string[];
+}
+
+export function git(cwd: string, args: string[], input?: string): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, input });
+}
+
+/** True when `rev` names a commit in this clone. */
+export function hasCommit(cwd: string, rev: string): boolean {
+  return spawnSync("git", ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], { cwd }).status === 0;
+}
+
+export function isShallow(cwd: string): boolean {
+  return git(cwd, ["rev-parse", "--is-shallow-repository"]).trim() === "true";
+}
+
+/**
+ * The first-parent commits of `range` (a ref, or `base..head`) whose tree differs from their first parent's
+ * under `spec/`, oldest first. Only they can change the bundle: it is made from `spec/` alone.
+ */
+export function specCommits(cwd: string, range = "HEAD"): Commit[] {
+  const out = git(cwd, ["log", "--first-parent", "--reverse", "--format=%H%x00%cI%x00%s%x1e", range, "--", SPEC_DIR]);
+  return out
+    .split("\x1e")
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((record) => {
+      const [sha = "", date = "", subject = ""] = record.split("\0");
+      return { sha, date, subject };
+    });
+}
+
+/** The commit of `rev` (sha, date, subject). */
+export function commitOf(cwd: string, rev: string): Commit {
+  const [sha = "", date = "", subject = ""] = git(cwd, ["log", "-1", "--format=%H%x00%cI%x00%s", rev])
+    .trim()
+    .split("\0");
+  return { sha, date, subject };
+}
+
+/** Text files under `dirs` at `rev`, read from git objects in one `git cat-file --batch`. */
+export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, string> {
+  const listing = git(cwd, ["ls-tree", "-r", "-z", rev, "--", ...dirs]);
+  const blobs: { id: string; file: string }[] = [];
+  for (const line of listing.split("\0")) {
+    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(line);
+    if (m?.[1] && m[2]) blobs.push({ id: m[1], file: m[2] });
+  }
+  const files = new Map<string, string>();
+  if (blobs.length === 0) return files;
+  const run = spawnSync("git", ["cat-file", "--batch"], {
+    cwd,
+    input: blobs.map((b) => b.id).join("\n") + "\n",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`git cat-file failed at ${rev}: ${run.stderr.toString()}`);
+  const out = run.stdout;
+  let at = 0;
+  for (const { file } of blobs) {
+    const eol = out.indexOf(0x0a, at);
+    const size = Number(out.toString("latin1", at, eol).split(" ")[2]);
+    files.set(file, out.toString("utf8", eol + 1, eol + 1 + size));
+    at = eol + 1 + size + 1;
+  }
+  return files;
+}
+
+/** Repository paths of the files under RECORDINGS_DIR at `rev`. */
+export function recordingsAt(cwd: string, rev: string): string[] {
+  return git(cwd, ["ls-tree", "-r", "-z", "--name-only", rev, "--", RECORDINGS_DIR]).split("\0").filter(Boolean);
+}
+
+/** Repository paths of the files under `dir` in the working tree. */
+function listOnDisk(cwd: string, dir: string): string[] {
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    if (!existsSync(path.join(cwd, rel))) return;
+    for (const name of readdirSync(path.join(cwd, rel))) {
+      const child = `${rel}/${name}`;
+      if (statSync(path.join(cwd, child)).isDirectory()) walk(child);
+      else files.push(child);
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** Reads `$ref`d files from a map of repository paths instead of the disk (remote URLs are refused). */
+class FilesResolver extends BaseResolver {
+  declare private readonly root: string;
+  declare private readonly files: Map<string, string>;
+
+  constructor(root: string, files: Map<string, string>) {
+    super();
+    this.root = root;
+    this.files = files;
+  }
+
+  override async loadExternalRef(absoluteRef: string): Promise<Source> {
+    const rel = path.relative(this.root, absoluteRef).split(path.sep).join("/");
+    const body = this.files.get(rel);
+    if (body === undefined) throw new Error(`${rel} does not exist in this revision`);
+    return new Source(absoluteRef, body.replace(/\r\n/g, "\n"));
+  }
+}
+
+let configs: Map<string, Promise<Config>> | undefined;
+/** The repository's Redocly configuration (redocly.yaml at `cwd`, as the CLI reads it), loaded once per run. */
+function redoclyConfig(cwd: string): Promise<Config> {
+  configs ??= new Map();
+  let config = configs.get(cwd);
+  if (!config) {
+    const file = path.join(cwd, "redocly.yaml");
+    config = existsSync(file) ? loadConfig({ configPath: file }) : loadConfig();
+    configs.set(cwd, config);
+  }
+  return config;
+}
+
+/** Bundles `spec/openapi.yaml` of a revision's files in-process; throws naming the revision when it cannot. */
+export async function bundleFiles(cwd: string, files: Map<string, string>, label: string): Promise<Obj> {
+  const root = path.resolve(cwd);
+  const resolver = new FilesResolver(root, files);
+  const result = await bundle({
+    ref: path.join(root, SPEC_ROOT),
+    config: await redoclyConfig(cwd),
+    externalRefResolver: resolver,
+  });
+  const unresolved = result.problems.filter((p) => p.severity === "error");
+  if (unresolved.length > 0 || !isObj(result.bundle.parsed))
+    throw new Error(`cannot bundle ${SPEC_ROOT} at ${label}: ${unresolved[0]?.message ?? "not an object"}`);
+  return result.bundle.parsed;
+}
+
+/** A revision of a commit: its spec files, bundle (none when it has no spec root) and recordings. */
+export async function revisionAt(cwd: string, commit: Commit): Promise<Revision> {
+  const files = filesAt(cwd, commit.sha, [SPEC_DIR]);
+  const recordings = recordingsAt(cwd, commit.sha);
+  const doc = files.has(SPEC_ROOT) ? await bundleFiles(cwd, files, commit.sha.slice(0, 7)) : undefined;
+  return { commit, doc, files, recordings };
+}
+
+/** The working tree as a revision (uncommitted changes included). */
+export async function workingRevision(cwd: string): Promise<Revision> {
+  const files = new Map(listOnDisk(cwd, SPEC_DIR).map((f) => [f, readFileSync(path.join(cwd, f), "utf8")]));
+  const recordings = listOnDisk(cwd, RECORDINGS_DIR);
+  const doc = files.has(SPEC_ROOT) ? await bundleFiles(cwd, files, "the working tree") : undefined;
+  return { doc, files, recordings };
+}
+
+/** JSON with object keys sorted: two bundles are the same contract when these are equal (key order is noise). */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isObj(v) && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * What the page, the loader and the panel agree on: the id of the panel's text in the page, the buttons' class,
+ * and the styles of the "Try it" buttons (in the page from the start, a few lines) and of the panel (loaded with
+ * it). Colours keep WCAG AA contrast on Redoc's white background.
+ */
+export const CODE_ID = "try-it-code";
+export const BUTTON_CLASS = "try-it-open";
+
+export const TRY_IT_BUTTON_STYLES = `<style id="try-it-button">
+  .try-it-open { font: 600 14px/1 sans-serif; color: #fff; background: #1d4ed8; border: 1px solid #1d4ed8;
+    border-radius: 4px; padding: 7px 12px; margin-right: 8px; cursor: pointer; }
+  .try-it-open:hover { background: #1e40af; }
+  .try-it-open:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+</style>`;
+
+export const TRY_IT_STYLES = `
+#try-it-panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(540px, 100vw); z-index: 1000;
+  overflow: auto; box-sizing: border-box; padding: 16px 20px 32px; background: #fff; color: #1a1a1a;
+  border-left: 1px solid #c7c7c7; box-shadow: -4px 0 16px rgba(0,0,0,.15); font: 14px/1.45 sans-serif; }
+#try-it-panel[hidden] { display: none; }
+#try-it-panel h2 { font-size: 18px; margin: 0; }
+#try-it-panel h3 { font-size: 15px; margin: 18px 0 6px; }
+#try-it-panel .try-it-head { display: flex; justify-content: space-between; align-items: center; gap: 12px; }
+#try-it-panel .try-it-route { font-family: monospace; margin: 4px 0 12px; color: #333; }
+#try-it-panel label, #try-it-panel .try-it-label { display: block; margin: 10px 0 3px; font-weight: 600; }
+#try-it-panel .try-it-check { font-weight: 400; }
+#try-it-panel .try-it-in { font-weight: 400; color: #4a4a4a; font-size: 12px; }
+#try-it-panel input:not([type=checkbox]), #try-it-panel select, #try-it-panel textarea { box-sizing: border-box;
+  width: 100%; font: 13px monospace; padding: 5px 6px; border: 1px solid #767676; border-radius: 3px;
+  color: #1a1a1a; background: #fff; }
+#try-it-panel .try-it-row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+#try-it-panel .try-it-row select { width: auto; flex: 1; }
+#try-it-panel .try-it-row label { margin: 0; }
+#try-it-panel button { font: 600 13px sans-serif; padding: 6px 12px; border-radius: 4px; cursor: pointer;
+  color: #1d4ed8; background: #fff; border: 1px solid #1d4ed8; }
+#try-it-panel button[type=submit] { color: #fff; background: #1d4ed8; margin-top: 12px; padding: 8px 20px; }
+#try-it-panel :focus-visible { outline: 3px solid #f59e0b; outline-offset: 1px; }
+#try-it-panel pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; color: #1a1a1a;
+  padding: 8px; border-radius: 3px; font: 12px/1.4 monospace; max-height: 360px; overflow: auto; margin: 0; }
+#try-it-panel #try-it-status { font-weight: 700; font-size: 16px; margin: 4px 0; }
+#try-it-panel .try-it-headers { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 4px 0 8px;
+  font: 12px monospace; }
+#try-it-panel .try-it-headers dd { margin: 0; }
+#try-it-panel fieldset { border: 1px solid #c7c7c7; border-radius: 4px; margin-top: 18px; padding: 4px 12px 12px; }
+#try-it-panel legend { font-weight: 700; padding: 0 4px; }
+#try-it-panel :is(.try-it-note, .try-it-hint) { margin: 8px 0 0; color: #333; }
+#try-it-panel .try-it-hint code { font: 12px monospace; overflow-wrap: anywhere; }
+`;
