@@ -9,10 +9,13 @@ import { ROOT, floorLine, formatNumber } from "./harness.js";
 
 const APP = `import { createTalentGraphClient } from "./client/index.ts"; globalThis.app = createTalentGraphClient;`;
 
-/** Bytes of the app, minified and gzipped, built from the checkout at `dir`. */
-async function factoryBytes(dir: string): Promise<number> {
+/**
+ * Bytes of a browser app whose source is `app` (it imports with paths relative to `dir`), bundled by esbuild
+ * (ESM, browser, minified) and gzipped at level 9: the weight figure of the client and msw parts.
+ */
+export async function appBytes(dir: string, app: string): Promise<number> {
   const result = await build({
-    stdin: { contents: APP, resolveDir: dir, loader: "ts", sourcefile: "app.ts" },
+    stdin: { contents: app, resolveDir: dir, loader: "ts", sourcefile: "app.ts" },
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -23,6 +26,9 @@ async function factoryBytes(dir: string): Promise<number> {
   });
   return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).byteLength;
 }
+
+/** Bytes of the app, minified and gzipped, built from the checkout at `dir`. */
+const factoryBytes = (dir: string): Promise<number> => appBytes(dir, APP);
 
 export async function clientFloors(): Promise<string[]> {
   // Bundling is deterministic: one build each is the figure (min = median = max).

@@ -5,13 +5,12 @@
  * `setupWorker` and `createSandboxHandlers`, bundled by esbuild (ESM, browser, minified) and gzipped at
  * level 9, against its floor, with the old commit's figure beside it.
  */
-import { gzipSync } from "node:zlib";
-import { build as esbuild } from "esbuild";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BASE_COMMIT, baseCheckout } from "./baseline.js";
+import { appBytes } from "./client.js";
 import { ROOT, alternate, floorLine, formatNumber, formatSummary, summarize } from "./harness.js";
 
 /** Where createSandboxHandlers lives, now and in older checkouts. */
@@ -27,17 +26,7 @@ export async function kitBytes(dir: string): Promise<number> {
     `import { createSandboxHandlers } from "./${kit}";`,
     "globalThis.app = [setupWorker, createSandboxHandlers];",
   ].join("\n");
-  const result = await esbuild({
-    stdin: { contents: app, resolveDir: dir, loader: "ts", sourcefile: "app.ts" },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    write: false,
-    logLevel: "silent",
-  });
-  return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).byteLength;
+  return appBytes(dir, app);
 }
 
 type Build = typeof import("../../examples/msw/build.js");
