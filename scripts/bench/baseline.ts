@@ -4,7 +4,7 @@
  * dependencies are the same), so its sandbox, mock and client run from their own sources in the same run.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, symlinkSync } from "node:fs";
+import { existsSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./harness.js";
@@ -19,6 +19,11 @@ export function baseCheckout(): string {
     execFileSync("git", ["worktree", "prune"], { cwd: ROOT, stdio: "ignore" });
     execFileSync("git", ["worktree", "add", "--detach", "--force", dir, BASE_COMMIT], { cwd: ROOT, stdio: "ignore" });
   }
-  if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  // The old checkout runs on this checkout's packages; a link left pointing elsewhere is replaced.
+  const modules = join(dir, "node_modules");
+  if (!existsSync(modules)) {
+    rmSync(modules, { force: true });
+    symlinkSync(join(ROOT, "node_modules"), modules);
+  }
   return dir;
 }
