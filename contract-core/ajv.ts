@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { FormatsPlugin } from "ajv-formats";
 import type { Options, ValidateFunction } from "ajv";
+import { COMPONENTS_ID, pointRefsAt } from "./component-refs.js";
 
 const addFormats = addFormatsModule as unknown as FormatsPlugin;
 
@@ -39,9 +40,6 @@ export function createAjv(doc: unknown, options: Options = {}): Ajv2020 {
   return ajv;
 }
 
-const COMPONENTS_ID = "https://contract.talent-graph.example/components.json";
-const LOCAL_COMPONENT_REF = /"\$ref":"#\/components\/schemas\//g;
-
 /** What `createSpecCompiler` returns: a compiler for the document's schemas. */
 export interface SpecCompiler {
   /** The validator of `schema` (a schema of the document); the same function for the same schema text. */
@@ -49,45 +47,19 @@ export interface SpecCompiler {
 }
 
 /**
- * Compilers already made, by document content and options. A new Ajv instance compiles the JSON Schema
- * meta-schema before it checks the first schema (about 20 ms) and then the components; a process that makes
- * many sandbox cores or mock prechecks for the same document (a test suite, MSW handlers made for each test)
- * would pay that every time. A compiler depends only on the components, the extension keywords and the
- * options it was made with, and its cache is keyed by each schema's text, so one made for equal content
- * serves every caller. The least recently used are dropped past `SHARED_COMPILERS_KEPT`.
- */
-const sharedCompilers = new Map<string, SpecCompiler>();
-const SHARED_COMPILERS_KEPT = 8;
-
-/** Options made only of plain values can be part of a key; any other (a function, an object) cannot. */
-const plainOptions = (options: Options) =>
-  Object.values(options).every((v) => v === undefined || ["boolean", "number", "string"].includes(typeof v));
-
-/**
  * A compiler for any schema of the document, its component `$ref`s pointing to the document's
- * `#/components/schemas`, registered once in an Ajv instance made as `createAjv` makes one. Compiled
- * functions are cached per schema text, and compilers are shared between callers with the same document
- * content and options (above), so the compiler's Ajv instance is not handed out.
+ * `#/components/schemas`, registered once in an Ajv instance made as `createAjv` makes one; the same
+ * function for the same schema text. For the spec's own checks (examples, what the spec accepts), which want
+ * Ajv's strict mode and its full reports; requests are checked by schema-check.ts.
  */
 export function createSpecCompiler(doc: unknown, options: Options = {}): SpecCompiler {
   const components = (doc as { components?: { schemas?: unknown } } | null)?.components?.schemas ?? {};
   const componentsText = JSON.stringify(components);
-  const keywords = extensionKeywords(doc);
-  const key = plainOptions(options)
-    ? `${JSON.stringify(Object.entries(options).sort())}\0${keywords.join(",")}\0${componentsText}`
-    : undefined;
-  const shared = key === undefined ? undefined : sharedCompilers.get(key);
-  if (shared) {
-    sharedCompilers.delete(key!);
-    sharedCompilers.set(key!, shared);
-    return shared;
-  }
   const ajv = createAjv(doc, options);
-  const rewrite = (text: string, base: string) =>
-    JSON.parse(text.replace(LOCAL_COMPONENT_REF, `"$ref":"${base}#/$defs/`)) as object;
+  const rewrite = (text: string, base: string) => JSON.parse(pointRefsAt(text, base)) as object;
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewrite(componentsText, "") });
   const cache = new Map<string, ValidateFunction>();
-  const compiler: SpecCompiler = {
+  return {
     compile(schema) {
       const text = JSON.stringify(schema ?? {});
       let validate = cache.get(text);
@@ -95,9 +67,4 @@ export function createSpecCompiler(doc: unknown, options: Options = {}): SpecCom
       return validate;
     },
   };
-  if (key !== undefined) {
-    sharedCompilers.set(key, compiler);
-    if (sharedCompilers.size > SHARED_COMPILERS_KEPT) sharedCompilers.delete(sharedCompilers.keys().next().value!);
-  }
-  return compiler;
 }

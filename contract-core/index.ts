@@ -29,6 +29,7 @@ export type {
 export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
 export { formatError, formatErrors } from "./format.js";
 export * from "./portable.js";
+export { createAjv, createSpecCompiler, type SpecCompiler } from "./ajv.js";
 export { DEFAULT_SPEC_PATH, REPO_ROOT, RUN_TYPESCRIPT, SPEC_ROOT_PATH, SpecLoadError, loadSpec } from "./spec.js";
 export { BundleError, REDOCLY_ENV, bundleSpec, redocly } from "./redocly.js";
 export * from "./cli.js";

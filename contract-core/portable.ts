@@ -8,7 +8,7 @@ export { Router } from "./route.js";
 export { exampleMatcher, pastLastPage, type ExampleMatcher, type MockMatch } from "./example-match.js";
 export { deref, escapeToken, followRef, isObj, resolvePointer, unescapeToken, type Obj } from "./pointer.js";
 export { HTTP_METHODS, OPERATIONS, listOperations, operationKey, type HttpMethod } from "./operations.js";
-export { createSpecCompiler, type SpecCompiler } from "./ajv.js";
+export { createSpecChecker, type SchemaCheck, type SchemaError, type SpecChecker } from "./schema-check.js";
 export {
   describeViolation,
   describeViolations,

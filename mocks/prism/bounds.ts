@@ -5,7 +5,7 @@
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import {
   brokenDependency,
-  createSpecCompiler,
+  createSpecChecker,
   deref,
   describeViolation,
   isObj,
@@ -15,6 +15,7 @@ import {
   violationFromAjv,
   type Obj,
   type ParamDependency,
+  type SchemaCheck,
 } from "../../contract-core/index.js";
 import type { EngineRequest } from "./engine.js";
 
@@ -69,16 +70,18 @@ function operationRules(doc: Obj, operation: IHttpOperation): OperationRules {
  * - else, for a JSON body over FULL_REPORT_BODY_BYTES, its first violation.
  */
 export function requestPrecheck(doc: Obj) {
-  const compiler = createSpecCompiler(doc, { allErrors: false, verbose: false });
+  const checker = createSpecChecker(doc);
+  /** Each schema read once (the spec's own objects, so the same object for the same parameter or body). */
+  const checks = new Map<unknown, SchemaCheck>();
   const rules = new Map<IHttpOperation, OperationRules>();
-  /** The first Ajv error of `value` against `schema`, in the core's words; `prefix` names the parameter. */
+  /** The first violation of `value` against `schema`, in the core's words; `prefix` names the parameter. */
   const firstViolation = (location: "query" | "body", schema: unknown, value: unknown, prefix = "") => {
-    const validate = compiler.compile(schema);
-    if (validate(value)) return undefined;
-    const first = validate.errors?.[0];
+    let check = checks.get(schema);
+    if (!check) checks.set(schema, (check = checker.compile(schema)));
+    const first = check(value);
     return first
       ? describeViolation(violationFromAjv(location, { ...first, instancePath: prefix + first.instancePath }))
-      : `${prefix.slice(1) || location} is invalid`;
+      : undefined;
   };
   type Checked = Pick<EngineRequest, "query" | "body" | "bodyBytes">;
   return (operation: IHttpOperation, { query, body, bodyBytes }: Checked): string | undefined => {

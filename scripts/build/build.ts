@@ -4,7 +4,7 @@
  * alone; `npm run pack` (pack.ts) stages and packs the package.
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
  *   ./msw     mocks/sandbox/hosts/msw/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
- *             spec JSON and Ajv inside (msw stays an external peer), declarations under <dir>/mocks/.
+ *             spec JSON and its schema checker inside (msw stays an external peer), declarations under <dir>/mocks/.
  *   bin       scripts/build/bin-entry.ts bundled into <dir>/bin/ (buildBin), the spec at <dir>/generated/openapi.json.
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.

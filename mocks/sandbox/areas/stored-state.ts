@@ -9,7 +9,7 @@
  * names the store, the organization and the item, and what to do, never repaired and never served as 500s. The store holds
  * stored webhook URLs and secrets like the service's store does (never returned by the API or logged).
  */
-import { createSpecCompiler, isObj as isObject } from "../../../contract-core/portable.js";
+import { createSpecChecker, isObj as isObject, type SchemaCheck } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
 import { loadShared, PLANS, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
 import { issuedIds } from "./area-helpers.js";
@@ -329,18 +329,20 @@ function checkStored(ctx: SandboxContext, stored: unknown, location: string): St
     throw fail('it has no list of organizations ("orgs") and sandbox-wide state ("shared")');
   if (nestedDeeperThan(stored, MAX_STORED_DEPTH + 2))
     throw fail(`it holds a value nested deeper than ${MAX_STORED_DEPTH} levels, which this sandbox never stores`);
-  const compiler = createSpecCompiler(ctx.spec.doc, { allErrors: false, verbose: false });
+  const checker = createSpecChecker(ctx.spec.doc);
+  const checks = new Map<object, SchemaCheck>();
   /** One stored value against its schema; `kinds` are the names this sandbox writes there (own keys only). */
   const check = (kinds: Map<string, object> | null, name: string, value: unknown, where: string) => {
     const schema = kinds ? kinds.get(name) : INFO_SCHEMA;
     if (!schema) throw fail(`${where} holds ${JSON.stringify(name)}, which this sandbox does not write`);
-    const validate = compiler.compile(schema);
-    if (!validate(value)) {
-      const error = validate.errors?.[0];
-      const at = error?.instancePath || "/";
-      const extra = (error?.params as { additionalProperty?: unknown } | undefined)?.additionalProperty;
+    let checkValue = checks.get(schema);
+    if (!checkValue) checks.set(schema, (checkValue = checker.compile(schema)));
+    const error = checkValue(value);
+    if (error) {
+      const at = error.instancePath || "/";
+      const extra = error.params.additionalProperty;
       throw fail(
-        `${where} holds ${JSON.stringify(name)} in a form this sandbox does not write (${at} ${error?.message ?? ""}${
+        `${where} holds ${JSON.stringify(name)} in a form this sandbox does not write (${at} ${error.message}${
           extra === undefined ? "" : `: ${JSON.stringify(extra)}`
         })`,
       );

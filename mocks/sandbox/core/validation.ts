@@ -1,21 +1,22 @@
 /**
- * Request validation derived from the spec: for every operation, one Ajv validator over its path
- * parameters, one over its query parameters (strings coerced to the schema types) and one over its JSON
- * body, compiled from the parameter and request-body schemas of generated/openapi.json, plus the rules that
+ * Request validation derived from the spec: for every operation, one schema check (contract-core's) over its
+ * path parameters, one over its query parameters (strings read as the schema types) and one over its JSON
+ * body, read from the parameter and request-body schemas of generated/openapi.json, plus the rules that
  * tie query parameters together (`x-requires`, through contract-core, as the mock reads them). No parameter
  * rule is written here; only the rules the spec cannot express live in the domain code.
  */
-import type { ErrorObject, ValidateFunction } from "ajv";
 import {
   brokenDependency,
-  createSpecCompiler,
+  createSpecChecker,
   describeViolation,
   parseQueryInteger,
   queryValues,
   sentIn,
   singleQueryValue,
   violationFromAjv,
-  type SpecCompiler,
+  type SchemaCheck,
+  type SchemaError,
+  type SpecChecker,
 } from "../../../contract-core/portable.js";
 import { invalidRequest } from "../contract/errors.js";
 import type { JsonObject, OperationSpec, SpecIndex } from "../contract/spec.js";
@@ -35,8 +36,8 @@ export type RequestValidator = (
 ) => ValidatedInput;
 
 /** The violation in contract-core's words (the mock describes it the same way): "limit must be <= 100", "body/name must ...". */
-function describeError(where: "query" | "path" | "body", error: ErrorObject | undefined): string {
-  return error ? describeViolation(violationFromAjv(where, error)) : `invalid ${where}`;
+function describeError(where: "query" | "path" | "body", error: SchemaError): string {
+  return describeViolation(violationFromAjv(where, error));
 }
 
 function objectSchema(params: OperationSpec["parameters"], location: "query" | "path"): JsonObject {
@@ -52,43 +53,46 @@ function hasType(schema: JsonObject, type: string): boolean {
   return schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 }
 
-/** Integers are parsed by the core's one rule before Ajv: its coercion would take `Infinity`, `1e309` and `1e2`. */
-function strictInteger(name: string, raw: string): number {
-  const parsed = parseQueryInteger(name, raw);
-  if (!parsed.ok) throw invalidRequest(parsed.message);
-  return parsed.value;
+/**
+ * A query or path value as its schema's type: an integer by the core's one rule (decimal digits, finite: a
+ * number parser would take `Infinity`, `1e309` and `1e2`), `true`/`false` as a boolean, a decimal as a number.
+ * Any other text stays a string, so the schema check names the type it must be.
+ */
+function typedValue(name: string, schema: JsonObject, raw: string): unknown {
+  if (hasType(schema, "integer")) {
+    const parsed = parseQueryInteger(name, raw);
+    if (!parsed.ok) throw invalidRequest(parsed.message);
+    return parsed.value;
+  }
+  if (hasType(schema, "boolean") && (raw === "true" || raw === "false")) return raw === "true";
+  if (hasType(schema, "number") && raw.trim() !== "" && Number.isFinite(Number(raw))) return Number(raw);
+  return raw;
 }
 
-function check<T>(validate: ValidateFunction, where: "query" | "path" | "body", value: T): T {
-  if (!validate(value)) throw invalidRequest(describeError(where, validate.errors?.[0]));
+function check<T>(checkValue: SchemaCheck, where: "query" | "path" | "body", value: T): T {
+  const error = checkValue(value);
+  if (error) throw invalidRequest(describeError(where, error));
   return value;
 }
 
-/** One validator per operation, compiled on first use (keeps start-up short). */
+/** One validator per operation, made on first use (keeps start-up short). */
 export function compileRequestValidators(spec: SpecIndex): Map<string, RequestValidator> {
-  type Compilers = { coercing: SpecCompiler; strict: SpecCompiler };
-  let compilers: Compilers | null = null;
-  const options = { allErrors: false, verbose: false, useDefaults: false } as const;
-  const instances = (): Compilers =>
-    (compilers ??= {
-      coercing: createSpecCompiler(spec.doc, { ...options, coerceTypes: true }),
-      strict: createSpecCompiler(spec.doc, { ...options, coerceTypes: false }),
-    });
+  let checker: SpecChecker | null = null;
   const out = new Map<string, RequestValidator>();
   for (const op of spec.operations) {
     let compiled: RequestValidator | null = null;
     out.set(op.operationId, (params, query, body) =>
-      (compiled ??= compileOperation(op, instances().coercing, instances().strict))(params, query, body),
+      (compiled ??= compileOperation(op, (checker ??= createSpecChecker(spec.doc))))(params, query, body),
     );
   }
   return out;
 }
 
-function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: SpecCompiler): RequestValidator {
+function compileOperation(op: OperationSpec, checker: SpecChecker): RequestValidator {
   const queryParams = op.parameters.filter((p) => p.in === "query");
-  const validateQuery = coercing.compile(objectSchema(op.parameters, "query"));
-  const validatePath = coercing.compile(objectSchema(op.parameters, "path"));
-  const validateBody = op.requestBody ? strict.compile(op.requestBody.schema) : null;
+  const validateQuery = checker.compile(objectSchema(op.parameters, "query"));
+  const validatePath = checker.compile(objectSchema(op.parameters, "path"));
+  const validateBody = op.requestBody ? checker.compile(op.requestBody.schema) : null;
   function query(raw: URLSearchParams): Record<string, unknown> {
     const value: Record<string, unknown> = {};
     // Read once: a search operation declares dozens of parameters.
@@ -97,12 +101,13 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
       const all = given.get(p.name);
       if (all === undefined) continue;
       if (hasType(p.schema, "array")) {
-        value[p.name] = all.flatMap((v) => v.split(","));
+        const items = (p.schema.items ?? {}) as JsonObject;
+        value[p.name] = all.flatMap((v) => v.split(",")).map((v) => typedValue(p.name, items, v));
         continue;
       }
       const one = singleQueryValue(p.name, all, p.schema.type);
       if (!one.ok) throw invalidRequest(one.message);
-      value[p.name] = hasType(p.schema, "integer") ? strictInteger(p.name, one.value) : one.value;
+      value[p.name] = typedValue(p.name, p.schema, one.value);
     }
     // Before the schemas, as the mock checks it before Prism: both name the same problem first.
     const broken = brokenDependency(op.dependencies, sentIn(given));
@@ -118,6 +123,7 @@ function compileOperation(op: OperationSpec, coercing: SpecCompiler, strict: Spe
     return check(validateBody, "body", raw);
   }
   return (params, raw, value) => ({
+    // Path parameters stay text: the spec's are strings (a number there would be named by the check).
     params: check(validatePath, "path", { ...params }),
     query: query(raw),
     body: body(value),

@@ -13,7 +13,12 @@
  * and checked against it when it is declared (a body the spec does not allow is a TypeError at once).
  */
 import type { operations } from "../../../../generated/schema.js";
-import { createSpecCompiler, describeViolation, violationFromAjv } from "../../../../contract-core/portable.js";
+import {
+  createSpecChecker,
+  describeViolation,
+  violationFromAjv,
+  type SpecChecker,
+} from "../../../../contract-core/portable.js";
 import type { CoreRequest } from "../../core/core.js";
 import type { ResponseBody } from "../../contract/context.js";
 import { responseFor, type SpecIndex } from "../../contract/spec.js";
@@ -107,6 +112,7 @@ function times(options: FaultTimes | undefined): number {
 export function createFaultTable(spec: SpecIndex): FaultTable {
   const match = operationMatcher(spec);
   let rules: Rule[] = [];
+  let checker: SpecChecker | undefined;
   const operation = (id: string) => {
     const op = spec.byId.get(id);
     if (!op) throw new TypeError(`No operation ${JSON.stringify(id)} in the spec`);
@@ -139,11 +145,12 @@ export function createFaultTable(spec: SpecIndex): FaultTable {
       if (schema && body === undefined) throw new TypeError(`${operationId} ${status} needs a body`);
       if (!schema && body !== undefined) throw new TypeError(`${operationId} ${status} documents no body`);
       if (schema) {
-        const validate = createSpecCompiler(spec.doc).compile(schema);
-        if (!validate(body))
+        // Checked as it will be sent: JSON (a property set to `undefined` is left out).
+        const error = (checker ??= createSpecChecker(spec.doc)).compile(schema)(JSON.parse(JSON.stringify(body)));
+        if (error)
           throw new TypeError(
             `respond(${operationId}, ${status}): the body does not match the spec: ` +
-              (validate.errors ?? []).map((e) => describeViolation(violationFromAjv("body", e))).join("; "),
+              describeViolation(violationFromAjv("body", error)),
           );
       }
       const headers = { ...options.headers };
