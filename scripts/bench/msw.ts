@@ -32,14 +32,19 @@ export async function kitBytes(dir: string): Promise<number> {
 type Build = typeof import("../../examples/msw/build.js");
 type Page = typeof import("../../examples/msw/page.js");
 
-/** Opens the example page of the checkout at `dir` once; the time its first API answer took, in ms. */
+/**
+ * Opens the example page of the checkout at `dir` once; the time its first API answer took, in ms. The page is
+ * built and served by that checkout's code and opened in this checkout's browser (the packaged Chromium), so
+ * both sides run in the same browser whatever an old checkout looked for.
+ */
 async function firstAnswer(dir: string): Promise<{ ms: number }> {
   const build = (await import(pathToFileURL(join(dir, "examples/msw/build.ts")).href)) as Build;
-  const page = (await import(pathToFileURL(join(dir, "examples/msw/page.ts")).href)) as Page;
+  const served = (await import(pathToFileURL(join(dir, "examples/msw/page.ts")).href)) as Page;
+  const page = (await import(pathToFileURL(join(ROOT, "examples/msw/page.ts")).href)) as Page;
   const out = mkdtempSync(join(tmpdir(), "talent-graph-msw-bench-"));
   try {
     await build.buildExamplePage(out);
-    const server = await page.serveExamplePage(out);
+    const server = await served.serveExamplePage(out);
     try {
       const browser = await page.openBrowser();
       try {
