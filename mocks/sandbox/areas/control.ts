@@ -2,7 +2,7 @@
  * Control endpoints outside /v1 (not in the spec, not authenticated, not rate-limited), the background
  * work (--job-speed; the core's timer or `advance(ms)` runs it), which stores the ids it hands out.
  *
- *   POST /__sandbox/reset            back to the seed
+ *   POST /__sandbox/reset            back to the seed (the core also puts the clock back at its start)
  *   POST /__sandbox/jobs/advance     { target_id?, steps?, until?: "finished", outcome?: "done"|"partial"|"failed" }
  *   GET  /__sandbox/jobs             latest job of every Target
  *   POST /__sandbox/events/emit      { org?, target_id?, list?, person?, count?, field?, source?, severity? }

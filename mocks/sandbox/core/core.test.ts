@@ -126,6 +126,20 @@ describe("control, clock and storage", () => {
     expect(after.data.organizations[0].lists).toBe(0);
   });
 
+  it("POST /__sandbox/reset is reset(): the seed and the starting clock, over HTTP as from code", async () => {
+    const core = open({ now: "2026-11-27T09:00:00Z" });
+    const iso = () => new Date(core.ctx.options.now()).toISOString();
+    core.advance(3_600_000);
+    expect(iso()).toBe("2026-11-27T10:00:00.000Z");
+    const headers = { "content-type": "application/json" };
+    const res = await core.handle({ method: "POST", url: "/__sandbox/reset", headers, body: "{}" });
+    expect(res.status).toBe(200);
+    expect(iso()).toBe("2026-11-27T09:00:00.000Z");
+    core.setNow("2026-01-01T00:00:00Z");
+    core.reset();
+    expect(iso()).toBe("2026-11-27T09:00:00.000Z");
+  });
+
   it("advance(ms) moves a Target's job to done with no timer and no wall clock", async () => {
     const core = open({ jobSpeed: 1 });
     const headers = { ...key(core), "content-type": "application/json" };

@@ -84,6 +84,8 @@ function loadGraph(opts: SandboxOptions): Graph {
     : generatedGraph({ people: opts.people, companies: opts.companies, seed: opts.seed });
 }
 
+const RESET_ROUTE = "POST /__sandbox/reset";
+
 export function createSandboxCore(input: CoreOptions): SandboxCore {
   const {
     spec: doc,
@@ -123,6 +125,14 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   const validators = compileRequestValidators(spec);
   const handlers = new Map(areas.flatMap((area) => Object.entries(area.handlers) as [string, Handler][]));
   const control = controlRoutesOf(areas);
+  // POST /__sandbox/reset is reset() on every host: back to the seed and to the starting clock.
+  const seedReset = control.get(RESET_ROUTE);
+  const resetAll = (): void => {
+    clock.reset();
+    void seedReset?.handle(undefined, ctx);
+  };
+  if (seedReset)
+    control.set(RESET_ROUTE, { ...seedReset, handle: (body, c) => (clock.reset(), seedReset.handle(body, c)) });
   const router = new Router(spec.basePath, spec.operations, (op) => op);
   if (storage) loadState(ctx, storage);
   for (const area of areas) area.setup?.(ctx);
@@ -147,10 +157,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   return {
     handle,
     keys: KEYS,
-    reset() {
-      clock.reset();
-      void control.get("POST /__sandbox/reset")?.handle(undefined, ctx);
-    },
+    reset: resetAll,
     setNow: (t) => clock.set(t),
     advance(ms) {
       if (!(ms >= 0)) clock.advance(ms); // refused (RangeError) before any tick runs

@@ -49,7 +49,7 @@ export const SANDBOX_COMMAND: CommandSpec = {
       type: "string",
       value: "<file>",
       description:
-        "start from the state declared in this JSON file (Lists, saved queries, Targets, preferences, plan, quota; checked by the API's validation)",
+        "start from the state declared in this JSON file (Lists, saved queries, Targets, preferences, plan, quota; checked by the API's validation) or from a snapshot the MSW kit's sandbox.snapshot() wrote",
     },
     "max-platform-orgs": number(
       `organizations the platform key may create (default ${DEFAULT_OPTIONS.maxPlatformOrgs})`,
