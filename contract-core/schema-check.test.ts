@@ -3,7 +3,7 @@
 // spec's own schemas with their examples broken at random.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createAjv } from "./ajv.js";
+import { createAjv, createSpecCompiler } from "./ajv.js";
 import { COMPONENTS_ID, pointRefsAt } from "./component-refs.js";
 import { createSpecChecker } from "./schema-check.js";
 import { loadSpec } from "./spec.js";
@@ -30,6 +30,11 @@ const doc = {
           filters: { type: "object", propertyNames: { not: { enum: ["limit"] } } },
           either: { anyOf: [{ type: "string" }, { type: "array", contains: { const: "x" } }] },
           trimmed: { type: "string", pattern: "^\\s*\\S(?:[\\s\\S]{0,78}\\S)?\\s*$" },
+          even: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 10, multipleOf: 2 },
+          some: { type: "array", minItems: 1 },
+          bag: { type: "object", minProperties: 1, maxProperties: 2 },
+          one: { oneOf: [{ type: "integer" }, { type: "number" }] },
+          never: false,
         },
       },
     },
@@ -40,6 +45,11 @@ const words = (value: unknown) => {
   const error = item(value);
   return error && describeViolation(violationFromAjv("body", error));
 };
+const ajvItem = createSpecCompiler(doc, { allErrors: false, verbose: false }).compile({
+  $ref: "#/components/schemas/Item",
+});
+const ajvWords = (value: unknown) =>
+  ajvItem(value) ? null : describeViolation(violationFromAjv("body", ajvItem.errors![0]!));
 const valid = { name: "ab", count: 2 };
 
 describe("createSpecChecker", () => {
@@ -74,8 +84,17 @@ describe("createSpecChecker", () => {
     ["a value no anyOf branch takes", { ...valid, either: 1 }, "body/either must be string"],
     ["an array without the item it must contain", { ...valid, either: ["y"] }, "body/either must be string"],
     ["a trimmed length", { ...valid, trimmed: "" }, "body/trimmed must be 1-80 characters after trimming"],
-  ])("refuses %s", (_name, value, expected) => {
+    ["a number at an exclusive minimum", { ...valid, even: 0 }, "body/even must be > 0"],
+    ["a number at an exclusive maximum", { ...valid, even: 10 }, "body/even must be < 10"],
+    ["a number that is not a multiple", { ...valid, even: 3 }, "body/even must be multiple of 2"],
+    ["too few items", { ...valid, some: [] }, "body/some must NOT have fewer than 1 items"],
+    ["too few properties", { ...valid, bag: {} }, "body/bag must NOT have fewer than 1 properties"],
+    ["too many properties", { ...valid, bag: { a: 1, b: 2, c: 3 } }, "body/bag must NOT have more than 2 properties"],
+    ["a value two oneOf branches take", { ...valid, one: 1 }, "body/one must match exactly one schema in oneOf"],
+    ["any value for a false schema", { ...valid, never: 1 }, "body/never boolean schema is false"],
+  ])("refuses %s, in Ajv's words", (_name, value, expected) => {
     expect(words(value)).toBe(expected);
+    expect(ajvWords(value)).toBe(expected);
   });
 
   it("names the property a propertyNames schema refused", () => {

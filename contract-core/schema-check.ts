@@ -34,31 +34,34 @@ const BASE = "https://contract.talent-graph.example/schema/";
  */
 const INTEGER_FORMATS: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1] };
 
-/** Ajv's message for a keyword that failed with `value` (the schema's value for that keyword). */
+/** Ajv's comparison of each number bound: `must be <= 100`. */
+const COMPARISONS: Record<string, string> = {
+  minimum: ">=",
+  maximum: "<=",
+  exclusiveMinimum: ">",
+  exclusiveMaximum: "<",
+};
+
+/** Ajv's words for each count limit: `must NOT have fewer than 1 characters`. */
+const COUNT_LIMITS: Record<string, [string, string]> = {
+  minLength: ["fewer", "characters"],
+  maxLength: ["more", "characters"],
+  minItems: ["fewer", "items"],
+  maxItems: ["more", "items"],
+  minProperties: ["fewer", "properties"],
+  maxProperties: ["more", "properties"],
+};
+
+/** Ajv's message and params for a keyword that failed with `value` (the schema's value for that keyword). */
 function ajvMessage(keyword: string, value: unknown): { message: string; params: Record<string, unknown> } {
+  const comparison = COMPARISONS[keyword];
+  if (comparison) return { message: `must be ${comparison} ${String(value)}`, params: { comparison, limit: value } };
+  const count = COUNT_LIMITS[keyword];
+  if (count)
+    return { message: `must NOT have ${count[0]} than ${String(value)} ${count[1]}`, params: { limit: value } };
   switch (keyword) {
     case "type":
       return { message: `must be ${String(value)}`, params: { type: value } };
-    case "minimum":
-      return { message: `must be >= ${String(value)}`, params: { comparison: ">=", limit: value } };
-    case "maximum":
-      return { message: `must be <= ${String(value)}`, params: { comparison: "<=", limit: value } };
-    case "exclusiveMinimum":
-      return { message: `must be > ${String(value)}`, params: { comparison: ">", limit: value } };
-    case "exclusiveMaximum":
-      return { message: `must be < ${String(value)}`, params: { comparison: "<", limit: value } };
-    case "minLength":
-      return { message: `must NOT have fewer than ${String(value)} characters`, params: { limit: value } };
-    case "maxLength":
-      return { message: `must NOT have more than ${String(value)} characters`, params: { limit: value } };
-    case "minItems":
-      return { message: `must NOT have fewer than ${String(value)} items`, params: { limit: value } };
-    case "maxItems":
-      return { message: `must NOT have more than ${String(value)} items`, params: { limit: value } };
-    case "minProperties":
-      return { message: `must NOT have fewer than ${String(value)} properties`, params: { limit: value } };
-    case "maxProperties":
-      return { message: `must NOT have more than ${String(value)} properties`, params: { limit: value } };
     case "multipleOf":
       return { message: `must be multiple of ${String(value)}`, params: { multipleOf: value } };
     case "pattern":
@@ -128,6 +131,8 @@ function firstViolation(units: OutputUnit[]): {
     // A unit followed by one inside it only says that a subschema failed ($ref, properties, items, anyOf,
     // contains, ...): Ajv reports the inner violation first.
     if (next?.keywordLocation.startsWith(`${unit.keywordLocation}/`)) continue;
+    // A `false` subschema's unit is located at the instance, not under the keyword that holds it.
+    if (next?.keyword === "false" && next.instanceLocation.startsWith(`${unit.instanceLocation}/`)) continue;
     return { unit, at: unit.instanceLocation };
   }
   return { unit: units[0]!, at: units[0]!.instanceLocation };
