@@ -22,6 +22,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     void readBody(req).then((body) => {
       if (req.method === "DELETE") return void res.writeHead(204).end();
+      if (req.url?.includes("slow")) return; // never answers: the recorder's timeout ends it
       // Echoes the request, credentials included, to prove the recorder scrubs them.
       res.writeHead(req.url?.includes("missing") ? 404 : 200, {
         "content-type": "application/json",
@@ -134,7 +135,7 @@ describe("recorder", () => {
     );
     expect(readdirSync(out).sort()).toEqual(["same-2.json", "same.json"]);
   });
-  it("exits 1 when the server cannot be reached, without leaking the key", async () => {
+  it("exits 3 when the server cannot be reached, without leaking the key", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
@@ -143,10 +144,29 @@ describe("recorder", () => {
       ["--base-url", `http://127.0.0.1:${port}/v1`, "--key-env", ENV, "--out", join(tmp, "down")],
       [{ method: "GET", url: "/people" }],
     );
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(err).toMatch(/✘ GET \/people: /);
     expect(err).not.toContain(KEY);
   });
+  it("exits 1 when some requests failed and others were recorded", async () => {
+    const out = join(tmp, "partial");
+    const {
+      code,
+      out: log,
+      err,
+    } = await record(
+      ["--base-url", baseUrl, "--out", out, "--timeout-ms", "200"],
+      [
+        { name: "echo", method: "GET", url: "/echo" },
+        { name: "slow", method: "GET", url: "/slow" },
+      ],
+    );
+    expect(code).toBe(1);
+    expect(log).toContain("1 of 2 exchanges recorded");
+    expect(err).toMatch(/✘ GET \/slow: /);
+    expect(readdirSync(out)).toEqual(["echo.json"]);
+  });
+
   it("exits 2 on bad arguments, a missing key variable or an unreadable requests file", async () => {
     expect((await record([], [])).code).toBe(2);
     expect((await record(["--base-url", baseUrl, "--auth", "basic"], [])).err).toMatch(

@@ -4,13 +4,15 @@
  * The key comes from TALENT_GRAPH_API_KEY (or the variable --key-env names), never the command line; unset: no key.
  * requests-file: JSON array of { "name"?, "method", "url" (path and query under the base URL), "headers"?, "body"?, "auth"?: false }.
  * Authorization and X-Api-Key values are redacted; the key never appears in files or output.
- * Exit 0: all recorded; 1: a request failed (network error or timeout); 2: bad arguments or unreadable input.
+ * Exit 0: all recorded; 1: some requests failed (network error or timeout); 2: bad arguments or unreadable input;
+ * 3: none was answered (the server is down or the URL is wrong).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getValidator, type Exchange } from "../contract-core/index.js";
 import {
   COMMON_OPTIONS,
+  EXIT,
   exchangeFromFetch,
   flagGiven,
   isMain,
@@ -139,22 +141,22 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.err(`${e.message}\n`);
-    return 2;
+    return EXIT.usage;
   }
-  if (!options) return 0;
+  if (!options) return EXIT.ok;
   const key = process.env[options.keyEnv.name] || undefined;
   if (options.keyEnv.named && !key) {
     io.err(
       `${RECORD_COMMAND.name}: the environment variable ${options.keyEnv.name} (named by --key-env) is not set.\n`,
     );
-    return 2;
+    return EXIT.usage;
   }
   let requests: RequestSpec[];
   try {
     requests = readRequests(options.requestsFile);
   } catch (error) {
     io.err(`cannot read ${options.requestsFile}: ${(error as Error).message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   mkdirSync(options.out, { recursive: true });
   const taken = new Set<string>();
@@ -196,8 +198,11 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
     writeFileSync(file, `${scrub(JSON.stringify(ordered, null, 2), key)}\n`);
     io.out(`${label} -> ${exchange.response.status}  ${file}\n`);
   }
-  io.out(`${requests.length - failures} of ${requests.length} exchanges recorded in ${options.out}\n`);
-  return failures === 0 ? 0 : 1;
+  const recorded = requests.length - failures;
+  io.out(`${recorded} of ${requests.length} exchanges recorded in ${options.out}\n`);
+  // Nothing answered: the target could not be recorded at all (down, wrong URL), not a partial run.
+  if (failures > 0 && recorded === 0) return EXIT.target;
+  return failures === 0 ? EXIT.ok : EXIT.failures;
 }
 
 if (isMain(import.meta.url)) process.exitCode = await runRecorder(process.argv.slice(2), STDIO);
