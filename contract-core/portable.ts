@@ -20,6 +20,7 @@ export {
   type ViolationLocation,
 } from "./violations.js";
 export * from "./error-vocabulary.js";
+export { header, presentedKey, type RequestHeaders } from "./api-key.js";
 export * from "./prefer.js";
 export { parseQueryInteger } from "./query-integer.js";
 export { normalizeRequestPath } from "./request-path.js";

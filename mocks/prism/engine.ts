@@ -24,6 +24,7 @@ import {
   exampleMatcher,
   loadSpec,
   pastLastPage,
+  presentedKey,
   requestWording,
   Router,
   serverBasePath,
@@ -193,6 +194,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       body: request.body,
     };
     const refused = operation && precheck(operation, request);
+    // A keyless request is answered 401 before its other faults, as Prism (and the sandbox) answer it.
+    if (refused && presentedKey(request.headers) === null && operation.security?.some((s) => s.length > 0))
+      return errorReply(401, "unauthorized", UNAUTHORIZED_MESSAGE);
     if (refused) return rejected(refused, request);
     const stated = preferences.example !== undefined || preferences.code !== undefined || preferences.dynamic === true;
     const matched = stated ? undefined : pickExample(request.method, request.path, request.query, request.body);

@@ -2,11 +2,12 @@
  * Organizations and API keys of the sandbox (test keys: printed at start, listed in the README).
  * Resolution follows the reference's Authentication section.
  */
+import { header, presentedKey, type RequestHeaders } from "../../../contract-core/portable.js";
 import { invalidRequest, paymentRequired, unauthorized } from "./errors.js";
 import type { OrgInfo, OrgState, SandboxState } from "./state.js";
 
-/** Request headers with lower-case names, as every host hands them to the core. */
-export type RequestHeaders = Record<string, string | string[] | undefined>;
+/** Request headers with lower-case names, as every host hands them to the core (contract-core's reading). */
+export { header, presentedKey, type RequestHeaders };
 
 export const ORGS = {
   acme: {
@@ -77,20 +78,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface AuthContext {
   org: OrgState;
   keyKind: "customer" | "platform";
-}
-
-/** A header's value (the first, when a host gives several). */
-export function header(headers: RequestHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/** The key a request carries: a non-empty X-Api-Key wins over Authorization: Bearer. */
-export function presentedKey(headers: RequestHeaders): string | null {
-  const apiKey = header(headers, "x-api-key")?.trim();
-  if (apiKey) return apiKey;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header(headers, "authorization") ?? "");
-  return m ? m[1]! : null;
 }
 
 /** Resolves the organization of a request or throws 401 / 400 in the reference's shape. */

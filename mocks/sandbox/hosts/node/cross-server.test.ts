@@ -2,7 +2,7 @@
  * The mock and the sandbox answer the same invalid requests the same way: for each kind of violation
  * (type, range, enum, required, pattern, a rule tying parameters together, unknown path, bad JSON, missing
  * key, bad Prefer, a repeated single-value parameter, a body nested beyond the bound, no key with a body over
- * the limit, an empty JSON body, a path that is not UTF-8) both servers, started
+ * the limit or a query the mock checks before Prism, an empty JSON body, a path that is not UTF-8) both servers, started
  * on free loopback ports, give the same status, error type and message. And both accept each value the spec
  * relaxed to what the reference accepts.
  */
@@ -45,6 +45,8 @@ const CASES: [kind: string, request: CallOptions][] = [
   ["repeated single-value parameter", { path: "/people?skills=a&skills=b" }],
   ["repeated integer parameter", { path: "/people?limit=1&limit=2" }],
   ["nested body", { method: "POST", path: TARGET, body: `{"status":${"[".repeat(40)}${"]".repeat(40)}}` }],
+  ["missing key with an integer the mock checks itself", { path: "/people?limit=1e2", auth: false }],
+  ["missing key with a broken parameter dependency", { path: "/people?min_role_months=3", auth: false }],
   ["missing key with a body over 1 MiB", { method: "POST", path: "/lists", body: "x".repeat(2 << 20), auth: false }],
   ["empty JSON body", { method: "POST", path: "/lists", body: "" }],
   ["invalid UTF-8 in the path", { path: "/people/%ff%fe" }],
