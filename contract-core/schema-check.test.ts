@@ -56,6 +56,7 @@ describe("createSpecChecker", () => {
   it("passes a valid value", () => {
     expect(item(valid)).toBeNull();
     expect(item({ ...valid, count: 2 ** 31 - 1, big: 2 ** 60 })).toBeNull();
+    expect(item({ ...valid, name: "😀😀😀" })).toBeNull(); // 3 code points, 6 UTF-16 units
     expect(item({ ...valid, count: null, tags: ["a", "b"], fixed: false, counts: { a: 1 }, either: ["x"] })).toBeNull();
   });
 
@@ -65,6 +66,11 @@ describe("createSpecChecker", () => {
     ["a property the schema does not list", { ...valid, z: 1 }, "body must NOT have additional property 'z'"],
     ["a too short string behind a $ref", { ...valid, name: "" }, "body/name must NOT have fewer than 1 characters"],
     ["a too long string", { ...valid, name: "abcd" }, "body/name must NOT have more than 3 characters"],
+    [
+      "a string too long in code points",
+      { ...valid, name: "😀😀😀😀" },
+      "body/name must NOT have more than 3 characters",
+    ],
     ["a number under the minimum", { ...valid, count: 0 }, "body/count must be >= 1"],
     ["a fraction for an integer or null", { ...valid, count: 1.5 }, "body/count must be integer,null"],
     ["an int32 past its range", { ...valid, count: 2 ** 31 }, 'body/count must match format "int32"'],
