@@ -229,11 +229,13 @@ export function createSpecChecker(doc: unknown): SpecChecker {
 }
 
 /**
- * JSON.parse reviver: an integer schema with format int32/int64 gets the format's bounds as minimum/maximum
- * where its own are wider (its own narrower bounds keep their words); `integerFormatBound` tells them apart.
+ * JSON.parse reviver: a number schema with format int32 gets the format's bounds as minimum/maximum where its
+ * own are wider (its own narrower bounds keep their words); `integerFormatBound` tells them apart.
  */
 function withIntegerBounds(this: unknown, _key: string, node: unknown): unknown {
   if (!isObj(node) || typeof node.format !== "string" || !INTEGER_FORMATS[node.format]) return node;
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (!types.includes("integer") && !types.includes("number")) return node;
   const [low, high] = INTEGER_FORMATS[node.format]!;
   const out: Record<string, unknown> = { ...node };
   if (!(typeof node.minimum === "number" && node.minimum >= low)) out.minimum = low;

@@ -19,7 +19,7 @@ import {
   type SpecChecker,
 } from "../../../contract-core/portable.js";
 import { invalidRequest } from "../contract/errors.js";
-import type { JsonObject, OperationSpec, SpecIndex } from "../contract/spec.js";
+import { resolveRef, type JsonObject, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 
 /** The validated input, coerced to the schema types the handler is typed with. */
 export interface ValidatedInput {
@@ -82,14 +82,16 @@ export function compileRequestValidators(spec: SpecIndex): Map<string, RequestVa
   for (const op of spec.operations) {
     let compiled: RequestValidator | null = null;
     out.set(op.operationId, (params, query, body) =>
-      (compiled ??= compileOperation(op, (checker ??= createSpecChecker(spec.doc))))(params, query, body),
+      (compiled ??= compileOperation(spec.doc, op, (checker ??= createSpecChecker(spec.doc))))(params, query, body),
     );
   }
   return out;
 }
 
-function compileOperation(op: OperationSpec, checker: SpecChecker): RequestValidator {
+function compileOperation(doc: JsonObject, op: OperationSpec, checker: SpecChecker): RequestValidator {
   const queryParams = op.parameters.filter((p) => p.in === "query");
+  /** A parameter schema with its `$ref` followed: the type its text is read as. */
+  const typeOf = (schema: unknown): JsonObject => resolveRef<JsonObject>(doc, schema) ?? {};
   const validateQuery = checker.compile(objectSchema(op.parameters, "query"));
   const validatePath = checker.compile(objectSchema(op.parameters, "path"));
   const validateBody = op.requestBody ? checker.compile(op.requestBody.schema) : null;
@@ -100,14 +102,15 @@ function compileOperation(op: OperationSpec, checker: SpecChecker): RequestValid
     for (const p of queryParams) {
       const all = given.get(p.name);
       if (all === undefined) continue;
-      if (hasType(p.schema, "array")) {
-        const items = (p.schema.items ?? {}) as JsonObject;
+      const schema = typeOf(p.schema);
+      if (hasType(schema, "array")) {
+        const items = typeOf(schema.items);
         value[p.name] = all.flatMap((v) => v.split(",")).map((v) => typedValue(p.name, items, v));
         continue;
       }
       const one = singleQueryValue(p.name, all, p.schema.type);
       if (!one.ok) throw invalidRequest(one.message);
-      value[p.name] = typedValue(p.name, p.schema, one.value);
+      value[p.name] = typedValue(p.name, schema, one.value);
     }
     // Before the schemas, as the mock checks it before Prism: both name the same problem first.
     const broken = brokenDependency(op.dependencies, sentIn(given));
