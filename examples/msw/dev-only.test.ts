@@ -1,7 +1,8 @@
 /**
  * The dev-only loading pattern (dev-only/main.ts) built as an app's bundler builds it: for production
  * (`process.env.NODE_ENV` defined as "production", minified) the output holds none of the kit: no msw, no
- * sandbox, no spec, no test key; for development the same entry carries all of it (so the check can fail).
+ * sandbox, no spec, no test key; for development the same entry carries all of it (so the check can fail),
+ * and no code made from text (`new Function`, `eval`), which a strict Content-Security-Policy would refuse.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,5 +45,7 @@ describe("the dev-only loading pattern", () => {
     expect(KIT_MARKERS.filter((marker) => production.includes(marker))).toEqual([]);
     expect(production.length).toBeLessThan(40_000); // the client and the app: a few KB minified
     expect(development.length).toBeGreaterThan(500_000);
+    // No code made from text: a page whose Content-Security-Policy has no 'unsafe-eval' runs the kit.
+    expect(development.match(/\bnew Function\b|\beval\s*\(/g)).toBeNull();
   });
 });

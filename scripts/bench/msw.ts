@@ -3,7 +3,8 @@
  * checkout and from the old commit, opened in a fresh browser (service worker registration included) in
  * alternating rounds; printed, with no floor but where it was. And its weight: an app that imports
  * `setupWorker` and `createSandboxHandlers`, bundled by esbuild (ESM, browser, minified) and gzipped at
- * level 9, against its floor, with the old commit's figure beside it.
+ * level 9, against its floor, with the old commit's figure beside it; and the same for the stateless
+ * `createMockHandlers`, printed.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,13 +19,16 @@ const KIT_MODULES = ["mocks/sandbox/hosts/msw/msw.ts", "mocks/sandbox/hosts/msw.
 /** Floor of the kit's weight in a page: setupWorker + createSandboxHandlers, minified and gzipped. */
 export const KIT_FLOOR_BYTES = 160 * 1024;
 
-/** Bytes of the kit's app, minified and gzipped, built from the checkout at `dir`. */
-export async function kitBytes(dir: string): Promise<number> {
+/** Bytes of an app of `setupWorker` and one of the kit's factories, minified and gzipped, built from `dir`. */
+export async function kitBytes(
+  dir: string,
+  factory: "createSandboxHandlers" | "createMockHandlers" = "createSandboxHandlers",
+): Promise<number> {
   const kit = KIT_MODULES.find((file) => existsSync(join(dir, file)))!;
   const app = [
     'import { setupWorker } from "msw/browser";',
-    `import { createSandboxHandlers } from "./${kit}";`,
-    "globalThis.app = [setupWorker, createSandboxHandlers];",
+    `import { ${factory} } from "./${kit}";`,
+    `globalThis.app = [setupWorker, ${factory}];`,
   ].join("\n");
   return appBytes(dir, app);
 }
@@ -73,16 +77,26 @@ export async function mswFloors(rounds: number): Promise<string[]> {
     target: KIT_FLOOR_BYTES,
     details: [`${BASE_COMMIT} ${formatNumber(oldBytes)} B`],
   });
+  const stateless = await kitBytes(ROOT, "createMockHandlers");
+  const oldStateless = await kitBytes(base, "createMockHandlers");
+  const statelessWeight = floorLine({
+    name: "setupWorker + createMockHandlers (stateless) min+gzip",
+    value: { median: stateless, min: stateless, max: stateless },
+    unit: "B",
+    compare: "print",
+    details: [`${BASE_COMMIT} ${formatNumber(oldStateless)} B`],
+  });
   const timing = "MSW sandbox's first answer in Chromium (fresh browser) stays where it is";
   let runs;
   try {
     runs = await alternate(rounds, { now: () => firstAnswer(ROOT), old: () => firstAnswer(base) });
   } catch (error) {
     // The weight stands on its own: a browser that cannot start here does not hide it.
-    return [weight, `${timing}: not measured (${(error as Error).message.split("\n")[0]})`];
+    return [weight, statelessWeight, `${timing}: not measured (${(error as Error).message.split("\n")[0]})`];
   }
   return [
     weight,
+    statelessWeight,
     floorLine({
       name: timing,
       value: summarize(runs.now.ms!),

@@ -43,7 +43,7 @@ export interface CoreOptions extends Partial<Omit<SandboxOptions, "now">> {
   /** The bundled spec document (generated/openapi.json, parsed). */
   spec: JsonObject;
   /** Areas to serve (default: every area of the sandbox). */
-  areas?: Area[];
+  areas?: readonly Area[];
   /** Persistence of the state file (the host's: a file in Node, storage in a browser). */
   storage?: StateStorage | null;
   /** false: no background timer; time moves only with `advance(ms)` (deterministic tests). Default true. */
@@ -74,22 +74,36 @@ export interface SandboxCore {
   close(): void;
   ctx: SandboxContext;
   graph: Graph;
-  /** Time spent building the graph (generation and indexes), in ms. */
+  /** Time spent building the graph (generation and, for a generated graph, its search indexes), in ms. */
   graphMs: number;
 }
 
-function loadGraph(opts: SandboxOptions): Graph {
-  return opts.graph
-    ? buildGraph(opts.graph)
-    : generatedGraph({ people: opts.people, companies: opts.companies, seed: opts.seed });
+/** Makes the graph of a sandbox from its size and seed (the generator: data/generate.ts, with its indexes). */
+export type GraphMaker = (size: Pick<SandboxOptions, "people" | "companies" | "seed">) => Graph;
+
+/** The generated graph with its search indexes built, so the first search pays for neither. */
+const generatedAndIndexed: GraphMaker = (size) => {
+  const graph = generatedGraph(size);
+  searchIndexOf(graph);
+  return graph;
+};
+
+/**
+ * The sandbox every host serves: every area of the sandbox over the generated graph (or the hand-made `graph`).
+ * `createCore` is the same core with its areas and graph maker given, so a host that serves no area (the
+ * stateless MSW handlers) bundles neither the areas nor the generator.
+ */
+export function createSandboxCore(input: CoreOptions): SandboxCore {
+  return createCore({ areas: allAreas, makeGraph: generatedAndIndexed, ...input });
 }
 
 const RESET_ROUTE = "POST /__sandbox/reset";
 
-export function createSandboxCore(input: CoreOptions): SandboxCore {
+export function createCore(input: CoreOptions & { areas: readonly Area[]; makeGraph?: GraphMaker }): SandboxCore {
   const {
     spec: doc,
-    areas = allAreas,
+    areas,
+    makeGraph,
     storage = null,
     timers = true,
     onError,
@@ -104,8 +118,9 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
   const options: SandboxOptions = { ...base, now: clock.now };
   const spec: SpecIndex = indexSpec(doc);
   const t0 = performance.now();
-  const graph = loadGraph(options);
-  searchIndexOf(graph);
+  const { people, companies, seed } = options;
+  if (!options.graph && !makeGraph) throw new TypeError("createCore needs a graph or a graph maker");
+  const graph = options.graph ? buildGraph(options.graph) : makeGraph!({ people, companies, seed });
   const graphMs = performance.now() - t0;
   const state = new SandboxState(graph, SEED_ORGS, options.maxPlatformOrgs);
   useIdMode(state, ids);

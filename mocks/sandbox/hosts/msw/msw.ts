@@ -21,6 +21,7 @@ import { exampleMatcher, serverUrl } from "../../../../contract-core/portable.js
 import { KEYS, ORGS } from "../../contract/auth.js";
 import type { StateStorage, StoredState } from "../../contract/context.js";
 import {
+  createCore,
   createSandboxCore,
   type CoreOptions,
   type CoreRequest,
@@ -318,7 +319,7 @@ const NO_GRAPH = { today: "2026-01-01", companies: [], people: [] };
  */
 export function createMockHandlers(options: HandlersOptions = {}): { handlers: HttpHandler[] } {
   const { baseUrl, spec = bundledSpec as JsonObject } = options;
-  const core = createSandboxCore({
+  const core = createCore({
     spec,
     areas: [],
     graph: NO_GRAPH,
