@@ -342,6 +342,9 @@ function refusalOf(path: string, error: unknown): StateFileError {
 /** A new, empty state database made in a private file beside `path`, then linked in (never over an existing file). */
 function createDatabase(path: string): void {
   const fresh = `${path}.${process.pid}.new`;
+  // A file of this name is a leftover of a process with this pid killed while creating (in a container the
+  // same small pid comes back at every start): no live process owns it, and the state file does not exist yet.
+  for (const leftover of [fresh, `${fresh}-journal`]) rmSync(leftover, { force: true });
   try {
     closeSync(
       openSync(fresh, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE),

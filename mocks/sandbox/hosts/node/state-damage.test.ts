@@ -26,6 +26,7 @@ import { fixtureGraphInput } from "../../data/fixture.js";
 import { spawnSandbox } from "../../testing/child.js";
 import { openStateful } from "../../testing/test-kit.js";
 import { createSandboxHandlers, localStorageState } from "../msw/msw.js";
+import { nodeStateStorage } from "./node-state-storage.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sandbox-damage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -338,5 +339,20 @@ describe("a --state-seed that fails part-way stores nothing", () => {
     const before = snapshot(folder);
     expect(await startError(empty, { stateSeed: seed })).toMatch(/lists\[1\]/);
     expect(snapshot(folder)).toEqual(before);
+  });
+});
+
+describe("a start killed while it created the state file", () => {
+  it("leaves a private file under this pid that the next start with the same pid replaces", () => {
+    const folder = mkdtempSync(join(dir, "killed-"));
+    const file = join(folder, "state.db");
+    // What a kill -9 between creating and linking leaves (a container gives the same small pid each start).
+    writeFileSync(`${file}.${process.pid}.new`, "half-made database");
+    writeFileSync(`${file}.${process.pid}.new-journal`, "its journal");
+    const storage = nodeStateStorage(file);
+    expect(storage.load()).toBeNull();
+    storage.open?.();
+    storage.close?.();
+    expect(readdirSync(folder)).toEqual(["state.db"]);
   });
 });
