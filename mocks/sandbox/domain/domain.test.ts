@@ -49,6 +49,9 @@ describe("term lists", () => {
   it("rejects more than 8 distinct terms or a term over 64 chars with 400", () => {
     expect(() => parseTermList("skills", "a;b;c;d;e;f;g;h;i")).toThrow(ApiError);
     expect(() => parseTermList("languages", "x".repeat(65))).toThrow(/languages terms must be at most 64/);
+    // Characters are code points, as the schema's maxLength counts them: 64 emoji pass, 65 do not.
+    expect(parseTermList("skills", "😀".repeat(64))).toEqual(["😀".repeat(64)]);
+    expect(() => parseTermList("skills", "😀".repeat(65))).toThrow(/skills terms must be at most 64/);
   });
 
   it("certifications must be a JSON list of 1-200 char strings, up to 10 distinct", () => {

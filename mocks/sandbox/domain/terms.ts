@@ -17,7 +17,8 @@ export const PLACE_LIMITS: TermLimits = { maxTerms: 20, maxTermLength: 120 };
 export function distinctTerms(name: string, raw: readonly string[], limits: TermLimits): string[] {
   const seen = new Map<string, string>();
   for (const t of raw.map((s) => s.trim()).filter(Boolean)) {
-    if (t.length > limits.maxTermLength)
+    // Characters as the spec's maxLength counts them: code points (an emoji is one, not two UTF-16 units).
+    if ([...t].length > limits.maxTermLength)
       throw invalidRequest(`${name} terms must be at most ${limits.maxTermLength} characters`);
     if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
   }
