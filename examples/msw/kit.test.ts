@@ -347,6 +347,17 @@ describe("respond(): a one-off answer typed from the spec", () => {
     );
     // @ts-expect-error -- createList does not document 404
     expect(() => sandbox.respond("createList", { status: 404, body: {} })).toThrow(/does not document status 404/);
+    const notJson = (() => undefined) as never; // a function has no JSON form
+    expect(() => sandbox.respond("getPerson", { status: 200, body: notJson })).toThrow(/the body is not a JSON value/);
+  });
+
+  it("sends the body as it was when respond() was called", async () => {
+    const { sandbox, client } = open();
+    const page = unwrap(await client.GET("/people", { params: { query: { limit: 1 } } }));
+    const body = { ...page, data: [] as typeof page.data };
+    sandbox.respond("searchPeople", { status: 200, body });
+    body.data = page.data; // changed after respond(): the answer keeps what was checked
+    expect(unwrap(await client.GET("/people")).data).toEqual([]);
   });
 });
 

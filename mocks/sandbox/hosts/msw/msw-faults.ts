@@ -141,12 +141,16 @@ export function createFaultTable(spec: SpecIndex): FaultTable {
     respond(operationId, options) {
       const { status, response } = documented(operationId, options?.status, 100);
       const schema = response.content?.["application/json"]?.schema;
-      const body: unknown = options.body;
+      let body: unknown = options.body;
       if (schema && body === undefined) throw new TypeError(`${operationId} ${status} needs a body`);
       if (!schema && body !== undefined) throw new TypeError(`${operationId} ${status} documents no body`);
       if (schema) {
-        // Checked as it will be sent: JSON (a property set to `undefined` is left out).
-        const error = (checker ??= createSpecChecker(spec.doc)).compile(schema)(JSON.parse(JSON.stringify(body)));
+        // Checked and kept as it will be sent: JSON (a property set to `undefined` is left out, and a later
+        // change to the caller's object changes nothing).
+        const text = JSON.stringify(body) as string | undefined;
+        if (text === undefined) throw new TypeError(`respond(${operationId}, ${status}): the body is not a JSON value`);
+        body = JSON.parse(text);
+        const error = (checker ??= createSpecChecker(spec.doc)).compile(schema)(body);
         if (error)
           throw new TypeError(
             `respond(${operationId}, ${status}): the body does not match the spec: ` +
