@@ -99,6 +99,7 @@ export function createSandboxCore(input: CoreOptions): SandboxCore {
 
 const RESET_ROUTE = "POST /__sandbox/reset";
 
+/** The core over the given areas, and the hand-made `graph` or else the graph `makeGraph` makes. */
 export function createCore(input: CoreOptions & { areas: readonly Area[]; makeGraph?: GraphMaker }): SandboxCore {
   const {
     spec: doc,
