@@ -40,6 +40,8 @@ export interface SandboxOptions {
   jobFailureRate: number;
   /** State file (SQLite): loaded at start, every write committed to it before it is acknowledged (node-state-storage.ts). */
   stateFile: string | null;
+  /** Use a state file older than the record of its last acknowledged write on purpose (node-state-storage.ts). */
+  acceptOlderState: boolean;
   /** A declared starting state (JSON file, hosts/seed-state.ts), built at start when the state holds nothing yet. */
   stateSeed: string | null;
   /** Organizations the platform key may create for new X-Service-Org-Id values (state.ts: eviction, then 400). */
@@ -61,6 +63,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   jobSpeed: 1,
   jobFailureRate: 0.1,
   stateFile: null,
+  acceptOlderState: false,
   stateSeed: null,
   maxPlatformOrgs: 1000,
 };

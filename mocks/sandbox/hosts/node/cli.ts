@@ -45,6 +45,11 @@ export const SANDBOX_COMMAND: CommandSpec = {
       value: "<path>",
       description: "keep state in this file: every write is on disk before it is answered",
     },
+    "accept-older-state": {
+      type: "boolean",
+      description:
+        "use a --state-file older than the record of its last acknowledged write (a restored backup) on purpose",
+    },
     "state-seed": {
       type: "string",
       value: "<file>",
@@ -100,6 +105,7 @@ export function parseCli(
   set("jobFailureRate", num("job-failure-rate", values["job-failure-rate"], 0, 1));
   set("stateFile", values["state-file"] as string | undefined);
   set("stateSeed", values["state-seed"] as string | undefined);
+  if (values["accept-older-state"]) out_.acceptOlderState = true;
   set("maxPlatformOrgs", num("max-platform-orgs", values["max-platform-orgs"], 0, 1_000_000));
   const perMinute = num("rate-limit", values["rate-limit"], 1, 1_000_000);
   if (perMinute !== undefined) out_.rateLimit = { max: perMinute, windowMs: 60_000 };

@@ -10,7 +10,8 @@
  * A file is checked before anything can write to it: `load()` reads it read-only (a journal left by a crash
  * is rolled back in a private copy), and the core checks the state it holds; only then does `open()` take
  * the file for writes. A refusal names the file, the problem and what to do, and leaves every file as it was.
- * Files created here are private (0600: they hold webhook secrets).
+ * Files created here are private (0600: they hold webhook secrets). A journal that is not this file's, and a
+ * file older than the record of its last acknowledged write, are refused (state-lineage.ts).
  */
 import {
   chmodSync,
@@ -25,6 +26,8 @@ import {
   readSync,
   rmSync,
   statSync,
+  fsyncSync,
+  writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -33,6 +36,16 @@ import type { DatabaseSync } from "node:sqlite";
 import type { StateChange, StateStorage, StoredState } from "../../contract/context.js";
 import type { SavedOrg } from "../../contract/state.js";
 import { ID_SEQUENCE, StateFileError } from "../../areas/stored-state.js";
+import {
+  checkJournal,
+  compareRecord,
+  generationMirror,
+  newIdentity,
+  openRecord,
+  readRecord,
+  type Lineage,
+  type RecordWriter,
+} from "./state-lineage.js";
 
 /**
  * node:sqlite, loaded when a state file is opened (a sandbox without --state-file never loads it). Node 22 and
@@ -81,8 +94,20 @@ const STOP_IT = "stop that process first, or give this sandbox another --state-f
 
 type FileKind = "missing" | "rollback" | "wal";
 
-export function nodeStateStorage(path: string): StateStorage {
+export interface NodeStateOptions {
+  /** Use a state file older than its record (or without one) on purpose: the record is rewritten. */
+  acceptOlderState?: boolean;
+  /** What the operator should know while the sandbox runs (a record that could not be rewritten). */
+  warn?: (message: string) => void;
+}
+
+export function nodeStateStorage(path: string, options: NodeStateOptions = {}): StateStorage {
   let db: DatabaseSync | null = null;
+  /** The file's identity and committed generation (known once loaded, or opened when created). */
+  let lineage: Lineage | null = null;
+  let record: RecordWriter | null = null;
+  /** Said once the file is opened: a state file accepted on purpose although older than its record. */
+  let accepted: string | null = null;
   /** What load() found: the file is created or opened for writes by open(). */
   let found: FileKind | null = null;
   /** The JSON of each shared item as last committed: unchanged items (events) are not written again. */
@@ -91,10 +116,16 @@ export function nodeStateStorage(path: string): StateStorage {
   let committedRows = new Map<string, Map<string, string>>();
 
   function load(): StoredState | null {
-    if (db) return readAll(db, path);
+    if (db) return readAll(db, path).state;
     found = inspect(path);
-    if (found === "missing") return null;
-    const stored = checkedCopy(path, found);
+    if (found === "missing") {
+      accepted = compareRecord(path, null, readRecord(path), options.acceptOlderState === true);
+      return null;
+    }
+    const checked = checkedCopy(path, found);
+    accepted = compareRecord(path, checked.lineage, readRecord(path), options.acceptOlderState === true);
+    lineage = checked.lineage;
+    const stored = checked.state;
     committedShared = new Map(Object.entries(stored.shared).map(([k, v]) => [k, JSON.stringify(v)]));
     return stored;
   }
@@ -106,7 +137,11 @@ export function nodeStateStorage(path: string): StateStorage {
     const opened = openForWrites(path);
     try {
       const warnings = found === "missing" ? [] : tightenMode(path);
+      lineage = lineageOf(opened);
+      // The record says what the file holds from now on (rewritten in place once it exists).
+      record = openRecord(path, lineage);
       db = opened;
+      if (accepted) warnings.push(accepted);
       return warnings;
     } catch (error) {
       opened.close();
@@ -120,8 +155,12 @@ export function nodeStateStorage(path: string): StateStorage {
     if (typeof ids !== "number") throw new Error(`a change without the id sequence ("${ID_SEQUENCE}")`);
     const pending = new Map<string, string>();
     const pendingRows = new Map(committedRows);
+    const generation = lineage!.generation + 1;
     db.exec("BEGIN IMMEDIATE");
     try {
+      // First the header's generation: so the journal of every write starts with the file's first page.
+      db.exec(`PRAGMA user_version = ${generationMirror(generation)}`);
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)").run(generation);
       db.prepare("UPDATE meta SET value = ? WHERE key = ?").run(ids, ID_SEQUENCE);
       const putOrg = db.prepare("INSERT OR REPLACE INTO orgs (id, info, ids) VALUES (?, ?, ?)");
       const dropRecords = db.prepare("DELETE FROM records WHERE org_id = ?");
@@ -181,11 +220,23 @@ export function nodeStateStorage(path: string): StateStorage {
     }
     committedShared = pending;
     committedRows = pendingRows;
+    lineage = { id: lineage!.id, generation };
+    try {
+      record?.write(lineage);
+    } catch (error) {
+      // The write is committed (durable); only the record lags, which can only let an older copy pass unseen.
+      options.warn?.(
+        `the record beside ${path} could not be rewritten (${(error as Error).message}); an older copy of the file ` +
+          "would not be noticed until a later write rewrites it",
+      );
+    }
   }
 
   function close(): void {
     db?.close();
     db = null;
+    record?.close();
+    record = null;
   }
 
   return { location: path, load, open, write, close };
@@ -273,7 +324,7 @@ function inspect(path: string): FileKind {
  * that was never acknowledged) is rolled back in a private copy, as SQLite rolls it back when the file is
  * opened for writes.
  */
-function checkedCopy(path: string, kind: FileKind): StoredState {
+function checkedCopy(path: string, kind: FileKind): Checked {
   let opened: DatabaseSync;
   try {
     opened = readOnly(path, kind === "wal");
@@ -287,7 +338,8 @@ function checkedCopy(path: string, kind: FileKind): StoredState {
   } finally {
     opened.close();
   }
-  // A hot journal: the same rollback in a private copy, then the same checks there.
+  // A hot journal: the same rollback in a private copy, then the same checks there, once it is this file's.
+  checkJournal(path);
   const dir = mkdtempSync(join(tmpdir(), "sandbox-state-check-"));
   try {
     const copy = join(dir, basename(path));
@@ -312,12 +364,15 @@ function readOnly(path: string, immutable: boolean): DatabaseSync {
   return new (sqlite().DatabaseSync)(url, { readOnly: true });
 }
 
-/** SQLite's own check of the file's structure (a truncated or overwritten file), then every row. */
-function readChecked(db: DatabaseSync, path: string): StoredState {
-  const rows = db.prepare("PRAGMA quick_check").all() as { quick_check: string }[];
-  if (rows.length !== 1 || rows[0]!.quick_check !== "ok") {
+/**
+ * SQLite's full check of the file (a truncated or overwritten file, and every table against its indexes: a
+ * flipped byte inside a stored id), then every row.
+ */
+function readChecked(db: DatabaseSync, path: string): Checked {
+  const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
+  if (rows.length !== 1 || rows[0]!.integrity_check !== "ok") {
     const problem = rows
-      .map((r) => r.quick_check)
+      .map((r) => r.integrity_check)
       .slice(0, 3)
       .join("; ");
     throw new StateFileError(path, `SQLite finds it damaged (${problem})`, MOVE_AWAY);
@@ -357,6 +412,7 @@ function createDatabase(path: string): void {
     try {
       made.exec("PRAGMA journal_mode = DELETE");
       made.exec("PRAGMA synchronous = FULL");
+      made.exec(`PRAGMA application_id = ${newIdentity()}`);
       made.exec(`BEGIN; ${SCHEMA}`);
       made.prepare("INSERT INTO meta (key, value) VALUES ('format', ?), (?, 0)").run(FORMAT, ID_SEQUENCE);
       made.exec("COMMIT");
@@ -373,6 +429,7 @@ function createDatabase(path: string): void {
 
 /** The file opened for writes, once checked: the exclusive lock, the rollback journal, synced commits. */
 function openForWrites(path: string): DatabaseSync {
+  probeDirectory(path);
   let opened: DatabaseSync;
   try {
     opened = new (sqlite().DatabaseSync)(path);
@@ -383,10 +440,13 @@ function openForWrites(path: string): DatabaseSync {
     opened.exec("PRAGMA locking_mode = EXCLUSIVE");
     opened.exec("PRAGMA journal_mode = DELETE");
     opened.exec("PRAGMA synchronous = FULL");
-    // The exclusive lock comes with the first write: a write that changes nothing takes it now (a second
-    // sandbox or an open reader is refused here), and shows that the file and its directory take writes.
+    // The exclusive lock comes with the first write: a write of the header takes it now (a second sandbox or
+    // an open reader is refused here), and shows that the file takes writes through its journal. A file
+    // written before identities were kept gets one.
+    const { id, generation } = lineageOf(opened);
     opened.exec("BEGIN IMMEDIATE");
-    opened.exec("UPDATE meta SET value = value WHERE key = 'format'");
+    opened.exec(`PRAGMA user_version = ${generationMirror(generation)}`);
+    if (id === 0) opened.exec(`PRAGMA application_id = ${newIdentity()}`);
     opened.exec("COMMIT");
   } catch (error) {
     opened.close();
@@ -395,8 +455,42 @@ function openForWrites(path: string): DatabaseSync {
   return opened;
 }
 
+interface Checked {
+  state: StoredState;
+  lineage: Lineage;
+}
+
+/** The identity and generation a connection's file holds (a file written before generations were kept: 0). */
+function lineageOf(db: DatabaseSync): Lineage {
+  const id = (db.prepare("PRAGMA application_id").get() as { application_id: number }).application_id;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'generation'").get() as { value: number } | undefined;
+  return { id, generation: row?.value ?? 0 };
+}
+
+/**
+ * A file really written (created, written, synced, removed) beside the state file: a directory that takes no new
+ * file (read-only, immutable, a full disk) is refused at start, not with a 500 at the first write.
+ */
+function probeDirectory(path: string): void {
+  const probe = `${path}.${process.pid}.probe`;
+  try {
+    rmSync(probe, { force: true });
+    const fd = openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE);
+    try {
+      writeSync(fd, "probe");
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw new StateFileError(path, `its directory takes no new file (${(error as Error).message})`, NO_ACCESS);
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
 /** Every stored row, as the core's stored state; refuses a file whose id sequence is behind its rows. */
-function readAll(db: DatabaseSync, path: string): StoredState {
+function readAll(db: DatabaseSync, path: string): Checked {
   const fail = (problem: string) => new StateFileError(path, problem, MOVE_AWAY);
   let meta: Map<string, unknown>;
   try {
@@ -415,6 +509,9 @@ function readAll(db: DatabaseSync, path: string): StoredState {
   const ids = meta.get(ID_SEQUENCE);
   if (typeof ids !== "number" || !Number.isSafeInteger(ids) || ids < 0)
     throw fail("its id sequence is missing or invalid");
+  const generation = meta.get("generation") ?? 0;
+  if (typeof generation !== "number" || !Number.isSafeInteger(generation) || generation < 0)
+    throw fail("its generation (the count of its writes) is invalid");
   const behind = db
     .prepare(
       "SELECT max(ids) AS ids FROM (SELECT ids FROM orgs UNION ALL SELECT ids FROM records UNION ALL SELECT ids FROM shared)",
@@ -463,7 +560,7 @@ function readAll(db: DatabaseSync, path: string): StoredState {
       writable: true,
       configurable: true,
     });
-  return { orgs: [...orgs.values()], shared };
+  return { state: { orgs: [...orgs.values()], shared }, lineage: lineageOf(db) };
 }
 
 /** An existing state file readable by others: it holds webhook secrets, so it is made private (0600), with a warning. */

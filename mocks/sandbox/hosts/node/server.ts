@@ -28,6 +28,7 @@ import { invalidRequest, serverError } from "../../contract/errors.js";
 import { resolveOptions, type SandboxOptions } from "../../contract/options.js";
 import type { SandboxState } from "../../contract/state.js";
 import { nodeStateStorage } from "./node-state-storage.js";
+import { recordPath } from "./state-lineage.js";
 import { applyStartingState, holdsNoState, type StartingState } from "../seed-state.js";
 
 export interface BuiltSandbox {
@@ -163,15 +164,18 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     },
   });
   const created = options.stateFile !== null && !existsSync(options.stateFile);
+  const warn = (message: string) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`));
   const core = createSandboxCore({
     ...options,
     // The Host step (core/host-guard.ts): loopback names, IP addresses, --host and --allowed-host.
     allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
     spec,
     ...(areas ? { areas } : {}),
-    storage: options.stateFile ? nodeStateStorage(options.stateFile) : null,
+    storage: options.stateFile
+      ? nodeStateStorage(options.stateFile, { acceptOlderState: options.acceptOlderState, warn })
+      : null,
     onError: failureLog(app, options.logger),
-    onWarning: (message) => (options.logger ? app.log.warn(message) : console.warn(`sandbox: ${message}`)),
+    onWarning: warn,
   });
   // `Expect: 100-continue` for a declared body over the limit gets the 400, not `100 Continue`.
   continueWithin(app.server, BODY_LIMIT);
@@ -181,7 +185,8 @@ export async function buildApp(partial: Partial<SandboxOptions> = {}, areas?: Ar
     } catch (error) {
       core.close();
       // The seed stored nothing (all or nothing); a state file this start created goes too.
-      if (created && options.stateFile) rmSync(options.stateFile, { force: true });
+      if (created && options.stateFile)
+        for (const file of [options.stateFile, recordPath(options.stateFile)]) rmSync(file, { force: true });
       throw error;
     }
   }

@@ -27,6 +27,7 @@ import { spawnSandbox } from "../../testing/child.js";
 import { openStateful } from "../../testing/test-kit.js";
 import { createSandboxHandlers, localStorageState } from "../msw/msw.js";
 import { nodeStateStorage } from "./node-state-storage.js";
+import { recordPath } from "./state-lineage.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sandbox-damage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,6 +47,12 @@ function snapshot(folder: string): Record<string, string> {
   );
 }
 
+/** A copy of a state file as an operator makes one: the file with the record of its last write. */
+function copyState(file: string, copy: string): void {
+  copyFileSync(file, copy);
+  copyFileSync(recordPath(file), recordPath(copy));
+}
+
 function flipByte(path: string, offset: number): void {
   const bytes = readFileSync(path);
   bytes[offset] = bytes[offset]! ^ 0xff;
@@ -56,6 +63,15 @@ function sql(file: string, query: string, ...params: string[]): void {
   const db = new DatabaseSync(file);
   try {
     db.prepare(query).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+function rowsOf(file: string, table: string): unknown[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all();
   } finally {
     db.close();
   }
@@ -144,7 +160,7 @@ describe("kill -9 after acknowledged writes, then the files damaged", () => {
       for (const [name, damage] of damages) {
         const copyFolder = mkdtempSync(join(dir, "killed-copy-"));
         const copy = join(copyFolder, "state.db");
-        copyFileSync(file, copy);
+        copyState(file, copy);
         copyFileSync(journal, `${copy}-journal`);
         damage(`${copy}-journal`);
         const names = await listNames(copy);
@@ -181,7 +197,7 @@ describe("a write cut short (a hot journal beside the file)", () => {
       db.prepare("INSERT INTO shared (name, data, ids) VALUES (?, json_quote(?), 0)").run(`junk${i}`, "x".repeat(5000));
     const folder = mkdtempSync(join(dir, "cut-"));
     const copy = join(folder, "state.db");
-    copyFileSync(file, copy);
+    copyState(file, copy);
     copyFileSync(`${file}-journal`, `${copy}-journal`);
     db.exec("ROLLBACK");
     db.close();
@@ -333,12 +349,16 @@ describe("a --state-seed that fails part-way stores nothing", () => {
       expect(existsSync(file), "no state file").toBe(false);
       expect(readdirSync(folder)).toEqual(["seed.json"]);
     }
-    // A file that holds nothing yet: the failed seed leaves it byte-identical.
+    // A file that holds nothing yet: the failed seed leaves every row and the record as they were (the start
+    // that took the file wrote its header).
     const empty = join(folder, "empty.db");
     await (await openStateful({ stateFile: empty })).close();
-    const before = snapshot(folder);
+    const rows = () => ["meta", "orgs", "records", "shared"].map((t) => rowsOf(empty, t));
+    const before = { rows: rows(), record: readFileSync(recordPath(empty), "latin1"), files: readdirSync(folder) };
     expect(await startError(empty, { stateSeed: seed })).toMatch(/lists\[1\]/);
-    expect(snapshot(folder)).toEqual(before);
+    expect({ rows: rows(), record: readFileSync(recordPath(empty), "latin1"), files: readdirSync(folder) }).toEqual(
+      before,
+    );
   });
 });
 
@@ -353,6 +373,6 @@ describe("a start killed while it created the state file", () => {
     expect(storage.load()).toBeNull();
     storage.open?.();
     storage.close?.();
-    expect(readdirSync(folder)).toEqual(["state.db"]);
+    expect(readdirSync(folder)).toEqual(["state.db", "state.db.generation"]);
   });
 });
