@@ -28,3 +28,4 @@ export { NO_HOST_MESSAGE, foreignHostProblem } from "./host-guard.js";
 export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
 export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
+export { invalidUtf8At, jsonTextOf, type JsonText } from "./json-text.js";

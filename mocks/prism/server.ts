@@ -23,6 +23,7 @@ import {
   drainBody,
   escapeLogText,
   foreignHostProblem,
+  jsonTextOf,
   jsonTooDeep,
   NO_HOST_MESSAGE,
   normalizeRequestPath,
@@ -210,9 +211,12 @@ async function readBody(req: IncomingMessage): Promise<BodyResult> {
   const raw = await readBodyWithin(req, MAX_BODY_BYTES);
   if (raw === null) return { ok: false, message: bodyTooLargeMessage() };
   if (raw.length === 0) return { ok: true, value: undefined, bytes: 0 };
-  const text = raw.toString("utf8");
   if (!/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? ""))
-    return { ok: true, value: text, bytes: raw.length };
+    return { ok: true, value: raw.toString("utf8"), bytes: raw.length };
+  // UTF-8 without a byte order mark, as the sandbox reads it (contract-core's jsonTextOf).
+  const decoded = jsonTextOf(raw);
+  if (!decoded.ok) return { ok: false, message: decoded.message };
+  const { text } = decoded;
   if (jsonTooDeep(text)) return { ok: false, message: bodyTooDeepMessage() };
   try {
     return { ok: true, value: JSON.parse(text) as unknown, bytes: raw.length };

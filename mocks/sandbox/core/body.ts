@@ -1,9 +1,10 @@
 /**
  * The body step: the raw body (a string, bytes or a host's streamed reader, read only now) as JSON.
  * Bounded at BODY_LIMIT bytes; an empty body is "no body" (POST /targets/{id}/retry); a wrong content type,
+ * a body that is not UTF-8 or starts with a byte order mark (contract-core's jsonTextOf, as the mock reads it),
  * a value nested beyond the bound or unparsable JSON is a 400.
  */
-import { bodyTooDeepMessage, jsonTooDeep, requestWording } from "../../../contract-core/portable.js";
+import { bodyTooDeepMessage, jsonTextOf, jsonTooDeep, requestWording } from "../../../contract-core/portable.js";
 import { header, type RequestHeaders } from "../contract/auth.js";
 import { invalidRequest } from "../contract/errors.js";
 import type { CoreRequest } from "./exchange.js";
@@ -17,15 +18,15 @@ export const JSON_MEDIA = /^application\/([a-z.+-]*\+)?json$/i;
 /** True for the methods that carry no body (a read answers without waiting on one). */
 export const hasNoBody = (method: string): boolean => method === "GET" || method === "HEAD";
 
-/** The body as text, read (when streamed) only now; a 400 over BODY_LIMIT bytes. */
-async function text(raw: CoreRequest["body"]): Promise<string> {
+/** The body, read (when streamed) only now; a 400 over BODY_LIMIT bytes. Bytes are decoded once the type is JSON. */
+async function read(raw: CoreRequest["body"]): Promise<string | Uint8Array> {
   const body = typeof raw === "function" ? await raw() : raw;
   if (body === undefined) return "";
   const tooLarge = invalidRequest(`request body exceeds ${BODY_LIMIT} bytes`);
   if (body === null) throw tooLarge;
   if (typeof body !== "string") {
     if (body.length > BODY_LIMIT) throw tooLarge;
-    return new TextDecoder().decode(body);
+    return body;
   }
   if (body.length > BODY_LIMIT || new TextEncoder().encode(body).length > BODY_LIMIT) throw tooLarge;
   return body;
@@ -37,11 +38,14 @@ export async function parseJsonBody(
   raw: CoreRequest["body"],
 ): Promise<unknown> {
   if (hasNoBody(method)) return undefined;
-  const body = await text(raw);
+  const bytes = await read(raw);
   const contentType = header(headers, "content-type");
-  if (contentType === undefined && body === "") return undefined;
+  if (contentType === undefined && bytes.length === 0) return undefined;
   const media = (contentType ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media)) throw invalidRequest("Content-Type must be application/json");
+  const decoded = jsonTextOf(bytes);
+  if (!decoded.ok) throw invalidRequest(decoded.message);
+  const body = decoded.text;
   if (body.trim() === "") return undefined;
   // Before parsing: a value thousands of levels deep parses, then overflows every recursive reader after it.
   if (jsonTooDeep(body)) throw invalidRequest(bodyTooDeepMessage());
