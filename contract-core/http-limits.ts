@@ -8,7 +8,7 @@
  *   server.on("clientError", answerClientError);              // Fastify: { clientErrorHandler: answerClientError }
  */
 import type { IncomingMessage, Server } from "node:http";
-import type { Duplex, Readable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 import { errorBody } from "./error-vocabulary.js";
 
 /** Request line (method, URL) plus headers, in bytes: Node's default `maxHeaderSize`, stated so it is documented. */
@@ -128,11 +128,25 @@ export function clientErrorResponse(error: ClientError): string | null {
   ].join("\r\n");
 }
 
-/** A `clientError` listener: writes clientErrorResponse when the socket can still take a response, else closes it. */
+/**
+ * A `clientError` listener: writes clientErrorResponse when the socket can still take a response, else closes it.
+ * Requests read before the malformed one (pipelined in the same packet) were handed to the server and may have
+ * been applied: each answer is sent, and logged, before the 400 and the close.
+ */
 export function answerClientError(error: ClientError, socket: Duplex): void {
-  // Node sets _httpMessage while a response is in progress on the socket; a second status line would corrupt it.
-  const inProgress =
-    (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  // Node's response being answered on this socket (queued pipelined ones follow it, one after another). When
+  // its request was read whole, the malformed bytes are a later request's: this answer goes out first.
+  type InFlight = Writable & { headersSent?: boolean; req?: { complete?: boolean } };
+  const current = (socket as Duplex & { _httpMessage?: InFlight | null })._httpMessage;
+  if (current && current.req?.complete === true && !current.writableFinished && !current.destroyed) {
+    current.once("finish", () => answerClientError(error, socket));
+    current.once("close", () => {
+      if (!current.writableFinished) socket.destroy();
+    });
+    return;
+  }
+  // The malformed bytes are this response's own request (its body): a second status line would corrupt it.
+  const inProgress = current?.headersSent === true;
   const response = clientErrorResponse(error);
   if (response === null || !socket.writable || inProgress) {
     socket.destroy();

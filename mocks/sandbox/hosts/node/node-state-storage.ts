@@ -475,7 +475,11 @@ function probeDirectory(path: string): void {
   const probe = `${path}.${process.pid}.probe`;
   try {
     rmSync(probe, { force: true });
-    const fd = openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE);
+    const fd = openSync(
+      probe,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      PRIVATE,
+    );
     try {
       writeSync(fd, "probe");
       fsyncSync(fd);

@@ -5,15 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -28,7 +20,12 @@ function snapshot(folder: string): Record<string, string> {
   return Object.fromEntries(
     readdirSync(folder)
       .sort()
-      .map((name) => [name, createHash("sha256").update(readFileSync(join(folder, name))).digest("hex")]),
+      .map((name) => [
+        name,
+        createHash("sha256")
+          .update(readFileSync(join(folder, name)))
+          .digest("hex"),
+      ]),
   );
 }
 
@@ -102,7 +99,10 @@ describe("a hot journal that is not the file's", () => {
     const mine = await fileWith("mine", ["Mine 1", "Mine 2", "Mine 3"]);
     const other = await fileWith("other", ["Other"]);
     writeFileSync(`${mine}-journal`, hotJournalOf(other));
-    const message = await refused(mine, /the journal beside it, .*-journal, is not this file's \(it is of the database/);
+    const message = await refused(
+      mine,
+      /the journal beside it, .*-journal, is not this file's \(it is of the database/,
+    );
     expect(message).toContain(`${mine}-journal`);
     // Moved away, the file is served as it was.
     rmSync(`${mine}-journal`);
@@ -164,7 +164,10 @@ describe("an older copy of the state file", () => {
     const backup = readFileSync(file);
     await writeLists(file, ["After 1", "After 2", "After 3"]);
     writeFileSync(file, backup);
-    await refused(file, /the file is at generation 1, its record .*\.generation at generation 4 .*3 acknowledged writes/);
+    await refused(
+      file,
+      /the file is at generation 1, its record .*\.generation at generation 4 .*3 acknowledged writes/,
+    );
     expect(await listNames(file, { acceptOlderState: true })).toEqual(["Before backup"]);
     // Accepted once: the record now says what the file holds, and the next start needs no flag.
     expect(await listNames(file)).toEqual(["Before backup"]);

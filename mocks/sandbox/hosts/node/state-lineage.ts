@@ -137,8 +137,7 @@ export function readRecord(path: string): Lineage | null {
     throw new StateFileError(path, `its record ${record} cannot be read (${(error as Error).message})`, ACCEPT);
   }
   const match = RECORD.exec(text);
-  if (!match)
-    throw new StateFileError(path, `its record ${record} is not one the sandbox writes (damaged)`, ACCEPT);
+  if (!match) throw new StateFileError(path, `its record ${record} is not one the sandbox writes (damaged)`, ACCEPT);
   return { id: Number.parseInt(match[1]!, 16) | 0, generation: Number(match[2]) };
 }
 
