@@ -143,47 +143,114 @@ export interface SandboxHandlers extends SandboxFaults {
 export const MSW_DEFAULT_SIZE = { people: 400, companies: 40 } as const;
 export const DEFAULT_STORAGE_KEY = "talent-graph-sandbox";
 
+/** The stored format this sandbox writes (and reads, besides format 1 of earlier versions). */
+const STORED_VERSION = 2;
+
 /**
  * The state in the browser's localStorage: the whole stored state as one JSON text under `key`, replaced in
  * one setItem per acknowledged write (so a write is stored whole or not at all). The core checks what it
- * reads before use.
+ * reads before use. A stored state of a version this sandbox does not write is refused by name: the page
+ * starts fresh, says so once, and leaves the refused value untouched. Once started, the state is read from
+ * what this sandbox last stored, never from the store again: when the store fails (a full quota, storage
+ * turned off) or holds a value this sandbox did not write (another tab or script changed it), the sandbox
+ * goes on in memory from its last good state, with one warning, and leaves the stored value as it is.
  */
-export function localStorageState(key = DEFAULT_STORAGE_KEY, store: Storage = globalThis.localStorage): StateStorage {
+export function localStorageState(
+  key = DEFAULT_STORAGE_KEY,
+  store: Storage = globalThis.localStorage,
+  warn: (message: string) => void = (message) => console.warn(`sandbox: ${message}`),
+): StateStorage {
   if (!store) throw new Error("persist needs localStorage (a browser); pass a StateStorage elsewhere");
   const location = `localStorage:${key}`;
-  const read = (): StoredState | null => {
-    const text = store.getItem(key);
-    if (text === null) return null;
+  const removal = `localStorage.removeItem("${key}")`;
+  /** The text this sandbox last read or stored: its state as stored. */
+  let last: string | null = null;
+  let started = false;
+  /** Set once the store is no longer used (refused at start, or failed while running). */
+  let inMemory = false;
+  const toMemory = (why: string) => {
+    if (inMemory) return;
+    inMemory = true;
+    warn(
+      `${location} ${why}; the sandbox goes on in memory (its state is lost when the page closes) and leaves ` +
+        `the stored value as it is (${removal} to store state again)`,
+    );
+  };
+  const parse = (text: string): StoredState => {
     let stored: { version?: unknown; orgs?: unknown; shared?: unknown; state?: { orgs?: unknown } };
     try {
       stored = JSON.parse(text) as typeof stored;
     } catch {
-      throw new StateFileError(
-        location,
-        "it is not JSON",
-        `remove it (localStorage.removeItem("${key}")) to start from the seed`,
-      );
+      throw new StateFileError(location, "it is not JSON", `remove it (${removal}) to start from the seed`);
     }
     // Format 1 (earlier versions) kept the organizations under "state"; the core checks either before use.
     const orgs = stored?.version === 1 ? stored.state?.orgs : stored?.orgs;
     return { orgs: orgs as StoredState["orgs"], shared: stored?.shared as StoredState["shared"] };
   };
+  /** The version a stored text declares, when it is not one this sandbox reads (JSON.stringify'd, or "no"). */
+  const foreignVersion = (text: string): string | null => {
+    let version: unknown;
+    try {
+      const value = JSON.parse(text) as unknown;
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+      version = (value as { version?: unknown }).version;
+    } catch {
+      return null;
+    }
+    if (version === 1 || version === STORED_VERSION) return null;
+    return version === undefined ? "no" : JSON.stringify(version);
+  };
+  const first = (): StoredState | null => {
+    let text: string | null;
+    try {
+      text = store.getItem(key);
+    } catch (error) {
+      toMemory(`cannot be read (${(error as Error).message})`);
+      return null;
+    }
+    if (text === null) return null;
+    const version = foreignVersion(text);
+    if (version !== null) {
+      toMemory(
+        `holds a stored state of ${version === "no" ? "no version" : `version ${version}`}, which this sandbox does ` +
+          `not write (it writes version ${STORED_VERSION}): refused, and the page starts fresh`,
+      );
+      return null;
+    }
+    const stored = parse(text);
+    last = text;
+    return stored;
+  };
   return {
     location,
-    load: read,
+    load() {
+      if (started) return last === null ? null : parse(last);
+      started = true;
+      return first();
+    },
     write(change) {
-      const current = read();
+      const current = last === null ? null : parse(last);
       const orgs = new Map(change.all ? [] : (current?.orgs ?? []).map((o) => [o.info.id, o]));
       for (const org of change.orgs) orgs.set(org.info.id, org);
-      store.setItem(key, JSON.stringify({ version: 2, orgs: [...orgs.values()], shared: change.shared }));
+      const text = JSON.stringify({ version: STORED_VERSION, orgs: [...orgs.values()], shared: change.shared });
+      if (!inMemory) {
+        try {
+          const found = store.getItem(key);
+          if (found !== null && found !== last) toMemory("was changed by something other than this sandbox");
+          else store.setItem(key, text);
+        } catch (error) {
+          toMemory(`failed while the page ran (${(error as Error).message})`);
+        }
+      }
+      last = text;
     },
   };
 }
 
-function storageOf(persist: SandboxHandlersOptions["persist"]): StateStorage | null {
+function storageOf(persist: SandboxHandlersOptions["persist"], warn: (message: string) => void): StateStorage | null {
   if (!persist) return null;
-  if (persist === true) return localStorageState();
-  if (typeof persist === "string") return localStorageState(persist);
+  if (persist === true) return localStorageState(DEFAULT_STORAGE_KEY, globalThis.localStorage, warn);
+  if (typeof persist === "string") return localStorageState(persist, globalThis.localStorage, warn);
   if (typeof persist !== "object" || typeof persist.load !== "function" || typeof persist.write !== "function") {
     throw new TypeError(
       "persist must be true, a localStorage key or a StateStorage ({ location, load(), write(change) })",
@@ -233,7 +300,9 @@ const lowerCased = (headers: Record<string, string>) =>
 /** MSW handlers running the stateful sandbox in-process (see the file comment). */
 export function createSandboxHandlers(options: SandboxHandlersOptions = {}): SandboxHandlers {
   const { baseUrl, spec = bundledSpec as JsonObject, persist, initialState, ...coreOptions } = options;
-  const storage = storageOf(persist);
+  // Warnings (a stored state refused, storage that failed) are said once, where a page author looks.
+  const warn = coreOptions.onWarning ?? ((message: string) => console.warn(`sandbox: ${message}`));
+  const storage = storageOf(persist, warn);
   if (initialState !== undefined) checkStartingState(initialState);
   // The stored state is checked before use: createSandboxHandlers throws StateFileError naming the problem.
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });

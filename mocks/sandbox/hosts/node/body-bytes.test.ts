@@ -27,7 +27,8 @@ afterAll(async () => {
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
 
-async function post(base: string, body: Uint8Array) {
+async function post(base: string, bytes: Uint8Array) {
+  const body = new Uint8Array(bytes);
   const res = await fetch(`${base}/lists`, {
     method: "POST",
     headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
