@@ -285,9 +285,16 @@ export function mswHandler(
       request.headers.forEach((value, name) => (headers[name] = value));
       // A page's fetch carries no Host header; the control step compares a write's Origin with it.
       headers.host ??= url.host;
-      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
+      // The bytes as sent: the core decodes them as the Node host's do (UTF-8 or a 400, never U+FFFD).
+      const body =
+        request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
       const path = routeOf(url) === "api" ? specBasePath + url.pathname.slice(prefix.length) : url.pathname;
-      const res = await handle({ method: request.method, url: path + url.search, headers, ...(body ? { body } : {}) });
+      const res = await handle({
+        method: request.method,
+        url: path + url.search,
+        headers,
+        ...(body?.length ? { body } : {}),
+      });
       if (res instanceof Response) return res;
       return new HttpResponse(res.body ?? null, { status: res.status, headers: res.headers });
     },
@@ -343,7 +350,10 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   };
   const handle = async (request: CoreRequest): Promise<CoreResponse | Response> => {
     const res = await answer(request);
-    log.record({ ...request, body: typeof request.body === "string" ? request.body : undefined }, res.status);
+    const { body } = request;
+    const text =
+      typeof body === "string" ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
+    log.record({ ...request, body: text }, res.status);
     return res;
   };
   return {
