@@ -9,38 +9,11 @@ import path from "node:path";
 import { type Obj, isObj } from "../../contract-core/index.js";
 import { type Change, detectChanges } from "../breaking/breaking.js";
 import { markerMatches, parseMarkers } from "../gate/breaking-markers.js";
-import { MARKER_FILE, type Revision, canonical, git, hasCommit, revisionAt, workingRevision } from "../changelog/history.js";
-import { type NextRelease, isMajorChange, nextRelease, parseVersion } from "./version.js";
+import { MARKER_FILE, type Revision, canonical, git, revisionAt, workingRevision } from "../changelog/history.js";
+import { type Release, releasesOf } from "../changelog/releases.js";
+import { type NextRelease, isMajorChange, nextRelease } from "./version.js";
 
-export const TAG_PREFIX = "v";
-
-export interface Release {
-  tag: string;
-  version: string;
-  sha: string;
-  /** ISO 8601 committer date of the tagged commit. */
-  date: string;
-}
-
-/** The release tags reachable from `rev` (first-parent or not), newest version first. */
-export function releasesOf(cwd: string, rev = "HEAD"): Release[] {
-  if (!hasCommit(cwd, rev)) return [];
-  const out = git(cwd, ["tag", "--merged", rev, "--list", `${TAG_PREFIX}*`, "--format=%(refname:strip=2)"]);
-  return out
-    .split("\n")
-    .map((t) => t.trim())
-    .filter((t) => parseVersion(t.slice(TAG_PREFIX.length)))
-    .map((tag) => {
-      const [sha = "", date = ""] = git(cwd, ["log", "-1", "--format=%H%x00%cI", `${tag}^{commit}`]).trim().split("\0");
-      return { tag, version: tag.slice(TAG_PREFIX.length), sha, date };
-    })
-    .sort((a, b) => compareVersions(b.version, a.version));
-}
-
-export function compareVersions(a: string, b: string): number {
-  const [x, y] = [parseVersion(a) ?? [0, 0, 0], parseVersion(b) ?? [0, 0, 0]];
-  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-}
+export { type Release, releasesOf } from "../changelog/releases.js";
 
 export const versionOf = (doc: Obj | undefined): string | undefined =>
   isObj(doc?.info) && typeof doc.info.version === "string" ? doc.info.version : undefined;

@@ -83,7 +83,7 @@ export function nextRelease(
 ): NextRelease {
   if (last === undefined) {
     if (!parseVersion(stated)) throw new Error(`info.version ${JSON.stringify(stated)} is not MAJOR.MINOR.PATCH`);
-    return { version: stated, because: [], sentence: `${stated}: the first release, at the version the spec states` };
+    return { version: stated, because: [], sentence: `${stated}: the first release (the version the spec states)` };
   }
   const decision = levelOf(changes, bundleChanged);
   if (!decision) return { last, version: last, because: [], sentence: `${last}: no change since ${last}` };
