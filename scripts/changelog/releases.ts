@@ -82,8 +82,7 @@ export function groupByRelease(cwd: string, entries: Entry[], releases: Release[
 }
 
 /** `release-1.2.0` / `release-unreleased`: a group's anchor on the page. */
-export const releaseAnchor = (g: Pick<ReleaseGroup, "version">): string =>
-  `release-${g.version ?? "unreleased"}`;
+export const releaseAnchor = (g: Pick<ReleaseGroup, "version">): string => `release-${g.version ?? "unreleased"}`;
 
 /** "2.0.0 · 2026-12-01", "1.0.0 · 2026-11-30 · the first release: the history before it", "Unreleased". */
 export function releaseHeading(g: ReleaseGroup): string {

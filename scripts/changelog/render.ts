@@ -192,7 +192,8 @@ function operationChanges(op: OperationInfo, groups: ReleaseGroup[], summaries: 
     }
     if (items.length === 0) continue;
     const shown = items.slice(0, MAX_OPERATION_CHANGES).join("");
-    const more = items.length > MAX_OPERATION_CHANGES ? `<li>and ${items.length - MAX_OPERATION_CHANGES} more</li>` : "";
+    const more =
+      items.length > MAX_OPERATION_CHANGES ? `<li>and ${items.length - MAX_OPERATION_CHANGES} more</li>` : "";
     const label = group.version ?? "Unreleased";
     parts.push(`<h4><a href="#${releaseAnchor(group)}">${esc(label)}</a></h4><ul>${shown}${more}</ul>`);
   }

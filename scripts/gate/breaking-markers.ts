@@ -55,7 +55,14 @@ export function parseMarkers(text: string): { entries: MarkerEntry[]; errors: st
       const migration = at ? reason.slice(at.index + at[0].length).trim() : "";
       const why = at ? reason.slice(0, at.index).trim() : reason;
       const where = location === "(operation)" ? "" : location;
-      entries.push({ line: i + 1, rule, operation, location: where, reason: why || reason, ...(migration ? { migration } : {}) });
+      entries.push({
+        line: i + 1,
+        rule,
+        operation,
+        location: where,
+        reason: why || reason,
+        ...(migration ? { migration } : {}),
+      });
     }
   });
   return { entries, errors };

@@ -35,7 +35,5 @@ export async function releaseCheck(cwd: string, base: ResolvedBase): Promise<Rel
   const problems = versionProblems(plan, baseVersion ?? plan.stated.spec);
   const since = plan.last ? ` (since ${plan.last.tag})` : "";
   const note = `next release ${plan.next.sentence}${since}`.replaceAll("\n", " ");
-  return problems.length > 0
-    ? { status: "fail", note, details: problems }
-    : { status: "pass", note, details: [] };
+  return problems.length > 0 ? { status: "fail", note, details: problems } : { status: "pass", note, details: [] };
 }

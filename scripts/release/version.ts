@@ -54,7 +54,7 @@ export function becauseText(changes: Change[], max = 3): string {
   const items: string[] = [];
   for (const c of changes) {
     const item = `\`${c.rule}\` on ${c.operationId ?? c.operation}`;
-    if (!seen.has(item)) seen.add(item), items.push(item);
+    if (!seen.has(item)) (seen.add(item), items.push(item));
   }
   const shown = items.slice(0, max).join(", ");
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
