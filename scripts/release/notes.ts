@@ -8,6 +8,7 @@ import { type EntryChange, entryOf } from "../changelog/entries.js";
 import { MARKER_FILE } from "../changelog/history.js";
 import { changeTitle, operationSummaries } from "../changelog/titles.js";
 import type { ReleasePlan } from "./plan.js";
+import { installLine } from "./version.js";
 
 /** Markdown code, safe for any text (a backtick inside widens the fence). */
 const md = (text: string): string => {
@@ -21,7 +22,7 @@ export async function releaseNotes(cwd: string, plan: ReleasePlan, name: string)
   void cwd;
   const { next, last, head, base } = plan;
   const lines = [`# ${name} ${next.version}`, "", `${plain(next.sentence)}${last ? ` (since ${last.tag})` : ""}.`];
-  lines.push("", `Install: ${md(`npm install ${name}@${next.version}`)}`);
+  lines.push("", `Install: ${md(installLine(name, next.version))}`);
   lines.push("", "The version is the contract's and its package's; the URL's `/v1` is the service's and stays.");
   if (!base?.doc) {
     const ops = listOperations(head.doc ?? {});

@@ -96,3 +96,6 @@ export function nextRelease(
       : becauseText(decision.because);
   return { last, version, level: decision.level, because: decision.because, sentence: `${version}: ${why}` };
 }
+
+/** The line a consumer runs to install a release: the notes, the reference and the registry test use it. */
+export const installLine = (name: string, version: string): string => `npm install ${name}@${version}`;
