@@ -125,7 +125,11 @@ export const RELEASE_COMMAND: CommandSpec = {
     "Cuts a release: the next version from the changes since the last v* tag, written into the spec and package.json, regenerated, release notes, a v<version> tag and the package published. A dry run unless --publish.",
   options: {
     publish: { type: "boolean", description: "do it: write, commit, tag and publish (default: a dry run)" },
-    registry: { type: "string", value: "<url>", description: "the registry to publish to (default: npm's config)" },
+    registry: {
+      type: "string",
+      value: "<url>",
+      description: "the registry to publish to (default: RELEASE_REGISTRY, else npm's configuration)",
+    },
     scope: { type: "string", value: "<@scope>", description: "publish as @scope/<name> (default: RELEASE_SCOPE)" },
   },
   notes: ["Provenance: set npm_config_provenance=true where npm can attest it (GitHub Actions with id-token)."],
@@ -133,7 +137,7 @@ export const RELEASE_COMMAND: CommandSpec = {
 
 if (isMain(import.meta.url))
   await runCommand(RELEASE_COMMAND, async ({ values }) => {
-    const registry = typeof values.registry === "string" ? values.registry : undefined;
+    const registry = typeof values.registry === "string" ? values.registry : process.env.RELEASE_REGISTRY || undefined;
     if (registry !== undefined && !/^https?:\/\//.test(registry))
       throw usageError(RELEASE_COMMAND, "--registry takes an http(s) URL");
     const result = await release({
