@@ -50,12 +50,7 @@ export function bump(version: string, level: Level): string {
 
 /** `response-property-removed` on getList, … (at most `max`, the rest counted). */
 export function becauseText(changes: Change[], max = 3): string {
-  const seen = new Set<string>();
-  const items: string[] = [];
-  for (const c of changes) {
-    const item = `\`${c.rule}\` on ${c.operationId ?? c.operation}`;
-    if (!seen.has(item)) (seen.add(item), items.push(item));
-  }
+  const items = [...new Set(changes.map((c) => `\`${c.rule}\` on ${c.operationId ?? c.operation}`))];
   const shown = items.slice(0, max).join(", ");
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
