@@ -21,7 +21,13 @@ const plain = (text: string): string => text.replace(/[\\`*_[\]<>#|]/g, (c) => `
 export async function releaseNotes(cwd: string, plan: ReleasePlan, name: string): Promise<string> {
   void cwd;
   const { next, last, head, base } = plan;
-  const lines = [`# ${name} ${next.version}`, "", `${plain(next.sentence)}${last ? ` (since ${last.tag})` : ""}.`];
+  // The gate's sentence, its rule ids and operations as code (they come from the spec: data, never Markdown).
+  const because = [...new Set(next.because.map((c) => `${md(c.rule)} on ${md(c.operationId ?? c.operation)}`))];
+  const why =
+    next.level === "major" || next.level === "minor"
+      ? `${next.version}: ${because.slice(0, 5).join(", ")}${because.length > 5 ? ` and ${because.length - 5} more` : ""}`
+      : plain(next.sentence);
+  const lines = [`# ${name} ${next.version}`, "", `${why}${last ? ` (since ${last.tag})` : ""}.`];
   lines.push("", `Install: ${md(installLine(name, next.version))}`);
   lines.push("", "The version is the contract's and its package's; the URL's `/v1` is the service's and stays.");
   if (!base?.doc) {
