@@ -33,6 +33,11 @@ export async function releaseNotes(cwd: string, plan: ReleasePlan, name: string)
   if (!base?.doc) {
     const ops = listOperations(head.doc ?? {});
     lines.push("", `The first release: ${ops.length} operations. The history before it is on the changelog page.`);
+    lines.push("", `## Operations (${ops.length})`, "");
+    for (const { method, path, operation } of ops) {
+      const summary = typeof operation.summary === "string" ? `${plain(operation.summary)} ` : "";
+      lines.push(`- ${summary}(${md(`${method.toUpperCase()} ${path}`)})`);
+    }
     return lines.join("\n");
   }
   const entry = entryOf(base, head, `Release ${next.version}`, new Date().toISOString(), head.files.get(MARKER_FILE));
