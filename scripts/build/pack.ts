@@ -41,8 +41,13 @@ export function packageManifest(project: Record<string, unknown>): Record<string
  * Writes the package into `stage`: package.json, README.md and dist/ (the exports and the bin). `typeCheck`
  * as in build.ts (tests turn it off; `npm run typecheck` checks the same sources).
  */
-export async function stagePackage(stage: string, { typeCheck = true } = {}): Promise<void> {
+export async function stagePackage(
+  stage: string,
+  { typeCheck = true, name }: { typeCheck?: boolean; name?: string } = {},
+): Promise<void> {
   const project = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
+  // A release under a scope (configuration, not code) publishes the same package under `@scope/name`.
+  if (name) project.name = name;
   mkdirSync(stage, { recursive: true });
   writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(packageManifest(project), null, 2)}\n`);
   copyFileSync(PACKAGE_README, path.join(stage, "README.md"));
@@ -53,7 +58,7 @@ export async function stagePackage(stage: string, { typeCheck = true } = {}): Pr
 }
 
 /** Stages the package (inside dist/, where the build's imports resolve) and packs it into `out`; the tarball's path. */
-export async function packPackage(out: string, options: { typeCheck?: boolean } = {}): Promise<string> {
+export async function packPackage(out: string, options: { typeCheck?: boolean; name?: string } = {}): Promise<string> {
   mkdirSync(path.join(ROOT, "dist"), { recursive: true });
   const stage = mkdtempSync(path.join(ROOT, "dist", ".pack-"));
   try {

@@ -50,7 +50,13 @@ describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
 
   it("gives one entry per first-parent commit that changed the bundled contract, and none for the others", () => {
     const firstParent = new Set(specCommits(REPO_ROOT).map((c) => c.sha));
-    expect(entries.length).toBeGreaterThan(10);
+    expect(entries.length).toBeGreaterThan(5);
+    // Titled in the API's words, never by a commit subject; no entry without a change the policy classifies.
+    for (const e of entries) {
+      expect(e.changes.length, e.title).toBeGreaterThan(0);
+      expect(e.title).not.toBe(e.subject);
+      expect(e.title).not.toMatch(/^Merge /);
+    }
     for (const e of entries) expect(firstParent.has(e.sha ?? "")).toBe(true);
     expect(new Set(entries.map((e) => e.sha)).size).toBe(entries.length);
     // The first spec: every operation is new.
@@ -156,6 +162,8 @@ describe("a scratch repository", () => {
       "Lists: an optional sort parameter",
     ]);
     const [, removal, addition] = history.entries;
+    expect(removal!.title).toBe('List Lists (listLists): response property "description" removed (and 1 more change)');
+    expect(addition!.title).toBe('List Lists (listLists): optional query parameter "sort" added');
     const breaking = removal!.changes.filter((c) => c.kind === "breaking");
     // List itself, and CreatedList, which takes it through allOf (POST /lists).
     expect(breaking.map((x) => x.component)).toEqual([
@@ -193,7 +201,14 @@ describe("a scratch repository", () => {
 
   it("writes the page and an Atom feed that parses as XML, newest entry first", async () => {
     const out = path.join(dir, "dist");
-    const result = await buildChangelog({ cwd: dir, outDir: out });
+    // The contract's first commit is released as 1.0.0: the two commits after it are unreleased.
+    git(dir, "tag", "-a", "v1.0.0", "-m", "1.0.0", base);
+    let result: Awaited<ReturnType<typeof buildChangelog>>;
+    try {
+      result = await buildChangelog({ cwd: dir, outDir: out });
+    } finally {
+      git(dir, "tag", "-d", "v1.0.0");
+    }
     expect(result.entries).toBe(3);
     const feed = readFileSync(result.feed, "utf8");
     expect(XMLValidator.validate(feed)).toBe(true);
@@ -201,16 +216,26 @@ describe("a scratch repository", () => {
       feed: { "@_xmlns": string; id: string; updated: string; entry: { title: string; content: string }[] };
     };
     expect(atom.feed["@_xmlns"]).toBe("http://www.w3.org/2005/Atom");
+    // One Atom entry per release, Unreleased first, each holding its entries.
     expect(atom.feed.entry.map((e) => e.title)).toEqual([
-      "Lists: an optional sort parameter",
-      "Lists: the description property goes",
-      "The contract",
+      "Unreleased · next release 2.0.0: `response-property-removed` on listLists, `response-property-removed` on createList",
+      expect.stringMatching(/^1\.0\.0 · \d{4}-\d\d-\d\d · the first release, with the history before it$/),
     ]);
     expect(feed).toContain("&lt;code&gt;response-property-removed&lt;/code&gt;");
     expect(feed).toContain('<content type="html" xml:base="changelog.html">');
     const page = readFileSync(result.page, "utf8");
-    expect(page.indexOf("Lists: an optional sort parameter")).toBeLessThan(page.indexOf("Lists: the description"));
-    expect(page).toContain('id="op-listLists"');
+    expect(page.indexOf("optional query parameter &quot;sort&quot; added")).toBeLessThan(
+      page.indexOf("response property &quot;description&quot; removed"),
+    );
+    expect(page.indexOf('id="release-unreleased"')).toBeLessThan(page.indexOf('id="release-1.0.0"'));
+    // listLists' card: its changes by release, the unreleased ones first, then its first version in 1.0.0.
+    const card = page.slice(
+      page.indexOf('id="op-listLists"'),
+      page.indexOf("</section>", page.indexOf('id="op-listLists"')),
+    );
+    expect(card.indexOf('href="#release-unreleased"')).toBeLessThan(card.indexOf('href="#release-1.0.0"'));
+    expect(card).toContain("Breaking: response property &quot;description&quot; removed");
+    expect(card).toContain("added in the contract's first version");
   }, 30_000);
 
   it("the gate's summary shows the same two entries, exactly as published", async () => {
@@ -220,7 +245,8 @@ describe("a scratch repository", () => {
     const section = markdown.slice(markdown.indexOf("### Changelog entries"));
     expect(section).toContain("Changelog entries this pull request adds (2)");
     for (const entry of expected) expect(section).toContain(renderEntry(entry));
-    expect(section!.indexOf("an optional sort parameter")).toBeLessThan(section!.indexOf("the description property"));
+    const [removal, addition] = expected.map((e) => `entry-${e.sha!.slice(0, 7)}`);
+    expect(section!.indexOf(addition!)).toBeLessThan(section!.indexOf(removal!));
   }, 30_000);
 
   it("in a shallow clone, says so in one line with how to fetch more, and starts at the oldest commit it has", async () => {

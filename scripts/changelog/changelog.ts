@@ -10,6 +10,7 @@ import {
   COMMON_OPTIONS,
   REPO_ROOT,
   isMain,
+  isObj,
   runCommand,
   usageError,
 } from "../../contract-core/index.js";
@@ -24,6 +25,9 @@ import {
   revisionAt,
   specCommits,
 } from "./history.js";
+import { detectChanges } from "../breaking/breaking.js";
+import { nextRelease } from "../release/version.js";
+import { type ReleaseGroup, groupByRelease, releasesOf } from "./releases.js";
 import { FEED_FILE, PAGE_FILE, renderFeed, renderPage } from "./render.js";
 
 export { type Entry, type EntryChange, entriesOf, entryOf } from "./entries.js";
@@ -37,6 +41,22 @@ export interface History {
   latest?: Revision;
   /** One line when the clone is shallow: the history is cut, and how to fetch the rest. */
   shallow?: string;
+  /** The entries by release, newest first, "Unreleased" on top (readHistory only). */
+  groups?: ReleaseGroup[];
+}
+
+/** The next release of the history's newest contract, as the gate words it (undefined when it cannot say). */
+async function nextSentence(cwd: string, history: History, rev: string): Promise<string | undefined> {
+  const doc = history.latest?.doc;
+  const stated = isObj(doc?.info) && typeof doc.info.version === "string" ? doc.info.version : undefined;
+  if (!doc || stated === undefined) return undefined;
+  const last = releasesOf(cwd, rev)[0];
+  try {
+    const base = last ? (await revisionAt(cwd, { sha: last.sha, date: last.date, subject: "" })).doc : undefined;
+    return nextRelease(last?.version, stated, base ? detectChanges(base, doc) : []).sentence;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The revisions of `commits` (oldest first), bundled one after the other (memory stays at two bundles' worth). */
@@ -79,6 +99,7 @@ export async function readHistory(cwd: string, rev = "HEAD"): Promise<History> {
     base ? commits.slice(1) : commits,
     reviewed,
   );
+  history.groups = groupByRelease(cwd, history.entries, releasesOf(cwd, rev), await nextSentence(cwd, history, rev));
   if (shallow)
     history.shallow =
       `changelog: this clone is shallow, so the changelog starts at ${first?.sha.slice(0, 7) ?? "its oldest commit"};` +
@@ -116,8 +137,8 @@ export async function buildChangelog(
   const page = path.join(outDir, PAGE_FILE);
   const feed = path.join(outDir, FEED_FILE);
   await mkdir(outDir, { recursive: true });
-  await writeAtomically(page, renderPage(history.entries, history.latest?.doc, history.shallow));
-  await writeAtomically(feed, renderFeed(history.entries, history.latest?.doc));
+  await writeAtomically(page, renderPage(history.entries, history.latest?.doc, history.shallow, history.groups));
+  await writeAtomically(feed, renderFeed(history.entries, history.latest?.doc, undefined, history.groups));
   return { page, feed, entries: history.entries.length, ...(history.shallow ? { shallow: history.shallow } : {}) };
 }
 

@@ -7,6 +7,7 @@ import { type Obj, deref, isObj, resolvePointer, unescapeToken } from "../../con
 import { type Change, detectChanges, operationKey } from "../breaking/breaking.js";
 import { applyMarkers, isMajorBump, markerMatches, parseMarkers } from "../gate/breaking-markers.js";
 import { MARKER_FILE, type Revision, canonical } from "./history.js";
+import { entryTitle, operationSummaries } from "./titles.js";
 import { type Touches, mergeTouches, touchesOf } from "./touches.js";
 
 export type Kind = "breaking" | "non-breaking" | "deprecation" | "description";
@@ -18,6 +19,8 @@ export interface EntryChange extends Change {
   operations: { operation: string; operationId: string | undefined }[];
   /** For a breaking change: what accepted it (the BREAKING.md entry's reason, or the major version bump). */
   accepted?: string;
+  /** For a breaking change: what a client must do (the `Migration:` line of its spec/BREAKING.md entry). */
+  migration?: string;
   /** The changed element before and after, as compact JSON (absent when it did not exist). */
   before?: string;
   after?: string;
@@ -33,9 +36,11 @@ export interface Entry {
   versionAfter?: string;
   /** The contract's first revision: every operation is new. */
   first: boolean;
+  /** What changed in the API's words (titles.ts): never the commit subject. */
+  title: string;
   changes: EntryChange[];
-  /** Paths that changed where the differ classifies nothing (examples, guides, extensions), when it found nothing. */
-  other: string[];
+  /** The release holding the entry (`1.2.0`), undefined while unreleased; set by the changelog's history walk. */
+  release?: string;
 }
 
 const kindOf = (c: Change): Kind =>
@@ -96,19 +101,10 @@ function elementAt(doc: Obj | undefined, change: Change): unknown {
 /** The node with its own `$ref` followed (nested ones are left as references, which keeps values short). */
 const resolveShallow = (doc: Obj, node: unknown): unknown => deref(doc, node, { mergeSiblings: true });
 
-/** Changed paths the differ does not classify (at most `limit`), as `/info/description`-style pointers. */
-function otherChanges(before: unknown, after: unknown, at = "", out: string[] = [], limit = 12): string[] {
-  if (out.length >= limit || canonical(before) === canonical(after)) return out;
-  if (isObj(before) && isObj(after) && at.split("/").length < 6) {
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
-      otherChanges(before[key], after[key], `${at}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, out, limit);
-  } else out.push(at);
-  return out;
-}
-
 /**
  * The entry a revision adds after `before` (the previous revision with a spec, or undefined before the first),
- * or undefined when the bundled contract is the same. A breaking change is accepted by the revision's own
+ * or undefined when it changed nothing the policy classifies (the same bundle, or only examples, extensions or
+ * the version: no change a client sees, so no entry). A breaking change is accepted by the revision's own
  * spec/BREAKING.md (or a major bump); its reason is worded as in `reviewed` (the newest BREAKING.md) when that
  * still has the entry, else as the revision's.
  */
@@ -139,6 +135,16 @@ export function entryOf(
       return [change, entry ? entry.reason : bump] as const;
     }),
   );
+  // The migration line: the newest BREAKING.md's wording when it still has one, else the revision's.
+  const migrations = new Map(
+    changes
+      .filter((c) => c.breaking)
+      .map((c) => [
+        c,
+        newest.find((e) => e.migration && markerMatches(e, c))?.migration ??
+          markers.entries.find((e) => e.migration && markerMatches(e, c))?.migration,
+      ]),
+  );
   // One change inside a shared component shows once, with every operation it reaches.
   const groups = new Map<string, Change[]>();
   for (const c of changes) {
@@ -152,6 +158,8 @@ export function entryOf(
     const change: EntryChange = { ...c, kind: kindOf(c), operations, touches };
     const reason = reasons.get(c);
     if (reason) change.accepted = reason;
+    const migration = migrations.get(c);
+    if (migration) change.migration = migration;
     // A keyword absent on both sides (a type implied by a const) is shown through the schema holding it.
     const parent = {
       ...c,
@@ -167,15 +175,17 @@ export function entryOf(
     if (a !== undefined) change.after = a;
     return change;
   });
+  if (entryChanges.length === 0) return undefined;
+  const first = !before?.doc;
   return {
     ...(after.commit ? { sha: after.commit.sha } : {}),
     date,
     subject,
+    title: entryTitle(entryChanges, operationSummaries(before?.doc, after.doc), first),
     ...(versionOf(before?.doc) !== undefined ? { versionBefore: versionOf(before?.doc) } : {}),
     ...(versionOf(after.doc) !== undefined ? { versionAfter: versionOf(after.doc) } : {}),
-    first: !before?.doc,
+    first,
     changes: entryChanges,
-    other: entryChanges.length === 0 ? otherChanges(before?.doc, after.doc) : [],
   };
 }
 

@@ -4,6 +4,7 @@
  * back to the section.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { REPO_ROOT, listOperations, loadSpec, DEFAULT_SPEC_PATH } from "../../contract-core/index.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,10 @@ import { buildDocs } from "../docs/build.js";
 import { type LaunchedChromium, isLocal, launchChromium } from "../docs/browser.js";
 import { servePage, type PageServer } from "../docs/http.js";
 import { OPERATION_LINK_TEXT } from "../docs/changelog-links.js";
+import { installLine } from "../release/version.js";
+import { packageName } from "../docs/release-info.js";
 import { buildChangelog } from "./changelog.js";
+import { specCommits } from "./history.js";
 import { FEED_FILE, PAGE_FILE, operationAnchor, referenceSection } from "./render.js";
 
 const TIMEOUT = 30_000;
@@ -122,5 +126,68 @@ describe("the changelog page in a browser", () => {
       }
     },
     TIMEOUT * 2,
+  );
+
+  it(
+    "this repository's page: entries titled in the API's words, none unclassified, every operation's changes by release",
+    async () => {
+      const page = await browser!.context.newPage();
+      try {
+        await page.goto(`${server!.origin}/${PAGE_FILE}`, { waitUntil: "load" });
+        const seen = await page.evaluate(() => ({
+          titles: [...document.querySelectorAll(".entry h3")].map((h) => h.textContent ?? ""),
+          text: document.body.textContent ?? "",
+          releases: [...document.querySelectorAll("section.release")].map((r) => r.id),
+          operations: [...document.querySelectorAll("section.operation")].map((op) => ({
+            id: op.id,
+            // Each release heading of the card, with the release section each of its changes links into.
+            groups: [...op.querySelectorAll("h4")].map((h) => ({
+              release: h.querySelector("a")?.getAttribute("href")?.slice(1) ?? "",
+              targets: [...(h.nextElementSibling?.querySelectorAll("li a") ?? [])].map(
+                (a) => document.querySelector(a.getAttribute("href") ?? "#none")?.closest("section.release")?.id ?? "",
+              ),
+            })),
+          })),
+        }));
+        const subjects = new Set(specCommits(REPO_ROOT).map((c) => c.subject));
+        expect(seen.titles.length).toBeGreaterThan(0);
+        expect(seen.titles.filter((t) => /^Merge\b/.test(t) || subjects.has(t))).toEqual([]);
+        expect(seen.text).not.toContain("no classified change");
+        expect(seen.releases[0]).toBe("release-unreleased");
+        const ids = listOperations(loadSpec(DEFAULT_SPEC_PATH)).map((o) => `op-${String(o.operation.operationId)}`);
+        for (const id of ids) {
+          const card = seen.operations.find((o) => o.id === id);
+          expect(card?.groups.length, id).toBeGreaterThan(0);
+          for (const g of card!.groups) {
+            expect(seen.releases, id).toContain(g.release);
+            expect(g.targets.length, id).toBeGreaterThan(0);
+            expect(new Set(g.targets), `${id} ${g.release}`).toEqual(new Set([g.release]));
+          }
+        }
+      } finally {
+        await page.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "the reference's title carries the version, and its install line is the release's",
+    async () => {
+      const page = await browser!.context.newPage();
+      try {
+        const version = String((loadSpec(DEFAULT_SPEC_PATH).info as { version: string }).version);
+        await page.goto(`${server!.origin}/index.html`, { waitUntil: "load" });
+        expect(await page.title()).toContain(version);
+        const heading = page.locator('[data-section-id="/"] h1').first();
+        await heading.waitFor({ timeout: TIMEOUT / 2 });
+        expect(await heading.textContent()).toContain(version);
+        const intro = await page.locator('[data-section-id="/"]').first().textContent();
+        expect(intro).toContain(installLine(packageName(), version));
+      } finally {
+        await page.close();
+      }
+    },
+    TIMEOUT,
   );
 });

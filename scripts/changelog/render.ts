@@ -5,6 +5,8 @@
 import { type Obj, isObj, listOperations } from "../../contract-core/index.js";
 import { operationKey } from "../breaking/breaking.js";
 import type { Entry, EntryChange, Kind } from "./entries.js";
+import { type ReleaseGroup, releaseAnchor, releaseHeading } from "./releases.js";
+import { changeTitle, operationSummaries } from "./titles.js";
 
 export const PAGE_FILE = "changelog.html";
 export const FEED_FILE = "changelog.xml";
@@ -65,6 +67,7 @@ function changeItem(c: EntryChange): string {
         ? `<p>Reviewed: ${esc(c.accepted)}</p>`
         : "<p>Reviewed: no entry in spec/BREAKING.md and no major version bump accepted it.</p>",
     );
+    if (c.migration) lines.push(`<p class="migration"><strong>Migration:</strong> ${esc(c.migration)}</p>`);
   } else lines.push(`<p>Rule ${code(c.rule)}</p>`);
   if (c.before !== undefined || c.after !== undefined)
     lines.push(`<p>Before ${code(c.before ?? "(absent)")} → after ${code(c.after ?? "(absent)")}</p>`);
@@ -88,15 +91,15 @@ export function renderEntry(entry: Entry): string {
     entry.versionBefore === undefined
       ? `<strong>info.version</strong> ${code(entry.versionAfter ?? "?")} (the contract's first version)`
       : `<strong>info.version</strong> ${code(entry.versionBefore)} → ${code(entry.versionAfter ?? "?")}`;
-  const commit = entry.sha ? `commit ${code(entry.sha.slice(0, 7))}` : "uncommitted changes";
+  const commit = `${esc(when)} · ${entry.sha ? `commit ${code(entry.sha.slice(0, 7))}` : "uncommitted changes"}`;
   const out = [
-    `<h2 id="${entryAnchor(entry)}">${esc(when)} · ${esc(entry.subject || "(no subject)")}</h2>`,
+    `<h3 id="${entryAnchor(entry)}">${esc(entry.title)}</h3>`,
     `<p>${version} · ${commit} · ${esc(counts(entry))}</p>`,
   ];
   for (const kind of ["breaking", "non-breaking", "deprecation"] as const) {
     const changes = entry.changes.filter((c) => c.kind === kind);
     if (changes.length === 0) continue;
-    out.push(`<h3>${HEADINGS[kind]} (${changes.length})</h3>`, `<ul>${changes.map(changeItem).join("")}</ul>`);
+    out.push(`<h4>${HEADINGS[kind]} (${changes.length})</h4>`, `<ul>${changes.map(changeItem).join("")}</ul>`);
   }
   const descriptions = entry.changes.filter((c) => c.kind === "description");
   if (descriptions.length > 0)
@@ -104,8 +107,6 @@ export function renderEntry(entry: Entry): string {
       `<details><summary>${HEADINGS.description} (${descriptions.length})</summary>`,
       `<ul>${descriptions.map(changeItem).join("")}</ul></details>`,
     );
-  if (entry.other.length > 0)
-    out.push(`<p>No change the policy classifies; changed: ${entry.other.map(code).join(", ")}</p>`);
   return out.join("\n");
 }
 
@@ -169,26 +170,58 @@ const PAGE_STYLES = `
   summary { cursor: pointer; font-weight: 600; }
 `;
 
-/** The self-contained page: an index of changes by operation, then every entry, newest first. */
-export function renderPage(entries: Entry[], latest: Obj | undefined, note?: string): string {
+/** At most this many of an operation's changes per release in its index card; the rest are counted. */
+const MAX_OPERATION_CHANGES = 6;
+
+/** One operation's changes, release by release (newest first), each linked to its entry. */
+function operationChanges(op: OperationInfo, groups: ReleaseGroup[], summaries: Map<string, string>): string {
+  const parts: string[] = [];
+  for (const group of groups) {
+    const items: string[] = [];
+    for (const e of group.entries) {
+      const here = e.changes.filter((c) => touchesOperation(c, op));
+      if (here.length === 0) continue;
+      if (e.first) {
+        items.push(`<li><a href="#${entryAnchor(e)}">added in the contract's first version</a></li>`);
+        continue;
+      }
+      for (const c of here) {
+        const title = esc(c.kind === "breaking" ? `Breaking: ${c.message}` : c.message);
+        items.push(`<li><a href="#${entryAnchor(e)}" title="${esc(changeTitle(c, summaries))}">${title}</a></li>`);
+      }
+    }
+    if (items.length === 0) continue;
+    const shown = items.slice(0, MAX_OPERATION_CHANGES).join("");
+    const more =
+      items.length > MAX_OPERATION_CHANGES ? `<li>and ${items.length - MAX_OPERATION_CHANGES} more</li>` : "";
+    const label = group.version ?? "Unreleased";
+    parts.push(`<h4><a href="#${releaseAnchor(group)}">${esc(label)}</a></h4><ul>${shown}${more}</ul>`);
+  }
+  return parts.join("");
+}
+
+/** Everything unreleased in one group, when the history is not grouped by release. */
+const ungrouped = (entries: Entry[]): ReleaseGroup[] => [{ first: false, entries: [...entries].reverse() }];
+
+/**
+ * The self-contained page: an index of every operation's changes by release, then the releases, newest first
+ * ("Unreleased" on top), each with its entries.
+ */
+export function renderPage(
+  entries: Entry[],
+  latest: Obj | undefined,
+  note?: string,
+  groups: ReleaseGroup[] = ungrouped(entries),
+): string {
   const newestFirst = [...entries].reverse();
+  const summaries = operationSummaries(latest);
   const title = `${isObj(latest?.info) && typeof latest.info.title === "string" ? latest.info.title : "API"} changelog`;
   const index = operationsIndex(newestFirst, latest).map(({ op, entries: opEntries }) => {
     const back = op.tag
       ? `<a class="reference-link" href="${REFERENCE_FILE}#${esc(referenceSection(op.tag, op.operationId))}">In the reference</a>`
       : "removed from the contract";
-    // Each entry by date and commit, with what it changed in this operation; the subject is its title.
-    const items = opEntries
-      .map((e) => {
-        const label = `${e.date.slice(0, 10)} · ${e.sha ? e.sha.slice(0, 7) : "uncommitted"}`;
-        const here = counts(
-          e,
-          e.changes.filter((c) => touchesOperation(c, op)),
-        );
-        return `<li><a href="#${entryAnchor(e)}" title="${esc(e.subject)}">${esc(label)}</a>: ${esc(here)}</li>`;
-      })
-      .join("");
-    const list = items ? `<ul>${items}</ul>` : "<p>No change in the history this changelog covers.</p>";
+    const changes = opEntries.length > 0 ? operationChanges(op, groups, summaries) : "";
+    const list = changes || "<p>No change in the history this changelog covers.</p>";
     return (
       `<section class="operation" id="${operationAnchor(op.operationId)}">` +
       `<h3>${code(op.operation)} ${code(op.operationId)}</h3><p>${back}</p>${list}</section>`
@@ -207,18 +240,27 @@ export function renderPage(entries: Entry[], latest: Obj | undefined, note?: str
 <body>
 <header>
 <h1>${esc(title)}</h1>
-<p>Every change of the contract, newest first, classified by the breaking-change policy. <a href="${REFERENCE_FILE}">API reference</a> · <a href="${FEED_FILE}">Atom feed</a></p>
+<p>Every change of the contract by release, newest first, classified by the breaking-change policy. The version is the contract's and its package's; the URL's <code>/v1</code> is the service's and does not change with it. <a href="${REFERENCE_FILE}">API reference</a> · <a href="${FEED_FILE}">Atom feed</a></p>
 ${note ? `<p class="note">${esc(note)}</p>\n` : ""}</header>
 <main>
 <h2 id="operations">Changes by operation</h2>
 <div class="operations">
 ${index.join("\n")}
 </div>
-${newestFirst.map((e) => `<article class="entry">\n${renderEntry(e)}\n</article>`).join("\n")}
+${groups.map(renderRelease).join("\n")}
 </main>
 </body>
 </html>
 `;
+}
+
+/** A release's section: its heading, then its entries (newest first). */
+function renderRelease(group: ReleaseGroup): string {
+  const body =
+    group.entries.length > 0
+      ? group.entries.map((e) => `<article class="entry">\n${renderEntry(e)}\n</article>`).join("\n")
+      : "<p>No change to the contract yet.</p>";
+  return `<section class="release" id="${releaseAnchor(group)}">\n<h2>${esc(releaseHeading(group))}</h2>\n${body}\n</section>`;
 }
 
 const FEED_ID = "urn:talent-graph-api-contract:changelog";
@@ -227,20 +269,29 @@ const FEED_ID = "urn:talent-graph-api-contract:changelog";
  * The Atom feed (RFC 4287): one entry per change set, newest first, each with the entry's HTML as its content
  * (its `#op-...` links resolve against the page, through xml:base).
  */
-export function renderFeed(entries: Entry[], latest: Obj | undefined, pageUrl = PAGE_FILE): string {
+export function renderFeed(
+  entries: Entry[],
+  latest: Obj | undefined,
+  pageUrl = PAGE_FILE,
+  groups: ReleaseGroup[] = ungrouped(entries),
+): string {
   const newestFirst = [...entries].reverse();
   const title = `${isObj(latest?.info) && typeof latest.info.title === "string" ? latest.info.title : "API"} changelog`;
   const updated = newestFirst[0]?.date ?? new Date(0).toISOString();
-  const items = newestFirst.map(
-    (e) => `  <entry>
-    <id>${FEED_ID}:${esc(e.sha ?? "working-tree")}</id>
-    <title>${esc(e.subject || "(no subject)")}</title>
-    <updated>${esc(e.date)}</updated>
-    <link rel="alternate" type="text/html" href="${esc(`${pageUrl}#${entryAnchor(e)}`)}" />
-    <summary>${esc(counts(e))}</summary>
-    <content type="html" xml:base="${esc(pageUrl)}">${esc(renderEntry(e))}</content>
-  </entry>`,
-  );
+  // One Atom entry per release ("Unreleased" while it holds changes), its content the release's entries.
+  const items = groups
+    .filter((g) => g.entries.length > 0)
+    .map((g) => {
+      const all = { ...g.entries[0]!, changes: g.entries.flatMap((e) => e.changes) };
+      return `  <entry>
+    <id>${FEED_ID}:release:${esc(g.version ?? "unreleased")}</id>
+    <title>${esc(releaseHeading(g))}</title>
+    <updated>${esc(g.version && g.date ? g.date : g.entries[0]!.date)}</updated>
+    <link rel="alternate" type="text/html" href="${esc(`${pageUrl}#${releaseAnchor(g)}`)}" />
+    <summary>${esc(counts(all))}</summary>
+    <content type="html" xml:base="${esc(pageUrl)}">${esc(g.entries.map(renderEntry).join("\n"))}</content>
+  </entry>`;
+    });
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${FEED_ID}</id>

@@ -11,6 +11,7 @@ import { listOperations, type OpenApiDoc } from "./openapi.js";
 import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
 import { withChangelogLinks } from "./changelog-links.js";
+import { versionedTitle, withReleaseInfo } from "./release-info.js";
 import { withTraceLink } from "./trace-page.js";
 import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
 
@@ -75,7 +76,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
   const { doc, warnings, shapeNotShown } = prepareDocsSpec(
-    withTraceLink(withChangelogLinks(options.doc ?? (await readBundle(specPath)))),
+    withReleaseInfo(withTraceLink(withChangelogLinks(options.doc ?? (await readBundle(specPath))))),
   );
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {
@@ -84,7 +85,8 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     await writeFile(input, JSON.stringify(doc));
     const args = ["build-docs", input, "--inlineBundle", "-o", rawHtml, "--lint-config", "off"];
     args.push("--openapi", JSON.stringify(REDOC_OPTIONS));
-    if (options.title) args.push("--title", options.title);
+    const title = options.title ?? versionedTitle(doc);
+    if (title) args.push("--title", title);
     // Try it runs the project's sandbox, which answers the bundle in generated/: a page of another spec has none.
     const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
     const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);

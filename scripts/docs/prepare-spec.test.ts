@@ -370,7 +370,8 @@ describe("docs build (fixture bundle)", () => {
     expect(result.operations).toBe(7);
     expect(result.bytes).toBe(Buffer.byteLength(html));
     expect(() => assertOffline(html)).not.toThrow();
-    expect(html).toContain("<title>Talent Graph API (fixture)</title>");
+    // The page title carries the version.
+    expect(html).toContain("<title>Talent Graph API (fixture) 1.0.0</title>");
     expect(html).toContain("x-codeSamples");
     expect(html).toContain("createTalentGraphClient");
     expect(html).toContain(SHAPE_NOTICE_TITLE);

@@ -47,7 +47,7 @@ describe("docs preview", () => {
     const response = await fetch(preview!.url);
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(title(html)).toBe("Talent Graph API (fixture)");
+    expect(title(html)).toBe("Talent Graph API (fixture) 1.0.0");
     expect(html).toContain(`new EventSource("${RELOAD_PATH}")`);
     expect((await fetch(new URL("/elsewhere", preview!.url))).status).toBe(404);
   });
@@ -56,7 +56,7 @@ describe("docs preview", () => {
     const next = preview!.nextBuild();
     await writeFile(spec, JSON.stringify({ ...fixtureSpec, info: { ...fixtureSpec.info, title: "Changed title" } }));
     await next;
-    expect(title(await (await fetch(preview!.url)).text())).toBe("Changed title");
+    expect(title(await (await fetch(preview!.url)).text())).toBe("Changed title 1.0.0");
     await expect.poll(() => received, { timeout: 30_000 }).toContain("data: reload");
   }, 60_000);
 
@@ -67,7 +67,7 @@ describe("docs preview", () => {
     expect(logs.join("\n")).toContain("build failed, still serving the last good page");
     const response = await fetch(preview!.url);
     expect(response.status).toBe(200);
-    expect(title(await response.text())).toBe("Changed title");
+    expect(title(await response.text())).toBe("Changed title 1.0.0");
   }, 60_000);
 
   it("injects the reload hook before the page's own closing body tag", () => {

@@ -10,6 +10,8 @@ export interface MarkerEntry {
   operation: string;
   location: string;
   reason: string;
+  /** What a client must do, the text after `Migration:` in the reason (required for a major release). */
+  migration?: string;
 }
 
 const PLACEHOLDER = "<why this is intended";
@@ -49,7 +51,18 @@ export function parseMarkers(text: string): { entries: MarkerEntry[]; errors: st
     } else if (reason === "" || reason.startsWith(PLACEHOLDER)) {
       errors.push(`line ${i + 1}: the entry needs a reason after the location (replace the placeholder)`);
     } else {
-      entries.push({ line: i + 1, rule, operation, location: location === "(operation)" ? "" : location, reason });
+      const at = /\s*\bMigration:\s*/i.exec(reason);
+      const migration = at ? reason.slice(at.index + at[0].length).trim() : "";
+      const why = at ? reason.slice(0, at.index).trim() : reason;
+      const where = location === "(operation)" ? "" : location;
+      entries.push({
+        line: i + 1,
+        rule,
+        operation,
+        location: where,
+        reason: why || reason,
+        ...(migration ? { migration } : {}),
+      });
     }
   });
   return { entries, errors };

@@ -16,6 +16,7 @@ import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-che
 import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
 import { coverageCheck } from "./coverage-check.js";
+import { releaseCheck } from "./release-check.js";
 import { traceCheck } from "./trace-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
 
@@ -55,6 +56,9 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
     if (name === "breaking") {
       breaking = await breakingCheck({ cwd, base: await resolveBase(cwd, options.base) });
       result = { name, status: breaking.status, note: breaking.note };
+    } else if (name === "release") {
+      const { status, note, details } = await releaseCheck(cwd, await resolveBase(cwd, options.base));
+      result = { name, status, note, details };
     } else if (name === "coverage") {
       const coverage = await coverageCheck(cwd, await resolveBase(cwd, options.base));
       const { status, note, output, details, markdown } = coverage;

@@ -189,6 +189,7 @@ describe("command checks", () => {
       "lint:pass",
       "drift:pass",
       "breaking:skip",
+      "release:skip",
       "typecheck:fail",
       "tests:pass",
       "coverage:skip",
