@@ -4,14 +4,17 @@
  */
 import { type Obj, isObj, listOperations } from "../../contract-core/index.js";
 import { operationKey } from "../breaking/breaking.js";
+import { cspMeta, staticPagePolicy } from "../escape/csp.js";
+import { escapeHtml, fragmentHref } from "../escape/html.js";
+import { xmlCharacters } from "../escape/xml.js";
 import type { Entry, EntryChange, Kind } from "./entries.js";
 
 export const PAGE_FILE = "changelog.html";
 export const FEED_FILE = "changelog.xml";
 export const REFERENCE_FILE = "index.html";
 
-const esc = (s: string): string =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+/** Text and attribute values (control characters shown as `\xNN`): scripts/escape/html.ts. */
+const esc = escapeHtml;
 const code = (s: string): string => `<code>${esc(s)}</code>`;
 
 /** The anchor of an entry on the page: `entry-<short sha>`, `entry-working-tree` for uncommitted changes. */
@@ -50,7 +53,7 @@ function list(label: string, items: string[], max = 8): string {
 
 const operationLink = ({ operation, operationId }: EntryChange["operations"][number]): string =>
   operationId
-    ? `<a href="#${operationAnchor(operationId)}">${code(operation)}</a> (${code(operationId)})`
+    ? `<a href="${fragmentHref(operationAnchor(operationId))}">${code(operation)}</a> (${code(operationId)})`
     : code(operation);
 
 function changeItem(c: EntryChange): string {
@@ -90,7 +93,7 @@ export function renderEntry(entry: Entry): string {
       : `<strong>info.version</strong> ${code(entry.versionBefore)} → ${code(entry.versionAfter ?? "?")}`;
   const commit = entry.sha ? `commit ${code(entry.sha.slice(0, 7))}` : "uncommitted changes";
   const out = [
-    `<h2 id="${entryAnchor(entry)}">${esc(when)} · ${esc(entry.subject || "(no subject)")}</h2>`,
+    `<h2 id="${esc(entryAnchor(entry))}">${esc(when)} · ${esc(entry.subject || "(no subject)")}</h2>`,
     `<p>${version} · ${commit} · ${esc(counts(entry))}</p>`,
   ];
   for (const kind of ["breaking", "non-breaking", "deprecation"] as const) {
@@ -175,7 +178,7 @@ export function renderPage(entries: Entry[], latest: Obj | undefined, note?: str
   const title = `${isObj(latest?.info) && typeof latest.info.title === "string" ? latest.info.title : "API"} changelog`;
   const index = operationsIndex(newestFirst, latest).map(({ op, entries: opEntries }) => {
     const back = op.tag
-      ? `<a class="reference-link" href="${REFERENCE_FILE}#${esc(referenceSection(op.tag, op.operationId))}">In the reference</a>`
+      ? `<a class="reference-link" href="${REFERENCE_FILE}${fragmentHref(referenceSection(op.tag, op.operationId))}">In the reference</a>`
       : "removed from the contract";
     // Each entry by date and commit, with what it changed in this operation; the subject is its title.
     const items = opEntries
@@ -185,12 +188,12 @@ export function renderPage(entries: Entry[], latest: Obj | undefined, note?: str
           e,
           e.changes.filter((c) => touchesOperation(c, op)),
         );
-        return `<li><a href="#${entryAnchor(e)}" title="${esc(e.subject)}">${esc(label)}</a>: ${esc(here)}</li>`;
+        return `<li><a href="${fragmentHref(entryAnchor(e))}" title="${esc(e.subject)}">${esc(label)}</a>: ${esc(here)}</li>`;
       })
       .join("");
     const list = items ? `<ul>${items}</ul>` : "<p>No change in the history this changelog covers.</p>";
     return (
-      `<section class="operation" id="${operationAnchor(op.operationId)}">` +
+      `<section class="operation" id="${esc(operationAnchor(op.operationId))}">` +
       `<h3>${code(op.operation)} ${code(op.operationId)}</h3><p>${back}</p>${list}</section>`
     );
   });
@@ -198,6 +201,7 @@ export function renderPage(entries: Entry[], latest: Obj | undefined, note?: str
 <html lang="en">
 <head>
 <meta charset="utf-8" />
+${cspMeta(staticPagePolicy([PAGE_STYLES]))}
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>${esc(title)}</title>
 <link rel="icon" href="data:," />
@@ -236,12 +240,13 @@ export function renderFeed(entries: Entry[], latest: Obj | undefined, pageUrl = 
     <id>${FEED_ID}:${esc(e.sha ?? "working-tree")}</id>
     <title>${esc(e.subject || "(no subject)")}</title>
     <updated>${esc(e.date)}</updated>
-    <link rel="alternate" type="text/html" href="${esc(`${pageUrl}#${entryAnchor(e)}`)}" />
+    <link rel="alternate" type="text/html" href="${esc(pageUrl)}${fragmentHref(entryAnchor(e))}" />
     <summary>${esc(counts(e))}</summary>
     <content type="html" xml:base="${esc(pageUrl)}">${esc(renderEntry(e))}</content>
   </entry>`,
   );
-  return `<?xml version="1.0" encoding="utf-8"?>
+  // Every character of the feed is one XML 1.0 allows: a stray one would make the whole feed unreadable.
+  return xmlCharacters(`<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${FEED_ID}</id>
   <title>${esc(title)}</title>
@@ -251,5 +256,5 @@ export function renderFeed(entries: Entry[], latest: Obj | undefined, pageUrl = 
   <link rel="self" type="application/atom+xml" href="${FEED_FILE}" />
 ${items.join("\n")}
 </feed>
-`;
+`);
 }

@@ -2,6 +2,7 @@
  * `npm run gate`: runs every check of the pull-request gate (README.md) and prints one Markdown summary of what
  * each found, also appended to $GITHUB_STEP_SUMMARY when set. Exit code 1 when a check failed.
  */
+import { randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
@@ -41,6 +42,14 @@ export interface GateResult {
   stepSummary: string;
 }
 
+/**
+ * Text for the Actions log with workflow commands off (`::stop-commands::<token>` ... `::<token>::`): a line of a
+ * check's output or of the summary that starts with `::` (a spec text, a commit subject) is printed, not obeyed.
+ */
+export function inert(text: string, token = randomUUID()): string {
+  return `::stop-commands::${token}\n${text.endsWith("\n") ? text : `${text}\n`}::${token}::\n`;
+}
+
 export async function runGate(options: GateOptions = {}): Promise<GateResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const log = options.log ?? ((t: string) => void process.stderr.write(t));
@@ -77,7 +86,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
       result = { name, status, note, output, details };
     }
     const body = `${result.output?.trimEnd() || result.note}\n`;
-    log(grouped ? `::group::${TITLES[name]}\n${body}::endgroup::\n` : `\n── ${TITLES[name]} ──\n${body}`);
+    log(grouped ? `::group::${TITLES[name]}\n${inert(body)}::endgroup::\n` : `\n── ${TITLES[name]} ──\n${body}`);
     results.set(name, { ...result, ms: performance.now() - t0 });
   };
   const inTurn = async (names: CheckName[]) => {
@@ -144,7 +153,8 @@ function gateOptions({ base, only }: CliValues): GateOptions {
 if (isMain(import.meta.url))
   await runCommand(GATE_COMMAND, async ({ values }) => {
     const result = await runGate(gateOptions(values));
-    process.stdout.write(`${result.markdown}\n`);
+    const summary = `${result.markdown}\n`;
+    process.stdout.write(process.env.GITHUB_ACTIONS === "true" ? inert(summary) : summary);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) await appendFile(stepSummary, `${result.stepSummary}\n`);
     return result.ok ? 0 : 1;
