@@ -1,14 +1,18 @@
 /**
  * Text from a pull request (commit subjects, BREAKING.md reasons, spec names, trace quotes) put into the gate's
  * Markdown summary. Each function returns Markdown that shows the text as written and starts nothing: no
- * heading, list, quote, table row, HTML, link, image or emphasis, no `@mention`, and no line of its own (so no
+ * heading, list, quote, table row, HTML, link or image, no `@mention`, and no line of its own (so no
  * `::command::` line the Actions runner would obey). Our own lines start with our own markup; these keep the
  * text inside them.
  */
 import { showControls } from "./controls.js";
 
-/** Characters that open inline structure (HTML, links, images, emphasis, code, tables, entities, escapes). */
-const INLINE = /[\\`*_[\]<>!|~&]/g;
+/**
+ * Characters that open inline structure: HTML and autolinks (`<`), links and images (`[`), code (a backtick),
+ * table cells (`|`), entities (`&`, which could spell `&#64;` or `&lt;`) and escapes (a backslash). Emphasis
+ * (`*`, `_`, `~`) is left as typed: it starts no block and keeps names like `person_id` readable in the log.
+ */
+const INLINE = /[\\`<[|&]/g;
 
 /** `@name` would notify `name` on GitHub: a zero-width space after the `@` keeps the text and drops the mention. */
 const defuseMentions = (markdown: string): string => markdown.replaceAll("@", "@&#8203;");
