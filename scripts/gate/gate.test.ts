@@ -500,7 +500,7 @@ describe("workflow", () => {
     );
     const runs = steps.map((s) => s.run ?? "");
     expect(runs.indexOf("npm ci")).toBeGreaterThan(-1);
-    expect(runs.findIndex((r) => r.includes("npm run gate -- --base origin/${{ github.base_ref }}"))).toBeGreaterThan(
+    expect(runs.findIndex((r) => r.includes('npm run gate -- --base "origin/$BASE_REF"'))).toBeGreaterThan(
       runs.indexOf("npm ci"),
     );
     expect(runs.findIndex((r) => r.includes("vitest.mjs run"))).toBeGreaterThan(runs.indexOf("npm ci"));
