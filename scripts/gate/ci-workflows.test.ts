@@ -2,13 +2,14 @@
  * Every GitHub Actions workflow of the repository (.github/workflows/*.yml) keeps pull-request text out of its
  * scripts and its credentials out of reach: no `${{ }}` expression inside a `run:` script (inputs reach a
  * script through `env:`), every action pinned by a full commit sha with its version in a comment, and every
- * checkout with `persist-credentials: false`.
+ * checkout with `persist-credentials: false`. The gate's own output reaches the log with workflow commands stopped.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../contract-core/index.js";
+import { inert } from "./cli.js";
 
 const DIR = path.join(REPO_ROOT, ".github", "workflows");
 const FILES = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
@@ -62,5 +63,17 @@ describe("GitHub Actions workflows", () => {
       "actions/checkout@v4: not pinned by a commit sha",
       'actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020: no "# vX.Y.Z" version comment',
     ]);
+  });
+});
+
+describe("the gate's output in the Actions log", () => {
+  it("is printed with workflow commands stopped, under a token the text cannot guess", () => {
+    const text = "::error::forged by a commit subject\n::add-mask::x";
+    const [a, b] = [inert(text), inert(text)];
+    const token = /^::stop-commands::([0-9a-f-]{36})\n/.exec(a)?.[1];
+    expect(token).toBeDefined();
+    expect(a.endsWith(`\n::${token}::\n`)).toBe(true);
+    expect(a).toContain(text);
+    expect(b).not.toContain(token!);
   });
 });
