@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { BaseResolver, type Config, Source, bundle, loadConfig } from "@redocly/openapi-core";
-import { type Obj, isObj } from "../../contract-core/index.js";
+import { type Obj, controlCharacters, isObj } from "../../contract-core/index.js";
 
 export const SPEC_DIR = "spec";
 export const SPEC_ROOT = "spec/openapi.yaml";
@@ -40,19 +40,21 @@ export function git(cwd: string, args: string[], input?: string): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, input });
 }
 
+const isRevisionText = (rev: string): boolean =>
+  rev !== "" && !rev.startsWith("-") && controlCharacters(rev).length === 0;
+
 /**
  * `rev` as a git argument, or an error: a revision is never empty, never starts with `-` (an option) and holds no
  * control character. Callers also put it after `--end-of-options`, so git reads it as a revision whatever it is.
  */
 export function revisionArg(rev: string): string {
-  if (rev === "" || rev.startsWith("-") || /[\0-\x1f\x7f]/.test(rev))
-    throw new Error(`not a git revision: ${JSON.stringify(rev)}`);
+  if (!isRevisionText(rev)) throw new Error(`not a git revision: ${JSON.stringify(rev)}`);
   return rev;
 }
 
 /** True when `rev` names a commit in this clone. */
 export function hasCommit(cwd: string, rev: string): boolean {
-  if (rev === "" || rev.startsWith("-") || /[\0-\x1f\x7f]/.test(rev)) return false;
+  if (!isRevisionText(rev)) return false;
   const args = ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`];
   return spawnSync("git", args, { cwd }).status === 0;
 }

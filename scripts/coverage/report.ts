@@ -318,7 +318,9 @@ export function comparisonFailures(comparison: Comparison): string[] {
     ...comparison.fallen.map(
       (f) =>
         `${f.label} fell to ${f.head.covered} (base ${f.base.covered}); no longer covered: ` +
-        (f.lost.length > 0 ? f.lost.map((c) => markdownCode(c)).join(", ") : "(cells renamed or removed with the spec)"),
+        (f.lost.length > 0
+          ? f.lost.map((c) => markdownCode(c)).join(", ")
+          : "(cells renamed or removed with the spec)"),
     ),
   ];
 }
@@ -334,7 +336,8 @@ export function comparisonMarkdown(comparison: Comparison, base: CoverageReport,
   if (comparison.changed.length > 0) {
     lines.push("", "| Cell | Base | Head |", "| --- | --- | --- |");
     const show = (e: Evidence[] | null) => (e === null ? "(not in spec)" : marksOf(e));
-    for (const c of comparison.changed) lines.push(`| ${markdownCode(c.cell, { table: true })} | ${show(c.base)} | ${show(c.head)} |`);
+    for (const c of comparison.changed)
+      lines.push(`| ${markdownCode(c.cell, { table: true })} | ${show(c.base)} | ${show(c.head)} |`);
   } else lines.push("", "No cell changed.");
   return `${lines.join("\n")}\n`;
 }

@@ -24,8 +24,13 @@ describe("the reference page's policy", () => {
   it("names the spec's server origins as its only connections and every script by hash", async () => {
     const origins = serverOrigins(await readBundle(DEFAULT_SPEC));
     expect(origins).toEqual(["https://api.talent-graph.example", "http://127.0.0.1:4011", "http://127.0.0.1:4010"]);
-    const page = withReferenceCsp("<html><head><script>a()</script></head><body><script>b()</script></body></html>", origins);
-    expect(page).toMatch(/^<html><head>\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+' 'sha256-[^']+'; /);
+    const page = withReferenceCsp(
+      "<html><head><script>a()</script></head><body><script>b()</script></body></html>",
+      origins,
+    );
+    expect(page).toMatch(
+      /^<html><head>\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+' 'sha256-[^']+'; /,
+    );
     expect(connectSources(page)).toEqual(origins);
     // Rewritten, not added twice.
     expect(withReferenceCsp(page, ["'self'"]).match(/Content-Security-Policy/g)).toHaveLength(1);

@@ -75,7 +75,13 @@ describe("docs preview", () => {
     const { port } = new URL(preview!.url);
     const ask = (host: string | undefined) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port, path: "/", setHost: host !== undefined, headers: host ? { host } : {} });
+        const req = request({
+          host: "127.0.0.1",
+          port,
+          path: "/",
+          setHost: host !== undefined,
+          headers: host ? { host } : {},
+        });
         req.on("response", (res) => {
           let body = "";
           res.on("data", (c: Buffer) => (body += c.toString()));

@@ -4,6 +4,7 @@
  * make a document invalid XML. For a terminal use `escapeLogText` (contract-core/request-log.ts), which also
  * doubles backslashes so an escape it wrote cannot be told apart from one in the text.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this module
 const CONTROL = /[\0-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/g;
 
 export function showControls(text: string): string {

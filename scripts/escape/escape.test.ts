@@ -41,7 +41,12 @@ describe("Markdown", () => {
         const line = `- Note: ${inline} (end)`;
         expect(line).not.toMatch(/[\r\n\u2028\u2029]/);
         const types = nodeTypes(line);
-        expect(types.filter((t) => !["text", "code", "softbreak"].includes(t))).toEqual(["document", "list", "item", "paragraph"]);
+        expect(types.filter((t) => !["text", "code", "softbreak"].includes(t))).toEqual([
+          "document",
+          "list",
+          "item",
+          "paragraph",
+        ]);
       }
   });
 

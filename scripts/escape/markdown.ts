@@ -42,6 +42,7 @@ export function markdownCode(text: string, { table = false } = {}): string {
  * cannot end early; mentions are defused.
  */
 export function markdownHtmlBlock(html: string): string {
-  if (/\n[ \t]*\n|\r|[\u2028\u2029]/.test(html)) throw new Error("an HTML block for Markdown must not hold a blank line");
+  if (/\n[ \t]*\n|\r|[\u2028\u2029]/.test(html))
+    throw new Error("an HTML block for Markdown must not hold a blank line");
   return defuseMentions(html);
 }

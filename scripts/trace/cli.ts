@@ -6,7 +6,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { REPO_ROOT, escapeLogText, isMain, loadSpec, runCommand, usageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  REPO_ROOT,
+  escapeLogText,
+  isMain,
+  loadSpec,
+  runCommand,
+  usageError,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 import { renderTracePage } from "./page.js";
 import { splitReference } from "./statements.js";
 import { TRACE_FILE, buildTrace, loadTrace, totalsLine, traceFailed, type TraceReport } from "./trace.js";

@@ -4,7 +4,7 @@
  * traced a statement with nothing behind it), and the trace's printed lines show a quote's control characters.
  */
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../contract-core/index.js";
+import { REPO_ROOT, controlCharacters } from "../../contract-core/index.js";
 import { reportLines } from "./cli.js";
 import { buildTrace, checkProblem } from "./trace.js";
 
@@ -37,7 +37,7 @@ describe("the trace's printed lines", () => {
       entries: [{ id: "a/b-1", quote: "\x1b[2J\x1b]0;title\x07\x1b[32m✔ ready\x1b[0m\r✔ trace", spec: [], checks: [] }],
     });
     const lines = reportLines(report);
-    expect(lines.join("\n")).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+    expect(lines.flatMap((line) => controlCharacters(line))).toEqual([]);
     expect(lines[0]).toContain("\\x1b[2J\\x1b]0;title\\x07\\x1b[32m✔ ready\\x1b[0m\\x0d✔ trace");
   });
 });

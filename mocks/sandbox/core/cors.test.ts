@@ -54,7 +54,12 @@ describe("the API's CORS", () => {
     core.handle({
       method: "OPTIONS",
       url: "/v1/lists",
-      headers: { host: HOST, origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+      headers: {
+        host: HOST,
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization",
+      },
     });
 
   it("answers any origin by default (published test keys, keys in headers, never credentials)", async () => {

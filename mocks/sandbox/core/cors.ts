@@ -28,7 +28,11 @@ export function fromOwnOrigin(headers: RequestHeaders): boolean {
 export const isControlPath = (path: string): boolean => path === "/__sandbox" || path.startsWith("/__sandbox/");
 
 /** The allow-origin value for this request, or undefined when its origin gets none. */
-function allowedOrigin(headers: RequestHeaders, control: boolean, origins: readonly string[] | null): string | undefined {
+function allowedOrigin(
+  headers: RequestHeaders,
+  control: boolean,
+  origins: readonly string[] | null,
+): string | undefined {
   const origin = header(headers, "origin");
   if (control) return origin !== undefined && fromOwnOrigin(headers) ? origin : undefined;
   if (origins === null) return "*";

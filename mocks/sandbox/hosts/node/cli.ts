@@ -127,7 +127,10 @@ function corsOriginsValue(command: CommandSpec, value: unknown): string[] | unde
       parsed = undefined;
     }
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
-      throw usageError(command, `--cors-origin takes origins like http://localhost:5173, not ${JSON.stringify(origin)}`);
+      throw usageError(
+        command,
+        `--cors-origin takes origins like http://localhost:5173, not ${JSON.stringify(origin)}`,
+      );
   }
   return origins;
 }
