@@ -65,7 +65,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       const fresh = await readFile(result.outFile, "utf8");
       page = withReferenceCsp(injectReload(fresh), [...connectSources(fresh), "'self'"]);
       failure = "";
-      for (const warning of result.warnings) log(`warning: ${warning}`);
+      for (const warning of result.warnings) log(`warning: ${escapeTerminalText(warning)}`);
       log(`rebuilt in ${Date.now() - started} ms (${result.operations} operations)`);
       for (const client of clients) client.write("data: reload\n\n");
     } catch (error) {
