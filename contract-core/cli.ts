@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { escapeTerminalText } from "./request-log.js";
 
 export interface OptionSpec {
   type: "string" | "boolean";
@@ -382,12 +383,13 @@ export async function runCommand(
     const code = await main(args);
     if (typeof code === "number" && code !== 0) process.exitCode = code;
   } catch (e) {
+    // A message can quote input (a seed file, spec text): its control characters are shown, never sent.
     if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n`);
+      process.stderr.write(`${escapeTerminalText(e.message)}\n`);
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`${spec.name}: ${(e as Error)?.message ?? String(e)}\n`);
+    process.stderr.write(`${spec.name}: ${escapeTerminalText((e as Error)?.message ?? String(e))}\n`);
     process.exitCode = 1;
   }
 }

@@ -34,7 +34,13 @@ export { DEFAULT_SPEC_PATH, REPO_ROOT, RUN_TYPESCRIPT, SPEC_ROOT_PATH, SpecLoadE
 export { BundleError, REDOCLY_ENV, bundleSpec, redocly } from "./redocly.js";
 export * from "./cli.js";
 export { checkTarget, type TargetCheckOptions } from "./target.js";
-export { controlCharacters, escapeLogText, requestLogLine, type LoggedRequest } from "./request-log.js";
+export {
+  controlCharacters,
+  escapeLogText,
+  escapeTerminalText,
+  requestLogLine,
+  type LoggedRequest,
+} from "./request-log.js";
 export {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,

@@ -37,16 +37,31 @@ function isControl(code: number): boolean {
   return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
 }
 
-/** Text safe to print on one line: every control character visible as an escape, backslashes doubled. */
-export function escapeLogText(text: string): string {
+/**
+ * Text safe to print on one line: every control character visible as an escape, backslashes doubled (unless
+ * `backslashes: false`, for messages people read, where an escape need not be told from a backslash).
+ */
+export function escapeLogText(text: string, { backslashes = true } = {}): string {
   let out = "";
   for (const c of text) {
     const code = c.charCodeAt(0);
-    if (c === "\\") out += "\\\\";
+    if (c === "\\") out += backslashes ? "\\\\" : c;
     else if (!isControl(code)) out += c;
     else out += code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
   }
   return out;
+}
+
+/**
+ * Text of several lines safe to print to a terminal (a message, a report): each line as escapeLogText writes it
+ * with backslashes kept, so a seed file, a trace quote or spec text cannot move the cursor, colour, clear the
+ * screen, set the window title or forge a line (a carriage return is shown as \x0d; only line feeds end lines).
+ */
+export function escapeTerminalText(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => escapeLogText(line, { backslashes: false }))
+    .join("\n");
 }
 
 /** The control characters in `text` (none in a line requestLogLine wrote). */

@@ -1,4 +1,6 @@
 /** Text and Markdown renderings of reported changes and of the policy. */
+import { escapeTerminalText } from "../../contract-core/index.js";
+import { markdownCode, markdownText } from "../escape/markdown.js";
 import { type Change, type RuleDef, POLICY } from "./policy.js";
 
 const describeOperation = (c: Change): string => (c.operationId ? `${c.operation} (${c.operationId})` : c.operation);
@@ -18,11 +20,13 @@ export function formatText(report: { breaking: Change[]; nonBreaking: Change[]; 
   for (const c of report.nonBreaking)
     lines.push(`  • ${describeOperation(c)} ${c.location || "(operation)"}: ${c.message} [${c.rule}]`);
   for (const n of report.notes) lines.push(`Note: ${n}`);
-  return lines.join("\n");
+  // Spec names and texts are printed with their control characters shown (a terminal would obey them).
+  return escapeTerminalText(lines.join("\n"));
 }
 
 const cell = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", " ");
-const code = (s: string): string => (s === "" ? "(operation)" : `\`${s.replaceAll("`", "'")}\``);
+/** Spec text in a table cell: escaped (scripts/escape/markdown.ts), so it starts nothing and keeps its cell. */
+const code = (s: string): string => (s === "" ? "(operation)" : markdownCode(s, { table: true }));
 
 /** A Markdown table of changes (used by the gate's summary); the "why" column only when a change is breaking. */
 export function markdownTable(changes: Change[], extra?: (c: Change) => string): string {
@@ -37,10 +41,11 @@ export function markdownTable(changes: Change[], extra?: (c: Change) => string):
   ];
   const rows = changes.map((c) => {
     const location = code(c.location) + (c.component ? `<br>via ${code(c.component)}` : "");
-    const rule = `\`${c.rule}\``;
-    const row = [code(describeOperation(c)), location, c.message, ...(why ? [c.why ?? "—"] : []), rule];
-    if (extra) row.push(extra(c));
-    return `| ${row.map(cell).join(" | ")} |`;
+    const rule = code(c.rule);
+    const row = [code(describeOperation(c)), location, markdownText(c.message), markdownText(c.why ?? "—"), rule];
+    if (!why) row.splice(3, 1);
+    if (extra) row.push(markdownText(extra(c)));
+    return `| ${row.join(" | ")} |`;
   });
   return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows].join("\n");
 }

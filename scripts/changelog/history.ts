@@ -2,13 +2,14 @@
  * The spec's history from git: the first-parent commits that touched `spec/`, each revision's files read from git
  * objects (`git ls-tree` + one `git cat-file --batch`) and bundled in-process with Redocly's openapi-core through a
  * resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
- * changelog test checks it.
+ * changelog test checks it. Git's output is read in a form commit text cannot forge (NUL-terminated fields, each
+ * checked), and a revision reaches git only after `--end-of-options`, checked by `revisionArg`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { BaseResolver, type Config, Source, bundle, loadConfig } from "@redocly/openapi-core";
-import { type Obj, isObj } from "../../contract-core/index.js";
+import { type Obj, controlCharacters, isObj } from "../../contract-core/index.js";
 
 export const SPEC_DIR = "spec";
 export const SPEC_ROOT = "spec/openapi.yaml";
@@ -39,9 +40,42 @@ export function git(cwd: string, args: string[], input?: string): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, input });
 }
 
+const isRevisionText = (rev: string): boolean =>
+  rev !== "" && !rev.startsWith("-") && controlCharacters(rev).length === 0;
+
+/**
+ * `rev` as a git argument, or an error: a revision is never empty, never starts with `-` (an option) and holds no
+ * control character. Callers also put it after `--end-of-options`, so git reads it as a revision whatever it is.
+ */
+export function revisionArg(rev: string): string {
+  if (!isRevisionText(rev)) throw new Error(`not a git revision: ${JSON.stringify(rev)}`);
+  return rev;
+}
+
 /** True when `rev` names a commit in this clone. */
 export function hasCommit(cwd: string, rev: string): boolean {
-  return spawnSync("git", ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], { cwd }).status === 0;
+  if (!isRevisionText(rev)) return false;
+  const args = ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`];
+  return spawnSync("git", args, { cwd }).status === 0;
+}
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})$/;
+/** `git log -z` with this format gives sha, date and subject, each ended by a NUL (a subject holds none). */
+const LOG_FORMAT = "--format=%H%x00%cI%x00%s";
+
+/** The commits of `git log -z LOG_FORMAT` output; throws when a record is not a sha, a date and a subject. */
+export function parseLog(out: string): Commit[] {
+  const fields = out.split("\0");
+  if (fields.pop() !== "" || fields.length % 3 !== 0) throw new Error("git log printed an unexpected record");
+  const commits: Commit[] = [];
+  for (let i = 0; i < fields.length; i += 3) {
+    const [sha = "", date = "", subject = ""] = fields.slice(i, i + 3);
+    if (!SHA.test(sha) || !ISO_DATE.test(date))
+      throw new Error(`git log printed an unexpected record: ${JSON.stringify(`${sha} ${date}`.slice(0, 120))}`);
+    commits.push({ sha, date, subject });
+  }
+  return commits;
 }
 
 export function isShallow(cwd: string): boolean {
@@ -53,31 +87,26 @@ export function isShallow(cwd: string): boolean {
  * under `spec/`, oldest first. Only they can change the bundle: it is made from `spec/` alone.
  */
 export function specCommits(cwd: string, range = "HEAD"): Commit[] {
-  const out = git(cwd, ["log", "--first-parent", "--reverse", "--format=%H%x00%cI%x00%s%x1e", range, "--", SPEC_DIR]);
-  return out
-    .split("\x1e")
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .map((record) => {
-      const [sha = "", date = "", subject = ""] = record.split("\0");
-      return { sha, date, subject };
-    });
+  const [base, head, ...rest] = range.split("..");
+  if (rest.length > 0) throw new Error(`not a git range: ${JSON.stringify(range)}`);
+  const checked = head === undefined ? revisionArg(range) : `${revisionArg(base!)}..${revisionArg(head)}`;
+  const args = ["log", "-z", "--first-parent", "--reverse", LOG_FORMAT, "--end-of-options", checked, "--", SPEC_DIR];
+  return parseLog(git(cwd, args));
 }
 
 /** The commit of `rev` (sha, date, subject). */
 export function commitOf(cwd: string, rev: string): Commit {
-  const [sha = "", date = "", subject = ""] = git(cwd, ["log", "-1", "--format=%H%x00%cI%x00%s", rev])
-    .trim()
-    .split("\0");
-  return { sha, date, subject };
+  const [commit] = parseLog(git(cwd, ["log", "-z", "-1", LOG_FORMAT, "--end-of-options", revisionArg(rev)]));
+  if (!commit) throw new Error(`${rev} names no commit`);
+  return commit;
 }
 
 /** Text files under `dirs` at `rev`, read from git objects in one `git cat-file --batch`. */
 export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, string> {
-  const listing = git(cwd, ["ls-tree", "-r", "-z", rev, "--", ...dirs]);
+  const listing = git(cwd, ["ls-tree", "-r", "-z", "--end-of-options", revisionArg(rev), "--", ...dirs]);
   const blobs: { id: string; file: string }[] = [];
   for (const line of listing.split("\0")) {
-    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(line);
+    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(line);
     if (m?.[1] && m[2]) blobs.push({ id: m[1], file: m[2] });
   }
   const files = new Map<string, string>();
@@ -101,7 +130,8 @@ export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, s
 
 /** Repository paths of the files under RECORDINGS_DIR at `rev`. */
 export function recordingsAt(cwd: string, rev: string): string[] {
-  return git(cwd, ["ls-tree", "-r", "-z", "--name-only", rev, "--", RECORDINGS_DIR]).split("\0").filter(Boolean);
+  const args = ["ls-tree", "-r", "-z", "--name-only", "--end-of-options", revisionArg(rev), "--", RECORDINGS_DIR];
+  return git(cwd, args).split("\0").filter(Boolean);
 }
 
 /** Repository paths of the files under `dir` in the working tree. */

@@ -4,6 +4,9 @@
  */
 import { type Obj, isObj, listOperations } from "../../contract-core/index.js";
 import { operationKey } from "../breaking/breaking.js";
+import { cspMeta, staticPagePolicy } from "../escape/csp.js";
+import { escapeHtml, fragmentHref } from "../escape/html.js";
+import { xmlCharacters } from "../escape/xml.js";
 import type { Entry, EntryChange, Kind } from "./entries.js";
 import { type ReleaseGroup, releaseAnchor, releaseHeading } from "./releases.js";
 import { changeTitle, operationSummaries } from "./titles.js";
@@ -12,8 +15,8 @@ export const PAGE_FILE = "changelog.html";
 export const FEED_FILE = "changelog.xml";
 export const REFERENCE_FILE = "index.html";
 
-const esc = (s: string): string =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+/** Text and attribute values (control characters shown as `\xNN`): scripts/escape/html.ts. */
+const esc = escapeHtml;
 const code = (s: string): string => `<code>${esc(s)}</code>`;
 
 /** The anchor of an entry on the page: `entry-<short sha>`, `entry-working-tree` for uncommitted changes. */
@@ -52,7 +55,7 @@ function list(label: string, items: string[], max = 8): string {
 
 const operationLink = ({ operation, operationId }: EntryChange["operations"][number]): string =>
   operationId
-    ? `<a href="#${operationAnchor(operationId)}">${code(operation)}</a> (${code(operationId)})`
+    ? `<a href="${fragmentHref(operationAnchor(operationId))}">${code(operation)}</a> (${code(operationId)})`
     : code(operation);
 
 function changeItem(c: EntryChange): string {
@@ -93,7 +96,7 @@ export function renderEntry(entry: Entry): string {
       : `<strong>info.version</strong> ${code(entry.versionBefore)} → ${code(entry.versionAfter ?? "?")}`;
   const commit = `${esc(when)} · ${entry.sha ? `commit ${code(entry.sha.slice(0, 7))}` : "uncommitted changes"}`;
   const out = [
-    `<h3 id="${entryAnchor(entry)}">${esc(entry.title)}</h3>`,
+    `<h3 id="${esc(entryAnchor(entry))}">${esc(entry.title)}</h3>`,
     `<p>${version} · ${commit} · ${esc(counts(entry))}</p>`,
   ];
   for (const kind of ["breaking", "non-breaking", "deprecation"] as const) {
@@ -182,12 +185,14 @@ function operationChanges(op: OperationInfo, groups: ReleaseGroup[], summaries: 
       const here = e.changes.filter((c) => touchesOperation(c, op));
       if (here.length === 0) continue;
       if (e.first) {
-        items.push(`<li><a href="#${entryAnchor(e)}">added in the contract's first version</a></li>`);
+        items.push(`<li><a href="${fragmentHref(entryAnchor(e))}">added in the contract's first version</a></li>`);
         continue;
       }
       for (const c of here) {
         const title = esc(c.kind === "breaking" ? `Breaking: ${c.message}` : c.message);
-        items.push(`<li><a href="#${entryAnchor(e)}" title="${esc(changeTitle(c, summaries))}">${title}</a></li>`);
+        items.push(
+          `<li><a href="${fragmentHref(entryAnchor(e))}" title="${esc(changeTitle(c, summaries))}">${title}</a></li>`,
+        );
       }
     }
     if (items.length === 0) continue;
@@ -195,7 +200,7 @@ function operationChanges(op: OperationInfo, groups: ReleaseGroup[], summaries: 
     const more =
       items.length > MAX_OPERATION_CHANGES ? `<li>and ${items.length - MAX_OPERATION_CHANGES} more</li>` : "";
     const label = group.version ?? "Unreleased";
-    parts.push(`<h4><a href="#${releaseAnchor(group)}">${esc(label)}</a></h4><ul>${shown}${more}</ul>`);
+    parts.push(`<h4><a href="${fragmentHref(releaseAnchor(group))}">${esc(label)}</a></h4><ul>${shown}${more}</ul>`);
   }
   return parts.join("");
 }
@@ -218,12 +223,12 @@ export function renderPage(
   const title = `${isObj(latest?.info) && typeof latest.info.title === "string" ? latest.info.title : "API"} changelog`;
   const index = operationsIndex(newestFirst, latest).map(({ op, entries: opEntries }) => {
     const back = op.tag
-      ? `<a class="reference-link" href="${REFERENCE_FILE}#${esc(referenceSection(op.tag, op.operationId))}">In the reference</a>`
+      ? `<a class="reference-link" href="${REFERENCE_FILE}${fragmentHref(referenceSection(op.tag, op.operationId))}">In the reference</a>`
       : "removed from the contract";
     const changes = opEntries.length > 0 ? operationChanges(op, groups, summaries) : "";
     const list = changes || "<p>No change in the history this changelog covers.</p>";
     return (
-      `<section class="operation" id="${operationAnchor(op.operationId)}">` +
+      `<section class="operation" id="${esc(operationAnchor(op.operationId))}">` +
       `<h3>${code(op.operation)} ${code(op.operationId)}</h3><p>${back}</p>${list}</section>`
     );
   });
@@ -231,6 +236,7 @@ export function renderPage(
 <html lang="en">
 <head>
 <meta charset="utf-8" />
+${cspMeta(staticPagePolicy([PAGE_STYLES]))}
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>${esc(title)}</title>
 <link rel="icon" href="data:," />
@@ -260,7 +266,7 @@ function renderRelease(group: ReleaseGroup): string {
     group.entries.length > 0
       ? group.entries.map((e) => `<article class="entry">\n${renderEntry(e)}\n</article>`).join("\n")
       : "<p>No change to the contract yet.</p>";
-  return `<section class="release" id="${releaseAnchor(group)}">\n<h2>${esc(releaseHeading(group))}</h2>\n${body}\n</section>`;
+  return `<section class="release" id="${esc(releaseAnchor(group))}">\n<h2>${esc(releaseHeading(group))}</h2>\n${body}\n</section>`;
 }
 
 const FEED_ID = "urn:talent-graph-api-contract:changelog";
@@ -292,7 +298,8 @@ export function renderFeed(
     <content type="html" xml:base="${esc(pageUrl)}">${esc(g.entries.map(renderEntry).join("\n"))}</content>
   </entry>`;
     });
-  return `<?xml version="1.0" encoding="utf-8"?>
+  // Every character of the feed is one XML 1.0 allows: a stray one would make the whole feed unreadable.
+  return xmlCharacters(`<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${FEED_ID}</id>
   <title>${esc(title)}</title>
@@ -302,5 +309,5 @@ export function renderFeed(
   <link rel="self" type="application/atom+xml" href="${FEED_FILE}" />
 ${items.join("\n")}
 </feed>
-`;
+`);
 }

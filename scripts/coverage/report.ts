@@ -4,6 +4,7 @@
  * apart and counted nowhere; the totals per dimension; the Markdown table; and the comparison of two reports
  * that the gate applies.
  */
+import { markdownCode } from "../escape/markdown.js";
 import { paramPointer, type Mark, type OperationCells } from "../../contract-core/index.js";
 
 export const EVIDENCE = ["recordings", "fuzz", "workflows", "suite"] as const;
@@ -312,12 +313,14 @@ export function compareReports(base: CoverageReport, head: CoverageReport): Comp
 export function comparisonFailures(comparison: Comparison): string[] {
   return [
     ...comparison.addedWithoutEvidence.map(
-      (cell) => `\`${cell}\` is new in this change and no evidence causes it (forced answers do not count)`,
+      (cell) => `${markdownCode(cell)} is new in this change and no evidence causes it (forced answers do not count)`,
     ),
     ...comparison.fallen.map(
       (f) =>
         `${f.label} fell to ${f.head.covered} (base ${f.base.covered}); no longer covered: ` +
-        (f.lost.length > 0 ? f.lost.map((c) => `\`${c}\``).join(", ") : "(cells renamed or removed with the spec)"),
+        (f.lost.length > 0
+          ? f.lost.map((c) => markdownCode(c)).join(", ")
+          : "(cells renamed or removed with the spec)"),
     ),
   ];
 }
@@ -333,7 +336,8 @@ export function comparisonMarkdown(comparison: Comparison, base: CoverageReport,
   if (comparison.changed.length > 0) {
     lines.push("", "| Cell | Base | Head |", "| --- | --- | --- |");
     const show = (e: Evidence[] | null) => (e === null ? "(not in spec)" : marksOf(e));
-    for (const c of comparison.changed) lines.push(`| \`${c.cell}\` | ${show(c.base)} | ${show(c.head)} |`);
+    for (const c of comparison.changed)
+      lines.push(`| ${markdownCode(c.cell, { table: true })} | ${show(c.base)} | ${show(c.head)} |`);
   } else lines.push("", "No cell changed.");
   return `${lines.join("\n")}\n`;
 }

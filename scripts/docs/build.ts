@@ -14,6 +14,7 @@ import { withChangelogLinks } from "./changelog-links.js";
 import { versionedTitle, withReleaseInfo } from "./release-info.js";
 import { withTraceLink } from "./trace-page.js";
 import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
+import { serverOrigins, withReferenceCsp } from "./csp.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -91,7 +92,8 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
     const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
     const page = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
-    const html = tryIt ? withTryIt(page, tryIt) : page;
+    // The policy goes in last: it hashes the page's scripts as they are (scripts/docs/csp.ts).
+    const html = withReferenceCsp(tryIt ? withTryIt(page, tryIt) : page, serverOrigins(doc));
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;

@@ -20,7 +20,7 @@ function sourcesUnder(dir: string): string[] {
 export function buildInputs(): string[] {
   return [
     DEFAULT_SPEC,
-    ...["code-samples.ts", "build.ts", "openapi.ts", "prepare-spec.ts"].map((f) => path.join(HERE, f)),
+    ...["code-samples.ts", "build.ts", "csp.ts", "openapi.ts", "prepare-spec.ts"].map((f) => path.join(HERE, f)),
     path.join(ROOT, "contract-core", "redocly.ts"),
     ...sourcesUnder(path.join(HERE, "try-it")),
     ...sourcesUnder(path.join(ROOT, "mocks", "sandbox")),

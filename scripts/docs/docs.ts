@@ -5,7 +5,7 @@
  *   the spec's git history -> dist/docs/changelog.html and changelog.xml (scripts/changelog/)
  * Options: --spec <bundle.json> --out <file.html> --title <text>
  */
-import { COMMON_OPTIONS, runCommand, type CommandSpec } from "../../contract-core/index.js";
+import { COMMON_OPTIONS, escapeTerminalText, runCommand, type CommandSpec } from "../../contract-core/index.js";
 import path from "node:path";
 import { buildChangelog } from "../changelog/changelog.js";
 import { hasCommit } from "../changelog/history.js";
@@ -28,7 +28,8 @@ await runCommand(DOCS_COMMAND, async ({ values }) => {
     outFile: String(values.out),
     ...(typeof values.title === "string" ? { title: values.title } : {}),
   });
-  for (const warning of result.warnings) console.warn(`warning: ${warning}`);
+  // A warning quotes the spec: its control characters are shown, never sent to the terminal.
+  for (const warning of result.warnings) console.warn(`warning: ${escapeTerminalText(warning)}`);
   console.log(`Trace: ${displayPath(await writeTracePage(result.outFile))}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +

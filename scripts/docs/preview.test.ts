@@ -3,6 +3,7 @@
  * pages to reload, and keeps serving the last good page when a change breaks the build.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,6 +70,34 @@ describe("docs preview", () => {
     expect(response.status).toBe(200);
     expect(title(await response.text())).toBe("Changed title 1.0.0");
   }, 60_000);
+
+  it("answers only a loopback name or an IP address in Host, as the sandbox and the mock do (DNS rebinding)", async () => {
+    const { port } = new URL(preview!.url);
+    const ask = (host: string | undefined) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({
+          host: "127.0.0.1",
+          port,
+          path: "/",
+          setHost: host !== undefined,
+          headers: host ? { host } : {},
+        });
+        req.on("response", (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const foreign = await ask(`attacker.example:${port}`);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).not.toContain("<html");
+    expect((await ask(`evil.example:${port}`)).status).toBe(403);
+    expect((await ask(undefined)).status).toBe(400);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `docs.localhost:${port}`])
+      expect((await ask(host)).status).toBe(200);
+  });
 
   it("injects the reload hook before the page's own closing body tag", () => {
     const html = injectReload('<html><body><script>const s = "</body>";</script></body></html>');

@@ -15,12 +15,14 @@ import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { buildDocs, DEFAULT_SPEC, displayPath, ROOT } from "./build.js";
+import { connectSources, withReferenceCsp } from "./csp.js";
 import { servePage } from "./http.js";
 import type { OpenApiDoc } from "./openapi.js";
 import {
   bundleSpec,
   COMMON_OPTIONS,
   describeListenError,
+  escapeTerminalText,
   isMain,
   portValue,
   runCommand,
@@ -59,14 +61,17 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
     try {
       const source = spec.endsWith(".json") ? { specPath: spec } : { doc: bundleSpec(spec) as OpenApiDoc };
       const result = await buildDocs({ ...source, outFile: path.join(scratch, "index.html") });
-      page = injectReload(await readFile(result.outFile, "utf8"));
+      // The reload script and its event stream (this server: 'self') join the page's policy.
+      const fresh = await readFile(result.outFile, "utf8");
+      page = withReferenceCsp(injectReload(fresh), [...connectSources(fresh), "'self'"]);
       failure = "";
-      for (const warning of result.warnings) log(`warning: ${warning}`);
+      for (const warning of result.warnings) log(`warning: ${escapeTerminalText(warning)}`);
       log(`rebuilt in ${Date.now() - started} ms (${result.operations} operations)`);
       for (const client of clients) client.write("data: reload\n\n");
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
-      log(`build failed, still serving the last good page:\n${failure}`);
+      // The message can quote the spec: its control characters are shown, never sent to the terminal.
+      log(`build failed, still serving the last good page:\n${escapeTerminalText(failure)}`);
     } finally {
       built.dispatchEvent(new Event("built"));
     }

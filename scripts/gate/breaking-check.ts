@@ -27,13 +27,17 @@ async function git(cwd: string, ...args: string[]): Promise<string | undefined> 
 
 /** The files of commit `sha` (all, or those under `paths`) written into `into`, through `git archive`. */
 export async function extractCommit(cwd: string, sha: string, into: string, paths: string[] = []): Promise<void> {
+  // Only a full sha reaches git archive (which has no --end-of-options): it cannot be read as an option.
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`not a commit sha: ${JSON.stringify(sha)}`);
   const tar = join(into, ".base.tar");
   await run("git", ["archive", "--format=tar", "-o", tar, sha, ...(paths.length ? ["--", ...paths] : [])], { cwd });
   await run("tar", ["-xf", tar, "-C", into]);
   await rm(tar);
 }
 
-const commitOf = (cwd: string, ref: string) => git(cwd, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`);
+/** The sha of `ref`'s commit; a ref that git could read as an option (`-...`) names none. */
+const commitOf = async (cwd: string, ref: string) =>
+  ref.startsWith("-") ? undefined : git(cwd, "rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`);
 
 export interface BaseRef {
   label: string;

@@ -5,6 +5,7 @@
  */
 import { type Entry, entriesBetween, entryOf, renderEntry } from "../changelog/changelog.js";
 import { workingRevision } from "../changelog/history.js";
+import { markdownHtmlBlock, markdownText } from "../escape/markdown.js";
 import type { ResolvedBase } from "./breaking-check.js";
 
 /** The entries (oldest first) that `base..HEAD` and the working tree add to the changelog. */
@@ -23,11 +24,12 @@ export async function changelogSection(cwd: string, base: ResolvedBase): Promise
   try {
     entries = await pendingEntries(cwd, base.sha);
   } catch (e) {
-    return `### Changelog entries this pull request adds\n\nNot built: ${(e as Error).message.split("\n")[0]}`;
+    return `### Changelog entries this pull request adds\n\nNot built: ${markdownText((e as Error).message.split("\n")[0]!)}`;
   }
   if (entries.length === 0)
     return "### Changelog entries this pull request adds\n\nNone: the bundled contract is the same as at the base.";
-  const fragments = [...entries].reverse().map((e) => `<div>\n\n${renderEntry(e)}\n\n</div>`);
+  // Each entry is one HTML block (its renderer escapes every text and leaves no blank line), mentions defused.
+  const fragments = [...entries].reverse().map((e) => `<div>\n\n${markdownHtmlBlock(renderEntry(e))}\n\n</div>`);
   return [
     `### Changelog entries this pull request adds (${entries.length})`,
     "",

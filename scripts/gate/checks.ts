@@ -3,6 +3,7 @@
  * and printed in one piece, with one line saying what the check found.
  */
 import { spawn } from "node:child_process";
+import { markdownCode, markdownText } from "../escape/markdown.js";
 
 export const COMMAND_CHECKS = ["lint", "drift", "typecheck", "tests", "trace"] as const;
 export type CommandCheck = (typeof COMMAND_CHECKS)[number];
@@ -54,8 +55,9 @@ export function findings(name: CommandCheck, output: string): string | undefined
 const MAX_DETAILS = 10;
 const capped = (lines: string[]): string[] =>
   lines.length <= MAX_DETAILS ? lines : [...lines.slice(0, MAX_DETAILS), `… and ${lines.length - MAX_DETAILS} more`];
-const code = (text: string) => `\`${text.replaceAll("`", "'")}\``;
-const squeeze = (text: string) => text.trim().replace(/\s{2,}/g, " ");
+/** The output's text (test names, messages, files) is data: escaped for the summary (scripts/escape/). */
+const code = (text: string) => markdownCode(text);
+const squeeze = (text: string) => markdownText(text.trim().replace(/\s{2,}/g, " "));
 
 /** vitest's failed tests (`FAIL  |project| file > suite > test`), each with the first line of its error. */
 function failedTests(output: string): string[] {
@@ -71,7 +73,7 @@ function failedTests(output: string): string[] {
     }
     if (pending.length === 0 || line.trim() === "" || /^\s*[❯⎯]/.test(line)) continue;
     // vitest prints one error under the tests that failed with it.
-    for (const test of pending) out.push(`${code(test)}: ${line.trim()}`);
+    for (const test of pending) out.push(`${code(test)}: ${squeeze(line)}`);
     pending = [];
   }
   return [...new Set(out)];
@@ -85,12 +87,13 @@ function lintDiagnostics(output: string, cwd: string): string[] {
     const line = raw.trimEnd();
     const prettier = /^\[warn\] (\S+)$/.exec(line);
     if (prettier) {
-      out.push(`${code(prettier[1]!)}: not formatted as Prettier writes it (\`npx prettier --write ${prettier[1]}\`)`);
+      const fix = code(`npx prettier --write ${prettier[1]}`);
+      out.push(`${code(prettier[1]!)}: not formatted as Prettier writes it (${fix})`);
       continue;
     }
     const spectral = /^\s+(error|warning) (\S+) (\S+:\d+) (.*)$/.exec(line);
     if (spectral) {
-      out.push(`${code(spectral[3]!)} ${spectral[1]} ${spectral[2]}: ${spectral[4]}`);
+      out.push(`${code(spectral[3]!)} ${spectral[1]} ${markdownText(spectral[2]!)}: ${squeeze(spectral[4]!)}`);
       continue;
     }
     const stylish = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.*)$/.exec(line);
@@ -114,7 +117,7 @@ export function failureDetails(name: CommandCheck, output: string, cwd = process
   if (name === "typecheck")
     return capped(
       [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/gm)].map(
-        ([, file, line, ts, message]) => `${code(`${file}:${line}`)} ${ts}: ${message}`,
+        ([, file, line, ts, message]) => `${code(`${file}:${line}`)} ${ts}: ${squeeze(message!)}`,
       ),
     );
   if (name === "lint") return capped(lintDiagnostics(output, cwd));
@@ -122,7 +125,7 @@ export function failureDetails(name: CommandCheck, output: string, cwd = process
     output
       .split("\n")
       .filter((l) => l.trim().startsWith("✘"))
-      .map((l) => l.trim().slice(1).trim()),
+      .map((l) => squeeze(l.trim().slice(1))),
   );
 }
 

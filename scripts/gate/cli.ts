@@ -2,6 +2,7 @@
  * `npm run gate`: runs every check of the pull-request gate (README.md) and prints one Markdown summary of what
  * each found, also appended to $GITHUB_STEP_SUMMARY when set. Exit code 1 when a check failed.
  */
+import { randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
@@ -40,6 +41,14 @@ export interface GateResult {
   markdown: string;
   /** The summary for the job's step summary: with the last lines of each failed check's output. */
   stepSummary: string;
+}
+
+/**
+ * Text for the Actions log with workflow commands off (`::stop-commands::<token>` ... `::<token>::`): a line of a
+ * check's output or of the summary that starts with `::` (a spec text, a commit subject) is printed, not obeyed.
+ */
+export function inert(text: string, token = randomUUID()): string {
+  return `::stop-commands::${token}\n${text.endsWith("\n") ? text : `${text}\n`}::${token}::\n`;
 }
 
 export async function runGate(options: GateOptions = {}): Promise<GateResult> {
@@ -81,7 +90,7 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
       result = { name, status, note, output, details };
     }
     const body = `${result.output?.trimEnd() || result.note}\n`;
-    log(grouped ? `::group::${TITLES[name]}\n${body}::endgroup::\n` : `\n── ${TITLES[name]} ──\n${body}`);
+    log(grouped ? `::group::${TITLES[name]}\n${inert(body)}::endgroup::\n` : `\n── ${TITLES[name]} ──\n${body}`);
     results.set(name, { ...result, ms: performance.now() - t0 });
   };
   const inTurn = async (names: CheckName[]) => {
@@ -148,7 +157,8 @@ function gateOptions({ base, only }: CliValues): GateOptions {
 if (isMain(import.meta.url))
   await runCommand(GATE_COMMAND, async ({ values }) => {
     const result = await runGate(gateOptions(values));
-    process.stdout.write(`${result.markdown}\n`);
+    const summary = `${result.markdown}\n`;
+    process.stdout.write(process.env.GITHUB_ACTIONS === "true" ? inert(summary) : summary);
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) await appendFile(stepSummary, `${result.stepSummary}\n`);
     return result.ok ? 0 : 1;

@@ -20,6 +20,7 @@ import {
   type SourceInfo,
 } from "../coverage/report.js";
 import { cellsOf } from "../../contract-core/index.js";
+import { markdownCode } from "../escape/markdown.js";
 import { extractCommit, type ResolvedBase } from "./breaking-check.js";
 
 const run = promisify(execFile);
@@ -125,7 +126,7 @@ export function judgeCoverage(
           "",
           `Forced only (${forced.length}; counted in no total):`,
           "",
-          ...forced.map((f) => `- \`${f.cell}\` (${f.sources.join(", ")}): ${f.why}`),
+          ...forced.map((f) => `- ${markdownCode(f.cell)} (${f.sources.join(", ")}): ${f.why}`),
         ]
       : []),
   ].join("\n");

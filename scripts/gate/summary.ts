@@ -2,9 +2,13 @@
  * The gate's Markdown summary: a table of every check with what it found, then one section per check that has
  * something to say (what failed, named: the failed tests, the diagnostics with file and line, the coverage
  * cells), the breaking-change details and the notes. A check is a StepResult; a new check adds its name to
- * CHECKS and fills `details` (and `section`) the same way.
+ * CHECKS and fills `details` (and `section`) the same way. Text from the pull request goes in only through
+ * scripts/escape/markdown.ts (`note` and `notes` are plain text, escaped here; `details` and `section` are
+ * Markdown their producers escaped), so nothing in it starts a heading, a list, HTML or a line of its own.
  */
 import { markdownTable } from "../breaking/breaking.js";
+import { showControls } from "../escape/controls.js";
+import { markdownText } from "../escape/markdown.js";
 import type { BreakingOutcome } from "./breaking-check.js";
 import { markerLines } from "./breaking-markers.js";
 
@@ -36,6 +40,13 @@ export interface StepResult {
   section?: string;
 }
 
+/** A fenced code block of `text`, its fence longer than any run of backticks inside (so none can end it). */
+function fenced(info: string, text: string): string[] {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${info}`, text, fence];
+}
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const ICON = { pass: "✔", fail: "✘", skip: "–" } as const;
 
@@ -57,7 +68,7 @@ export function renderSummary(
     "|---|---|---|",
   ];
   for (const s of steps) {
-    const note = s.note.replaceAll("|", "\\|").replaceAll("\n", " ");
+    const note = markdownText(s.note);
     out.push(`| ${ICON[s.status]} ${TITLES[s.name]} | ${note} | ${s.status === "skip" ? "—" : seconds(s.ms)} |`);
   }
   for (const s of steps) {
@@ -76,9 +87,7 @@ export function renderSummary(
         "",
         "An intended breaking change passes only through a reviewed marker: bump the major of `info.version`, or add the matching line under `## Entries` in `spec/BREAKING.md`:",
         "",
-        "```markdown",
-        ...markerLines(blocking),
-        "```",
+        ...fenced("markdown", markerLines(blocking).map(showControls).join("\n")),
       );
     }
     if (accepted.length > 0) {
@@ -95,12 +104,13 @@ export function renderSummary(
       out.push(markdownTable(report.nonBreaking), "", "</details>");
     }
   }
-  if (breaking && breaking.notes.length > 0) out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${n}`));
+  if (breaking && breaking.notes.length > 0)
+    out.push("", "### Notes", "", ...breaking.notes.map((n) => `- ${markdownText(n)}`));
   if (withOutput)
     for (const s of steps.filter((x) => x.status === "fail" && x.output)) {
       const tail = (s.output ?? "").trimEnd().split("\n").slice(-40).join("\n");
       out.push("", `<details><summary>✘ ${TITLES[s.name]}: last lines of output</summary>`, "");
-      out.push("```text", tail, "```", "", "</details>");
+      out.push(...fenced("text", tail), "", "</details>");
     }
   out.push("", `Total ${seconds(totalMs)} · Node ${process.version}`);
   return out.join("\n");

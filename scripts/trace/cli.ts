@@ -6,7 +6,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { REPO_ROOT, isMain, loadSpec, runCommand, usageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  REPO_ROOT,
+  escapeLogText,
+  isMain,
+  loadSpec,
+  runCommand,
+  usageError,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 import { renderTracePage } from "./page.js";
 import { splitReference } from "./statements.js";
 import { TRACE_FILE, buildTrace, loadTrace, totalsLine, traceFailed, type TraceReport } from "./trace.js";
@@ -79,7 +87,8 @@ export function reportLines(report: TraceReport): string[] {
   const lines: string[] = [];
   for (const s of report.statements)
     if (s.status === "untraced" || s.status === "outdated")
-      lines.push(`✘ ${s.status} ${s.id}${s.quote ? ` ("${s.quote}")` : ""}: ${s.problems.join("; ")}`);
+      // Quotes and ids come from trace.yaml: printed with their control characters shown, never sent.
+      lines.push(escapeLogText(`✘ ${s.status} ${s.id}${s.quote ? ` ("${s.quote}")` : ""}: ${s.problems.join("; ")}`));
   lines.push(`${traceFailed(report) ? "✘" : "✔"} trace: ${totalsLine(report)}`);
   return lines;
 }

@@ -3,10 +3,17 @@
  * reference with its statements' ids, quotes, statuses, spec pointers (a pointer into an operation links to that
  * operation on the reference page) and checks. Self-contained: no script, no remote resource.
  */
+import { cspMeta, staticPagePolicy } from "../escape/csp.js";
+import { escapeHtml, fragmentHref } from "../escape/html.js";
 import { totalsLine, type TraceReport } from "./trace.js";
 
-const esc = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const esc = escapeHtml;
+
+const STYLES = `
+body{font-family:system-ui,sans-serif;margin:2rem;max-width:90rem}
+table{border-collapse:collapse;width:100%;margin-bottom:2rem}td,th{border:1px solid #ccc;padding:.3rem;vertical-align:top;text-align:left}
+td{font-size:.85rem}code{font-size:.8rem;overflow-wrap:anywhere}.untraced,.outdated{background:#fde2e2}.informative{background:#f3f3f3}
+`;
 
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
@@ -15,7 +22,7 @@ function specLink(pointer: string, operationIds: Map<string, string>): string {
   const tokens = pointer.replace(/^#/, "").split("/").slice(1);
   if (tokens[0] === "paths" && tokens.length >= 3 && METHODS.has(tokens[2]!)) {
     const id = operationIds.get(`${tokens[1]}/${tokens[2]}`);
-    if (id) return `<a href="index.html#operation/${esc(id)}"><code>${esc(pointer)}</code></a>`;
+    if (id) return `<a href="index.html${fragmentHref(`operation/${id}`)}"><code>${esc(pointer)}</code></a>`;
   }
   return `<code>${esc(pointer)}</code>`;
 }
@@ -44,7 +51,7 @@ export function renderTracePage(
     for (const s of rows) {
       const why = s.informative ?? s.problems.join("; ");
       body.push(
-        `<tr id="${esc(s.id)}" class="${s.status}"><td><a href="#${esc(s.id)}"><code>${esc(s.id)}</code></a><br>“${esc(s.quote)}”</td>` +
+        `<tr id="${esc(s.id)}" class="${s.status}"><td><a href="${fragmentHref(s.id)}"><code>${esc(s.id)}</code></a><br>“${esc(s.quote)}”</td>` +
           `<td>${s.status}${why ? `<br><small>${esc(why)}</small>` : ""}</td>` +
           `<td>${s.spec.map((p) => specLink(p, operationIds)).join("<br>")}</td>` +
           `<td>${s.checks.map((c) => `<code>${esc(c)}</code>`).join("<br>")}</td></tr>`,
@@ -53,13 +60,12 @@ export function renderTracePage(
     body.push("</tbody></table>");
   }
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Trace: the API reference to the spec and its checks</title>
+<html lang="en"><head><meta charset="utf-8">
+${cspMeta(staticPagePolicy([STYLES]))}
+<title>Trace: the API reference to the spec and its checks</title>
+<link rel="icon" href="data:,">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font-family:system-ui,sans-serif;margin:2rem;max-width:90rem}
-table{border-collapse:collapse;width:100%;margin-bottom:2rem}td,th{border:1px solid #ccc;padding:.3rem;vertical-align:top;text-align:left}
-td{font-size:.85rem}code{font-size:.8rem;overflow-wrap:anywhere}.untraced,.outdated{background:#fde2e2}.informative{background:#f3f3f3}
-</style></head><body>
+<style>${STYLES}</style></head><body>
 <p><a href="index.html">API reference</a></p>
 <h1>Trace: every statement of the API reference</h1>
 <p id="totals">${esc(totalsLine(report))}</p>

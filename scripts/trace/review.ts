@@ -3,6 +3,7 @@
  * else in the head bundle than in the base bundle (the element with every `$ref` inside it followed), so a
  * reviewer re-reads those sentences of the reference.
  */
+import { markdownCode, markdownText } from "../escape/markdown.js";
 import { atPointer, type TraceReport, type TracedStatement } from "./trace.js";
 
 /** The value at `pointer` with every internal `$ref` inside it replaced by its target, as canonical JSON. */
@@ -49,6 +50,8 @@ export function reviewMarkdown(items: ReviewItem[]): string {
     "",
   ];
   for (const { statement, changed } of items)
-    lines.push(`- \`${statement.id}\`: “${statement.quote}” (${changed.map((p) => `\`${p}\``).join(", ")})`);
+    lines.push(
+      `- ${markdownCode(statement.id)}: “${markdownText(statement.quote)}” (${changed.map((p) => markdownCode(p)).join(", ")})`,
+    );
   return lines.join("\n");
 }

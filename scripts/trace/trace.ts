@@ -101,10 +101,14 @@ export function checkProblem(
   const workflow = /^workflow:([^#]+)#(.+)$/.exec(check);
   if (workflow) {
     const file = join(root, workflow[1]!);
+    // An id is matched as written, never as a pattern: Arazzo's ids are [A-Za-z0-9_-]+, anything else is refused.
+    if (!/^[A-Za-z0-9_-]+$/.test(workflow[2]!))
+      return `${JSON.stringify(workflow[2])} in ${check} is not a step or workflow id (letters, digits, _ and -)`;
     if (!existsSync(file)) return `workflow file ${workflow[1]} not found`;
-    return new RegExp(`(stepId|workflowId): ${workflow[2]}\\s*$`, "m").test(read(file))
-      ? undefined
-      : `step ${workflow[2]} not found in ${workflow[1]}`;
+    const ids = read(file)
+      .split(/\r?\n/)
+      .map((line) => /(?:stepId|workflowId): (\S+)\s*$/.exec(line)?.[1]);
+    return ids.includes(workflow[2]) ? undefined : `step ${workflow[2]} not found in ${workflow[1]}`;
   }
   const recording = /^recording:(.+)$/.exec(check);
   if (recording) return existsSync(join(root, recording[1]!)) ? undefined : `recording ${recording[1]} not found`;

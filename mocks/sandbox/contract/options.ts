@@ -15,6 +15,11 @@ export interface SandboxOptions {
    * null answers every Host (in-process cores, the MSW host). The Node host always checks.
    */
   allowedHosts: readonly string[] | null;
+  /**
+   * Origins (`https://app.example`) whose pages may call the API from a browser (core/cors.ts); null: any
+   * origin (`*`, the default: published test keys, keys in headers, never cookies).
+   */
+  corsOrigins?: readonly string[] | null;
   /** Size of the generated graph (ignored when `graph` is given). */
   people: number;
   companies: number;

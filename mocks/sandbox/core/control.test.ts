@@ -31,16 +31,16 @@ describe("control step", () => {
     expect(refusal({ "content-type": "text/plain" })).toMatch(/^400 Control writes need/);
   });
 
-  it("keys the areas' routes by method and path and answers a read without the cross-site check", async () => {
+  it("keys the areas' routes by method and path; a read needs no JSON type but no foreign origin reads", async () => {
     const route: ControlRoute = { method: "GET", path: "/__sandbox/state", handle: (body) => ({ body: body ?? null }) };
     const routes = controlRoutesOf([{ name: "probe", handlers: {}, control: [route] }]);
     expect([...routes.keys()]).toEqual(["GET /__sandbox/state"]);
-    const answer = await answerControl(
-      route,
-      { method: "GET", url: "/__sandbox/state", headers: { origin: "https://evil.example" } },
-      "GET",
-      {} as SandboxContext,
-    );
+    const read = (headers: Record<string, string>) =>
+      answerControl(route, { method: "GET", url: "/__sandbox/state", headers }, "GET", {} as SandboxContext);
+    const answer = await read({ host: "127.0.0.1:4011" });
     expect([answer.status, answer.body]).toEqual([200, '{"body":null}']);
+    await expect(read({ host: "127.0.0.1:4011", origin: "https://evil.example" })).rejects.toThrow(
+      "Control endpoints answer only their own origin, not https://evil.example",
+    );
   });
 });

@@ -3,7 +3,7 @@
  * with no key and no rate limit. Control writes change or wipe every organization, so a page on another
  * site must not be able to send them: they need a JSON content type or an X-Sandbox-Control header
  * (neither passes without CORS approval, which the preflight never gives to a foreign origin for these
- * paths), and a request with a foreign Origin is a 403.
+ * paths), and a request with a foreign Origin is a 403, a read as much as a write.
  */
 import { header, type RequestHeaders } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
@@ -23,7 +23,8 @@ export function controlRoutesOf(areas: readonly Area[]): Map<string, ControlRout
 /** The reference has no 403 error type (control endpoints are outside it): the general one, with the status that says why. */
 const forbidden = (message: string) => new ApiError(403, "invalid_request", message);
 
-export function refuseCrossSite(headers: RequestHeaders): void {
+/** A request with a foreign (or opaque) Origin is a 403, reads included: state and jobs are not another site's. */
+export function refuseForeignOrigin(headers: RequestHeaders): void {
   const one = (name: string) => header(headers, name);
   const origin = one("origin");
   if (origin !== undefined && !fromOwnOrigin(headers))
@@ -32,6 +33,11 @@ export function refuseCrossSite(headers: RequestHeaders): void {
         ? "Control endpoints answer only their own origin"
         : `Control endpoints answer only their own origin, not ${origin.slice(0, 200)}`,
     );
+}
+
+export function refuseCrossSite(headers: RequestHeaders): void {
+  const one = (name: string) => header(headers, name);
+  refuseForeignOrigin(headers);
   const media = (one("content-type") ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media) && one("x-sandbox-control") === undefined)
     throw invalidRequest("Control writes need Content-Type: application/json (or an X-Sandbox-Control header)");
@@ -45,5 +51,6 @@ export async function answerControl(
   ctx: SandboxContext,
 ): Promise<CoreResponse> {
   if (method !== "GET" && method !== "HEAD") refuseCrossSite(request.headers);
+  else refuseForeignOrigin(request.headers);
   return json(200, await route.handle(await parseJsonBody(method, request.headers, request.body), ctx));
 }

@@ -15,7 +15,7 @@ import type { OrgState } from "../contract/state.js";
 import { errorResponse, finishAnswer, reply } from "./answer.js";
 import { hasNoBody, parseJsonBody } from "./body.js";
 import { answerControl, type controlRoutesOf } from "./control.js";
-import { corsHeaders } from "./cors.js";
+import { corsHeaders, isControlPath } from "./cors.js";
 import { answerFromExamples, type ChooseExample } from "./examples.js";
 import type { Answered, CoreRequest, CoreResponse } from "./exchange.js";
 import {
@@ -64,7 +64,10 @@ const labelOf = (line: RequestLine) => `${line.method} ${line.path}`;
 /** Request line, CORS headers, Prefer (its query stand-ins leave the query). */
 export function begin(p: Pipeline, request: CoreRequest): Exchange {
   const line = readRequestLine(request.method, request.url, p.ctx.spec.basePath);
-  const headers = corsHeaders(request.headers, line.method === "OPTIONS");
+  const headers = corsHeaders(request.headers, line.method === "OPTIONS", {
+    control: isControlPath(line.path),
+    origins: p.ctx.options.corsOrigins ?? null,
+  });
   return { request, line, prefer: readPrefer(request.headers, line.query), headers };
 }
 

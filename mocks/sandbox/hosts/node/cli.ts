@@ -28,6 +28,12 @@ export const SANDBOX_COMMAND: CommandSpec = {
       description: `interface to bind (default ${DEFAULT_OPTIONS.host})`,
     },
     "allowed-host": COMMON_OPTIONS.allowedHost(),
+    "cors-origin": {
+      type: "string",
+      value: "<origins>",
+      description:
+        "only these origins (comma-separated, e.g. http://localhost:5173) may call the API from a browser (default: any)",
+    },
     people: number(`generated people (default ${DEFAULT_OPTIONS.people})`),
     companies: number(`generated companies (default ${DEFAULT_OPTIONS.companies})`),
     seed: number(`generator seed (default ${DEFAULT_OPTIONS.seed})`),
@@ -97,6 +103,7 @@ export function parseCli(
   set("port", num("port", values.port, 0, 65535));
   set("host", values.host as string | undefined);
   set("allowedHosts", allowedHostsValue(values["allowed-host"]));
+  set("corsOrigins", corsOriginsValue(command, values["cors-origin"]));
   set("people", num("people", values.people, 1, 500_000));
   set("companies", num("companies", values.companies, 10, 100_000));
   set("seed", num("seed", values.seed, 0, 2 ** 32 - 1));
@@ -112,4 +119,24 @@ export function parseCli(
   if (values["no-rate-limit"]) out_.rateLimit = false;
   if (values.log) out_.logger = true;
   return out_;
+}
+
+/** --cors-origin's origins (comma-separated `scheme://host[:port]`), or undefined when it is absent. */
+function corsOriginsValue(command: CommandSpec, value: unknown): string[] | undefined {
+  if (typeof value !== "string") return undefined;
+  const origins = value.split(",").map((o) => o.trim());
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
+      throw usageError(
+        command,
+        `--cors-origin takes origins like http://localhost:5173, not ${JSON.stringify(origin)}`,
+      );
+  }
+  return origins;
 }
