@@ -6,29 +6,14 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundleApp } from "../app-bundle.js";
 
 const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "main.ts");
 /** Bytes only validation brings: the spec's header and an operationId, the checker's output words, its messages. */
 const VALIDATION_MARKERS = ["x-generated", "listPersonCoworkers", "keywordLocation", "breaks the contract"];
 
-async function bundle(mode: "production" | "development"): Promise<string> {
-  const result = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: mode === "production",
-    define: { "process.env.NODE_ENV": JSON.stringify(mode) },
-    outdir: "/validate-out",
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles.map((f) => f.text).join("\n");
-}
+const bundle = (mode: "production" | "development") => bundleApp(ENTRY, mode);
 
 describe("validation in development only", () => {
   it("the production build holds no spec and no checker; the development build both", { timeout: 60_000 }, async () => {

@@ -148,22 +148,26 @@ export async function buildMsw({
     owns: ["msw", "mocks"],
     required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
   });
-  const outfile = path.join(outDir, "msw", "index.js");
+  files.push(await bundleNeutral(MSW_ENTRY, path.join(outDir, "msw", "index.js"), ["msw"], outDir));
+  return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+}
+
+/** One ESM bundle of `entry` for browsers and Node (platform neutral); returns its path relative to outDir. */
+async function bundleNeutral(entry: string, outfile: string, external: string[], outDir: string): Promise<string> {
   const { build: esbuild } = await import("esbuild");
   await esbuild({
-    entryPoints: [path.join(ROOT, MSW_ENTRY)],
+    entryPoints: [path.join(ROOT, entry)],
     outfile,
     bundle: true,
     format: "esm",
     platform: "neutral",
     mainFields: ["module", "main"],
     target: "es2022",
-    external: ["msw"],
+    external,
     legalComments: "linked",
     logLevel: "warning",
   });
-  files.push(path.relative(outDir, outfile));
-  return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+  return path.relative(outDir, outfile);
 }
 
 /**
@@ -182,20 +186,7 @@ export async function buildClientValidate({
     owns: ["client-validate"],
     required: [VALIDATE_ENTRY.replace(/\.ts$/, ".d.ts")],
   });
-  const outfile = path.join(outDir, "client-validate", "index.js");
-  const { build: esbuild } = await import("esbuild");
-  await esbuild({
-    entryPoints: [path.join(ROOT, VALIDATE_ENTRY)],
-    outfile,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    target: "es2022",
-    legalComments: "linked",
-    logLevel: "warning",
-  });
-  files.push(path.relative(outDir, outfile));
+  files.push(await bundleNeutral(VALIDATE_ENTRY, path.join(outDir, "client-validate", "index.js"), [], outDir));
   return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
 }
 
