@@ -15,6 +15,7 @@ import {
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
 import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
+import { consumersCheck } from "./consumers-check.js";
 import { coverageCheck } from "./coverage-check.js";
 import { traceCheck } from "./trace-check.js";
 import { type CheckName, type StepResult, CHECKS, TITLES, renderSummary } from "./summary.js";
@@ -28,6 +29,8 @@ export interface GateOptions {
   only?: CheckName[];
   /** Replace the command of a command check (argv, run without a shell). */
   commands?: Partial<Record<CommandCheck, string[]>>;
+  /** Check these consumer contract files instead of those in consumers/. */
+  consumers?: string[];
   /** Where the checks' output goes (default: stderr). */
   log?: (text: string) => void;
 }
@@ -66,6 +69,9 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
         ...(details ? { details } : {}),
         ...(markdown ? { section: markdown } : {}),
       };
+    } else if (name === "consumers") {
+      const { status, note, output, details, markdown } = await consumersCheck(cwd, { files: options.consumers });
+      result = { name, status, note, output, details, ...(markdown ? { section: markdown } : {}) };
     } else if (name === "trace") {
       const trace = await traceCheck(cwd, await resolveBase(cwd, options.base));
       const section = trace.markdown
@@ -117,6 +123,11 @@ export const GATE_COMMAND: CommandSpec = {
       description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)",
     },
     only: { type: "string", value: `<${CHECKS.join(",")}>`, description: "run only these checks (comma list)" },
+    consumers: {
+      type: "string",
+      value: "<file>",
+      description: "check this consumer contract against the spec instead of consumers/ (alone unless --only)",
+    },
   },
 };
 
@@ -126,7 +137,7 @@ export function parseArgs(argv: string[], out?: (text: string) => void): GateOpt
   return parsed && gateOptions(parsed.values);
 }
 
-function gateOptions({ base, only }: CliValues): GateOptions {
+function gateOptions({ base, only, consumers }: CliValues): GateOptions {
   const opts: GateOptions = {};
   if (typeof base === "string") {
     if (!base) throw usageError(GATE_COMMAND, "--base needs a git ref");
@@ -137,6 +148,12 @@ function gateOptions({ base, only }: CliValues): GateOptions {
     if (list.length === 0 || list.some((s) => !(CHECKS as readonly string[]).includes(s)))
       throw usageError(GATE_COMMAND, `--only takes a comma list of ${CHECKS.join(", ")}`);
     opts.only = list as CheckName[];
+  }
+  if (typeof consumers === "string") {
+    if (!consumers) throw usageError(GATE_COMMAND, "--consumers needs a consumer contract file");
+    opts.consumers = [consumers];
+    // A consumer's own check of its contract against this spec: the other checks only when --only asks.
+    opts.only ??= ["consumers"];
   }
   return opts;
 }

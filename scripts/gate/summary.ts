@@ -8,13 +8,14 @@ import { markdownTable } from "../breaking/breaking.js";
 import type { BreakingOutcome } from "./breaking-check.js";
 import { markerLines } from "./breaking-markers.js";
 
-export const CHECKS = ["lint", "drift", "breaking", "typecheck", "tests", "coverage", "trace"] as const;
+export const CHECKS = ["lint", "drift", "breaking", "consumers", "typecheck", "tests", "coverage", "trace"] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const TITLES: Record<CheckName, string> = {
   lint: "Lint",
   drift: "Drift (generated files up to date)",
   breaking: "Breaking changes",
+  consumers: "Consumers affected",
   typecheck: "Typecheck",
   tests: "Tests",
   coverage: "Contract coverage",
