@@ -82,6 +82,53 @@ export function interactionKey(i: Omit<ConsumerInteraction, "response">): string
   return JSON.stringify([i.operationId, i.status, i.request.path, i.request.query, i.request.header, i.request.body]);
 }
 
+/** Both field maps in one: each field with the types seen in either, sorted. */
+export function mergeFields(a: FieldTypes, b: FieldTypes): FieldTypes {
+  const out: FieldTypes = { ...a };
+  for (const [field, types] of Object.entries(b)) {
+    const seen = new Set([...(out[field] === undefined ? [] : typesOf(out[field])), ...typesOf(types)]);
+    out[field] = [...seen].sort().join("|");
+  }
+  return sortedFields(out);
+}
+
+/** Interactions in the file's order: by operationId, status, then request shape. */
+export function sortedInteractions(interactions: Iterable<ConsumerInteraction>): ConsumerInteraction[] {
+  return [...interactions]
+    .map((i): [string, ConsumerInteraction] => [interactionKey(i), i])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, i]) => structuredClone(i));
+}
+
+/**
+ * Several runs' contracts of one consumer as one (Playwright gives each test a page of its own, so a sandbox of
+ * its own): each distinct interaction once, the response fields of the same interaction merged. The result is
+ * the same whatever the order of `contracts`. They must name the same consumer and version.
+ */
+export function mergeConsumerContracts(contracts: readonly ConsumerContract[]): ConsumerContract {
+  const first = contracts[0];
+  if (!first) throw new TypeError("mergeConsumerContracts needs at least one contract");
+  const byKey = new Map<string, ConsumerInteraction>();
+  for (const contract of contracts) {
+    const { name, version } = contract.consumer;
+    if (name !== first.consumer.name || version !== first.consumer.version)
+      throw new TypeError(
+        `contracts of ${JSON.stringify(`${first.consumer.name} ${first.consumer.version}`)} and ` +
+          `${JSON.stringify(`${name} ${version}`)} cannot be merged: one consumer and version per file`,
+      );
+    for (const i of contract.interactions) {
+      const key = interactionKey(i);
+      const known = byKey.get(key);
+      byKey.set(key, known ? { ...known, response: mergeFields(known.response, i.response) } : i);
+    }
+  }
+  return {
+    format: CONSUMER_CONTRACT_FORMAT,
+    consumer: { ...first.consumer },
+    interactions: sortedInteractions(byKey.values()),
+  };
+}
+
 export class ConsumerContractError extends Error {
   override name = "ConsumerContractError";
 }

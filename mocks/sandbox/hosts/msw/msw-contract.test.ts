@@ -11,7 +11,7 @@ import {
   ConsumerContractError,
   parseConsumerContract,
 } from "../../../../contract-core/consumer-contract.js";
-import { createMockHandlers, createSandboxHandlers } from "./msw.js";
+import { createMockHandlers, createSandboxHandlers, mergeConsumerContracts } from "./msw.js";
 
 const BASE = "http://localhost:5173/v1";
 type Handlers = { handlers: Parameters<typeof getResponse>[0] };
@@ -105,5 +105,29 @@ describe("parseConsumerContract", () => {
       "interactions[0].response must be fields with JSON types",
     );
     expect(broken((d) => (d.interactions[0].request.query = "limit"))).toThrow("interactions[0].request must list");
+  });
+});
+
+describe("mergeConsumerContracts", () => {
+  it("one contract from several sandboxes (a page per test), the same whatever their order", async () => {
+    const one = async (path: string) => {
+      const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false });
+      await send(sandbox, path, sandbox.keys.acme);
+      sandbox.close();
+      return sandbox.consumerContract(ME);
+    };
+    const [a, b, c] = [await one("/people?limit=1"), await one("/me"), await one("/people?limit=2")];
+    const merged = mergeConsumerContracts([a, b, c]);
+    expect(merged.interactions.map((i) => i.operationId)).toEqual(["getAccount", "searchPeople"]);
+    expect(JSON.stringify(mergeConsumerContracts([c, b, a]))).toBe(JSON.stringify(merged));
+    // The same interaction's fields are merged: the types seen in either.
+    const nulled = structuredClone(a);
+    nulled.interactions[0]!.response["/data/*/headline"] = "null";
+    expect(mergeConsumerContracts([a, nulled]).interactions[0]!.response["/data/*/headline"]).toBe(
+      `${[...new Set(["null", ...a.interactions[0]!.response["/data/*/headline"]!.split("|")])].sort().join("|")}`,
+    );
+    expect(() => mergeConsumerContracts([a, { ...b, consumer: { name: "other", version: "1" } }])).toThrow(
+      "cannot be merged",
+    );
   });
 });

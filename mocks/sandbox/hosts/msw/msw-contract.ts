@@ -11,6 +11,7 @@ import {
   fieldTypes,
   interactionKey,
   sortedFields,
+  sortedInteractions,
   type ConsumerContract,
   type ConsumerInteraction,
 } from "../../../../contract-core/consumer-contract.js";
@@ -68,10 +69,11 @@ export function createContractRecorder(spec: SpecIndex): ContractRecorder {
     contract({ name, version }) {
       if (typeof name !== "string" || !name.trim()) throw new TypeError("a consumer contract needs a name");
       if (typeof version !== "string") throw new TypeError("a consumer contract needs a version (a string)");
-      const sorted = [...interactions.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([, interaction]) => structuredClone(interaction));
-      return { format: CONSUMER_CONTRACT_FORMAT, consumer: { name, version }, interactions: sorted };
+      return {
+        format: CONSUMER_CONTRACT_FORMAT,
+        consumer: { name, version },
+        interactions: sortedInteractions(interactions.values()),
+      };
     },
   };
 }

@@ -64,6 +64,7 @@ export type {
   FieldTypes,
   JsonType,
 } from "../../../../contract-core/consumer-contract.js";
+export { mergeConsumerContracts } from "../../../../contract-core/consumer-contract.js";
 
 /** The consumer a contract names: the app (or package) and its version. */
 export interface ConsumerName {
