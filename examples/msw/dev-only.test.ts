@@ -6,8 +6,8 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundleApp } from "../app-bundle.js";
 
 const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "dev-only/main.ts");
 /** Bytes only the kit brings: msw's worker handshake, the sandbox's keys and control routes, the spec. */
@@ -20,22 +20,7 @@ const KIT_MARKERS = [
   "onUnhandledFrame",
 ];
 
-async function bundle(mode: "production" | "development"): Promise<string> {
-  const result = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: mode === "production",
-    define: { "process.env.NODE_ENV": JSON.stringify(mode) },
-    outdir: "/dev-only-out",
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles.map((f) => f.text).join("\n");
-}
+const bundle = (mode: "production" | "development") => bundleApp(ENTRY, mode);
 
 describe("the dev-only loading pattern", () => {
   it("the production build holds none of the kit; the development build all of it", { timeout: 60_000 }, async () => {

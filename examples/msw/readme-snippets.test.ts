@@ -17,6 +17,7 @@ const READMES = ["examples/msw/README.md", "scripts/build/PACKAGE.md"];
 const PACKAGE_PATHS = {
   "talent-graph-api-contract/client": ["client/index.ts"],
   "talent-graph-api-contract/msw": ["mocks/sandbox/hosts/msw/msw.ts"],
+  "talent-graph-api-contract/client/validate": ["client/validate/index.ts"],
 };
 
 export interface Snippet {

@@ -4,7 +4,10 @@
  * In your project import from the package instead:
  *   import { createSandboxHandlers } from "talent-graph-api-contract/msw";
  *   import { createTalentGraphClient } from "talent-graph-api-contract/client";
+ * The run's consumer contract (what this app exercised of the API) is the committed consumers/examples-msw.json,
+ * which the gate checks against every pull request's spec; WRITE_CONSUMER_CONTRACTS=1 rewrites it.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTalentGraphClient, unwrap } from "../../client/index.js";
@@ -15,6 +18,7 @@ const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1", tim
 const server = setupServer(...sandbox.handlers);
 const apiKey = sandbox.keys.acme;
 const client = createTalentGraphClient({ baseUrl: "http://localhost:5173/v1", apiKey });
+const CONTRACT_FILE = new URL("../../consumers/examples-msw.json", import.meta.url);
 
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterEach(() => sandbox.reset());
@@ -66,5 +70,18 @@ describe("the sandbox in MSW", () => {
     const bad = await client.GET("/people", { params: { query: { limit: 0 } } });
     expect(bad.response.status).toBe(400);
     expect(bad.error).toMatchObject({ error: { type: "invalid_request" } });
+  });
+
+  // Last: the contract of every request the tests above sent (reset() after each keeps it).
+  it("writes its consumer contract, the committed one", () => {
+    const contract = sandbox.consumerContract({ name: "examples-msw", version: "1.0.0" });
+    const text = `${JSON.stringify(contract, null, 2)}\n`;
+    if (process.env.WRITE_CONSUMER_CONTRACTS === "1") writeFileSync(CONTRACT_FILE, text);
+    expect(text, "consumers/examples-msw.json is stale: run this file with WRITE_CONSUMER_CONTRACTS=1").toBe(
+      readFileSync(CONTRACT_FILE, "utf8"),
+    );
+    expect(contract.interactions.map((i) => `${i.operationId} ${i.status}`)).toEqual(
+      expect.arrayContaining(["getPerson 200", "searchPeople 200", "searchPeople 400", "createTarget 202"]),
+    );
   });
 });

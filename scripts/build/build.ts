@@ -5,6 +5,8 @@
  *   ./client  client/ compiled to ESM + declarations in <dir>/client (openapi-fetch stays a dependency).
  *   ./msw     mocks/sandbox/hosts/msw/msw.ts bundled by esbuild into <dir>/msw/index.js with the sandbox, its
  *             spec JSON and its schema checker inside (msw stays an external peer), declarations under <dir>/mocks/.
+ *   ./client/validate  client/validate/index.ts bundled by esbuild into <dir>/client-validate/index.js with its spec
+ *             JSON and schema checker inside, declarations under <dir>/client/validate/ (validation for development).
  *   bin       scripts/build/bin-entry.ts bundled into <dir>/bin/ (buildBin), the spec at <dir>/generated/openapi.json.
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
@@ -23,6 +25,7 @@ const compiler = (): typeof ts => require("typescript") as typeof ts;
 const CONFIG = path.join(ROOT, "client", "tsconfig.build.json");
 const PROJECT_PACKAGE_URL = pathToFileURL(path.join(ROOT, "package.json")).href;
 export const MSW_ENTRY = "mocks/sandbox/hosts/msw/msw.ts";
+export const VALIDATE_ENTRY = "client/validate/index.ts";
 
 /** How a consumer project type-checks the built declarations (the build and packaging tests use it). */
 // The enum values as numbers (the compiler is not loaded yet); the type checks each against its enum member.
@@ -145,21 +148,45 @@ export async function buildMsw({
     owns: ["msw", "mocks"],
     required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
   });
-  const outfile = path.join(outDir, "msw", "index.js");
+  files.push(await bundleNeutral(MSW_ENTRY, path.join(outDir, "msw", "index.js"), ["msw"], outDir));
+  return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+}
+
+/** One ESM bundle of `entry` for browsers and Node (platform neutral); returns its path relative to outDir. */
+async function bundleNeutral(entry: string, outfile: string, external: string[], outDir: string): Promise<string> {
   const { build: esbuild } = await import("esbuild");
   await esbuild({
-    entryPoints: [path.join(ROOT, MSW_ENTRY)],
+    entryPoints: [path.join(ROOT, entry)],
     outfile,
     bundle: true,
     format: "esm",
     platform: "neutral",
     mainFields: ["module", "main"],
     target: "es2022",
-    external: ["msw"],
+    external,
     legalComments: "linked",
     logLevel: "warning",
   });
-  files.push(path.relative(outDir, outfile));
+  return path.relative(outDir, outfile);
+}
+
+/**
+ * The ./client/validate export: one ESM bundle with the spec and the checker inside, and its declarations. Built
+ * after ./client (whose build empties <dir>/client): it adds declarations there and owns <dir>/client-validate.
+ */
+export async function buildClientValidate({
+  outDir = path.join(ROOT, "dist"),
+  typeCheck = true,
+}: BuildOptions = {}): Promise<BuildResult> {
+  const files = emit({
+    outDir,
+    typeCheck,
+    rootNames: [path.join(ROOT, VALIDATE_ENTRY)],
+    declarationOnly: true,
+    owns: ["client-validate"],
+    required: [VALIDATE_ENTRY.replace(/\.ts$/, ".d.ts")],
+  });
+  files.push(await bundleNeutral(VALIDATE_ENTRY, path.join(outDir, "client-validate", "index.js"), [], outDir));
   return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
 }
 
@@ -291,6 +318,7 @@ export async function runBuildCommand(): Promise<void> {
   await runCommand(BUILD_COMMAND, async ({ values }) => {
     const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
     printBuild("build (./client)", await buildClientChecked(outDir));
+    printBuild("build (./client/validate)", await buildClientValidate({ outDir }));
     printBuild("build (./msw)", await buildMsw({ outDir }));
     printBuild("build (bin)", await buildBin({ outDir }));
   });

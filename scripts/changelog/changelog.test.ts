@@ -102,7 +102,7 @@ describe("a scratch repository", () => {
   let base = "";
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), "changelog-scratch-"));
-    for (const part of ["spec", "contract-tests/recordings/examples/createList", "redocly.yaml"])
+    for (const part of ["spec", "contract-tests/recordings/examples/createList", "redocly.yaml", "consumers"])
       cpSync(path.join(REPO_ROOT, part), path.join(dir, part), { recursive: true });
     git(dir, "init", "-q", "-b", "main");
     git(dir, "config", "user.email", "test@example.com");
@@ -187,7 +187,10 @@ describe("a scratch repository", () => {
       steps: [],
       recordings: [],
       client: ['client.GET("/lists")'],
+      consumers: ["examples-msw listLists 200"], // the example app's contract received /data/*/description
     });
+    expect(created!.touches.consumers).toEqual([]); // it never created a List
+    expect(renderEntry(removal!)).toContain("consumers <code>examples-msw listLists 200</code>");
     expect(created!.touches.examples).toEqual(["createList 201 created"]);
     expect(created!.touches.steps).toEqual(["lists.arazzo.yaml list-lifecycle › createList"]);
     expect(created!.touches.client).toEqual(['client.POST("/lists")']);

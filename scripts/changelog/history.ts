@@ -10,12 +10,15 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { BaseResolver, type Config, Source, bundle, loadConfig } from "@redocly/openapi-core";
 import { type Obj, controlCharacters, isObj } from "../../contract-core/index.js";
+import { parseConsumerContract, type ConsumerContract } from "../../contract-core/consumer-contract.js";
 
 export const SPEC_DIR = "spec";
 export const SPEC_ROOT = "spec/openapi.yaml";
 export const MARKER_FILE = "spec/BREAKING.md";
 /** Where the recordings live; a change lists the recordings of the operations it touches. */
 export const RECORDINGS_DIR = "contract-tests/recordings";
+/** Where the registered consumer contracts live; a change lists the interactions of theirs it touches. */
+export const CONSUMERS_DIR = "consumers";
 
 export interface Commit {
   sha: string;
@@ -34,7 +37,16 @@ export interface Revision {
   files: Map<string, string>;
   /** Recording files under RECORDINGS_DIR (repository paths). */
   recordings: string[];
+  /** The consumer contracts under CONSUMERS_DIR (none when absent). */
+  consumers?: ConsumerContract[];
 }
+
+/** The consumer contracts among `files` (repository path -> text); one that does not parse throws naming it. */
+const contractsOf = (files: Map<string, string>): ConsumerContract[] =>
+  [...files]
+    .filter(([file]) => file.endsWith(".json"))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([file, text]) => parseConsumerContract(text, file));
 
 export function git(cwd: string, args: string[], input?: string): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, input });
@@ -201,7 +213,8 @@ export async function revisionAt(cwd: string, commit: Commit): Promise<Revision>
   const files = filesAt(cwd, commit.sha, [SPEC_DIR]);
   const recordings = recordingsAt(cwd, commit.sha);
   const doc = files.has(SPEC_ROOT) ? await bundleFiles(cwd, files, commit.sha.slice(0, 7)) : undefined;
-  return { commit, doc, files, recordings };
+  const consumers = contractsOf(filesAt(cwd, commit.sha, [CONSUMERS_DIR]));
+  return { commit, doc, files, recordings, consumers };
 }
 
 /** The working tree as a revision (uncommitted changes included). */
@@ -209,7 +222,10 @@ export async function workingRevision(cwd: string): Promise<Revision> {
   const files = new Map(listOnDisk(cwd, SPEC_DIR).map((f) => [f, readFileSync(path.join(cwd, f), "utf8")]));
   const recordings = listOnDisk(cwd, RECORDINGS_DIR);
   const doc = files.has(SPEC_ROOT) ? await bundleFiles(cwd, files, "the working tree") : undefined;
-  return { doc, files, recordings };
+  const consumers = contractsOf(
+    new Map(listOnDisk(cwd, CONSUMERS_DIR).map((f) => [f, readFileSync(path.join(cwd, f), "utf8")])),
+  );
+  return { doc, files, recordings, consumers };
 }
 
 /** JSON with object keys sorted: two bundles are the same contract when these are equal (key order is noise). */

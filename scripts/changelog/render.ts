@@ -81,6 +81,7 @@ function changeItem(c: EntryChange): string {
       list("workflow steps", t.steps),
       list("recordings", t.recordings, 4),
       list("typed client", t.client),
+      list("consumers", t.consumers ?? []),
     ].filter(Boolean);
     lines.push(`<p>Touches: ${parts.join("; ")}</p>`);
   }

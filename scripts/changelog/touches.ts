@@ -1,9 +1,11 @@
 /**
  * What a change touches in the project: the named examples that hold the changed element, the Arazzo workflow
- * steps and the recordings of its operation, and the typed-client call readers write for it.
+ * steps and the recordings of its operation, the registered consumers' interactions that reach it, and the
+ * typed-client call readers write for it.
  */
 import { parse } from "yaml";
-import { type Obj, deref, isObj, listOperations, unescapeToken } from "../../contract-core/index.js";
+import type { ConsumerContract } from "../../contract-core/consumer-contract.js";
+import { type Obj, deref, escapeToken, isObj, listOperations, unescapeToken } from "../../contract-core/index.js";
 import { operationKey, type Change } from "../breaking/breaking.js";
 import type { Revision } from "./history.js";
 
@@ -16,6 +18,8 @@ export interface Touches {
   recordings: string[];
   /** `client.GET("/people/{slug}")`: the typed-client call of the operation. */
   client: string[];
+  /** `examples-msw getPerson 200`: a registered consumer's interaction that reaches the changed element. */
+  consumers: string[];
 }
 
 const segmentsOf = (pointer: string): string[] =>
@@ -77,6 +81,50 @@ function examplesIn(doc: Obj | undefined, change: Change): string[] {
       fromContent(deref<Obj>(doc, response)?.content, status, undefined);
   }
   return found;
+}
+
+/**
+ * The field a schema path (after `.../schema`) names in a body, as a consumer contract writes it (`/data/*\/slug`),
+ * to the deepest point a contract can name: past an additionalProperties value or at a keyword of the element.
+ */
+function fieldOf(schemaPath: string[]): string {
+  let field = "";
+  for (let i = 0; i < schemaPath.length; i++) {
+    const seg = schemaPath[i]!;
+    if (seg === "properties" && schemaPath[i + 1] !== undefined) field += `/${escapeToken(schemaPath[++i]!)}`;
+    else if (seg === "items") field += "/*";
+    else if (seg === "oneOf" || seg === "anyOf" || seg === "allOf") i++;
+    else break;
+  }
+  return field;
+}
+
+/**
+ * The interactions of the revision's consumers that `change` reaches: those of its operation; for a response
+ * change, those that received its status, and for a body field, those that received that field (or one in it);
+ * for a request body change, those that sent a body.
+ */
+function consumersOf(change: Change, contracts: ConsumerContract[]): string[] {
+  const key = operationKey(change.operation);
+  const segs = segmentsOf(change.location);
+  const schemaAt = segs.indexOf("schema");
+  const field = schemaAt >= 0 ? fieldOf(segs.slice(schemaAt + 1)) : "";
+  const has = (fields: Record<string, string>) =>
+    field === "" || Object.keys(fields).some((f) => f === field || f.startsWith(`${field}/`));
+  const status = segs[0] === "responses" ? segs[1] : undefined;
+  const ofStatus = (received: number) =>
+    status === undefined ||
+    status === "default" ||
+    (/^\dXX$/i.test(status) ? String(received)[0] === status[0] : String(received) === status);
+  return contracts.flatMap((contract) =>
+    contract.interactions
+      .filter((i) =>
+        change.operationId !== undefined ? i.operationId === change.operationId : operationKey(i.operation) === key,
+      )
+      .filter((i) => (status !== undefined ? ofStatus(i.status) && has(i.response) : true))
+      .filter((i) => (segs[0] === "requestBody" ? i.request.body !== null && has(i.request.body) : true))
+      .map((i) => `${contract.consumer.name} ${i.operationId} ${i.status}`),
+  );
 }
 
 interface Step {
@@ -145,7 +193,8 @@ export function touchesOf(change: Change, before: Revision | undefined, after: R
       })
     : [];
   const [method = "", ...pathParts] = change.operation.split(" ");
-  return { examples, steps, recordings, client: [`client.${method}("${pathParts.join(" ")}")`] };
+  const consumers = [...new Set(consumersOf(change, after.consumers ?? []))];
+  return { examples, steps, recordings, client: [`client.${method}("${pathParts.join(" ")}")`], consumers };
 }
 
 /** Everything several changes touch, each item once. */
@@ -156,5 +205,6 @@ export function mergeTouches(all: Touches[]): Touches {
     steps: union((t) => t.steps),
     recordings: union((t) => t.recordings),
     client: union((t) => t.client),
+    consumers: union((t) => t.consumers),
   };
 }

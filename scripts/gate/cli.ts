@@ -16,6 +16,7 @@ import {
 import { type BreakingOutcome, breakingCheck, resolveBase } from "./breaking-check.js";
 import { changelogSection } from "./changelog-entry.js";
 import { type CommandCheck, COMMANDS, runCheck } from "./checks.js";
+import { consumersCheck } from "./consumers-check.js";
 import { coverageCheck } from "./coverage-check.js";
 import { releaseCheck } from "./release-check.js";
 import { traceCheck } from "./trace-check.js";
@@ -30,6 +31,8 @@ export interface GateOptions {
   only?: CheckName[];
   /** Replace the command of a command check (argv, run without a shell). */
   commands?: Partial<Record<CommandCheck, string[]>>;
+  /** Check these consumer contract files instead of those in consumers/. */
+  consumers?: string[];
   /** Where the checks' output goes (default: stderr). */
   log?: (text: string) => void;
 }
@@ -79,6 +82,9 @@ export async function runGate(options: GateOptions = {}): Promise<GateResult> {
         ...(details ? { details } : {}),
         ...(markdown ? { section: markdown } : {}),
       };
+    } else if (name === "consumers") {
+      const { status, note, output, details, markdown } = await consumersCheck(cwd, { files: options.consumers });
+      result = { name, status, note, output, details, ...(markdown ? { section: markdown } : {}) };
     } else if (name === "trace") {
       const trace = await traceCheck(cwd, await resolveBase(cwd, options.base));
       const section = trace.markdown
@@ -130,6 +136,11 @@ export const GATE_COMMAND: CommandSpec = {
       description: "compare the spec with this ref (default: merge base with origin/main, else HEAD~1)",
     },
     only: { type: "string", value: `<${CHECKS.join(",")}>`, description: "run only these checks (comma list)" },
+    consumers: {
+      type: "string",
+      value: "<file>",
+      description: "check this consumer contract against the spec instead of consumers/ (alone unless --only)",
+    },
   },
 };
 
@@ -139,7 +150,7 @@ export function parseArgs(argv: string[], out?: (text: string) => void): GateOpt
   return parsed && gateOptions(parsed.values);
 }
 
-function gateOptions({ base, only }: CliValues): GateOptions {
+function gateOptions({ base, only, consumers }: CliValues): GateOptions {
   const opts: GateOptions = {};
   if (typeof base === "string") {
     if (!base) throw usageError(GATE_COMMAND, "--base needs a git ref");
@@ -150,6 +161,12 @@ function gateOptions({ base, only }: CliValues): GateOptions {
     if (list.length === 0 || list.some((s) => !(CHECKS as readonly string[]).includes(s)))
       throw usageError(GATE_COMMAND, `--only takes a comma list of ${CHECKS.join(", ")}`);
     opts.only = list as CheckName[];
+  }
+  if (typeof consumers === "string") {
+    if (!consumers) throw usageError(GATE_COMMAND, "--consumers needs a consumer contract file");
+    opts.consumers = [consumers];
+    // A consumer's own check of its contract against this spec: the other checks only when --only asks.
+    opts.only ??= ["consumers"];
   }
   return opts;
 }

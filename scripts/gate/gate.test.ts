@@ -26,19 +26,13 @@ import { applyMarkers, isMajorBump, markerLine, markerLines, markerMatches, pars
 import { failureDetails, findings } from "./checks.js";
 import { judgeCoverage } from "./coverage-check.js";
 import { parseArgs, runGate } from "./cli.js";
+import { GIT_ENV } from "./git-test-env.js";
 import { renderSummary } from "./summary.js";
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SPLIT = join(REPO_ROOT, "scripts", "breaking", "fixtures", "ok-split-root-description-changed");
 const PERSON = "spec/base/components/schemas/Person.yaml";
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "gate test",
-  GIT_AUTHOR_EMAIL: "gate@test.invalid",
-  GIT_COMMITTER_NAME: "gate test",
-  GIT_COMMITTER_EMAIL: "gate@test.invalid",
-};
 
 /** The breaking change the tests make: `headline` removed from GET /people/{slug}'s Person. */
 const HEADLINE_REMOVED: Change = {
@@ -190,6 +184,7 @@ describe("command checks", () => {
       "drift:pass",
       "breaking:skip",
       "release:skip",
+      "consumers:skip",
       "typecheck:fail",
       "tests:pass",
       "coverage:skip",

@@ -12,7 +12,17 @@ import { markdownText } from "../escape/markdown.js";
 import type { BreakingOutcome } from "./breaking-check.js";
 import { markerLines } from "./breaking-markers.js";
 
-export const CHECKS = ["lint", "drift", "breaking", "release", "typecheck", "tests", "coverage", "trace"] as const;
+export const CHECKS = [
+  "lint",
+  "drift",
+  "breaking",
+  "release",
+  "consumers",
+  "typecheck",
+  "tests",
+  "coverage",
+  "trace",
+] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const TITLES: Record<CheckName, string> = {
@@ -20,6 +30,7 @@ export const TITLES: Record<CheckName, string> = {
   drift: "Drift (generated files up to date)",
   breaking: "Breaking changes",
   release: "Release (the next version and why)",
+  consumers: "Consumers affected",
   typecheck: "Typecheck",
   tests: "Tests",
   coverage: "Contract coverage",

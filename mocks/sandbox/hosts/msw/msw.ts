@@ -11,7 +11,8 @@
  * A test's own clock (`now`, `setNow`), ids (`ids`), starting state (`initialState`, `seedState`,
  * `snapshot`), faults and one-off answers by operation (`fail`, `delay`, `networkError`, `respond`;
  * msw-faults.ts) and the record of what the app sent (`calls`; msw-calls.ts) are options and methods of
- * the same object. The control routes (`/__sandbox/*`) answer at the root of the mount's origin.
+ * the same object; so is the consumer contract of everything answered (`consumerContract`; msw-contract.ts).
+ * The control routes (`/__sandbox/*`) answer at the root of the mount's origin.
  */
 import { StateFileError, storeWrite } from "../../areas/stored-state.js";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
@@ -41,6 +42,8 @@ import type { JsonObject } from "../../contract/spec.js";
 import type { OperationId } from "../../contract/context.js";
 import { createCallLog, type SandboxCall } from "./msw-calls.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
+import { createContractRecorder } from "./msw-contract.js";
+import type { ConsumerContract } from "../../../../contract-core/consumer-contract.js";
 
 export type { ClockInput, IdMode } from "../../core/core.js";
 export {
@@ -55,6 +58,28 @@ export {
 } from "../seed-state.js";
 export type { BodyFor, DocumentedStatus, ErrorStatus, FaultTimes, OperationId, RespondOptions } from "./msw-faults.js";
 export type { SandboxCall } from "./msw-calls.js";
+export type {
+  ConsumerContract,
+  ConsumerInteraction,
+  FieldTypes,
+  JsonType,
+} from "../../../../contract-core/consumer-contract.js";
+export { mergeConsumerContracts } from "../../../../contract-core/consumer-contract.js";
+
+/** The consumer a contract names: the app (or package) and its version. */
+export interface ConsumerName {
+  name: string;
+  version: string;
+}
+
+export interface RecordsContract {
+  /**
+   * The consumer contract of every request answered since these handlers were made (reset() keeps it): each
+   * distinct interaction (operation, parameter names, body shape, status, response fields and their types),
+   * sorted, without values or timestamps. Write it as `JSON.stringify(contract, null, 2)` and the file diffs cleanly.
+   */
+  consumerContract(consumer: ConsumerName): ConsumerContract;
+}
 
 /** The test keys by name: a customer key per seeded organization, the platform key and a revoked key. */
 export type SandboxKeyName = SeedOrgName | "platform" | "revoked";
@@ -102,7 +127,7 @@ export interface SandboxHandlersOptions
   initialState?: StartingPoint;
 }
 
-export interface SandboxHandlers extends SandboxFaults {
+export interface SandboxHandlers extends SandboxFaults, RecordsContract {
   handlers: HttpHandler[];
   /** The test keys by name: `keys.acme`, `keys.globex`, `keys.initech` (locked), `keys.platform`, `keys.revoked`. */
   keys: SandboxKeys;
@@ -315,6 +340,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const core = createSandboxCore({ ...MSW_DEFAULT_SIZE, rateLimit: false, ...coreOptions, spec, storage });
   const faults = createFaultTable(core.ctx.spec);
   const log = createCallLog(core.ctx.spec);
+  const recorder = createContractRecorder(core.ctx.spec);
   // Every acknowledged write is stored by the core before its answer; jobs and events also move with time,
   // so reset() and a page that goes away store the whole state.
   const save = () => {
@@ -353,7 +379,9 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     const { body } = request;
     const text =
       typeof body === "string" ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
-    log.record({ ...request, body: text }, res.status);
+    const sent = { ...request, body: text };
+    log.record(sent, res.status);
+    if (!(res instanceof Response)) recorder.record(sent, res);
     return res;
   };
   return {
@@ -371,6 +399,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     seedState: (state) => seed(state),
     snapshot: () => snapshotOfState(core.ctx),
     calls: (operationId) => log.calls(operationId),
+    consumerContract: (consumer) => recorder.contract(consumer),
     respond: (operationId, options) => faults.respond(operationId, options),
     get ready() {
       return ready;
@@ -396,7 +425,7 @@ const NO_GRAPH = { today: "2026-01-01", companies: [], people: [] };
  * (`npm run mock`): any presented key, request validation, `x-mock-match` picks by query, `Prefer:
  * code=`/`example=`/`latency=` (dynamic and seed need Prism's generator and are ignored here).
  */
-export function createMockHandlers(options: HandlersOptions = {}): { handlers: HttpHandler[] } {
+export function createMockHandlers(options: HandlersOptions = {}): { handlers: HttpHandler[] } & RecordsContract {
   const { baseUrl, spec = bundledSpec as JsonObject } = options;
   const core = createCore({
     spec,
@@ -406,7 +435,14 @@ export function createMockHandlers(options: HandlersOptions = {}): { handlers: H
     timers: false,
     examples: { choose: exampleMatcher(spec) },
   });
+  const recorder = createContractRecorder(core.ctx.spec);
+  const handle = async (request: CoreRequest) => {
+    const res = await core.handle(request);
+    recorder.record({ ...request, body: typeof request.body === "string" ? request.body : undefined }, res);
+    return res;
+  };
   return {
-    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, (request) => core.handle(request))],
+    handlers: [mswHandler(baseUrl ?? defaultBaseUrl(spec), core.ctx.spec.basePath, handle)],
+    consumerContract: (consumer) => recorder.contract(consumer),
   };
 }
