@@ -71,6 +71,26 @@ export class UsageError extends Error {
   readonly exitCode = EXIT.usage;
 }
 
+/** An input the command cannot read (a missing, unreadable or unparsable file it was given). Exit code 2. */
+export class InputError extends Error {
+  override name = "InputError";
+  readonly exitCode = EXIT.usage;
+}
+
+/** The file-system codes that mean "this input cannot be read", on an error or its cause. */
+const UNREADABLE = new Set(["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ELOOP", "EPERM"]);
+
+/** True for an InputError, or an error (or its cause) that a missing or unreadable file raised. */
+export function isInputError(error: unknown): boolean {
+  for (let e = error as (Error & { code?: unknown; cause?: unknown }) | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e instanceof InputError) return true;
+    if (typeof e.code === "string" && UNREADABLE.has(e.code) && (e as { syscall?: string }).syscall !== "listen")
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };
 
 /** Shared option definitions, so every command spells them the same. */
@@ -369,7 +389,8 @@ export function describeListenError(error: unknown, port: number, host: string):
 
 /**
  * Runs a command's main function with the convention applied: parses the command line (help -> exit 0),
- * reports a UsageError on stderr with exit 2, any other error's message with exit 1 (no stack trace for expected failures).
+ * reports a UsageError on stderr with exit 2, an unreadable input (isInputError) with its message and exit 2, any
+ * other error's message with exit 1 (no stack trace for expected failures).
  */
 export async function runCommand(
   spec: CommandSpec,
@@ -388,7 +409,7 @@ export async function runCommand(
       return;
     }
     process.stderr.write(`${spec.name}: ${(e as Error)?.message ?? String(e)}\n`);
-    process.exitCode = 1;
+    process.exitCode = isInputError(e) ? EXIT.usage : EXIT.failures;
   }
 }
 

@@ -13,6 +13,7 @@ import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, SERVER_ERROR_TYPE, type MockReply } from "./errors.js";
 import {
+  InputError,
   DEFAULT_SPEC_PATH,
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
@@ -90,7 +91,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   const quiet = opts.quiet ?? false;
   const spec = opts.spec ?? DEFAULT_SPEC_PATH;
   if (!existsSync(spec))
-    throw new Error(`${spec} not found${spec === DEFAULT_SPEC_PATH ? ": run npm run generate" : ""}`);
+    throw new InputError(`${spec} not found${spec === DEFAULT_SPEC_PATH ? ": run npm run generate" : ""}`);
   const engine = await createEngine({
     spec,
     mode,

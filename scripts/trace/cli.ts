@@ -6,7 +6,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { REPO_ROOT, isMain, loadSpec, runCommand, usageError, type CommandSpec } from "../../contract-core/index.js";
+import {
+  InputError,
+  REPO_ROOT,
+  isMain,
+  loadSpec,
+  runCommand,
+  usageError,
+  type CommandSpec,
+} from "../../contract-core/index.js";
 import { renderTracePage } from "./page.js";
 import { splitReference } from "./statements.js";
 import { TRACE_FILE, buildTrace, loadTrace, totalsLine, traceFailed, type TraceReport } from "./trace.js";
@@ -67,7 +75,7 @@ export function runTrace(opts: { reference?: string; trace?: string; spec?: stri
   const bundle = loadSpec(resolve(root, opts.spec ?? "generated/openapi.json"));
   let reference: string | undefined;
   if (opts.reference !== undefined) {
-    if (!existsSync(opts.reference)) throw new Error(`reference not found: ${opts.reference}`);
+    if (!existsSync(opts.reference)) throw new InputError(`reference not found: ${opts.reference}`);
     reference = readFileSync(opts.reference, "utf8");
   }
   const report = buildTrace({ root, entries: loadTrace(traceFile), bundle, reference });
