@@ -388,6 +388,35 @@ export function describeListenError(error: unknown, port: number, host: string):
 }
 
 /**
+ * Output into a pipe that closes early (`| head`): the reader has what it wanted, so the command ends quietly with
+ * the exit code it had so far, instead of a stack trace for EPIPE. Installed once per process by runCommand.
+ */
+let pipesGuarded = false;
+export function endQuietlyOnClosedPipe(): void {
+  if (pipesGuarded) return;
+  pipesGuarded = true;
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+}
+
+/**
+ * The environment for a child whose output goes where ours goes: colour only when our stdout is a terminal,
+ * unless NO_COLOR or FORCE_COLOR says otherwise (NO_COLOR wins over a terminal, FORCE_COLOR over a file).
+ */
+export function colourEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  tty = process.stdout.isTTY === true,
+): NodeJS.ProcessEnv {
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0";
+  if (forced) return { ...env };
+  const { FORCE_COLOR: _ignored, ...rest } = env;
+  return env.NO_COLOR || !tty ? { ...rest, NO_COLOR: "1" } : { ...env };
+}
+
+/**
  * Runs a command's main function with the convention applied: parses the command line (help -> exit 0),
  * reports a UsageError on stderr with exit 2, an unreadable input (isInputError) with its message and exit 2, any
  * other error's message with exit 1 (no stack trace for expected failures).
@@ -397,6 +426,7 @@ export async function runCommand(
   main: (args: ParsedCommandLine) => Promise<number | void> | number | void,
   argv: readonly string[] = process.argv.slice(2),
 ): Promise<void> {
+  endQuietlyOnClosedPipe();
   try {
     const args = parseCommandLine(spec, argv);
     if (!args) return;
