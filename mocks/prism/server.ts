@@ -29,6 +29,7 @@ import {
   normalizeRequestPath,
   readBodyWithin,
   parsePrefer,
+  honouredPreferences,
   preferenceAppliedHeader,
   queryRecord,
   requestLogLine,
@@ -193,7 +194,7 @@ async function handle(
     },
     preferences.preferences,
   );
-  const applied = preferenceAppliedHeader(preferences.applied);
+  const applied = preferenceAppliedHeader(honouredPreferences(preferences, reply.status));
   return applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } };
 }
 
