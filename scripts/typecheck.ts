@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
+import { stripVTControlCharacters } from "node:util";
 import { EXIT, REPO_ROOT, isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 import { houseRuleHints } from "./typecheck-hints.js";
 
@@ -29,7 +30,7 @@ if (isMain(import.meta.url))
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const [code] = (await once(child, "close")) as [number | null];
     // What a spec change's errors mean comes first (one line each), then tsc's own output.
-    const hints = houseRuleHints(output.replace(/\x1b\[[0-9;]*m/g, ""));
+    const hints = houseRuleHints(stripVTControlCharacters(output));
     process.stdout.write(hints.map((hint) => `${hint}\n`).join("") + (hints.length > 0 ? "\n" : "") + output);
     // tsc says nothing when it finds nothing: one line says what passed.
     if (code === 0) process.stdout.write("✔ tsc --noEmit: no type errors (tsconfig.json's include list)\n");
