@@ -184,7 +184,8 @@ async function handle(
   if (latencyMs) await new Promise((done) => setTimeout(done, latencyMs));
   const reply = await engine.handle(
     {
-      method,
+      // HEAD is GET without the body (RFC 9110 9.3.2), as on the sandbox: Node leaves the body out of the answer.
+      method: method === "HEAD" ? "GET" : method,
       path: path.slice(basePath.length) || "/",
       label,
       query: queryRecord(url.searchParams),

@@ -186,3 +186,20 @@ describe("Preference-Applied names only what the answer honoured, on both server
     }
   });
 });
+
+describe("HEAD on a GET route answers as GET without a body, on both servers", () => {
+  it.each(["/people?limit=1", "/lists", "/me", "/people/priya-raman"])("HEAD %s", async (path) => {
+    for (const [base, key] of [
+      [mock.baseUrl, "test"],
+      [sandbox.baseUrl, KEYS[0]!.key],
+    ] as const) {
+      const headers = { authorization: `Bearer ${key}` };
+      const get = await fetch(`${base}${path}`, { headers });
+      const head = await fetch(`${base}${path}`, { method: "HEAD", headers });
+      expect({ base, status: head.status }).toEqual({ base, status: get.status });
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+      expect(await head.text()).toBe("");
+      await get.text();
+    }
+  });
+});
