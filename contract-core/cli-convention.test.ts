@@ -67,10 +67,10 @@ const LIMIT = Math.max(2, availableParallelism());
 
 /** The file an npm script runs: Node with the project's TypeScript hooks on one file. */
 function entryFile(name: string): string {
-  const match = /^node --import \.\/scripts\/typescript-hooks\.ts (\S+)$/.exec(scripts[name] ?? "");
+  const match = /^exec node --import \.\/scripts\/typescript-hooks\.ts (\S+)$/.exec(scripts[name] ?? "");
   if (!match)
     throw new Error(
-      `${name}: "${scripts[name]}" is not "node --import ./scripts/typescript-hooks.ts <file>"; list it in SKIPPED with the reason`,
+      `${name}: "${scripts[name]}" is not "exec node --import ./scripts/typescript-hooks.ts <file>" (exec: a signal sent to npm reaches the process itself); list it in SKIPPED with the reason`,
     );
   return match[1]!;
 }
@@ -149,6 +149,48 @@ describe("every npm script takes --help", () => {
       expect(result.stderr, name).toContain("--help");
     }
   }, 240_000);
+});
+
+/**
+ * The exit-code convention for what users get wrong most: a file that is not there, a key variable that is not set.
+ * Each row is a script, the arguments that name a missing input, and what its one line must say; exit 2 for all.
+ * Run in this process like the unknown options above.
+ */
+const MISSING = "no-such-input";
+const UNREACHABLE = "http://127.0.0.1:9/v1";
+const MISSING_INPUTS: [script: string, args: string[], says: string][] = [
+  ["mock", ["--spec", `${MISSING}.json`, "--port", "0"], `${MISSING}.json not found`],
+  ["proxy", ["--spec", `${MISSING}.json`, "--port", "0", UNREACHABLE], `${MISSING}.json not found`],
+  ["sandbox", ["--state-seed", `${MISSING}.json`, "--port", "0", "--people", "10"], `--state-seed ${MISSING}.json`],
+  ["trace", ["--reference", `${MISSING}.md`], `reference not found`],
+  ["trace", ["--spec", `${MISSING}.json`], `${MISSING}.json`],
+  ["trace", ["--trace", `${MISSING}.yaml`], `${MISSING}.yaml`],
+  ["docs", ["--spec", `${MISSING}.json`, "--out", join(scratch, "docs-missing")], `${MISSING}.json`],
+  ["lint", [`${MISSING}.ts`], `no such file: ${MISSING}.ts`],
+  ["contract", [`${MISSING}.json`], `${MISSING}.json`],
+  ["contract", ["--spec", `${MISSING}.json`, "contract-tests/recordings"], `${MISSING}.json`],
+  ["breaking", [`${MISSING}.json`, "generated/openapi.json"], `${MISSING}.json`],
+  ["fuzz", ["--spec", `${MISSING}.json`, UNREACHABLE], `${MISSING}.json`],
+  ["fuzz", ["--key-env", "NO_SUCH_KEY_VARIABLE", UNREACHABLE], "NO_SUCH_KEY_VARIABLE"],
+  ["workflows", ["--server", UNREACHABLE, "--key-env", "NO_SUCH_KEY_VARIABLE"], "NO_SUCH_KEY_VARIABLE"],
+  ["record", ["--base-url", UNREACHABLE, "--no-key", `${MISSING}.json`], `${MISSING}.json`],
+  ["record", ["--base-url", UNREACHABLE, "--key-env", "NO_SUCH_KEY_VARIABLE", "x.json"], "NO_SUCH_KEY_VARIABLE"],
+  ["ts", [`${MISSING}.ts`], `no such file: ${MISSING}.ts`],
+  ["changelog", ["--rev", MISSING, "--out", join(scratch, "changelog-missing")], MISSING],
+];
+
+describe("a missing input or key exits 2 with one line naming it", () => {
+  it.each(MISSING_INPUTS)("npm run %s %j", async (name, args, says) => {
+    const result = await inProcess(join(REPO_ROOT, entryFile(name)), args);
+    expect({ code: result.code, stderr: result.stderr }).toMatchObject({ code: 2 });
+    // The line, and at most the convention's pointer to --help after it: no stack trace, no dump.
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines[0], result.stderr).toContain(says);
+    expect(
+      lines.slice(1).filter((line) => !/--help lists the options/.test(line)),
+      result.stderr,
+    ).toEqual([]);
+  });
 });
 
 /**

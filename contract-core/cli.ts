@@ -72,6 +72,26 @@ export class UsageError extends Error {
   readonly exitCode = EXIT.usage;
 }
 
+/** An input the command cannot read (a missing, unreadable or unparsable file it was given). Exit code 2. */
+export class InputError extends Error {
+  override name = "InputError";
+  readonly exitCode = EXIT.usage;
+}
+
+/** The file-system codes that mean "this input cannot be read", on an error or its cause. */
+const UNREADABLE = new Set(["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ELOOP", "EPERM"]);
+
+/** True for an InputError, or an error (or its cause) that a missing or unreadable file raised. */
+export function isInputError(error: unknown): boolean {
+  for (let e = error as (Error & { code?: unknown; cause?: unknown }) | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e instanceof InputError) return true;
+    if (typeof e.code === "string" && UNREADABLE.has(e.code) && (e as { syscall?: string }).syscall !== "listen")
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", description: "print this help and exit" };
 
 /** Shared option definitions, so every command spells them the same. */
@@ -369,14 +389,45 @@ export function describeListenError(error: unknown, port: number, host: string):
 }
 
 /**
+ * Output into a pipe that closes early (`| head`): the reader has what it wanted, so the command ends quietly with
+ * the exit code it had so far, instead of a stack trace for EPIPE. Installed once per process by runCommand.
+ */
+let pipesGuarded = false;
+export function endQuietlyOnClosedPipe(): void {
+  if (pipesGuarded) return;
+  pipesGuarded = true;
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+}
+
+/**
+ * The environment for a child whose output goes where ours goes: colour only when our stdout is a terminal,
+ * unless NO_COLOR or FORCE_COLOR says otherwise (NO_COLOR wins over a terminal, FORCE_COLOR over a file).
+ */
+export function colourEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  tty = process.stdout.isTTY === true,
+): NodeJS.ProcessEnv {
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0";
+  if (forced) return { ...env };
+  const { FORCE_COLOR: _ignored, ...rest } = env;
+  return env.NO_COLOR || !tty ? { ...rest, NO_COLOR: "1" } : { ...env };
+}
+
+/**
  * Runs a command's main function with the convention applied: parses the command line (help -> exit 0),
- * reports a UsageError on stderr with exit 2, any other error's message with exit 1 (no stack trace for expected failures).
+ * reports a UsageError on stderr with exit 2, an unreadable input (isInputError) with its message and exit 2, any
+ * other error's message with exit 1 (no stack trace for expected failures).
  */
 export async function runCommand(
   spec: CommandSpec,
   main: (args: ParsedCommandLine) => Promise<number | void> | number | void,
   argv: readonly string[] = process.argv.slice(2),
 ): Promise<void> {
+  endQuietlyOnClosedPipe();
   try {
     const args = parseCommandLine(spec, argv);
     if (!args) return;
@@ -390,7 +441,7 @@ export async function runCommand(
       return;
     }
     process.stderr.write(`${spec.name}: ${escapeTerminalText((e as Error)?.message ?? String(e))}\n`);
-    process.exitCode = 1;
+    process.exitCode = isInputError(e) ? EXIT.usage : EXIT.failures;
   }
 }
 

@@ -33,6 +33,7 @@ export { createAjv, createSpecCompiler, type SpecCompiler } from "./ajv.js";
 export { DEFAULT_SPEC_PATH, REPO_ROOT, RUN_TYPESCRIPT, SPEC_ROOT_PATH, SpecLoadError, loadSpec } from "./spec.js";
 export { BundleError, REDOCLY_ENV, bundleSpec, redocly } from "./redocly.js";
 export * from "./cli.js";
+export { assertPortFree, portHolder } from "./port-probe.js";
 export { checkTarget, type TargetCheckOptions } from "./target.js";
 export {
   controlCharacters,

@@ -1,6 +1,12 @@
 // The Prefer grammar: parsing, the query fallbacks, supported vs unsupported preferences, invalid values.
 import { describe, expect, it } from "vitest";
-import { parsePrefer, preferenceAppliedHeader, preferencePairs, MAX_PREFER_LATENCY_MS } from "./prefer.js";
+import {
+  honouredPreferences,
+  parsePrefer,
+  preferenceAppliedHeader,
+  preferencePairs,
+  MAX_PREFER_LATENCY_MS,
+} from "./prefer.js";
 
 describe("Prefer grammar", () => {
   it("reads code, example, dynamic, seed and latency, with , or ; and quotes", () => {
@@ -77,5 +83,29 @@ describe("Prefer grammar", () => {
   it("renders Preference-Applied only when something was applied", () => {
     expect(preferenceAppliedHeader([])).toBeUndefined();
     expect(preferenceAppliedHeader(["code=404", "latency=5"])).toBe("code=404, latency=5");
+  });
+});
+
+describe("Preference-Applied names what the answer honoured", () => {
+  const honoured = (header: string, status: number) => {
+    const result = parsePrefer(header, ["code", "example", "dynamic", "seed", "latency"]);
+    if (!result.ok) throw new Error(result.message);
+    return honouredPreferences(result, status);
+  };
+  it("code only when the answer has that status", () => {
+    expect(honoured("code=429", 429)).toEqual(["code=429"]);
+    // A keyless request is refused before the preference is read: nothing was applied.
+    expect(honoured("code=429", 401)).toEqual([]);
+  });
+  it("example and dynamic when the answer is the one they choose; seed only beside dynamic", () => {
+    expect(honoured("example=compact_page", 200)).toEqual(["example=compact_page"]);
+    expect(honoured("example=compact_page", 400)).toEqual([]);
+    expect(honoured("example=not_found, code=404", 404)).toEqual(["example=not_found", "code=404"]);
+    expect(honoured("dynamic=true, seed=4", 200)).toEqual(["dynamic=true", "seed=4"]);
+    expect(honoured("seed=4", 200)).toEqual([]);
+    expect(honoured("dynamic=true, seed=4", 401)).toEqual([]);
+  });
+  it("latency whatever the answer (the delay happened)", () => {
+    expect(honoured("latency=10, code=201", 400)).toEqual(["latency=10"]);
   });
 });

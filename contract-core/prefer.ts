@@ -114,6 +114,26 @@ export function parsePrefer(
   return { ok: true, preferences, applied, ignored };
 }
 
+/**
+ * The preferences an answer with `status` honoured (RFC 7240: Preference-Applied names only what was applied):
+ * `code` when the answer has that status; `example` and `dynamic` when the answer is the one they choose (the
+ * `code` status, or a 2xx without one); `seed` only beside an honoured `dynamic`; `latency` always (the delay
+ * happens whatever the answer). An answer refused before the preferences were read (a 401, a 400, an unknown
+ * path) so names none of `code`, `example`, `dynamic` and `seed`.
+ */
+export function honouredPreferences(
+  result: { applied: readonly string[]; preferences: Preferences },
+  status: number,
+): string[] {
+  const { code } = result.preferences;
+  const chosen = code === undefined ? status >= 200 && status < 300 : status === code;
+  const honoured = new Set<string>(["latency"]);
+  if (code !== undefined && status === code) honoured.add("code");
+  if (chosen) honoured.add("example").add("dynamic");
+  if (chosen && result.preferences.dynamic) honoured.add("seed");
+  return result.applied.filter((pair) => honoured.has(pair.split("=")[0]!));
+}
+
 /** The `Preference-Applied` header value for the applied preferences, or undefined when none was applied. */
 export function preferenceAppliedHeader(applied: readonly string[]): string | undefined {
   return applied.length > 0 ? applied.join(", ") : undefined;

@@ -1,6 +1,7 @@
 /** Loading an OpenAPI document (YAML or JSON, split or bundled) and the repository's default paths. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { InputError } from "./cli.js";
 import { isObj } from "./pointer.js";
 import { bundleSpec, refsOf } from "./redocly.js";
 import type { OpenApiDocument } from "./servers.js";
@@ -21,8 +22,11 @@ export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../generated/openapi.jso
 /** The root of the split, hand-edited spec. */
 export const SPEC_ROOT_PATH = fileURLToPath(new URL("../spec/openapi.yaml", import.meta.url));
 
-/** A spec file that cannot be read, parsed or bundled; the message names the file and the problem. */
-export class SpecLoadError extends Error {
+/**
+ * A spec file that cannot be read, parsed or bundled; the message names the file and the problem. An unreadable
+ * input of the command that was given it: exit code 2 (InputError).
+ */
+export class SpecLoadError extends InputError {
   override name = "SpecLoadError";
 }
 

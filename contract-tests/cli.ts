@@ -14,6 +14,7 @@ import {
 } from "../contract-core/index.js";
 import {
   COMMON_OPTIONS,
+  endQuietlyOnClosedPipe,
   isMain,
   parseCommandLine,
   STDIO,
@@ -85,4 +86,7 @@ export function runCli(argv: string[], io: CliIo): number {
   return invalid === 0 ? 0 : 1;
 }
 
-if (isMain(import.meta.url)) process.exitCode = runCli(process.argv.slice(2), STDIO);
+if (isMain(import.meta.url)) {
+  endQuietlyOnClosedPipe();
+  process.exitCode = runCli(process.argv.slice(2), STDIO);
+}

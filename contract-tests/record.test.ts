@@ -74,7 +74,7 @@ describe("recorder", () => {
       code,
       out: log,
       err,
-    } = await record(["--base-url", `${baseUrl}/`, "--key-env", ENV, "--out", out], requests);
+    } = await record(["--base-url", `${baseUrl}/`, "--key-env", ENV, "--out", out, "--verbose"], requests);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([
@@ -127,7 +127,7 @@ describe("recorder", () => {
   it("numbers files that would collide", async () => {
     const out = join(tmp, "dupes");
     await record(
-      ["--base-url", baseUrl, "--out", out],
+      ["--base-url", baseUrl, "--no-key", "--out", out],
       [
         { name: "same", method: "GET", url: "/echo" },
         { name: "same", method: "GET", url: "/echo" },
@@ -142,11 +142,49 @@ describe("recorder", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const { code, err } = await record(
       ["--base-url", `http://127.0.0.1:${port}/v1`, "--key-env", ENV, "--out", join(tmp, "down")],
-      [{ method: "GET", url: "/people" }],
+      [
+        { method: "GET", url: "/people" },
+        { method: "GET", url: "/companies" },
+      ],
     );
     expect(code).toBe(3);
-    expect(err).toMatch(/✘ GET \/people: /);
+    // One line for the whole run, not one per request.
+    expect(err).toBe(`npm run record: cannot reach http://127.0.0.1:${port}/v1 (ECONNREFUSED); nothing recorded\n`);
     expect(err).not.toContain(KEY);
+    expect(readdirSync(tmp)).not.toContain("down");
+  });
+  it("writes nothing and exits 3 when every answer is a 401 or 403, unless --allow-refused", async () => {
+    const refusing = createServer((_req, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { type: "unauthorized", message: "invalid key" } }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`;
+    try {
+      const requests = [
+        { name: "a", method: "GET", url: "/people" },
+        { name: "b", method: "GET", url: "/companies" },
+      ];
+      const refused = await record(["--base-url", url, "--key-env", ENV, "--out", join(tmp, "refused")], requests);
+      expect(refused.code).toBe(3);
+      expect(refused.err).toContain("every answer was a 401 or 403 (the server refused the key); nothing written");
+      expect(readdirSync(tmp)).not.toContain("refused");
+      const allowed = await record(
+        ["--base-url", url, "--key-env", ENV, "--allow-refused", "--out", join(tmp, "allowed")],
+        requests,
+      );
+      expect(allowed.code).toBe(0);
+      expect(readdirSync(join(tmp, "allowed")).sort()).toEqual(["a.json", "b.json"]);
+    } finally {
+      refusing.close();
+    }
+  });
+  it("prints a total, and one line per exchange only with --verbose", async () => {
+    const quiet = await record(
+      ["--base-url", baseUrl, "--key-env", ENV, "--out", join(tmp, "quiet")],
+      [{ name: "q", method: "GET", url: "/echo" }],
+    );
+    expect(quiet.out).toBe(`1 of 1 exchanges recorded in ${join(tmp, "quiet")}\n`);
   });
   it("exits 1 when some requests failed and others were recorded", async () => {
     const out = join(tmp, "partial");
@@ -155,7 +193,7 @@ describe("recorder", () => {
       out: log,
       err,
     } = await record(
-      ["--base-url", baseUrl, "--out", out, "--timeout-ms", "200"],
+      ["--base-url", baseUrl, "--no-key", "--out", out, "--timeout-ms", "200"],
       [
         { name: "echo", method: "GET", url: "/echo" },
         { name: "slow", method: "GET", url: "/slow" },
@@ -178,13 +216,27 @@ describe("recorder", () => {
     const missingEnv = await record(["--base-url", baseUrl, "--key-env", "CONTRACT_RECORD_UNSET_VAR"], []);
     expect(missingEnv).toMatchObject({
       code: 2,
-      err: "npm run record: the environment variable CONTRACT_RECORD_UNSET_VAR (named by --key-env) is not set.\n",
+      err: "npm run record: the environment variable CONTRACT_RECORD_UNSET_VAR (named by --key-env) is not set: set it to the server's key, or record without credentials on purpose with --no-key.\n",
     });
+    // The default variable too: without a key every answer would be a 401 (the README promises 2).
+    const saved = process.env.TALENT_GRAPH_API_KEY;
+    delete process.env.TALENT_GRAPH_API_KEY;
+    try {
+      const noKey = await record(
+        ["--base-url", baseUrl, "--out", join(tmp, "keyless")],
+        [{ method: "GET", url: "/echo" }],
+      );
+      expect(noKey.code).toBe(2);
+      expect(noKey.err).toContain("TALENT_GRAPH_API_KEY is not set");
+      expect(readdirSync(tmp)).not.toContain("keyless");
+    } finally {
+      if (saved !== undefined) process.env.TALENT_GRAPH_API_KEY = saved;
+    }
     const keyFlag = await record(["--base-url", baseUrl, "--key", "tgsb_secret_on_command_line"], []);
     expect(keyFlag.code).toBe(2);
     expect(keyFlag.err).toContain("--key is refused, because a key on the command line");
     expect(keyFlag.err).not.toContain("tgsb_secret_on_command_line");
-    const notArray = await record(["--base-url", baseUrl], { method: "GET" });
+    const notArray = await record(["--base-url", baseUrl, "--no-key"], { method: "GET" });
     expect(notArray.code).toBe(2);
     expect(notArray.err).toMatch("expected a JSON array of requests");
   });

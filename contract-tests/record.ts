@@ -1,16 +1,18 @@
 /**
  * Sends a list of requests to a running server and writes one recording per exchange.
- *   npm run record -- --base-url <url> [--key-env NAME] [--auth bearer|x-api-key] [--out <dir>] [--timeout-ms 10000] <requests-file>
- * The key comes from TALENT_GRAPH_API_KEY (or the variable --key-env names), never the command line; unset: no key.
+ *   npm run record -- --base-url <url> [--key-env NAME | --no-key] [--auth bearer|x-api-key] [--out <dir>] <requests-file>
+ * The key comes from TALENT_GRAPH_API_KEY (or the variable --key-env names), never the command line; unset: exit 2
+ * (--no-key sends none on purpose).
  * requests-file: JSON array of { "name"?, "method", "url" (path and query under the base URL), "headers"?, "body"?, "auth"?: false }.
  * Authorization and X-Api-Key values are redacted; the key never appears in files or output.
  * Exit 0: all recorded; 1: some requests failed (network error or timeout); 2: bad arguments or unreadable input;
- * 3: none was answered (the server is down or the URL is wrong).
+ * 3: the server cannot be reached, or every answer is a 401/403 (nothing written unless --allow-refused).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getValidator, type Exchange } from "../contract-core/index.js";
 import {
+  escapeLogText,
   COMMON_OPTIONS,
   EXIT,
   exchangeFromFetch,
@@ -51,7 +53,16 @@ export const RECORD_COMMAND: CommandSpec = {
       value: "<url>",
       description: "server to record from, e.g. http://127.0.0.1:4010/v1 (required)",
     },
-    "key-env": COMMON_OPTIONS.keyEnv(KEY_VARIABLE, "the API key (unset: requests go without one)"),
+    "key-env": COMMON_OPTIONS.keyEnv(KEY_VARIABLE, "the API key (required unless --no-key)"),
+    "no-key": { type: "boolean", description: "send every request without credentials (to record 401s on purpose)" },
+    "allow-refused": {
+      type: "boolean",
+      description: "write the recordings even when every answer is a 401 or 403 (by default: nothing written, exit 3)",
+    },
+    verbose: {
+      type: "boolean",
+      description: "print one line per recorded exchange (by default: failures and a total)",
+    },
     auth: { type: "string", value: "<bearer|x-api-key>", default: "bearer", description: "how the key is sent" },
     out: COMMON_OPTIONS.out("contract-tests/recordings/recorded", "folder for the recordings"),
     "timeout-ms": { type: "string", value: "<ms>", default: "10000", description: "per-request timeout" },
@@ -73,9 +84,20 @@ function parseArgs(argv: string[], out: (text: string) => void) {
   const timeoutMs = Number(values["timeout-ms"]);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw problem("--timeout-ms must be a positive integer");
   const baseUrl = values["base-url"].replace(/\/+$/, "");
-  // A variable the command line names must be set; the default one may be unset (no key).
+  const noKey = parsed.values["no-key"] === true;
+  if (noKey && flagGiven(argv, "key-env")) throw problem("--no-key and --key-env contradict each other: give one");
   const keyEnv = { name: values["key-env"]!, named: flagGiven(argv, "key-env") };
-  return { baseUrl, keyEnv, auth, out: folder!, requestsFile: parsed.positionals[0]!, timeoutMs };
+  return {
+    baseUrl,
+    keyEnv,
+    noKey,
+    allowRefused: parsed.values["allow-refused"] === true,
+    verbose: parsed.values.verbose === true,
+    auth,
+    out: folder!,
+    requestsFile: parsed.positionals[0]!,
+    timeoutMs,
+  };
 }
 
 function readRequests(file: string): RequestSpec[] {
@@ -144,10 +166,11 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   if (!options) return EXIT.ok;
-  const key = process.env[options.keyEnv.name] || undefined;
-  if (options.keyEnv.named && !key) {
+  const key = options.noKey ? undefined : process.env[options.keyEnv.name] || undefined;
+  if (!options.noKey && !key) {
+    const named = options.keyEnv.named ? " (named by --key-env)" : "";
     io.err(
-      `${RECORD_COMMAND.name}: the environment variable ${options.keyEnv.name} (named by --key-env) is not set.\n`,
+      `${RECORD_COMMAND.name}: the environment variable ${options.keyEnv.name}${named} is not set: set it to the server's key, or record without credentials on purpose with --no-key.\n`,
     );
     return EXIT.usage;
   }
@@ -158,8 +181,8 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
     io.err(`cannot read ${options.requestsFile}: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
-  mkdirSync(options.out, { recursive: true });
   const taken = new Set<string>();
+  const written: { file: string; text: string; line: string; status: number }[] = [];
   let failures = 0;
   for (const spec of requests) {
     const url = `${options.baseUrl}${spec.url.startsWith("/") ? "" : "/"}${spec.url}`;
@@ -182,7 +205,13 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
       exchange = await exchangeFromFetch({ method: spec.method, url, headers, body }, res);
     } catch (error) {
       failures++;
-      io.err(`✘ ${label}: ${scrub((error as Error).message, key)}\n`);
+      const reason = unreachable(error);
+      if (reason && written.length === 0) {
+        // Nothing answered and the server cannot be reached: one line, not one per request.
+        io.err(`${RECORD_COMMAND.name}: cannot reach ${options.baseUrl} (${reason}); nothing recorded\n`);
+        return EXIT.target;
+      }
+      io.err(`✘ ${escapeLogText(label)}: ${escapeLogText(scrub((error as Error).message, key))}\n`);
       continue;
     }
     const { pathname, search } = new URL(url);
@@ -195,14 +224,38 @@ export async function runRecorder(argv: string[], io: CliIo): Promise<number> {
     exchange.response = { ...exchange.response, headers: redactHeaders(Object.fromEntries(kept)) };
     const file = join(options.out, fileNameFor(exchange, spec, taken));
     const ordered = { request: exchange.request, response: exchange.response };
-    writeFileSync(file, `${scrub(JSON.stringify(ordered, null, 2), key)}\n`);
-    io.out(`${label} -> ${exchange.response.status}  ${file}\n`);
+    const text = `${scrub(JSON.stringify(ordered, null, 2), key)}\n`;
+    written.push({
+      file,
+      text,
+      line: `${label} -> ${exchange.response.status}  ${file}`,
+      status: exchange.response.status,
+    });
   }
-  const recorded = requests.length - failures;
+  if (written.length > 0 && !options.allowRefused && written.every(({ status }) => status === 401 || status === 403)) {
+    io.err(
+      `${RECORD_COMMAND.name}: every answer was a 401 or 403 (the server refused ${key ? "the key" : "the keyless requests"}); nothing written (--allow-refused writes them)\n`,
+    );
+    return EXIT.target;
+  }
+  mkdirSync(options.out, { recursive: true });
+  for (const { file, text, line } of written) {
+    writeFileSync(file, text);
+    if (options.verbose) io.out(`${escapeLogText(line)}\n`);
+  }
+  const recorded = written.length;
   io.out(`${recorded} of ${requests.length} exchanges recorded in ${options.out}\n`);
   // Nothing answered: the target could not be recorded at all (down, wrong URL), not a partial run.
   if (failures > 0 && recorded === 0) return EXIT.target;
   return failures === 0 ? EXIT.ok : EXIT.failures;
+}
+
+/** The connection-level reason a request could not reach the server at all, or undefined (a timeout, a reset). */
+function unreachable(error: unknown): string | undefined {
+  const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code) as unknown;
+  return typeof code === "string" && /^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)
+    ? code
+    : undefined;
 }
 
 if (isMain(import.meta.url)) process.exitCode = await runRecorder(process.argv.slice(2), STDIO);

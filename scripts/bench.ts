@@ -3,7 +3,8 @@
  * alternating rounds, with min and max), then the floor lines together. `npm run bench -- <part>...` runs
  * some parts; `suite` (not run by default) times `npm test`.
  */
-import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
+import { isMain, runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
+import { BASE_LOCATION } from "./bench/baseline.js";
 import { changelogFloors } from "./bench/changelog.js";
 import { clientFloors } from "./bench/client.js";
 import { docsFloors } from "./bench/docs.js";
@@ -19,7 +20,7 @@ const PARTS = [...DEFAULT_PARTS, "suite"];
 export const BENCH_COMMAND: CommandSpec = {
   name: "npm run bench",
   summary:
-    "Measures every performance floor beside the old commit (a worktree made under node_modules/.cache) and " +
+    `Measures every performance floor beside the old commit (${BASE_LOCATION}) and ` +
     `prints one line per floor, met or not. Parts: ${PARTS.join(", ")} (suite only when named).`,
   positionals: "[parts...]",
   options: {
@@ -47,38 +48,39 @@ function count(value: unknown, name: string, fallback: number, min: number): num
   return n;
 }
 
-await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
-  const unknown = positionals.filter((p) => !PARTS.includes(p));
-  if (unknown.length)
-    throw usageError(BENCH_COMMAND, `unknown part(s) ${unknown.join(", ")}; parts: ${PARTS.join(", ")}`);
-  const parts = positionals.length ? positionals : DEFAULT_PARTS;
-  const rounds = count(values.rounds, "rounds", 3, 1);
-  const load = {
-    seconds: count(values.seconds, "seconds", 5, 1),
-    connections: count(values.connections, "connections", 10, 1),
-  };
-  const sizes = String(values.sizes ?? "5000,50000,500000")
-    .split(",")
-    .map((s) => count(s, "sizes", 0, 1));
-  console.log(machineLine());
-  const lines: string[] = [];
-  let failed = 0;
-  await withServers(async () => {
-    for (const part of parts) {
-      try {
-        if (part === "mock") lines.push(...(await mockFloors(rounds, load)));
-        if (part === "sandbox") lines.push(...(await sandboxFloors(sizes, rounds, load)));
-        if (part === "client") lines.push(...(await clientFloors()));
-        if (part === "msw") lines.push(...(await mswFloors(rounds)));
-        if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
-        if (part === "docs") lines.push(...(await docsFloors(rounds)));
-        if (part === "suite") lines.push(...(await suiteFigures()));
-      } catch (error) {
-        failed++;
-        lines.push(`${part}: failed (${(error as Error).message.split("\n")[0]})`);
+if (isMain(import.meta.url))
+  await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
+    const unknown = positionals.filter((p) => !PARTS.includes(p));
+    if (unknown.length)
+      throw usageError(BENCH_COMMAND, `unknown part(s) ${unknown.join(", ")}; parts: ${PARTS.join(", ")}`);
+    const parts = positionals.length ? positionals : DEFAULT_PARTS;
+    const rounds = count(values.rounds, "rounds", 3, 1);
+    const load = {
+      seconds: count(values.seconds, "seconds", 5, 1),
+      connections: count(values.connections, "connections", 10, 1),
+    };
+    const sizes = String(values.sizes ?? "5000,50000,500000")
+      .split(",")
+      .map((s) => count(s, "sizes", 0, 1));
+    console.log(machineLine());
+    const lines: string[] = [];
+    let failed = 0;
+    await withServers(async () => {
+      for (const part of parts) {
+        try {
+          if (part === "mock") lines.push(...(await mockFloors(rounds, load)));
+          if (part === "sandbox") lines.push(...(await sandboxFloors(sizes, rounds, load)));
+          if (part === "client") lines.push(...(await clientFloors()));
+          if (part === "msw") lines.push(...(await mswFloors(rounds)));
+          if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
+          if (part === "docs") lines.push(...(await docsFloors(rounds)));
+          if (part === "suite") lines.push(...(await suiteFigures()));
+        } catch (error) {
+          failed++;
+          lines.push(`${part}: failed (${(error as Error).message.split("\n")[0]})`);
+        }
       }
-    }
+    });
+    console.log(`\n${lines.join("\n")}\n\nAt the end: ${machineLine()}`);
+    return failed ? 1 : 0;
   });
-  console.log(`\n${lines.join("\n")}\n\nAt the end: ${machineLine()}`);
-  return failed ? 1 : 0;
-});

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
+import { colourEnv, isMain, runCommand, type CommandSpec } from "../contract-core/index.js";
 import { COMMANDS, runCheck } from "./gate/checks.js";
 
 export const TEST_COMMAND: CommandSpec = {
@@ -28,7 +28,9 @@ async function checksInTurn(): Promise<boolean> {
 
 async function vitest(): Promise<boolean> {
   const [cmd = "", ...args] = COMMANDS.tests;
-  const [code] = (await once(spawn(cmd, args, { stdio: "inherit" }), "close").catch(() => [1])) as unknown[];
+  // Colour only on a terminal: `npm test > log` writes plain text (NO_COLOR and FORCE_COLOR are honoured).
+  const child = spawn(cmd, args, { stdio: "inherit", env: colourEnv() });
+  const [code] = (await once(child, "close").catch(() => [1])) as unknown[];
   return code === 0;
 }
 

@@ -2,6 +2,7 @@
 // as fallbacks, errors that say what to do), one ready line, clean stop.
 import {
   COMMON_OPTIONS,
+  assertPortFree,
   allowedHostsValue,
   describeListenError,
   portValue,
@@ -76,6 +77,8 @@ export async function runServerCommand(
     async (parsed) => {
       const options = { ...serverOptions(command, parsed), ...requestLogOption(parsed.values.quiet === true) };
       let running: RunningMock;
+      // A taken port is found before Prism loads, naming who holds it.
+      await assertPortFree(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
       try {
         running = await start(options, parsed.positionals);
       } catch (error) {

@@ -13,6 +13,7 @@ import { DEFAULT_HOST, DEFAULT_PORT } from "./address.js";
 import { createEngine, type Engine, type EngineMode } from "./engine.js";
 import { errorReply, invalidRequest, noRoute, SERVER_ERROR_TYPE, type MockReply } from "./errors.js";
 import {
+  InputError,
   DEFAULT_SPEC_PATH,
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
@@ -29,6 +30,7 @@ import {
   normalizeRequestPath,
   readBodyWithin,
   parsePrefer,
+  honouredPreferences,
   preferenceAppliedHeader,
   queryRecord,
   requestLogLine,
@@ -91,7 +93,7 @@ async function startFront(opts: MockOptions, mode: EngineMode): Promise<RunningM
   const quiet = opts.quiet ?? false;
   const spec = opts.spec ?? DEFAULT_SPEC_PATH;
   if (!existsSync(spec))
-    throw new Error(`${spec} not found${spec === DEFAULT_SPEC_PATH ? ": run npm run generate" : ""}`);
+    throw new InputError(`${spec} not found${spec === DEFAULT_SPEC_PATH ? ": run npm run generate" : ""}`);
   const engine = await createEngine({
     spec,
     mode,
@@ -183,7 +185,8 @@ async function handle(
   if (latencyMs) await new Promise((done) => setTimeout(done, latencyMs));
   const reply = await engine.handle(
     {
-      method,
+      // HEAD is GET without the body (RFC 9110 9.3.2), as on the sandbox: Node leaves the body out of the answer.
+      method: method === "HEAD" ? "GET" : method,
       path: path.slice(basePath.length) || "/",
       label,
       query: queryRecord(url.searchParams),
@@ -193,7 +196,7 @@ async function handle(
     },
     preferences.preferences,
   );
-  const applied = preferenceAppliedHeader(preferences.applied);
+  const applied = preferenceAppliedHeader(honouredPreferences(preferences, reply.status));
   return applied === undefined ? reply : { ...reply, headers: { ...reply.headers, "preference-applied": applied } };
 }
 

@@ -1,8 +1,10 @@
-// The sandbox README's block of writes, run as written: bash and curl (the shell commands are what this
-// checks) against a sandbox listening in this process on a free port. Every write operation of the spec has a
-// curl there, and each curl answers the status its comment names.
+// The sandbox README's shell blocks, run as written: bash and curl (the shell commands are what this checks)
+// against a sandbox listening in this process on a free port. Every write operation of the spec has a curl in
+// the block of writes, and each curl answers the status its comment names; the walk-through's curls answer the
+// JSON their comments show; the reads block's 429 sends the Retry-After its comment names.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS, REPO_ROOT, getValidator } from "../../contract-core/index.js";
@@ -70,5 +72,82 @@ describe("the sandbox README's writes", () => {
       .filter((line) => /^\d{3}$/.test(line))
       .map(Number);
     expect(statuses, `${stdout}\n${stderr}`).toEqual(curls(block).map((c) => c.status));
+  });
+});
+
+/** A fenced block of the README: the first one after `heading` (a line of text that introduces it). */
+function blockAfter(readme: string, heading: string, fence = "bash"): string {
+  const at = readme.indexOf(heading);
+  const block = at < 0 ? undefined : new RegExp("```" + fence + "\\n([\\s\\S]*?)```").exec(readme.slice(at))?.[1];
+  if (!block) throw new Error(`mocks/sandbox/README.md has no ${fence} block after "${heading}"`);
+  return block;
+}
+
+/**
+ * Runs a README block with bash; resolves with each curl's output in the order they ran (a curl inside `$(...)`
+ * included: each call keeps a copy of its output in a numbered file, since a subshell's count would not return).
+ */
+async function runBlock(block: string, origin: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), "readme-block-"));
+  try {
+    const script = [
+      `curl() { local n; n=$(( $(cat "${dir}/count" 2>/dev/null || echo 0) + 1 )); echo "$n" > "${dir}/count";`,
+      `  command curl "$@" | tee "${dir}/out-$n"; }`,
+      block.replaceAll(DOCUMENTED_ORIGIN, origin),
+    ].join("\n");
+    await new Promise<void>((done, fail) =>
+      execFile("bash", ["-c", script], { timeout: 60_000 }, (error, _out, err) =>
+        error ? fail(new Error(`${error.message}\n${err}`)) : done(),
+      ),
+    );
+    const count = Number(readFileSync(join(dir, "count"), "utf8"));
+    return Array.from({ length: count }, (_, i) => readFileSync(join(dir, `out-${i + 1}`), "utf8").trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("the sandbox README's walk-through", () => {
+  const block = blockAfter(README, "A walk-through with the API");
+  // The block starts the sandbox as `npm run sandbox -- <flags> &`: this test starts the same sandbox in-process.
+  const start = /^npm run sandbox -- (.*) &$/m.exec(block);
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    expect(start?.[1]).toBe("--job-speed 0");
+    sandbox = await startSandbox({ host: "127.0.0.1", port: 0, jobSpeed: 0 });
+  });
+  afterAll(async () => sandbox?.close());
+
+  it("answers each curl as its comment shows", async () => {
+    expect(block).toContain(DOCUMENTED_ORIGIN);
+    const commands = block
+      .replace(/\\\n/g, " ")
+      .split("\n")
+      .filter((line) => /\bcurl /.test(line));
+    const outputs = await runBlock(block.replace(start![0], ""), sandbox.origin);
+    expect(outputs).toHaveLength(commands.length);
+    const claimed = commands
+      .map((command, i) => ({ command, shown: /#\s*(\{.*\})\s*$/.exec(command)?.[1], got: outputs[i]! }))
+      .filter((c) => c.shown !== undefined);
+    expect(claimed.length).toBeGreaterThan(0);
+    for (const { command, shown, got } of claimed) expect(JSON.parse(got), command).toEqual(JSON.parse(shown!));
+  });
+});
+
+describe("the sandbox README's reads", () => {
+  it("names the Retry-After that a Prefer: code=429 answer sends", async () => {
+    const line = README.split("\n").find((l) => l.includes('"Prefer: code=429"'));
+    const claimed = /Retry-After: (\d+)/.exec(line ?? "")?.[1];
+    expect(claimed, "the README's 429 line names its Retry-After").toBeDefined();
+    const sandbox = await startSandbox({ host: "127.0.0.1", port: 0, people: 50 });
+    try {
+      const res = await fetch(`${sandbox.baseUrl}/people`, {
+        headers: { "x-api-key": "tgsb_acme_3f7a91c2d8e64b05", prefer: "code=429" },
+      });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe(claimed);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

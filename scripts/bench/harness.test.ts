@@ -41,3 +41,15 @@ describe("floor lines", () => {
     expect(unmeasured("f", "size 5000 not run")).toBe("floor f: not measured (size 5000 not run)");
   });
 });
+
+describe("where the old commit is checked out", () => {
+  it("is where --help and the README say: the system's temporary folder", async () => {
+    const { BASE_LOCATION, baseCheckoutDir } = await import("./baseline.js");
+    const { BENCH_COMMAND } = await import("../bench.js");
+    const { tmpdir } = await import("node:os");
+    const { readFileSync } = await import("node:fs");
+    expect(BENCH_COMMAND.summary).toContain(BASE_LOCATION);
+    expect(readFileSync(new URL("./README.md", import.meta.url), "utf8").replace(/\s+/g, " ")).toContain(BASE_LOCATION);
+    expect(baseCheckoutDir("abc1234").startsWith(tmpdir())).toBe(true);
+  });
+});

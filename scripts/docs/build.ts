@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { SAMPLE_LANGUAGES } from "./code-samples.js";
 import { listOperations, type OpenApiDoc } from "./openapi.js";
-import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, InputError, REPO_ROOT, loadSpec, redocly } from "../../contract-core/index.js";
 import { prepareDocsSpec } from "./prepare-spec.js";
 import { withChangelogLinks } from "./changelog-links.js";
 import { versionedTitle, withReleaseInfo } from "./release-info.js";
@@ -69,7 +69,9 @@ export interface BuildResult {
 
 export async function readBundle(specPath: string): Promise<OpenApiDoc> {
   if (!existsSync(specPath))
-    throw new Error(`Spec bundle not found at ${displayPath(specPath)}: run \`npm run generate\` first`);
+    throw new InputError(
+      `Spec bundle not found at ${displayPath(specPath)}${path.resolve(specPath) === path.resolve(DEFAULT_SPEC) ? ": run `npm run generate` first" : ""}`,
+    );
   return loadSpec(specPath) as OpenApiDoc;
 }
 

@@ -116,8 +116,16 @@ export function failureDetails(name: CommandCheck, output: string, cwd = process
   if (name === "tests") return capped(failedTests(output));
   if (name === "typecheck")
     return capped(
-      [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/gm)].map(
-        ([, file, line, ts, message]) => `${code(`${file}:${line}`)} ${ts}: ${squeeze(message!)}`,
+      [
+        // npm run typecheck's hints (what a spec change's errors mean) lead, then the errors themselves.
+        ...output
+          .split("\n")
+          .filter((l) => l.startsWith("house rule ("))
+          .map(squeeze),
+      ].concat(
+        [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/gm)].map(
+          ([, file, line, ts, message]) => `${code(`${file}:${line}`)} ${ts}: ${squeeze(message!)}`,
+        ),
       ),
     );
   if (name === "lint") return capped(lintDiagnostics(output, cwd));

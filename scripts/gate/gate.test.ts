@@ -224,6 +224,17 @@ describe("command checks", () => {
       "",
       " Test Files  1 failed (1)",
     ].join("\n");
+    // npm run typecheck's house-rule hint leads the type errors it explains.
+    const tsc = [
+      "house rule (spec/DECISIONS.md 1: every key a resource names is required): a.ts:3 does not produce `color`",
+      "",
+      "a.ts(3,1): error TS2741: Property 'color' is missing in type '{}' but required in type 'List'.",
+    ].join("\n");
+    expect(failureDetails("typecheck", tsc)).toEqual([
+      // Escaped like every other line of output (the file names come from the pull request).
+      "house rule (spec/DECISIONS.md 1: every key a resource names is required): a.ts:3 does not produce \\`color\\`",
+      "`a.ts:3` TS2741: Property 'color' is missing in type '{}' but required in type 'List'.",
+    ]);
     // The assertion is output text, escaped for Markdown (scripts/escape/markdown.ts): `[` opens no link.
     expect(failureDetails("tests", vitest)).toEqual([
       "`contract-tests/contract.test.ts > recordings/ > cover every operation and every documented status`: AssertionError: expected \\[ 'listLists 409' ] to deeply equal \\[]",

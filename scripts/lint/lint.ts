@@ -8,10 +8,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
 import {
+  InputError,
   REDOCLY_ENV,
   REPO_ROOT as repoRoot,
   SPEC_ROOT_PATH,
   bundleSpec,
+  escapeLogText,
   isMain,
   runCommand,
   type CommandSpec,
@@ -78,7 +80,7 @@ export const LINT_COMMAND: CommandSpec = {
     },
   },
   notes: [
-    "With files, Prettier checks and ESLint lints only those (missing, ignored and other kinds of file are left out); the spec is linted whole either way.",
+    "With files, Prettier checks and ESLint lints only those (ignored and other kinds of file are left out; a missing one exits 2); the spec is linted whole either way.",
   ],
 };
 
@@ -179,6 +181,9 @@ function runBin(bin: string, args: string[], env = process.env): { ok: boolean; 
 }
 
 async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
+  // A file named that does not exist is a mistake in the call (a typo would otherwise lint nothing and pass).
+  const missing = positionals.filter((f) => !existsSync(resolve(repoRoot, f)));
+  if (missing.length > 0) throw new InputError(`no such file: ${missing.map((f) => escapeLogText(f)).join(", ")}`);
   const { bundleRuleset, rootRuleset } = await import("./ruleset.js");
   let problems = 0;
   const root = SPEC_ROOT_PATH;
@@ -206,7 +211,7 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
     "spectral (bundle: spectral:oas + OWASP + house rules)",
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
-  const files = positionals.length > 0 ? positionals.filter((f) => existsSync(join(repoRoot, f))) : undefined;
+  const files = positionals.length > 0 ? positionals : undefined;
   for (const step of codeLintSteps(files, values["eslint-all"] === true, files ? undefined : projectFiles())) {
     if ("bin" in step) {
       const { ok, output } = runBin(step.bin, step.args);

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import {
+  InputError,
   REPO_ROOT,
   escapeLogText,
   isMain,
@@ -75,7 +76,7 @@ export function runTrace(opts: { reference?: string; trace?: string; spec?: stri
   const bundle = loadSpec(resolve(root, opts.spec ?? "generated/openapi.json"));
   let reference: string | undefined;
   if (opts.reference !== undefined) {
-    if (!existsSync(opts.reference)) throw new Error(`reference not found: ${opts.reference}`);
+    if (!existsSync(opts.reference)) throw new InputError(`reference not found: ${opts.reference}`);
     reference = readFileSync(opts.reference, "utf8");
   }
   const report = buildTrace({ root, entries: loadTrace(traceFile), bundle, reference });

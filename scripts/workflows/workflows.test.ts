@@ -13,7 +13,15 @@ import { areas } from "../../mocks/sandbox/areas/index.js";
 import { startSandbox, type RunningSandbox } from "../../mocks/sandbox/hosts/node/server.js";
 import { latestJob, targetsOf, targetsSlice } from "../../mocks/sandbox/areas/targets-store.js";
 import { testKey } from "../../mocks/sandbox/testing/harness.js";
-import { parseWorkflowsArgs, runWorkflows, UsageError, USAGE, WORKFLOWS_DIR, workflowFiles } from "./workflows.js";
+import {
+  parseWorkflowsArgs,
+  runWorkflows,
+  summarize,
+  UsageError,
+  USAGE,
+  WORKFLOWS_DIR,
+  workflowFiles,
+} from "./workflows.js";
 
 /** Stored diffs emitted before the run; the default orbit makes them visible to every organization. */
 const EMITTED = 80;
@@ -139,6 +147,13 @@ describe("npm run workflows against the sandbox", () => {
     expect(code, output).toBe(0);
     expect(output).not.toContain(testKey("acme"));
     expect(output).not.toContain(WEBHOOK_SECRET);
+    // Without --verbose a passing run prints one line per workflow file and a total, not Respect's log.
+    const summary = summarize({ code, output }, sandbox.baseUrl).trimEnd().split("\n");
+    expect(summary).toHaveLength(workflowFiles().length + 1);
+    expect(summary[0]).toMatch(/^✔ \S+\.arazzo\.yaml: Workflows: \d+ passed, \d+ total; Steps: .*; Checks: /);
+    expect(summary.at(-1)).toBe(
+      `✔ ${workflowFiles().length} workflow files passed against ${sandbox.baseUrl} (--verbose prints Respect's log)`,
+    );
 
     const ran = workflowFiles().flatMap((f) => workflowsIn(log, f.slice(WORKFLOWS_DIR.length + 1)));
     expect(ran.map((w) => `${w.workflowId}:${w.status}`).sort()).toEqual(
@@ -180,8 +195,14 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
     };
     const broken = await startSandbox(SANDBOX, wrapped("createTarget", neverReuse));
     try {
-      const { code, log } = await runLogged(broken, "not-reused", [join(WORKFLOWS_DIR, "company-target.arazzo.yaml")]);
+      const { code, log, output } = await runLogged(broken, "not-reused", [
+        join(WORKFLOWS_DIR, "company-target.arazzo.yaml"),
+      ]);
       expect(code).not.toBe(0);
+      // A failed run keeps Respect's log (where the failing check is), then the verdict.
+      const summary = summarize({ code, output }, broken.baseUrl);
+      expect(summary.startsWith(output.trimEnd())).toBe(true);
+      expect(summary).toMatch(/^✘ company-target\.arazzo\.yaml: Workflows: \d+ passed, 1 failed/m);
       const [reuse, afterFailure] = workflowsIn(log, "company-target.arazzo.yaml");
       expect(reuse).toMatchObject({ workflowId: "company-target-reuse", status: "error" });
       expect(failedSteps(reuse!)).toEqual([
@@ -299,7 +320,7 @@ describe("npm run workflows arguments", () => {
   });
 
   it.each([
-    [["--server", "http://x/v1", "--verbose"], "unknown argument --verbose"],
+    [["--server", "http://x/v1", "--loud"], "unknown argument --loud"],
     [["--server", "http://x/v1", "--key", "tgsb_acme_secret"], "--key is refused, because a key on the command line"],
     [["--server", "http://x/v1", "--key=tgsb_acme_secret"], "TALENT_GRAPH_API_KEY (or name another variable"],
     [[], "--server <base-url> is required"],

@@ -49,6 +49,10 @@ export const WORKFLOWS_COMMAND: CommandSpec = {
       value: "<file>",
       description: "also write Respect's JSON log (requests and responses) to <file>",
     },
+    verbose: {
+      type: "boolean",
+      description: "print Respect's whole log as it runs (by default: one summary line per file, the log on failure)",
+    },
   },
   secretFlags: { key: `${KEY_VARIABLE} (or name another variable with --key-env NAME)` },
   notes: [`Example: ${KEY_VARIABLE}=<key> npm run workflows -- --server http://127.0.0.1:4011/v1`],
@@ -144,6 +148,28 @@ export function runWorkflows(
   });
 }
 
+/**
+ * What a run without --verbose prints: one line per workflow file from Respect's own summary, and a total; a
+ * failed run prints Respect's whole log first, since that is where the failing step and check are.
+ */
+export function summarize(run: WorkflowsRun, server: string): string {
+  const lines: string[] = [];
+  const blocks = run.output.split(/^\s*Summary for /m).slice(1);
+  for (const block of blocks) {
+    const [file = "?", ...rest] = block.split("\n");
+    const counts = ["Workflows", "Steps", "Checks"]
+      .map((what) => rest.find((line) => line.trim().startsWith(`${what}:`))?.trim())
+      .filter(Boolean);
+    const failed = counts.some((count) => /\d+ failed/.test(count!));
+    lines.push(`${failed ? "✘" : "✔"} ${file.trim()}: ${counts.join("; ")}`);
+  }
+  const verdict =
+    run.code === 0
+      ? `✔ ${blocks.length} workflow files passed against ${server} (--verbose prints Respect's log)`
+      : `✘ workflows failed against ${server} (exit ${run.code})`;
+  return `${run.code === 0 ? "" : `${run.output.trimEnd()}\n\n`}${[...lines, verdict].join("\n")}\n`;
+}
+
 if (isMain(import.meta.url))
   await runCommand(WORKFLOWS_COMMAND, async (parsed) => {
     const args = workflowsArgs(parsed);
@@ -155,5 +181,8 @@ if (isMain(import.meta.url))
       process.stderr.write(`${WORKFLOWS_COMMAND.name}: ${problem}\n`);
       return EXIT.target;
     }
-    return (await runWorkflows(args, workflowFiles(), { echo: true })).code;
+    const verbose = parsed.values.verbose === true;
+    const run = await runWorkflows(args, workflowFiles(), { echo: verbose });
+    if (!verbose) process.stdout.write(summarize(run, args.server));
+    return run.code;
   });

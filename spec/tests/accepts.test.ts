@@ -229,7 +229,17 @@ describe("8. decisions made on review", () => {
   it.each(Object.entries(QUALIFIED))("%s requires every key but the qualified ones", (name, optional) => {
     const schema = deref<any>(doc, component(name));
     const keys = Object.keys(schema.properties);
-    expect([...(schema.required ?? [])].sort()).toEqual(keys.filter((k) => !optional.includes(k)).sort());
+    const required = new Set<string>(schema.required ?? []);
+    const unrequired = keys.filter((k) => !optional.includes(k) && !required.has(k));
+    // The rule and the way out come first: the deep equality below then shows the whole difference.
+    expect(
+      unrequired,
+      `house rule (spec/DECISIONS.md 1: every key a resource names is required): ${name} does not require ` +
+        `${unrequired.map((k) => `\`${k}\``).join(", ")}: add it to ${name}'s \`required\` (the sandbox must then ` +
+        "produce it), or, if the reference qualifies it as optional, add it to QUALIFIED here with the quote in " +
+        "spec/DECISIONS.md",
+    ).toEqual([]);
+    expect([...required].sort()).toEqual(keys.filter((k) => !optional.includes(k)).sort());
   });
 
   it("Event's person requires every key", () => {

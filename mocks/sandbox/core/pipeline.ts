@@ -183,7 +183,7 @@ export function answer(p: Pipeline, x: Exchange, outcome: CoreResponse | { error
   return finishAnswer(response, {
     method: x.line.method,
     headers: x.headers,
-    applied: appliedPreferences(x.prefer, x.line.api),
+    applied: appliedPreferences(x.prefer, x.line.api, response.status),
     delayMs: p.ctx.options.latencyMs + preferredLatency(x.prefer, x.line.api),
   });
 }

@@ -7,6 +7,7 @@
  */
 import {
   errorTypeForStatus,
+  honouredPreferences,
   parsePrefer,
   preferenceAppliedHeader,
   requestWording,
@@ -32,9 +33,12 @@ export function acceptedPreferences(prefer: PreferResult): Preferences {
   return prefer.preferences;
 }
 
-/** Preference-Applied of an answer under the API base path (undefined: none applied, or the header was refused). */
-export const appliedPreferences = (prefer: PreferResult, api: boolean): string | undefined =>
-  api && prefer.ok ? preferenceAppliedHeader(prefer.applied) : undefined;
+/**
+ * Preference-Applied of an answer with `status` under the API base path: what it honoured (honouredPreferences);
+ * undefined when none was, or the header was refused.
+ */
+export const appliedPreferences = (prefer: PreferResult, api: boolean, status: number): string | undefined =>
+  api && prefer.ok ? preferenceAppliedHeader(honouredPreferences(prefer, status)) : undefined;
 
 /** The `latency=<ms>` a request asked for (0 outside the API base path or with a refused header). */
 export const preferredLatency = (prefer: PreferResult, api: boolean): number =>

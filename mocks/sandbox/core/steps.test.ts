@@ -19,7 +19,7 @@ describe("Prefer step", () => {
     const fromQuery = new URLSearchParams("__code=404&limit=2");
     expect(acceptedPreferences(readPrefer({}, fromQuery))).toEqual({ code: 404 });
     expect(fromQuery.toString()).toBe("limit=2");
-    expect([appliedPreferences(prefer, true), appliedPreferences(prefer, false)]).toEqual([
+    expect([appliedPreferences(prefer, true, 200), appliedPreferences(prefer, false, 200)]).toEqual([
       expect.any(String),
       undefined,
     ]);
@@ -28,7 +28,7 @@ describe("Prefer step", () => {
 
   it("refuses a header its grammar does not take with a 400, only when asked to accept it", () => {
     const prefer = readPrefer({ prefer: "code=abc" }, new URLSearchParams());
-    expect(appliedPreferences(prefer, true)).toBeUndefined();
+    expect(appliedPreferences(prefer, true, 400)).toBeUndefined();
     expect(() => acceptedPreferences(prefer)).toThrow(ApiError);
   });
 });

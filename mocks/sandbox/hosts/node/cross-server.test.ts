@@ -158,3 +158,48 @@ describe("the mock and the sandbox accept each relaxed value (spec/DECISIONS.md 
     expect(fromSandbox, "sandbox").toBe(fromMock);
   });
 });
+
+describe("Preference-Applied names only what the answer honoured, on both servers", () => {
+  const cases: [kind: string, request: CallOptions, status: number, applied: string | null][] = [
+    [
+      "a keyless request: refused before Prefer is read",
+      { path: "/people", headers: { prefer: "code=429" }, auth: false },
+      401,
+      null,
+    ],
+    ["an unknown path", { path: "/peoples", headers: { prefer: "code=200" } }, 404, null],
+    ["a documented status, honoured", { path: "/people", headers: { prefer: "code=429" } }, 429, "code=429"],
+  ];
+  it.each(cases)("%s", async (_kind, request, status, applied) => {
+    const withKey = (key: string): CallOptions => ({
+      ...request,
+      headers: { ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }), ...request.headers },
+      auth: false,
+    });
+    const [fromMock, fromSandbox] = await Promise.all([
+      call(mock.baseUrl, withKey("test")),
+      call(sandbox.baseUrl, withKey(KEYS[0]!.key)),
+    ]);
+    for (const answer of [fromMock, fromSandbox]) {
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get("preference-applied")).toBe(applied);
+    }
+  });
+});
+
+describe("HEAD on a GET route answers as GET without a body, on both servers", () => {
+  it.each(["/people?limit=1", "/lists", "/me", "/people/priya-raman"])("HEAD %s", async (path) => {
+    for (const [base, key] of [
+      [mock.baseUrl, "test"],
+      [sandbox.baseUrl, KEYS[0]!.key],
+    ] as const) {
+      const headers = { authorization: `Bearer ${key}` };
+      const get = await fetch(`${base}${path}`, { headers });
+      const head = await fetch(`${base}${path}`, { method: "HEAD", headers });
+      expect({ base, status: head.status }).toEqual({ base, status: get.status });
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+      expect(await head.text()).toBe("");
+      await get.text();
+    }
+  });
+});

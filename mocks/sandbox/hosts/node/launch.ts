@@ -2,7 +2,7 @@
  * The sandbox command's body (`npm run sandbox`, start.ts): parse the command line, start the Fastify host,
  * print the banner, stop on SIGINT/SIGTERM.
  */
-import { describeListenError, runCommand, type CommandSpec } from "../../../../contract-core/index.js";
+import { assertPortFree, describeListenError, runCommand, type CommandSpec } from "../../../../contract-core/index.js";
 import { KEYS, ORGS } from "../../contract/auth.js";
 import { parseCli, SANDBOX_COMMAND } from "./cli.js";
 import { resolveOptions, type SandboxOptions } from "../../contract/options.js";
@@ -32,6 +32,8 @@ export function requestLogOption(quiet: boolean, fastifyLog: boolean): Pick<Sand
 /** Starts the Fastify host with these options, prints the banner, and stops on SIGINT/SIGTERM. */
 async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
   const { host, port } = resolveOptions(options);
+  // A taken port is found before the graph is built (seconds at the default size), naming who holds it.
+  await assertPortFree(port, host);
   // The server (Fastify, the graph) loads only once the command line asks for a start, not for --help.
   const { startSandbox } = await import("./server.js");
   const t0 = performance.now();

@@ -8,6 +8,7 @@ import Fastify from "fastify";
 import { existsSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import {
+  InputError,
   DEFAULT_SPEC_PATH,
   MAX_HEADER_BYTES,
   NO_HOST_MESSAGE,
@@ -129,7 +130,7 @@ async function seedFromFile(core: SandboxCore, file: string): Promise<void> {
   try {
     declared = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new Error(`--state-seed ${file}: ${(error as Error).message}`, { cause: error });
+    throw new InputError(`--state-seed ${file}: ${(error as Error).message}`, { cause: error });
   }
   await applyStartingState(core, declared as StartingState, `--state-seed ${file}`);
 }
