@@ -89,7 +89,7 @@ const CASES: Record<string, Expectation> = {
   "ok-response-enum-value-removed": { breaking: [], nonBreaking: ["response-enum-value-removed"] },
   "ok-response-variant-removed": { breaking: [], nonBreaking: ["response-variant-removed"] },
   "ok-response-type-narrowed": { breaking: [], nonBreaking: ["response-type-narrowed"] },
-  "ok-response-constraint-changed": { breaking: [], nonBreaking: ["response-constraint-changed"] },
+  "ok-response-constraint-narrowed": { breaking: [], nonBreaking: ["response-constraint-narrowed"] },
   "ok-request-parameter-added": { breaking: [], nonBreaking: ["request-parameter-added"] },
   "ok-request-parameter-made-optional": { breaking: [], nonBreaking: ["request-parameter-optional"] },
   "ok-request-property-added": { breaking: [], nonBreaking: ["request-property-added"] },

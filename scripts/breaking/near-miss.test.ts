@@ -255,7 +255,7 @@ const NEAR_MISSES: Record<RuleId, NearMiss> = {
     what: "a response format added without a type change",
     head: (d) => void (person(d).properties.slug.format = "uuid"),
   },
-  "response-constraint-changed": {
+  "response-constraint-narrowed": {
     what: "a response constraint moved into an allOf part",
     head: (d) => {
       delete person(d).properties.slug.maxLength;
