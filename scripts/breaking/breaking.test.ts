@@ -79,6 +79,38 @@ const CASES: Record<string, Expectation> = {
     names: "#/components/schemas/Person/properties/headline",
   },
   "json-input-status-removed": { breaking: ["response-status-removed"] },
+  "unclassified-x-shape-not-shown-removed": {
+    breaking: ["unclassified-change"],
+    names: "#/components/schemas/Person/x-shape-not-shown",
+  },
+  "response-constraint-widened": { breaking: ["response-constraint-widened"], names: "maxItems 50 removed" },
+  "response-minimum-lowered": { breaking: ["response-constraint-widened"], names: "minimum lowered from 0 to -1" },
+  "request-default-changed": { breaking: ["request-default-changed"], names: "/parameters/query/limit/schema/default" },
+  "request-then-min-length-raised": {
+    breaking: ["request-constraint-narrowed"],
+    names: "/parameters/query/nl/schema/then/minLength",
+  },
+  "webhook-removed": { breaking: ["webhook-removed"], names: "POST webhook personChanged" },
+  "webhook-payload-widened": {
+    breaking: ["response-property-nullable"],
+    names: "POST webhook personChanged /requestBody/content/application~1json/schema/properties/network_url/type",
+  },
+  "callback-removed": { breaking: ["callback-removed"], names: "/callbacks/searchDone" },
+  "security-requirement-added": { breaking: ["security-requirement-added"], names: "/security" },
+  "security-scope-added": { breaking: ["security-scope-added"], names: "oauth" },
+  "security-scheme-changed": {
+    breaking: ["security-scheme-changed"],
+    names: "#/components/securitySchemes/apiKeyAuth/name",
+  },
+  "server-removed": { breaking: ["server-removed"], names: "https://eu.talent-graph.example/v1" },
+  "ok-webhook-added": { breaking: [], nonBreaking: ["webhook-added"] },
+  "ok-callback-added": { breaking: [], nonBreaking: ["callback-added"] },
+  "ok-security-requirement-relaxed": { breaking: [], nonBreaking: ["security-requirement-relaxed"] },
+  "ok-server-added": { breaking: [], nonBreaking: ["server-added"] },
+  "ok-response-default-changed": { breaking: [], nonBreaking: ["response-default-changed"] },
+  "ok-component-added": { breaking: [], nonBreaking: ["component-added"], names: "#/components/schemas/Team" },
+  "ok-annotation-changed": { breaking: [], nonBreaking: ["annotation-changed"], names: "x-property-case" },
+  "ok-example-changed": { breaking: [], nonBreaking: ["example-changed"] },
   "ok-unchanged": { breaking: [] },
   "ok-operation-added": { breaking: [], nonBreaking: ["operation-added"] },
   "ok-response-status-added": { breaking: [], nonBreaking: ["response-status-added"] },
@@ -141,7 +173,7 @@ describe("detector verdicts (own rules)", () => {
       expect(ruleSet(breaking)).toEqual([...new Set(expected.breaking)].sort());
       expect(ruleSet(changes.filter((c) => !c.breaking))).toEqual([...new Set(expected.nonBreaking ?? [])].sort());
       for (const c of breaking) {
-        expect(c.operation).toMatch(/^[A-Z]+ \//);
+        expect(c.operation).toMatch(/^(?:[A-Z]+ \/|[A-Z]+ webhook |\(document\)$)/);
         expect(c.why).toBeTruthy();
       }
       if (expected.names) {
@@ -235,8 +267,10 @@ describe("detector details", () => {
 
   it("reads the type of a const or enum without a type from its values", () => {
     const props = (isDefault: unknown) => doc({ type: "object", properties: { is_default: isDefault } });
-    // Restricted to one value of the same type: not a type change (the enum rule reports the restriction).
+    // Restricted to one value of the same type: not a type change (the enum rule reports the restriction; the
+    // type keyword, now implied by the const, is an annotation-changed).
     expect(ruleSet(detectChanges(props({ type: "boolean" }), props({ const: false })))).toEqual([
+      "annotation-changed",
       "response-enum-value-removed",
     ]);
     expect(detectChanges(props({ type: "integer" }), props({ enum: [0, 1] })).filter((c) => c.breaking)).toEqual([]);

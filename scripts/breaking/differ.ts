@@ -33,6 +33,34 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? "undefined";
 }
 
+/** Deep equality of two values holding no $ref (undefined when a $ref is met: its target decides). */
+function plainEqual(b: unknown, h: unknown): boolean | undefined {
+  if (b === h) return true;
+  if (!isContainer(b) || !isContainer(h)) return false;
+  if (Array.isArray(b) !== Array.isArray(h)) return false;
+  if (Array.isArray(b) && Array.isArray(h)) {
+    if (b.length !== h.length) return false;
+    let result: boolean | undefined = true;
+    for (let i = 0; i < b.length && result !== false; i += 1) {
+      const r = plainEqual(b[i], h[i]);
+      result = r === false ? false : r === undefined ? undefined : result;
+    }
+    return result;
+  }
+  const [ob, oh] = [b as Obj, h as Obj];
+  if ("$ref" in ob || "$ref" in oh) return undefined;
+  const keys = Object.keys(ob);
+  if (keys.length !== Object.keys(oh).length) return false;
+  let result: boolean | undefined = true;
+  for (const k of keys) {
+    if (!(k in oh)) return false;
+    const r = plainEqual(ob[k], oh[k]);
+    if (r === false) return false;
+    if (r === undefined) result = undefined;
+  }
+  return result;
+}
+
 const MAX_VALUE = 240;
 const compact = (value: unknown): string | undefined => {
   if (value === undefined) return undefined;
@@ -152,6 +180,7 @@ function mergeInto(v: View, p: View): void {
       const meet = (x: string[], y: string[]) => x.filter((t) => y.includes(t) || (t === "integer" && y.includes("number")));
       const types = [...new Set([...meet(mine, theirs), ...meet(theirs, mine)])];
       v.s.type = types.length === 1 ? types[0] : types;
+      if (types.length === 0) v.never = true; // no type satisfies both parts
       both();
     } else if (k === "enum" && Array.isArray(v.s.enum) && Array.isArray(value)) {
       v.s.enum = v.s.enum.filter((x) => value.some((y) => canonical(x) === canonical(y)));
@@ -216,8 +245,7 @@ function typesOf(s: Obj): Set<string> | undefined {
   const values = "const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
   const valueTypes = new Set(values.filter((v) => v !== null).map(jsonType));
   if (valueTypes.size > 0) return valueTypes;
-  if (isObj(s.properties) || isObj(s.additionalProperties)) return new Set(["object"]);
-  if (s.items !== undefined) return new Set(["array"]);
+  // properties or items without a type constrain objects or arrays only: any other value is valid too.
   return undefined;
 }
 
@@ -491,6 +519,8 @@ class Differ {
   }
 
   private same(b: unknown, h: unknown): boolean {
+    const plain = plainEqual(b, h);
+    if (plain !== undefined) return plain;
     return canonical(this.inline(this.base, b)) === canonical(this.inline(this.head, h));
   }
 
@@ -510,7 +540,9 @@ class Differ {
       }
       for (const raw of [...(b.src.get(key) ?? [])]) this.cover(this.base, raw, key);
       for (const raw of [...(h.src.get(key) ?? [])]) this.cover(this.head, raw, key);
-      if (this.same(b.s[key], h.s[key]) || rule === undefined) continue;
+      // Every value the node holds (an allOf part's description under the schema's own one, too).
+      const all = (n: Node) => (n.src.get(key) ?? []).map((raw) => raw[key]);
+      if (rule === undefined || this.same(all(b), all(h))) continue;
       const what = b.s[key] === undefined ? "added" : h.s[key] === undefined ? "removed" : "changed";
       this.add(rule, loc.child(key), `${key} ${what}`);
     }
@@ -548,24 +580,24 @@ class Differ {
   private compareServers(b: unknown, h: unknown, loc: Loc, pointer: string): void {
     const byUrl = (v: unknown) => new Map(list(v).map((s, i) => [str(asObj(s).url) ?? `#${i}`, [s, i] as const]));
     const [sb, sh] = [byUrl(b), byUrl(h)];
-    const at = new Loc(loc.ptr, pointer);
+    const at = (i: number) => new Loc(loc.ptr, `${pointer}/${i}`);
     for (const [url, [server, i]] of sb) {
       const match = sh.get(url);
       if (!match) {
         this.mark(b, String(i));
-        this.add("server-removed", at.child(String(i)), `server ${url} removed`);
+        this.add("server-removed", at(i), `server ${url} removed`);
         continue;
       }
       this.pair(server, match[0]);
       const [nb, nh] = [resolve(this.base, server), resolve(this.head, match[0])];
       this.judged(nb, ["url"]);
       this.judged(nh, ["url"]);
-      this.compareNotes(nb, nh, at.child(String(match[1])));
+      this.compareNotes(nb, nh, at(match[1]));
     }
     for (const [url, [, i]] of sh) {
       if (sb.has(url)) continue;
       this.mark(h, String(i));
-      this.add("server-added", at.child(String(i)), `server ${url} added`);
+      this.add("server-added", at(i), `server ${url} added`);
     }
   }
 
@@ -1125,6 +1157,8 @@ class Differ {
     const narrowed = (tb === undefined && th !== undefined) || removed.length > 0;
     const widened = (tb !== undefined && th === undefined) || added.length > 0;
     const message = typeChange(tb, th, b.nullable);
+    if (!narrowed && !widened && canonical(b.s.type) !== canonical(h.s.type) && b.nullable === h.nullable)
+      this.add("annotation-changed", loc.child("type"), `type written as ${show(h.s.type) ?? "(none)"}, was ${show(b.s.type) ?? "(none)"}: the same values (implied by the enum or const)`);
     if (dir === "request") {
       if (narrowed) this.add("request-type-changed", loc.child("type"), message);
       else if (widened) this.add("request-type-widened", loc.child("type"), message);
@@ -1329,7 +1363,7 @@ class Differ {
     const rh = new Set(strings(h.s.required));
     // readOnly properties are not sent by clients; writeOnly ones are never returned.
     const skip = (raw: unknown, doc: Obj) => {
-      const s = view(doc, raw).s;
+      const s = resolve(doc, raw).s;
       return dir === "request" ? s.readOnly === true : s.writeOnly === true;
     };
     const coverProp = (v: View, doc: Obj, name: string) => {
