@@ -430,6 +430,24 @@ describe("CLI exit codes", () => {
     expect(out.join("\n")).toContain('response property "headline" removed');
   });
 
+  it("exits 1 on a minLength raised inside a request schema's then branch, naming the pointer", async () => {
+    const { base, head } = files("request-then-min-length-raised");
+    expect(await cli(base, head)).toBe(1);
+    expect(out.join("\n")).toContain("at    /parameters/query/nl/schema/then/minLength");
+    expect(out.join("\n")).toContain("minLength raised from 2 to 4");
+  });
+
+  it("exits 1 on a change no rule classifies, printing it as needing review with its pointer and values", async () => {
+    const { base, head } = files("unclassified-x-shape-not-shown-removed");
+    expect(await cli(base, head)).toBe(1);
+    const text = out.join("\n");
+    expect(text).toContain("Breaking changes: 1 (1 need review)");
+    expect(text).toContain("[#/components/schemas/Person/x-shape-not-shown]");
+    expect(text).toContain("the detector does not know what this does to clients: review it");
+    expect(text).toContain("was   true");
+    expect(text).toContain("rule  unclassified-change (needs review)");
+  });
+
   it("exits 0 when nothing breaks, and --json lists the changes", async () => {
     const { base, head } = files("ok-response-property-added");
     expect(await cli(base, head, "--json")).toBe(0);

@@ -4,7 +4,7 @@
  * cells), the breaking-change details and the notes. A check is a StepResult; a new check adds its name to
  * CHECKS and fills `details` (and `section`) the same way.
  */
-import { markdownTable } from "../breaking/breaking.js";
+import { UNCLASSIFIED_WHY, markdownTable, needsReview } from "../breaking/breaking.js";
 import type { BreakingOutcome } from "./breaking-check.js";
 import { markerLines } from "./breaking-markers.js";
 
@@ -71,6 +71,8 @@ export function renderSummary(
     const { blocking, accepted } = breaking;
     if (blocking.length > 0) {
       out.push("", `### ✘ Breaking changes (${blocking.length})`, "", markdownTable(blocking));
+      const review = blocking.filter(needsReview).length;
+      if (review > 0) out.push("", `${review} of them need review (\`unclassified-change\`): ${UNCLASSIFIED_WHY}.`);
       out.push(
         "",
         "An intended breaking change passes only through a reviewed marker: bump the major of `info.version`, or add the matching line under `## Entries` in `spec/BREAKING.md`:",
