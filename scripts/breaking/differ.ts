@@ -1070,7 +1070,12 @@ class Differ {
     // (Keyed by the $ref targets; a comparison cut short by a recursion guard is not recorded.)
     const [kb, kh] = [target(this.base, rawB), target(this.head, rawH)];
     const quiet = isContainer(kb) && isContainer(kh) ? this.quiet.get(kb)?.get(kh) : undefined;
-    if (quiet?.has(dir)) return;
+    if (quiet?.has(dir)) {
+      // The targets were judged; the $refs leading to them here are judged with them.
+      this.judged(resolve(this.base, rawB), [], at);
+      this.judged(resolve(this.head, rawH), [], at);
+      return;
+    }
     const [before, cuts] = [this.changes.length, this.cuts];
     this.compareSchemaOnce(rawB, rawH, at, dir);
     if (this.changes.length === before && this.cuts === cuts && isContainer(kb) && isContainer(kh)) {
@@ -1108,7 +1113,11 @@ class Differ {
       }
       if (unionOf(b.s) || unionOf(h.s)) {
         this.compareVariants(rawB, rawH, b, h, loc, dir);
-        if (!unionOf(b.s) || !unionOf(h.s)) return; // one side is a plain schema: it was compared with its variant
+        if (!unionOf(b.s) || !unionOf(h.s)) {
+          // One side is a plain schema: it was compared with its variant. The union's own prose is still prose.
+          this.compareNotes(unionOf(b.s) ? b : emptyView(), unionOf(h.s) ? h : emptyView(), loc);
+          return;
+        }
       }
       this.judged(b, SCHEMA_LEAVES);
       this.judged(h, SCHEMA_LEAVES);
@@ -1304,7 +1313,19 @@ class Differ {
     const [vb, vh] = [b.s.not, h.s.not];
     if (vb === undefined && vh === undefined) return;
     if (vb !== undefined && vh !== undefined) {
+      // Compared the other way round, a breaking change inside is breaking outside too, in this direction's words.
+      const from = this.changes.length;
       this.compareSchema(vb, vh, loc.child("not"), flip(dir));
+      for (const c of this.changes.slice(from)) {
+        if (!c.rule.startsWith("request-") && !c.rule.startsWith("response-")) continue;
+        const rule: RuleId = c.breaking
+          ? dir === "request" ? "request-constraint-narrowed" : "response-constraint-widened"
+          : dir === "request" ? "request-constraint-widened" : "response-constraint-narrowed";
+        const { breaking, why }: RuleDef = POLICY[rule];
+        Object.assign(c, { rule, breaking, message: `inside not, ${c.message}` });
+        if (why) c.why = why;
+        else delete c.why;
+      }
       return;
     }
     this.judged(b, ["not"]);
@@ -1447,5 +1468,7 @@ class Differ {
 
 /** Our own rules over two bundled (or self-contained) OpenAPI documents, and the safety net. Pure and synchronous. */
 export function detectChanges(base: Obj, head: Obj): Change[] {
-  return new Differ(base, head).run();
+  // Own copies with no node shared between or within them (YAML aliases share one): a node is judged where it is.
+  const copy = (doc: Obj) => JSON.parse(JSON.stringify(doc)) as Obj;
+  return new Differ(copy(base), copy(head)).run();
 }
