@@ -14,8 +14,10 @@ import {
   formatText,
   main,
   markdownTable,
+  needsReview,
   policyMarkdown,
 } from "./breaking.js";
+import { ANNOTATION_EXTENSIONS } from "./policy.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -351,6 +353,40 @@ describe("detector details", () => {
     ]);
     // Same names, same positions: nothing to report.
     expect(detectChanges(twoParams("/a/{x}/b/{y}", ["x", "y"]), twoParams("/a/{x}/b/{y}", ["y", "x"]))).toEqual([]);
+  });
+});
+
+describe("exemptions and the safety net", () => {
+  it("exempts only the x- extensions spec/EXTENSIONS.md documents, and never one that changes behaviour", () => {
+    const documented = readFileSync(join(FIXTURES, "..", "..", "..", "spec", "EXTENSIONS.md"), "utf8");
+    for (const name of ANNOTATION_EXTENSIONS) expect(documented, name).toContain(`| \`${name}\``);
+    // x-requires makes the server refuse requests; x-shape-not-shown opens a shape: the safety net judges them.
+    expect(ANNOTATION_EXTENSIONS).not.toContain("x-requires");
+    expect(ANNOTATION_EXTENSIONS).not.toContain("x-shape-not-shown");
+  });
+
+  it("reports a difference no rule knows as a breaking unclassified change with its pointer and values", () => {
+    const base = load(files("ok-unchanged").base);
+    const head = structuredClone(base) as Record<string, any>;
+    head.paths["/people/{slug}"].get.responses["200"].content["application/json"].schema.discriminator = {
+      propertyName: "kind",
+    };
+    const [change, ...rest] = detectChanges(base, head);
+    expect(rest).toEqual([]);
+    expect(change).toMatchObject({
+      rule: "unclassified-change",
+      breaking: true,
+      operation: "GET /people/{slug}",
+      location: "/responses/200/content/application~1json/schema/discriminator",
+      component: "#/paths/~1people~1{slug}/get/responses/200/content/application~1json/schema/discriminator",
+      after: '{"propertyName":"kind"}',
+      why: "the detector does not know what this does to clients: review it",
+    });
+    expect(change?.before).toBeUndefined();
+    expect(needsReview(change!)).toBe(true);
+    // Key order is no difference.
+    const reordered = Object.fromEntries(Object.entries(base).reverse());
+    expect(detectChanges(base, reordered)).toEqual([]);
   });
 });
 
