@@ -93,6 +93,7 @@ const CASES: Record<string, Expectation> = {
     names: "/parameters/query/nl/schema/then/minLength",
   },
   "webhook-removed": { breaking: ["webhook-removed"], names: "POST webhook personChanged" },
+  "discriminator-changed": { breaking: ["discriminator-changed"], names: "discriminator changed" },
   "webhook-payload-widened": {
     breaking: ["response-property-nullable"],
     names: "POST webhook personChanged /requestBody/content/application~1json/schema/properties/network_url/type",
@@ -368,18 +369,16 @@ describe("exemptions and the safety net", () => {
   it("reports a difference no rule knows as a breaking unclassified change with its pointer and values", () => {
     const base = load(files("ok-unchanged").base);
     const head = structuredClone(base) as Record<string, any>;
-    head.paths["/people/{slug}"].get.responses["200"].content["application/json"].schema.discriminator = {
-      propertyName: "kind",
-    };
+    head.paths["/people/{slug}"].get.responses["200"].content["application/json"].schema.xml = { name: "person" };
     const [change, ...rest] = detectChanges(base, head);
     expect(rest).toEqual([]);
     expect(change).toMatchObject({
       rule: "unclassified-change",
       breaking: true,
       operation: "GET /people/{slug}",
-      location: "/responses/200/content/application~1json/schema/discriminator",
-      component: "#/paths/~1people~1{slug}/get/responses/200/content/application~1json/schema/discriminator",
-      after: '{"propertyName":"kind"}',
+      location: "/responses/200/content/application~1json/schema/xml",
+      component: "#/paths/~1people~1{slug}/get/responses/200/content/application~1json/schema/xml",
+      after: '{"name":"person"}',
       why: "the detector does not know what this does to clients: review it",
     });
     expect(change?.before).toBeUndefined();

@@ -113,7 +113,11 @@ function resolve(doc: Obj, raw: unknown): Node {
 /** The raw node a chain of sibling-free $refs ends at (the node itself otherwise). */
 function target(doc: Obj, raw: unknown): unknown {
   let current = raw;
-  for (let i = 0; i < 32 && isObj(current) && typeof current.$ref === "string" && Object.keys(current).length === 1; i += 1)
+  for (
+    let i = 0;
+    i < 32 && isObj(current) && typeof current.$ref === "string" && Object.keys(current).length === 1;
+    i += 1
+  )
     current = resolvePointer(doc, current.$ref);
   return current;
 }
@@ -128,7 +132,14 @@ interface View extends Node {
   props: Map<string, Obj[]>;
 }
 
-const emptyView = (never = false): View => ({ s: {}, src: new Map(), consumed: [], nullable: false, never, props: new Map() });
+const emptyView = (never = false): View => ({
+  s: {},
+  src: new Map(),
+  consumed: [],
+  nullable: false,
+  never,
+  props: new Map(),
+});
 
 const isNullSchema = (s: Obj): boolean =>
   s.type === "null" || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === "null") || s.const === null;
@@ -177,7 +188,8 @@ function mergeInto(v: View, p: View): void {
     } else if (k === "type" && typeList(v.s.type) && typeList(value)) {
       // Both types apply: the intersection (integer is a number).
       const [mine, theirs] = [typeList(v.s.type)!, typeList(value)!];
-      const meet = (x: string[], y: string[]) => x.filter((t) => y.includes(t) || (t === "integer" && y.includes("number")));
+      const meet = (x: string[], y: string[]) =>
+        x.filter((t) => y.includes(t) || (t === "integer" && y.includes("number")));
       const types = [...new Set([...meet(mine, theirs), ...meet(theirs, mine)])];
       v.s.type = types.length === 1 ? types[0] : types;
       if (types.length === 0) v.never = true; // no type satisfies both parts
@@ -292,6 +304,7 @@ const SCHEMA_LEAVES = new Set<string>([
   "contentMediaType",
   "contentEncoding",
   "if",
+  "discriminator",
 ]);
 /** Subschema keywords whose absence means "anything" and which constrain in the schema's own direction. */
 const SUBSCHEMAS = [
@@ -423,7 +436,8 @@ class Differ {
     this.compareDocument();
     const paths = (doc: Obj) => operationsOf(doc, doc.paths, (path, method) => `${method.toUpperCase()} ${path}`);
     this.compareOperations(paths(this.base), paths(this.head), "operation");
-    const hooks = (doc: Obj) => operationsOf(doc, doc.webhooks, (name, method) => `${method.toUpperCase()} webhook ${name}`);
+    const hooks = (doc: Obj) =>
+      operationsOf(doc, doc.webhooks, (name, method) => `${method.toUpperCase()} webhook ${name}`);
     this.compareOperations(hooks(this.base), hooks(this.head), "webhook");
     this.op = DOCUMENT;
     this.addedComponents();
@@ -535,7 +549,11 @@ class Differ {
       this.judged(h, [key]);
       if (key === "deprecated") {
         if ((b.s.deprecated === true) !== (h.s.deprecated === true))
-          this.add("deprecated", loc.child("deprecated"), h.s.deprecated === true ? "marked deprecated" : "no longer deprecated");
+          this.add(
+            "deprecated",
+            loc.child("deprecated"),
+            h.s.deprecated === true ? "marked deprecated" : "no longer deprecated",
+          );
         continue;
       }
       for (const raw of [...(b.src.get(key) ?? [])]) this.cover(this.base, raw, key);
@@ -557,8 +575,7 @@ class Differ {
     this.compareNotes(b, h, root);
     this.judged(b, ["openapi"]);
     this.judged(h, ["openapi"]);
-    if (b.s.openapi !== h.s.openapi)
-      this.unclassified(root.child("openapi"), "#/openapi", b.s.openapi, h.s.openapi);
+    if (b.s.openapi !== h.s.openapi) this.unclassified(root.child("openapi"), "#/openapi", b.s.openapi, h.s.openapi);
     // info: title, version, contact, license, terms are annotations (the version's major bump is a marker).
     const bi = resolve(this.base, b.s.info);
     const hi = resolve(this.head, h.s.info);
@@ -608,7 +625,11 @@ class Differ {
       for (const name of Object.keys(asObj(group))) {
         if (name in before || this.marked(group, name) || this.reached(asObj(group)[name])) continue;
         this.cover(this.head, group, name);
-        this.add("component-added", new Loc("", `#/components/${escapeToken(type)}/${escapeToken(name)}`), `component ${type}/${name} added`);
+        this.add(
+          "component-added",
+          new Loc("", `#/components/${escapeToken(type)}/${escapeToken(name)}`),
+          `component ${type}/${name} added`,
+        );
       }
     }
   }
@@ -628,7 +649,10 @@ class Differ {
 
   private unclassified(loc: Loc, pointer: string, before: unknown, after: unknown): void {
     const what = before === undefined ? "added" : after === undefined ? "removed" : "changed";
-    const key = pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = pointer
+      .slice(pointer.lastIndexOf("/") + 1)
+      .replace(/~1/g, "/")
+      .replace(/~0/g, "~");
     const change: Change = {
       rule: "unclassified-change",
       breaking: true,
@@ -646,7 +670,12 @@ class Differ {
   }
 
   /** Walks both documents; a difference at a key no rule judged is an unclassified change. */
-  private net(b: unknown, h: unknown, pointer: string, ctx: { op: Pick<OpInfo, "display" | "operationId">; ptr: string; at: string } | undefined): void {
+  private net(
+    b: unknown,
+    h: unknown,
+    pointer: string,
+    ctx: { op: Pick<OpInfo, "display" | "operationId">; ptr: string; at: string } | undefined,
+  ): void {
     const here = (isContainer(h) && this.context.get(h)) || (isContainer(b) && this.context.get(b));
     if (here) ctx = { ...here, at: pointer };
     const report = (p: string, before: unknown, after: unknown) => {
@@ -723,7 +752,11 @@ class Differ {
   }
 
   /** An operation reported added or removed: its method, or its whole path item when the other side lacks it. */
-  private coverOperation(doc: Obj, o: OpInfo & { itemKey: string; method: string }, kind: "operation" | "webhook"): void {
+  private coverOperation(
+    doc: Obj,
+    o: OpInfo & { itemKey: string; method: string },
+    kind: "operation" | "webhook",
+  ): void {
     const key = kind === "operation" ? "paths" : "webhooks";
     const other = doc === this.base ? this.head : this.base;
     if (!isObj(other[key])) this.mark(doc, key);
@@ -874,7 +907,8 @@ class Differ {
       const bs = bp.n.s;
       // A path parameter keeps its position in the template: the URL on the wire is unchanged, but every
       // client that names it (typed clients, path templates) breaks.
-      const renamedPath = bs.in === "path" ? h.params.get(`path:${pathRenames.get(str(bs.name) ?? "") ?? ""}`) : undefined;
+      const renamedPath =
+        bs.in === "path" ? h.params.get(`path:${pathRenames.get(str(bs.name) ?? "") ?? ""}`) : undefined;
       if (renamedPath && !consumed.has(paramKey(renamedPath.n.s))) {
         consumed.add(paramKey(renamedPath.n.s));
         this.add(
@@ -962,7 +996,8 @@ class Differ {
     if (rawB === undefined && rawH === undefined) return;
     if (rawB === undefined) {
       for (const raw of ho.src.get("requestBody") ?? []) this.cover(this.head, raw, "requestBody");
-      if (resolve(this.head, rawH).s.required === true) this.add("request-body-required", loc, "a required request body was added");
+      if (resolve(this.head, rawH).s.required === true)
+        this.add("request-body-required", loc, "a required request body was added");
       else this.add("request-body-added", loc, "an optional request body was added");
       return;
     }
@@ -1010,7 +1045,11 @@ class Differ {
     for (const [status, rb0] of Object.entries(b.s)) {
       if (!(status in h.s)) {
         this.cover(this.base, b.src.get(status)?.[0] ?? rawB, status);
-        this.add(dir === "response" ? "response-status-removed" : "request-body-removed", loc.child(status), `response ${status} removed`);
+        this.add(
+          dir === "response" ? "response-status-removed" : "request-body-removed",
+          loc.child(status),
+          `response ${status} removed`,
+        );
         continue;
       }
       const rb = resolve(this.base, rb0);
@@ -1047,9 +1086,17 @@ class Differ {
       this.judged(bh, ["required", "style", "explode"], at);
       this.judged(hd, ["required", "style", "explode"], at);
       if (bh.s.required === true && hd.s.required !== true)
-        this.add("response-header-removed", at.child("required"), `response header ${original} is no longer always sent`);
+        this.add(
+          "response-header-removed",
+          at.child("required"),
+          `response header ${original} is no longer always sent`,
+        );
       if (canonical([bh.s.style, bh.s.explode]) !== canonical([hd.s.style, hd.s.explode]))
-        this.add("parameter-serialization-changed", at.child("style"), `response header ${original} serialization changed`);
+        this.add(
+          "parameter-serialization-changed",
+          at.child("style"),
+          `response header ${original} serialization changed`,
+        );
       this.compareNotes(bh, hd, at);
       if (bh.s.schema !== undefined || hd.s.schema !== undefined)
         this.compareSchema(bh.s.schema ?? {}, hd.s.schema ?? {}, at.child("schema"), dir);
@@ -1102,7 +1149,13 @@ class Differ {
       this.judged(h, [], loc);
       if (b.never || h.never) {
         if (b.never !== h.never)
-          this.constraint(dir, h.never, b.never, loc, h.never ? "no value is valid any more (false schema)" : "values are valid again (was the false schema)");
+          this.constraint(
+            dir,
+            h.never,
+            b.never,
+            loc,
+            h.never ? "no value is valid any more (false schema)" : "values are valid again (was the false schema)",
+          );
         this.judgedAll(b, h);
         return;
       }
@@ -1167,7 +1220,11 @@ class Differ {
     const widened = (tb !== undefined && th === undefined) || added.length > 0;
     const message = typeChange(tb, th, b.nullable);
     if (!narrowed && !widened && canonical(b.s.type) !== canonical(h.s.type) && b.nullable === h.nullable)
-      this.add("annotation-changed", loc.child("type"), `type written as ${show(h.s.type) ?? "(none)"}, was ${show(b.s.type) ?? "(none)"}: the same values (implied by the enum or const)`);
+      this.add(
+        "annotation-changed",
+        loc.child("type"),
+        `type written as ${show(h.s.type) ?? "(none)"}, was ${show(b.s.type) ?? "(none)"}: the same values (implied by the enum or const)`,
+      );
     if (dir === "request") {
       if (narrowed) this.add("request-type-changed", loc.child("type"), message);
       else if (widened) this.add("request-type-widened", loc.child("type"), message);
@@ -1202,7 +1259,8 @@ class Differ {
    * was not before (a replaced pattern is both). A request breaks when narrowed, a response when widened.
    */
   private constraint(dir: Dir, narrowed: boolean, widened: boolean, loc: Loc, message: string): void {
-    if (dir === "response") this.add(widened ? "response-constraint-widened" : "response-constraint-narrowed", loc, message);
+    if (dir === "response")
+      this.add(widened ? "response-constraint-widened" : "response-constraint-narrowed", loc, message);
     else this.add(narrowed || !widened ? "request-constraint-narrowed" : "request-constraint-widened", loc, message);
   }
 
@@ -1247,7 +1305,13 @@ class Differ {
       // Multiples of 4 are multiples of 2: 2 -> 4 narrows, 4 -> 2 widens, 2 -> 3 does both.
       const narrowed = mh !== undefined && (mb === undefined || !Number.isInteger(mb / mh));
       const widened = mh === undefined || (mb !== undefined && !Number.isInteger(mh / mb));
-      this.constraint(dir, narrowed, widened, loc.child("multipleOf"), `multipleOf changed from ${mb ?? "(none)"} to ${mh ?? "(none)"}`);
+      this.constraint(
+        dir,
+        narrowed,
+        widened,
+        loc.child("multipleOf"),
+        `multipleOf changed from ${mb ?? "(none)"} to ${mh ?? "(none)"}`,
+      );
     }
     if ((b.uniqueItems === true) !== (h.uniqueItems === true)) {
       const added = h.uniqueItems === true;
@@ -1259,15 +1323,35 @@ class Differ {
       const more = [...nh].some((x) => !nb.has(x));
       const fewer = [...nb].some((x) => !nh.has(x));
       if (more || fewer)
-        this.constraint(dir, more, fewer, loc.child("dependentRequired", key), `dependentRequired of ${show(key)} changed from ${show([...nb])} to ${show([...nh])}`);
+        this.constraint(
+          dir,
+          more,
+          fewer,
+          loc.child("dependentRequired", key),
+          `dependentRequired of ${show(key)} changed from ${show([...nb])} to ${show([...nh])}`,
+        );
     }
     if (canonical(b.if) !== canonical(h.if) && !this.same(b.if, h.if)) {
       // Which branch applies changed: values move between then and else, so the schema narrows and widens.
-      this.constraint(dir, true, true, loc.child("if"), b.if === undefined ? "if added" : h.if === undefined ? "if removed" : "if (the condition) changed");
+      this.constraint(
+        dir,
+        true,
+        true,
+        loc.child("if"),
+        b.if === undefined ? "if added" : h.if === undefined ? "if removed" : "if (the condition) changed",
+      );
+    }
+    if (!this.same(b.discriminator, h.discriminator)) {
+      const what = b.discriminator === undefined ? "added" : h.discriminator === undefined ? "removed" : "changed";
+      this.add("discriminator-changed", loc.child("discriminator"), `discriminator ${what}`);
     }
     if (!this.same(b.default, h.default)) {
       const what = b.default === undefined ? "added" : h.default === undefined ? "removed" : "changed";
-      this.add(`${dir}-default-changed`, loc.child("default"), `default ${what}: ${show(b.default) ?? "(none)"} to ${show(h.default) ?? "(none)"}`);
+      this.add(
+        `${dir}-default-changed`,
+        loc.child("default"),
+        `default ${what}: ${show(b.default) ?? "(none)"} to ${show(h.default) ?? "(none)"}`,
+      );
     }
   }
 
@@ -1278,7 +1362,8 @@ class Differ {
       const added = h[key] === true;
       const hides = (dir === "request" && key === "readOnly") || (dir === "response" && key === "writeOnly");
       if (hides) this.constraint(dir, added, !added, loc.child(key), `${key} ${added ? "added" : "removed"}`);
-      else this.add("annotation-changed", loc.child(key), `${key} ${added ? "added" : "removed"} (no effect in a ${dir})`);
+      else
+        this.add("annotation-changed", loc.child(key), `${key} ${added ? "added" : "removed"} (no effect in a ${dir})`);
     }
   }
 
@@ -1287,7 +1372,8 @@ class Differ {
     const [vb, vh] = [b.s[key], h.s[key]];
     if (vb === undefined && vh === undefined) return;
     const at = loc.child(key);
-    const kind = (v: unknown) => (v === undefined || v === true ? "any" : v === false ? "never" : isObj(v) ? "schema" : "other");
+    const kind = (v: unknown) =>
+      v === undefined || v === true ? "any" : v === false ? "never" : isObj(v) ? "schema" : "other";
     const [kb, kh] = [kind(vb), kind(vh)];
     if (kb === "schema" && kh === "schema") {
       this.compareSchema(vb, vh, at, dir);
@@ -1301,9 +1387,21 @@ class Differ {
     if (kb === kh) return; // absent and `true` both allow anything
     const properties = key === "additionalProperties" || key === "unevaluatedProperties";
     if (kh === "never")
-      this.constraint(dir, true, false, at, properties ? `unknown properties are now rejected (${key}: false)` : `${key}: false (nothing allowed)`);
+      this.constraint(
+        dir,
+        true,
+        false,
+        at,
+        properties ? `unknown properties are now rejected (${key}: false)` : `${key}: false (nothing allowed)`,
+      );
     else if (kb === "never")
-      this.constraint(dir, false, true, at, properties ? "unknown properties are now allowed" : `${key} is no longer false`);
+      this.constraint(
+        dir,
+        false,
+        true,
+        at,
+        properties ? "unknown properties are now allowed" : `${key} is no longer false`,
+      );
     else if (kb === "any") this.constraint(dir, true, false, at, `${key} added`);
     else this.constraint(dir, false, true, at, `${key} removed`);
   }
@@ -1319,8 +1417,12 @@ class Differ {
       for (const c of this.changes.slice(from)) {
         if (!c.rule.startsWith("request-") && !c.rule.startsWith("response-")) continue;
         const rule: RuleId = c.breaking
-          ? dir === "request" ? "request-constraint-narrowed" : "response-constraint-widened"
-          : dir === "request" ? "request-constraint-widened" : "response-constraint-narrowed";
+          ? dir === "request"
+            ? "request-constraint-narrowed"
+            : "response-constraint-widened"
+          : dir === "request"
+            ? "request-constraint-widened"
+            : "response-constraint-narrowed";
         const { breaking, why }: RuleDef = POLICY[rule];
         Object.assign(c, { rule, breaking, message: `inside not, ${c.message}` });
         if (why) c.why = why;
@@ -1332,7 +1434,13 @@ class Differ {
     this.judged(h, ["not"]);
     for (const raw of b.src.get("not") ?? []) this.cover(this.base, raw, "not");
     for (const raw of h.src.get("not") ?? []) this.cover(this.head, raw, "not");
-    this.constraint(dir, vh !== undefined, vb !== undefined, loc.child("not"), vh !== undefined ? "not added" : "not removed");
+    this.constraint(
+      dir,
+      vh !== undefined,
+      vb !== undefined,
+      loc.child("not"),
+      vh !== undefined ? "not added" : "not removed",
+    );
   }
 
   /** patternProperties and dependentSchemas, member by member (an absent member constrains nothing). */
@@ -1348,7 +1456,8 @@ class Differ {
           this.compareSchema(ob[name], oh[name], at, dir);
           continue;
         }
-        for (const raw of (name in ob ? b : h).src.get(key) ?? []) this.cover(name in ob ? this.base : this.head, raw[key], name);
+        for (const raw of (name in ob ? b : h).src.get(key) ?? [])
+          this.cover(name in ob ? this.base : this.head, raw[key], name);
         this.constraint(dir, name in oh, name in ob, at, `${key} ${show(name)} ${name in oh ? "added" : "removed"}`);
       }
     }
@@ -1369,7 +1478,13 @@ class Differ {
       }
       if (i < lb.length) this.cover(this.base, lb, i);
       else this.cover(this.head, lh, i);
-      this.constraint(dir, i < lh.length, i < lb.length, at, `prefixItems position ${i} ${i < lh.length ? "added" : "removed"}`);
+      this.constraint(
+        dir,
+        i < lh.length,
+        i < lb.length,
+        at,
+        `prefixItems position ${i} ${i < lh.length ? "added" : "removed"}`,
+      );
     }
     if (pb === undefined || ph === undefined) {
       for (const raw of b.src.get("prefixItems") ?? []) this.cover(this.base, raw, "prefixItems");

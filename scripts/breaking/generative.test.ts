@@ -123,7 +123,8 @@ function schemaPlaces(doc: Json): Place[] {
     }
   };
   for (const item of Object.values(doc.paths as Json))
-    for (const op of Object.values(item as Json)) if (op && typeof op === "object" && !Array.isArray(op)) operation(op, "request", "response");
+    for (const op of Object.values(item as Json))
+      if (op && typeof op === "object" && !Array.isArray(op)) operation(op, "request", "response");
   for (const item of Object.values((doc.webhooks ?? {}) as Json))
     for (const op of Object.values(item as Json)) operation(op as Json, "webhook", "webhook");
   for (const s of Object.values(doc.components.schemas as Json)) schema(s, "component");
@@ -161,7 +162,7 @@ function projectBundle(): Json {
 
 /** One edit of `node`; returns the keyword it touched, or undefined when it found nothing to do. */
 function edit(node: Json, rand: () => number): string | undefined {
-  const pick = <T,>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const roll = rand();
   const present = Object.keys(node);
   if (roll < 0.4) {

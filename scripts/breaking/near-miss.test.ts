@@ -118,6 +118,21 @@ const NEAR_MISSES: Record<RuleId, NearMiss> = {
     what: "an annotation-only extension (x-property-case, documented) added to a schema",
     head: (d) => void (person(d)["x-property-case"] = "camelCase"),
   },
+  "discriminator-changed": {
+    what: "a discriminator's mapping written through the same $refs in another key order",
+    base: (d) => {
+      person(d).properties.shape.discriminator = {
+        propertyName: "k",
+        mapping: { a: "#/components/schemas/A", b: "#/components/schemas/B" },
+      };
+    },
+    head: (d) => {
+      person(d).properties.shape.discriminator = {
+        mapping: { b: "#/components/schemas/B", a: "#/components/schemas/A" },
+        propertyName: "k",
+      };
+    },
+  },
   "response-constraint-widened": {
     what: "a response maxLength lowered",
     head: (d) => void (person(d).properties.slug.maxLength = 40),

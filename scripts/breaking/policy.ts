@@ -114,6 +114,11 @@ export const POLICY = {
     title: "Default of a request parameter or property added, changed or removed",
     why: "clients that omit the value get a different behaviour than the one they rely on",
   },
+  "discriminator-changed": {
+    breaking: true,
+    title: "discriminator added, removed or changed (propertyName or mapping)",
+    why: "clients pick the oneOf/anyOf variant by it: they decode a body as the wrong variant or fail to pick one",
+  },
   "request-enum-value-removed": {
     breaking: true,
     title: "Request enum value removed",

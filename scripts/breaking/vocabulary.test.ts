@@ -42,66 +42,346 @@ const A = { type: "array" };
 const O = { type: "object" };
 /** Each keyword: a wider and a narrower schema differing in that keyword only. */
 const KEYWORDS: Record<string, Keyword> = {
-  type: { wider: { type: ["string", "integer"] }, narrower: S, request: "request-type-changed", response: "response-type-narrowed" },
-  enum: { wider: { ...S, enum: ["a", "b"] }, narrower: { ...S, enum: ["a"] }, request: "request-enum-value-removed", response: "response-enum-value-removed" },
-  const: { wider: S, narrower: { ...S, const: "a" }, request: "request-constraint-narrowed", response: "response-enum-value-removed" },
-  multipleOf: { wider: { type: "integer", multipleOf: 2 }, narrower: { type: "integer", multipleOf: 4 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  maximum: { wider: { type: "number", maximum: 9 }, narrower: { type: "number", maximum: 5 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  exclusiveMaximum: { wider: { type: "number", exclusiveMaximum: 9 }, narrower: { type: "number", exclusiveMaximum: 5 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  minimum: { wider: { type: "number", minimum: 0 }, narrower: { type: "number", minimum: 1 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  exclusiveMinimum: { wider: { type: "number", exclusiveMinimum: 0 }, narrower: { type: "number", exclusiveMinimum: 1 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  maxLength: { wider: { ...S, maxLength: 9 }, narrower: { ...S, maxLength: 5 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  minLength: { wider: { ...S, minLength: 1 }, narrower: { ...S, minLength: 3 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  pattern: { wider: S, narrower: { ...S, pattern: "^a" }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  format: { wider: S, narrower: { ...S, format: "email" }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  maxItems: { wider: { ...A, maxItems: 9 }, narrower: { ...A, maxItems: 5 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  minItems: { wider: { ...A, minItems: 0 }, narrower: { ...A, minItems: 2 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  uniqueItems: { wider: A, narrower: { ...A, uniqueItems: true }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  maxContains: { wider: { ...A, contains: S, maxContains: 5 }, narrower: { ...A, contains: S, maxContains: 3 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  minContains: { wider: { ...A, contains: S, minContains: 1 }, narrower: { ...A, contains: S, minContains: 2 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  maxProperties: { wider: { ...O, maxProperties: 9 }, narrower: { ...O, maxProperties: 5 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  minProperties: { wider: { ...O, minProperties: 0 }, narrower: { ...O, minProperties: 2 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  required: { wider: { ...O, properties: { a: S } }, narrower: { ...O, properties: { a: S }, required: ["a"] }, request: "request-property-required", response: "response-property-required" },
-  dependentRequired: { wider: { ...O, dependentRequired: { a: ["b"] } }, narrower: { ...O, dependentRequired: { a: ["b", "c"] } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  properties: { wider: { ...O, properties: { a: S } }, narrower: { ...O, properties: { a: { ...S, maxLength: 3 } } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  patternProperties: { wider: O, narrower: { ...O, patternProperties: { "^x": S } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  additionalProperties: { wider: O, narrower: { ...O, additionalProperties: false }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  propertyNames: { wider: { ...O, propertyNames: { maxLength: 9 } }, narrower: { ...O, propertyNames: { maxLength: 5 } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  unevaluatedProperties: { wider: O, narrower: { ...O, unevaluatedProperties: false }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  dependentSchemas: { wider: { ...O, dependentSchemas: { a: { maxProperties: 5 } } }, narrower: { ...O, dependentSchemas: { a: { maxProperties: 3 } } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  items: { wider: { ...A, items: S }, narrower: { ...A, items: { ...S, maxLength: 3 } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  prefixItems: { wider: { ...A, prefixItems: [S] }, narrower: { ...A, prefixItems: [S, S] }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  contains: { wider: A, narrower: { ...A, contains: S }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  unevaluatedItems: { wider: A, narrower: { ...A, unevaluatedItems: false }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  allOf: { wider: { allOf: [S] }, narrower: { allOf: [S, { maxLength: 3 }] }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  anyOf: { wider: { anyOf: [S, { type: "integer" }] }, narrower: { anyOf: [S] }, request: "request-variant-removed", response: "response-variant-removed" },
-  oneOf: { wider: { oneOf: [S, { type: "integer" }] }, narrower: { oneOf: [S] }, request: "request-variant-removed", response: "response-variant-removed" },
-  not: { wider: S, narrower: { ...S, not: { maxLength: 2 } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  if: { wider: { ...S, if: { pattern: "^a" }, then: { maxLength: 3 } }, narrower: { ...S, if: { pattern: "^" }, then: { maxLength: 3 } }, request: "request-constraint-narrowed", response: "response-constraint-widened" },
-  then: { wider: { ...S, if: { pattern: "^a" }, then: { minLength: 1 } }, narrower: { ...S, if: { pattern: "^a" }, then: { minLength: 3 } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  else: { wider: { ...S, if: { pattern: "^a" }, else: { minLength: 1 } }, narrower: { ...S, if: { pattern: "^a" }, else: { minLength: 3 } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  contentMediaType: { wider: S, narrower: { ...S, contentMediaType: "application/json" }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  contentEncoding: { wider: S, narrower: { ...S, contentEncoding: "base64" }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  contentSchema: { wider: { ...S, contentMediaType: "application/json", contentSchema: O }, narrower: { ...S, contentMediaType: "application/json", contentSchema: { ...O, maxProperties: 3 } }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
-  readOnly: { wider: S, narrower: { ...S, readOnly: true }, request: "request-constraint-narrowed", response: "annotation-changed" },
-  writeOnly: { wider: S, narrower: { ...S, writeOnly: true }, request: "annotation-changed", response: "response-constraint-narrowed" },
-  default: { wider: { ...S, default: "a" }, narrower: { ...S, default: "b" }, request: "request-default-changed", response: "response-default-changed" },
+  type: {
+    wider: { type: ["string", "integer"] },
+    narrower: S,
+    request: "request-type-changed",
+    response: "response-type-narrowed",
+  },
+  enum: {
+    wider: { ...S, enum: ["a", "b"] },
+    narrower: { ...S, enum: ["a"] },
+    request: "request-enum-value-removed",
+    response: "response-enum-value-removed",
+  },
+  const: {
+    wider: S,
+    narrower: { ...S, const: "a" },
+    request: "request-constraint-narrowed",
+    response: "response-enum-value-removed",
+  },
+  multipleOf: {
+    wider: { type: "integer", multipleOf: 2 },
+    narrower: { type: "integer", multipleOf: 4 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  maximum: {
+    wider: { type: "number", maximum: 9 },
+    narrower: { type: "number", maximum: 5 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  exclusiveMaximum: {
+    wider: { type: "number", exclusiveMaximum: 9 },
+    narrower: { type: "number", exclusiveMaximum: 5 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  minimum: {
+    wider: { type: "number", minimum: 0 },
+    narrower: { type: "number", minimum: 1 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  exclusiveMinimum: {
+    wider: { type: "number", exclusiveMinimum: 0 },
+    narrower: { type: "number", exclusiveMinimum: 1 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  maxLength: {
+    wider: { ...S, maxLength: 9 },
+    narrower: { ...S, maxLength: 5 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  minLength: {
+    wider: { ...S, minLength: 1 },
+    narrower: { ...S, minLength: 3 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  pattern: {
+    wider: S,
+    narrower: { ...S, pattern: "^a" },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  format: {
+    wider: S,
+    narrower: { ...S, format: "email" },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  maxItems: {
+    wider: { ...A, maxItems: 9 },
+    narrower: { ...A, maxItems: 5 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  minItems: {
+    wider: { ...A, minItems: 0 },
+    narrower: { ...A, minItems: 2 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  uniqueItems: {
+    wider: A,
+    narrower: { ...A, uniqueItems: true },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  maxContains: {
+    wider: { ...A, contains: S, maxContains: 5 },
+    narrower: { ...A, contains: S, maxContains: 3 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  minContains: {
+    wider: { ...A, contains: S, minContains: 1 },
+    narrower: { ...A, contains: S, minContains: 2 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  maxProperties: {
+    wider: { ...O, maxProperties: 9 },
+    narrower: { ...O, maxProperties: 5 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  minProperties: {
+    wider: { ...O, minProperties: 0 },
+    narrower: { ...O, minProperties: 2 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  required: {
+    wider: { ...O, properties: { a: S } },
+    narrower: { ...O, properties: { a: S }, required: ["a"] },
+    request: "request-property-required",
+    response: "response-property-required",
+  },
+  dependentRequired: {
+    wider: { ...O, dependentRequired: { a: ["b"] } },
+    narrower: { ...O, dependentRequired: { a: ["b", "c"] } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  properties: {
+    wider: { ...O, properties: { a: S } },
+    narrower: { ...O, properties: { a: { ...S, maxLength: 3 } } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  patternProperties: {
+    wider: O,
+    narrower: { ...O, patternProperties: { "^x": S } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  additionalProperties: {
+    wider: O,
+    narrower: { ...O, additionalProperties: false },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  propertyNames: {
+    wider: { ...O, propertyNames: { maxLength: 9 } },
+    narrower: { ...O, propertyNames: { maxLength: 5 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  unevaluatedProperties: {
+    wider: O,
+    narrower: { ...O, unevaluatedProperties: false },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  dependentSchemas: {
+    wider: { ...O, dependentSchemas: { a: { maxProperties: 5 } } },
+    narrower: { ...O, dependentSchemas: { a: { maxProperties: 3 } } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  items: {
+    wider: { ...A, items: S },
+    narrower: { ...A, items: { ...S, maxLength: 3 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  prefixItems: {
+    wider: { ...A, prefixItems: [S] },
+    narrower: { ...A, prefixItems: [S, S] },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  contains: {
+    wider: A,
+    narrower: { ...A, contains: S },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  unevaluatedItems: {
+    wider: A,
+    narrower: { ...A, unevaluatedItems: false },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  allOf: {
+    wider: { allOf: [S] },
+    narrower: { allOf: [S, { maxLength: 3 }] },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  anyOf: {
+    wider: { anyOf: [S, { type: "integer" }] },
+    narrower: { anyOf: [S] },
+    request: "request-variant-removed",
+    response: "response-variant-removed",
+  },
+  oneOf: {
+    wider: { oneOf: [S, { type: "integer" }] },
+    narrower: { oneOf: [S] },
+    request: "request-variant-removed",
+    response: "response-variant-removed",
+  },
+  not: {
+    wider: S,
+    narrower: { ...S, not: { maxLength: 2 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  if: {
+    wider: { ...S, if: { pattern: "^a" }, then: { maxLength: 3 } },
+    narrower: { ...S, if: { pattern: "^" }, then: { maxLength: 3 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-widened",
+  },
+  then: {
+    wider: { ...S, if: { pattern: "^a" }, then: { minLength: 1 } },
+    narrower: { ...S, if: { pattern: "^a" }, then: { minLength: 3 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  else: {
+    wider: { ...S, if: { pattern: "^a" }, else: { minLength: 1 } },
+    narrower: { ...S, if: { pattern: "^a" }, else: { minLength: 3 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  contentMediaType: {
+    wider: S,
+    narrower: { ...S, contentMediaType: "application/json" },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  contentEncoding: {
+    wider: S,
+    narrower: { ...S, contentEncoding: "base64" },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  contentSchema: {
+    wider: { ...S, contentMediaType: "application/json", contentSchema: O },
+    narrower: { ...S, contentMediaType: "application/json", contentSchema: { ...O, maxProperties: 3 } },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
+  readOnly: {
+    wider: S,
+    narrower: { ...S, readOnly: true },
+    request: "request-constraint-narrowed",
+    response: "annotation-changed",
+  },
+  writeOnly: {
+    wider: S,
+    narrower: { ...S, writeOnly: true },
+    request: "annotation-changed",
+    response: "response-constraint-narrowed",
+  },
+  default: {
+    wider: { ...S, default: "a" },
+    narrower: { ...S, default: "b" },
+    request: "request-default-changed",
+    response: "response-default-changed",
+  },
   deprecated: { wider: S, narrower: { ...S, deprecated: true }, request: "deprecated", response: "deprecated" },
   title: { wider: S, narrower: { ...S, title: "A" }, request: "annotation-changed", response: "annotation-changed" },
-  description: { wider: S, narrower: { ...S, description: "A" }, request: "description-changed", response: "description-changed" },
+  description: {
+    wider: S,
+    narrower: { ...S, description: "A" },
+    request: "description-changed",
+    response: "description-changed",
+  },
   examples: { wider: S, narrower: { ...S, examples: ["a"] }, request: "example-changed", response: "example-changed" },
-  $comment: { wider: S, narrower: { ...S, $comment: "a" }, request: "annotation-changed", response: "annotation-changed" },
-  $ref: { wider: { $ref: "#/components/schemas/Thing" }, narrower: { $ref: "#/components/schemas/Thing", maxLength: 3 }, request: "request-constraint-narrowed", response: "response-constraint-narrowed" },
+  $comment: {
+    wider: S,
+    narrower: { ...S, $comment: "a" },
+    request: "annotation-changed",
+    response: "annotation-changed",
+  },
+  $ref: {
+    wider: { $ref: "#/components/schemas/Thing" },
+    narrower: { $ref: "#/components/schemas/Thing", maxLength: 3 },
+    request: "request-constraint-narrowed",
+    response: "response-constraint-narrowed",
+  },
   // Identifiers and dialect switches: no rule can say what they do to clients, so the safety net reports them.
-  $id: { wider: S, narrower: { ...S, $id: "https://e.example/s" }, request: "unclassified-change", response: "unclassified-change" },
-  $anchor: { wider: S, narrower: { ...S, $anchor: "s" }, request: "unclassified-change", response: "unclassified-change" },
-  $dynamicAnchor: { wider: S, narrower: { ...S, $dynamicAnchor: "s" }, request: "unclassified-change", response: "unclassified-change" },
-  $dynamicRef: { wider: S, narrower: { ...S, $dynamicRef: "#s" }, request: "unclassified-change", response: "unclassified-change" },
-  $schema: { wider: S, narrower: { ...S, $schema: "https://json-schema.org/draft/2020-12/schema" }, request: "unclassified-change", response: "unclassified-change" },
-  $vocabulary: { wider: S, narrower: { ...S, $vocabulary: { "https://e.example/v": true } }, request: "unclassified-change", response: "unclassified-change" },
-  $defs: { wider: S, narrower: { ...S, $defs: { X: S } }, request: "unclassified-change", response: "unclassified-change" },
-  discriminator: { wider: S, narrower: { ...S, discriminator: { propertyName: "kind" } }, request: "unclassified-change", response: "unclassified-change" },
-  xml: { wider: S, narrower: { ...S, xml: { name: "thing" } }, request: "unclassified-change", response: "unclassified-change" },
+  $id: {
+    wider: S,
+    narrower: { ...S, $id: "https://e.example/s" },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  $anchor: {
+    wider: S,
+    narrower: { ...S, $anchor: "s" },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  $dynamicAnchor: {
+    wider: S,
+    narrower: { ...S, $dynamicAnchor: "s" },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  $dynamicRef: {
+    wider: S,
+    narrower: { ...S, $dynamicRef: "#s" },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  $schema: {
+    wider: S,
+    narrower: { ...S, $schema: "https://json-schema.org/draft/2020-12/schema" },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  $vocabulary: {
+    wider: S,
+    narrower: { ...S, $vocabulary: { "https://e.example/v": true } },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  $defs: {
+    wider: S,
+    narrower: { ...S, $defs: { X: S } },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
+  discriminator: {
+    wider: S,
+    narrower: { ...S, discriminator: { propertyName: "kind" } },
+    request: "discriminator-changed",
+    response: "discriminator-changed",
+  },
+  xml: {
+    wider: S,
+    narrower: { ...S, xml: { name: "thing" } },
+    request: "unclassified-change",
+    response: "unclassified-change",
+  },
 };
 
 describe("every keyword", () => {
@@ -154,10 +434,14 @@ describe("every place in a schema, in both directions", () => {
       expect(raised.filter((c) => c.breaking).map((c) => `${c.rule} ${c.location.endsWith("/minLength")}`)).toEqual([
         "request-constraint-narrowed true",
       ]);
-      expect(rulesOf(doc(at(min(4)), S), doc(at(min(2)), S)).map((c) => c.rule)).toEqual(["request-constraint-widened"]);
+      expect(rulesOf(doc(at(min(4)), S), doc(at(min(2)), S)).map((c) => c.rule)).toEqual([
+        "request-constraint-widened",
+      ]);
       const lowered = rulesOf(doc(S, at(min(4))), doc(S, at(min(2))));
       expect(lowered.map((c) => c.rule)).toEqual(["response-constraint-widened"]);
-      expect(rulesOf(doc(S, at(min(2))), doc(S, at(min(4)))).map((c) => c.rule)).toEqual(["response-constraint-narrowed"]);
+      expect(rulesOf(doc(S, at(min(2))), doc(S, at(min(4)))).map((c) => c.rule)).toEqual([
+        "response-constraint-narrowed",
+      ]);
     });
   }
 
@@ -277,8 +561,13 @@ describe("every place in a document, in its direction", () => {
     const breaks = dir === "request" ? "raised" : "lowered";
     it(`${place}: a minLength ${breaks} breaks clients (${dir}); the reverse does not`, () => {
       const [narrow, wide] = [withSchema(put, 4), withSchema(put, 2)];
-      const [fires, near] = dir === "request" ? [rulesOf(wide, narrow), rulesOf(narrow, wide)] : [rulesOf(narrow, wide), rulesOf(wide, narrow)];
-      expect(fires.filter((c) => c.breaking).map((c) => c.rule)).toEqual([`${dir}-constraint-${dir === "request" ? "narrowed" : "widened"}`]);
+      const [fires, near] =
+        dir === "request"
+          ? [rulesOf(wide, narrow), rulesOf(narrow, wide)]
+          : [rulesOf(narrow, wide), rulesOf(wide, narrow)];
+      expect(fires.filter((c) => c.breaking).map((c) => c.rule)).toEqual([
+        `${dir}-constraint-${dir === "request" ? "narrowed" : "widened"}`,
+      ]);
       expect(fires[0]?.location).toMatch(/\/minLength$/);
       expect(near.filter((c) => c.breaking)).toEqual([]);
       expect(near.length).toBeGreaterThan(0);

@@ -45,7 +45,10 @@ describe("the gate on changes the detector classifies deep inside a schema, or c
   const accept = async (lines: string[]) =>
     writeFile(
       join(dir, "spec", "BREAKING.md"),
-      markers.replace("_None._", lines.map((l) => l.replace("<why this is intended, PR link>", "intended (PR #7)")).join("\n")),
+      markers.replace(
+        "_None._",
+        lines.map((l) => l.replace("<why this is intended, PR link>", "intended (PR #7)")).join("\n"),
+      ),
     );
 
   beforeAll(async () => {
