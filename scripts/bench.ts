@@ -4,6 +4,7 @@
  * some parts; `suite` (not run by default) times `npm test`.
  */
 import { runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
+import { breakingFloors } from "./bench/breaking.js";
 import { changelogFloors } from "./bench/changelog.js";
 import { clientFloors } from "./bench/client.js";
 import { docsFloors } from "./bench/docs.js";
@@ -13,7 +14,7 @@ import { mswFloors } from "./bench/msw.js";
 import { sandboxFloors } from "./bench/sandbox.js";
 import { suiteFigures } from "./bench/suite.js";
 
-const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog", "docs"];
+const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog", "docs", "breaking"];
 const PARTS = [...DEFAULT_PARTS, "suite"];
 
 export const BENCH_COMMAND: CommandSpec = {
@@ -72,6 +73,7 @@ await runCommand(BENCH_COMMAND, async ({ positionals, values }) => {
         if (part === "msw") lines.push(...(await mswFloors(rounds)));
         if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
         if (part === "docs") lines.push(...(await docsFloors(rounds)));
+        if (part === "breaking") lines.push(...(await breakingFloors(rounds)));
         if (part === "suite") lines.push(...(await suiteFigures()));
       } catch (error) {
         failed++;
