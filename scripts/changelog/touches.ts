@@ -145,7 +145,9 @@ export function touchesOf(change: Change, before: Revision | undefined, after: R
       })
     : [];
   const [method = "", ...pathParts] = change.operation.split(" ");
-  return { examples, steps, recordings, client: [`client.${method}("${pathParts.join(" ")}")`] };
+  // A webhook, a callback's server or the document (a server URL) is no call of the typed client.
+  const client = /^[A-Z]+ \//.test(change.operation) ? [`client.${method}("${pathParts.join(" ")}")`] : [];
+  return { examples, steps, recordings, client };
 }
 
 /** Everything several changes touch, each item once. */
