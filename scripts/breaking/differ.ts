@@ -194,6 +194,9 @@ function mergeInto(v: View, p: View): void {
       v.s.type = types.length === 1 ? types[0] : types;
       if (types.length === 0) v.never = true; // no type satisfies both parts
       both();
+    } else if (["items", "propertyNames", "contentSchema"].includes(k) && isObj(v.s[k]) && isObj(value)) {
+      v.s[k] = { allOf: [v.s[k], value] }; // every item (name, content) satisfies both
+      both();
     } else if (k === "enum" && Array.isArray(v.s.enum) && Array.isArray(value)) {
       v.s.enum = v.s.enum.filter((x) => value.some((y) => canonical(x) === canonical(y)));
       both();

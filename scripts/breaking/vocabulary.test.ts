@@ -445,6 +445,18 @@ describe("every place in a schema, in both directions", () => {
     });
   }
 
+  it("allOf: items (propertyNames, contentSchema) of two parts both apply, so the second one's are judged too", () => {
+    const parts = (n: number) => ({
+      allOf: [
+        { ...A, items: { maxLength: 9 } },
+        { ...A, items: { minLength: n } },
+      ],
+    });
+    expect(rulesOf(doc(parts(2), S), doc(parts(4), S)).map((c) => `${c.rule} ${c.location}`)).toEqual([
+      "request-constraint-narrowed /requestBody/content/application~1json/schema/items/minLength",
+    ]);
+  });
+
   it("not: the excluded schema compares the other way (a wider exclusion accepts less)", () => {
     const not = (n: number) => ({ ...S, not: { ...S, maxLength: n } });
     expect(rulesOf(doc(not(2), S), doc(not(4), S)).map((c) => c.rule)).toEqual(["request-constraint-narrowed"]);
