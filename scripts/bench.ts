@@ -5,6 +5,7 @@
  */
 import { isMain, runCommand, usageError, type CommandSpec } from "../contract-core/index.js";
 import { BASE_LOCATION } from "./bench/baseline.js";
+import { breakingFloors } from "./bench/breaking.js";
 import { changelogFloors } from "./bench/changelog.js";
 import { clientFloors } from "./bench/client.js";
 import { docsFloors } from "./bench/docs.js";
@@ -14,7 +15,7 @@ import { mswFloors } from "./bench/msw.js";
 import { sandboxFloors } from "./bench/sandbox.js";
 import { suiteFigures } from "./bench/suite.js";
 
-const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog", "docs"];
+const DEFAULT_PARTS = ["mock", "sandbox", "client", "msw", "changelog", "docs", "breaking"];
 const PARTS = [...DEFAULT_PARTS, "suite"];
 
 export const BENCH_COMMAND: CommandSpec = {
@@ -74,6 +75,7 @@ if (isMain(import.meta.url))
           if (part === "msw") lines.push(...(await mswFloors(rounds)));
           if (part === "changelog") lines.push(...(await changelogFloors(rounds)));
           if (part === "docs") lines.push(...(await docsFloors(rounds)));
+          if (part === "breaking") lines.push(...(await breakingFloors(rounds)));
           if (part === "suite") lines.push(...(await suiteFigures()));
         } catch (error) {
           failed++;

@@ -14,8 +14,10 @@ import {
   formatText,
   main,
   markdownTable,
+  needsReview,
   policyMarkdown,
 } from "./breaking.js";
+import { ANNOTATION_EXTENSIONS } from "./policy.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -79,6 +81,39 @@ const CASES: Record<string, Expectation> = {
     names: "#/components/schemas/Person/properties/headline",
   },
   "json-input-status-removed": { breaking: ["response-status-removed"] },
+  "unclassified-x-shape-not-shown-removed": {
+    breaking: ["unclassified-change"],
+    names: "#/components/schemas/Person/x-shape-not-shown",
+  },
+  "response-constraint-widened": { breaking: ["response-constraint-widened"], names: "maxItems 50 removed" },
+  "response-minimum-lowered": { breaking: ["response-constraint-widened"], names: "minimum lowered from 0 to -1" },
+  "request-default-changed": { breaking: ["request-default-changed"], names: "/parameters/query/limit/schema/default" },
+  "request-then-min-length-raised": {
+    breaking: ["request-constraint-narrowed"],
+    names: "/parameters/query/nl/schema/then/minLength",
+  },
+  "webhook-removed": { breaking: ["webhook-removed"], names: "POST webhook personChanged" },
+  "discriminator-changed": { breaking: ["discriminator-changed"], names: "discriminator changed" },
+  "webhook-payload-widened": {
+    breaking: ["response-property-nullable"],
+    names: "POST webhook personChanged /requestBody/content/application~1json/schema/properties/network_url/type",
+  },
+  "callback-removed": { breaking: ["callback-removed"], names: "/callbacks/searchDone" },
+  "security-requirement-added": { breaking: ["security-requirement-added"], names: "/security" },
+  "security-scope-added": { breaking: ["security-scope-added"], names: "oauth" },
+  "security-scheme-changed": {
+    breaking: ["security-scheme-changed"],
+    names: "#/components/securitySchemes/apiKeyAuth/name",
+  },
+  "server-removed": { breaking: ["server-removed"], names: "https://eu.talent-graph.example/v1" },
+  "ok-webhook-added": { breaking: [], nonBreaking: ["webhook-added"] },
+  "ok-callback-added": { breaking: [], nonBreaking: ["callback-added"] },
+  "ok-security-requirement-relaxed": { breaking: [], nonBreaking: ["security-requirement-relaxed"] },
+  "ok-server-added": { breaking: [], nonBreaking: ["server-added"] },
+  "ok-response-default-changed": { breaking: [], nonBreaking: ["response-default-changed"] },
+  "ok-component-added": { breaking: [], nonBreaking: ["component-added"], names: "#/components/schemas/Team" },
+  "ok-annotation-changed": { breaking: [], nonBreaking: ["annotation-changed"], names: "x-property-case" },
+  "ok-example-changed": { breaking: [], nonBreaking: ["example-changed"] },
   "ok-unchanged": { breaking: [] },
   "ok-operation-added": { breaking: [], nonBreaking: ["operation-added"] },
   "ok-response-status-added": { breaking: [], nonBreaking: ["response-status-added"] },
@@ -89,7 +124,7 @@ const CASES: Record<string, Expectation> = {
   "ok-response-enum-value-removed": { breaking: [], nonBreaking: ["response-enum-value-removed"] },
   "ok-response-variant-removed": { breaking: [], nonBreaking: ["response-variant-removed"] },
   "ok-response-type-narrowed": { breaking: [], nonBreaking: ["response-type-narrowed"] },
-  "ok-response-constraint-changed": { breaking: [], nonBreaking: ["response-constraint-changed"] },
+  "ok-response-constraint-narrowed": { breaking: [], nonBreaking: ["response-constraint-narrowed"] },
   "ok-request-parameter-added": { breaking: [], nonBreaking: ["request-parameter-added"] },
   "ok-request-parameter-made-optional": { breaking: [], nonBreaking: ["request-parameter-optional"] },
   "ok-request-property-added": { breaking: [], nonBreaking: ["request-property-added"] },
@@ -141,7 +176,7 @@ describe("detector verdicts (own rules)", () => {
       expect(ruleSet(breaking)).toEqual([...new Set(expected.breaking)].sort());
       expect(ruleSet(changes.filter((c) => !c.breaking))).toEqual([...new Set(expected.nonBreaking ?? [])].sort());
       for (const c of breaking) {
-        expect(c.operation).toMatch(/^[A-Z]+ \//);
+        expect(c.operation).toMatch(/^(?:[A-Z]+ \/|[A-Z]+ webhook |\(document\)$)/);
         expect(c.why).toBeTruthy();
       }
       if (expected.names) {
@@ -235,8 +270,10 @@ describe("detector details", () => {
 
   it("reads the type of a const or enum without a type from its values", () => {
     const props = (isDefault: unknown) => doc({ type: "object", properties: { is_default: isDefault } });
-    // Restricted to one value of the same type: not a type change (the enum rule reports the restriction).
+    // Restricted to one value of the same type: not a type change (the enum rule reports the restriction; the
+    // type keyword, now implied by the const, is an annotation-changed).
     expect(ruleSet(detectChanges(props({ type: "boolean" }), props({ const: false })))).toEqual([
+      "annotation-changed",
       "response-enum-value-removed",
     ]);
     expect(detectChanges(props({ type: "integer" }), props({ enum: [0, 1] })).filter((c) => c.breaking)).toEqual([]);
@@ -320,6 +357,38 @@ describe("detector details", () => {
   });
 });
 
+describe("exemptions and the safety net", () => {
+  it("exempts only the x- extensions spec/EXTENSIONS.md documents, and never one that changes behaviour", () => {
+    const documented = readFileSync(join(FIXTURES, "..", "..", "..", "spec", "EXTENSIONS.md"), "utf8");
+    for (const name of ANNOTATION_EXTENSIONS) expect(documented, name).toContain(`| \`${name}\``);
+    // x-requires makes the server refuse requests; x-shape-not-shown opens a shape: the safety net judges them.
+    expect(ANNOTATION_EXTENSIONS).not.toContain("x-requires");
+    expect(ANNOTATION_EXTENSIONS).not.toContain("x-shape-not-shown");
+  });
+
+  it("reports a difference no rule knows as a breaking unclassified change with its pointer and values", () => {
+    const base = load(files("ok-unchanged").base);
+    const head = structuredClone(base) as Record<string, any>;
+    head.paths["/people/{slug}"].get.responses["200"].content["application/json"].schema.xml = { name: "person" };
+    const [change, ...rest] = detectChanges(base, head);
+    expect(rest).toEqual([]);
+    expect(change).toMatchObject({
+      rule: "unclassified-change",
+      breaking: true,
+      operation: "GET /people/{slug}",
+      location: "/responses/200/content/application~1json/schema/xml",
+      component: "#/paths/~1people~1{slug}/get/responses/200/content/application~1json/schema/xml",
+      after: '{"name":"person"}',
+      why: "the detector does not know what this does to clients: review it",
+    });
+    expect(change?.before).toBeUndefined();
+    expect(needsReview(change!)).toBe(true);
+    // Key order is no difference.
+    const reordered = Object.fromEntries(Object.entries(base).reverse());
+    expect(detectChanges(base, reordered)).toEqual([]);
+  });
+});
+
 describe("output", () => {
   const sample: Change = {
     rule: "response-property-removed",
@@ -394,6 +463,24 @@ describe("CLI exit codes", () => {
     const { base, head } = files("response-property-removed");
     expect(await cli(base, head)).toBe(1);
     expect(out.join("\n")).toContain('response property "headline" removed');
+  });
+
+  it("exits 1 on a minLength raised inside a request schema's then branch, naming the pointer", async () => {
+    const { base, head } = files("request-then-min-length-raised");
+    expect(await cli(base, head)).toBe(1);
+    expect(out.join("\n")).toContain("at    /parameters/query/nl/schema/then/minLength");
+    expect(out.join("\n")).toContain("minLength raised from 2 to 4");
+  });
+
+  it("exits 1 on a change no rule classifies, printing it as needing review with its pointer and values", async () => {
+    const { base, head } = files("unclassified-x-shape-not-shown-removed");
+    expect(await cli(base, head)).toBe(1);
+    const text = out.join("\n");
+    expect(text).toContain("Breaking changes: 1 (1 need review)");
+    expect(text).toContain("[#/components/schemas/Person/x-shape-not-shown]");
+    expect(text).toContain("the detector does not know what this does to clients: review it");
+    expect(text).toContain("was   true");
+    expect(text).toContain("rule  unclassified-change (needs review)");
   });
 
   it("exits 0 when nothing breaks, and --json lists the changes", async () => {

@@ -19,7 +19,7 @@ import type { Change } from "./policy.js";
 
 export { detectChanges, operationKey } from "./differ.js";
 export { formatText, markdownTable, policyMarkdown } from "./format.js";
-export { type Change, POLICY, type RuleId } from "./policy.js";
+export { type Change, POLICY, type RuleId, UNCLASSIFIED_WHY, needsReview } from "./policy.js";
 
 export interface Report {
   /** The documents compared, bundled (all $refs local) when an input was a split root. */

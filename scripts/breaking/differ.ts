@@ -1,9 +1,11 @@
 /**
- * Our own rules: compares two bundled OpenAPI 3.x documents operation by operation and reports
- * every change with its POLICY rule, location and verdict. Pure and synchronous.
+ * Our own rules: compares two bundled OpenAPI 3.x documents operation by operation (webhooks and callbacks too)
+ * and reports every change with its POLICY rule, location and verdict. Every key a rule judges is marked on the
+ * raw node that holds it; after the rules, the safety net walks both documents and reports each difference at a
+ * key no rule marked as an `unclassified-change` (breaking until reviewed). Pure and synchronous.
  */
-import { type Obj, escapeToken, followRef, isObj, listOperations } from "../../contract-core/index.js";
-import { type Change, type RuleDef, type RuleId, POLICY } from "./policy.js";
+import { HTTP_METHODS, type Obj, escapeToken, isObj, resolvePointer } from "../../contract-core/index.js";
+import { ANNOTATION_EXTENSIONS, type Change, type RuleDef, type RuleId, POLICY, UNCLASSIFIED_WHY } from "./policy.js";
 
 const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -11,72 +13,239 @@ const strings = (v: unknown): string[] => list(v).filter((x): x is string => typ
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const show = (v: unknown): string => JSON.stringify(v);
+const decodePointer = (ref: string): string => {
+  try {
+    return decodeURIComponent(ref);
+  } catch {
+    return ref;
+  }
+};
+const isContainer = (v: unknown): v is Obj | unknown[] => v !== null && typeof v === "object";
 
-/** Follows local $refs (siblings of $ref override the target, as OpenAPI 3.1 allows). */
-function deref(doc: Obj, node: unknown): { node: Obj; ref?: string } {
-  const { node: target, ref } = followRef(doc, node, { mergeSiblings: true });
-  return { node: asObj(target), ref };
+/** JSON with sorted keys: equal for equal values whatever the key order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v) ?? "undefined";
 }
+
+/** Deep equality of two values holding no $ref (undefined when a $ref is met: its target decides). */
+function plainEqual(b: unknown, h: unknown): boolean | undefined {
+  if (b === h) return true;
+  if (!isContainer(b) || !isContainer(h)) return false;
+  if (Array.isArray(b) !== Array.isArray(h)) return false;
+  if (Array.isArray(b) && Array.isArray(h)) {
+    if (b.length !== h.length) return false;
+    let result: boolean | undefined = true;
+    for (let i = 0; i < b.length && result !== false; i += 1) {
+      const r = plainEqual(b[i], h[i]);
+      result = r === false ? false : r === undefined ? undefined : result;
+    }
+    return result;
+  }
+  const [ob, oh] = [b as Obj, h as Obj];
+  if ("$ref" in ob || "$ref" in oh) return undefined;
+  const keys = Object.keys(ob);
+  if (keys.length !== Object.keys(oh).length) return false;
+  let result: boolean | undefined = true;
+  for (const k of keys) {
+    if (!(k in oh)) return false;
+    const r = plainEqual(ob[k], oh[k]);
+    if (r === false) return false;
+    if (r === undefined) result = undefined;
+  }
+  return result;
+}
+
+const MAX_VALUE = 240;
+const compact = (value: unknown): string | undefined => {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+};
 
 /** Operation identity ignores path-template variable names: /people/{slug} == /people/{id}. */
 export const operationKey = (display: string): string => display.replace(/\{[^}]*\}/g, "{}");
 
-// Schema view: allOf merged, single-variant nullable unions unwrapped
+// Raw nodes and what the rules judged of them
 
-interface View {
+/** A node as compared (local $refs followed, siblings of $ref over the target) and the raw nodes holding each key. */
+interface Node {
   s: Obj;
   ref?: string;
-  nullable: boolean;
+  /** For each key of `s`, the raw nodes whose value of that key `s` represents as it is. */
+  src: Map<string, Obj[]>;
+  /** Structural keys the node consumed ($ref of each wrapper, allOf, the null variant of a nullable union). */
+  consumed: [object, string][];
 }
+
+function resolve(doc: Obj, raw: unknown): Node {
+  const wrappers: Obj[] = [];
+  const seen = new Set<string>();
+  let current: unknown = raw;
+  let ref: string | undefined;
+  while (isObj(current) && typeof current.$ref === "string" && current.$ref.startsWith("#")) {
+    if (seen.has(current.$ref)) break;
+    seen.add(current.$ref);
+    wrappers.push(current);
+    ref = current.$ref;
+    current = resolvePointer(doc, current.$ref);
+  }
+  const target = isObj(current) ? current : {};
+  const s: Obj = {};
+  const src = new Map<string, Obj[]>();
+  const own = (part: Obj, k: string) => part !== target && k === "$ref";
+  for (const part of [...wrappers, target])
+    for (const [k, v] of Object.entries(part)) {
+      if (own(part, k) || src.has(k) || (part === target && wrappers.includes(target))) continue;
+      s[k] = v;
+      src.set(k, [part]);
+    }
+  const node: Node = { s, src, consumed: wrappers.map((w) => [w, "$ref"]) };
+  if (ref !== undefined) node.ref = ref;
+  return node;
+}
+
+/** The raw node a chain of sibling-free $refs ends at (the node itself otherwise). */
+function target(doc: Obj, raw: unknown): unknown {
+  let current = raw;
+  for (
+    let i = 0;
+    i < 32 && isObj(current) && typeof current.$ref === "string" && Object.keys(current).length === 1;
+    i += 1
+  )
+    current = resolvePointer(doc, current.$ref);
+  return current;
+}
+
+// Schema view: allOf merged, single-variant nullable unions unwrapped, boolean schemas understood
+
+interface View extends Node {
+  nullable: boolean;
+  /** The `false` schema (or an allOf holding one): no value is valid. */
+  never: boolean;
+  /** For each property of `s`, the raw `properties` objects holding it. */
+  props: Map<string, Obj[]>;
+}
+
+const emptyView = (never = false): View => ({
+  s: {},
+  src: new Map(),
+  consumed: [],
+  nullable: false,
+  never,
+  props: new Map(),
+});
 
 const isNullSchema = (s: Obj): boolean =>
   s.type === "null" || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === "null") || s.const === null;
 
-function view(doc: Obj, node: unknown, depth = 0): View {
-  const { node: s0, ref } = deref(doc, node);
-  let s = s0;
-  let innerRef = ref;
-  let nullable = false;
-  if (Array.isArray(s.allOf) && depth < 16) {
-    const { allOf, ...rest } = s;
-    const merged: Obj = { ...rest };
-    const props: Obj = {};
-    const required = new Set(strings(rest.required));
-    for (const part of allOf) {
-      const p = view(doc, part, depth + 1);
-      nullable ||= p.nullable;
-      Object.assign(props, asObj(p.s.properties));
-      for (const r of strings(p.s.required)) required.add(r);
-      for (const [k, v] of Object.entries(p.s)) if (!(k in merged)) merged[k] = v;
-      innerRef ??= p.ref;
+const UPPER_BOUNDS = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties", "maxContains"] as const;
+const LOWER_BOUNDS = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties", "minContains"] as const;
+const UPPER = new Set<string>(UPPER_BOUNDS);
+const LOWER = new Set<string>(LOWER_BOUNDS);
+
+/** Keys that cannot reach a client, and the rule that reports their change. */
+function exemptRule(key: string): RuleId | undefined {
+  if (key === "description" || key === "summary") return "description-changed";
+  if (key === "example" || key === "examples") return "example-changed";
+  if (key === "title" || key === "$comment" || key === "externalDocs" || key === "tags") return "annotation-changed";
+  if (ANNOTATION_EXTENSIONS.includes(key)) return "annotation-changed";
+  return undefined;
+}
+
+const typeList = (t: unknown): string[] | undefined =>
+  typeof t === "string" ? [t] : Array.isArray(t) && t.every((x) => typeof x === "string") ? (t as string[]) : undefined;
+
+/** Adds part `p` (an allOf member) to `v`: both apply, so bounds take the tighter value. A conflict keeps v's. */
+function mergeInto(v: View, p: View): void {
+  v.nullable ||= p.nullable;
+  v.never ||= p.never;
+  v.consumed.push(...p.consumed);
+  if (v.ref === undefined && p.ref !== undefined) v.ref = p.ref;
+  for (const [k, value] of Object.entries(p.s)) {
+    const from = p.src.get(k) ?? [];
+    const both = () => v.src.set(k, [...(v.src.get(k) ?? []), ...from]);
+    if (k === "properties" && isObj(value)) {
+      const mine: Obj = isObj(v.s.properties) ? { ...v.s.properties } : {};
+      // A property the schema declares itself refines the one it takes from allOf: both apply, its own first.
+      for (const [name, schema] of Object.entries(value)) {
+        mine[name] = name in mine ? { allOf: [mine[name], schema] } : schema;
+        v.props.set(name, [...(v.props.get(name) ?? []), ...(p.props.get(name) ?? [])]);
+      }
+      v.s.properties = mine;
+      both();
+    } else if (!(k in v.s)) {
+      v.s[k] = value;
+      v.src.set(k, [...from]);
+    } else if (k === "required") {
+      v.s.required = [...new Set([...strings(v.s.required), ...strings(value)])];
+      both();
+    } else if (k === "type" && typeList(v.s.type) && typeList(value)) {
+      // Both types apply: the intersection (integer is a number).
+      const [mine, theirs] = [typeList(v.s.type)!, typeList(value)!];
+      const meet = (x: string[], y: string[]) =>
+        x.filter((t) => y.includes(t) || (t === "integer" && y.includes("number")));
+      const types = [...new Set([...meet(mine, theirs), ...meet(theirs, mine)])];
+      v.s.type = types.length === 1 ? types[0] : types;
+      if (types.length === 0) v.never = true; // no type satisfies both parts
+      both();
+    } else if (["items", "propertyNames", "contentSchema"].includes(k) && isObj(v.s[k]) && isObj(value)) {
+      v.s[k] = { allOf: [v.s[k], value] }; // every item (name, content) satisfies both
+      both();
+    } else if (k === "enum" && Array.isArray(v.s.enum) && Array.isArray(value)) {
+      v.s.enum = v.s.enum.filter((x) => value.some((y) => canonical(x) === canonical(y)));
+      both();
+    } else if (canonical(v.s[k]) === canonical(value) || exemptRule(k) !== undefined) both();
+    else if ((LOWER.has(k) || UPPER.has(k)) && typeof value === "number" && typeof v.s[k] === "number") {
+      v.s[k] = LOWER.has(k) ? Math.max(v.s[k], value) : Math.min(v.s[k], value);
+      both();
     }
-    // A property the schema declares itself refines the one it takes from allOf (a value must satisfy both;
-    // the refinement is the narrower): CreatedList's `default_key: {type: "null"}` over List's string-or-null.
-    // What the refinement does not say (a type under a new description) stays the allOf one's.
-    for (const [name, own] of Object.entries(asObj(rest.properties)))
-      props[name] = isObj(props[name]) && isObj(own) ? { ...props[name], ...own } : own;
-    if (Object.keys(props).length > 0) merged.properties = props;
-    if (required.size > 0) merged.required = [...required];
-    s = merged;
+    // Any other conflict: v's value stays and p's is left unmarked, for the safety net to judge.
+  }
+}
+
+function view(doc: Obj, node: unknown, depth = 0): View {
+  if (node === false) return emptyView(true);
+  if (node === true || node === undefined) return emptyView();
+  const r = resolve(doc, node);
+  const v: View = { ...r, s: { ...r.s }, src: new Map(r.src), nullable: false, never: false, props: new Map() };
+  if (isObj(r.s.properties)) for (const name of Object.keys(r.s.properties)) v.props.set(name, [r.s.properties]);
+  if (Array.isArray(v.s.allOf) && depth < 16) {
+    const parts = v.s.allOf;
+    delete v.s.allOf;
+    v.src.delete("allOf");
+    for (const part of parts) mergeInto(v, view(doc, part, depth + 1));
   }
   for (const kw of ["oneOf", "anyOf"] as const) {
-    const variants = s[kw];
+    const variants = v.s[kw];
     if (!Array.isArray(variants) || depth >= 16) continue;
-    const nonNull = variants.filter((v) => !isNullSchema(deref(doc, v).node));
-    if (nonNull.length === variants.length) continue;
-    nullable = true;
+    const isNull = variants.map((x) => isNullSchema(resolve(doc, x).s));
+    if (!isNull.includes(true)) continue;
+    v.nullable = true;
+    isNull.forEach((n, i) => n && v.consumed.push([variants, String(i)]));
+    const nonNull = variants.filter((_, i) => !isNull[i]);
     if (nonNull.length === 1) {
-      const { [kw]: _dropped, ...outer } = s;
       const inner = view(doc, nonNull[0], depth + 1);
-      s = { ...inner.s, ...outer };
-      innerRef = inner.ref ?? innerRef;
-    } else {
-      s = { ...s, [kw]: nonNull };
-    }
+      const { [kw]: _dropped, ...outer } = v.s;
+      const src = new Map(inner.src);
+      for (const k of Object.keys(outer)) src.set(k, v.src.get(k) ?? []);
+      v.s = { ...inner.s, ...outer };
+      v.src = src;
+      if (!isObj(outer.properties)) v.props = inner.props;
+      if (inner.ref !== undefined) v.ref = inner.ref;
+      v.nullable ||= inner.nullable;
+      v.never ||= inner.never;
+      v.consumed.push(...inner.consumed);
+    } else v.s = { ...v.s, [kw]: nonNull };
   }
-  if (s.nullable === true) nullable = true;
-  if (s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"))) nullable = true;
-  return { s, ref: innerRef, nullable };
+  if (v.s.nullable === true) v.nullable = true;
+  if (v.s.type === "null" || (Array.isArray(v.s.type) && v.s.type.includes("null"))) v.nullable = true;
+  return v;
 }
 
 /** The JSON type of a value (integers are "integer"). */
@@ -91,8 +260,7 @@ function typesOf(s: Obj): Set<string> | undefined {
   const values = "const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
   const valueTypes = new Set(values.filter((v) => v !== null).map(jsonType));
   if (valueTypes.size > 0) return valueTypes;
-  if (isObj(s.properties) || isObj(s.additionalProperties)) return new Set(["object"]);
-  if (s.items !== undefined) return new Set(["array"]);
+  // properties or items without a type constrain objects or arrays only: any other value is valid too.
   return undefined;
 }
 
@@ -115,18 +283,61 @@ function enumOf(s: Obj): unknown[] | undefined {
   return values?.filter((v) => v !== null);
 }
 
-const UPPER_BOUNDS = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties"] as const;
-const LOWER_BOUNDS = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"] as const;
 /** format changes that accept more values than before. */
 const WIDER_FORMATS = new Set(["int32>int64", "float>double", "int32>double", "float>int64"]);
 
+/** Schema keys judged as a whole by the rules of compareSchema (subschemas and maps are judged member by member). */
+const SCHEMA_LEAVES = new Set<string>([
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  ...UPPER_BOUNDS,
+  ...LOWER_BOUNDS,
+  "pattern",
+  "format",
+  "multipleOf",
+  "uniqueItems",
+  "required",
+  "dependentRequired",
+  "default",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "contentMediaType",
+  "contentEncoding",
+  "if",
+  "discriminator",
+]);
+/** Subschema keywords whose absence means "anything" and which constrain in the schema's own direction. */
+const SUBSCHEMAS = [
+  "items",
+  "additionalProperties",
+  "propertyNames",
+  "contains",
+  "contentSchema",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+] as const;
+
 // Operations
+
+interface Param {
+  n: Node;
+  /** The raw parameters array holding it and its index there. */
+  container: unknown[];
+  index: number;
+}
 
 interface OpInfo {
   display: string;
   operationId: string | undefined;
-  op: Obj;
-  params: Map<string, Obj>;
+  op: Node;
+  raw: Obj;
+  pathItem: Node;
+  params: Map<string, Param>;
 }
 
 const paramKey = (p: Obj): string => {
@@ -144,16 +355,35 @@ function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map
   );
 }
 
-function operationsOf(doc: Obj): Map<string, OpInfo> {
-  const ops = new Map<string, OpInfo>();
-  for (const { path, method, operation: op, pathItem } of listOperations(doc)) {
-    const params = new Map<string, Obj>();
-    for (const raw of [...list(pathItem.parameters), ...list(op.parameters)]) {
-      const p = deref(doc, raw).node;
-      params.set(paramKey(p), p);
+/** The operations of a map of path items (`paths`, `webhooks`, a callback), keyed by operationKey. */
+function operationsOf(doc: Obj, items: unknown, display: (key: string, method: string) => string) {
+  const ops = new Map<string, OpInfo & { itemKey: string; itemRaw: unknown; method: string }>();
+  for (const [itemKey, itemRaw] of Object.entries(asObj(items))) {
+    const pathItem = resolve(doc, itemRaw);
+    for (const method of HTTP_METHODS) {
+      const raw = pathItem.s[method];
+      if (!isObj(raw)) continue;
+      const op = resolve(doc, raw);
+      const params = new Map<string, Param>();
+      for (const container of [pathItem.s.parameters, op.s.parameters]) {
+        list(container).forEach((p, index) => {
+          const n = resolve(doc, p);
+          params.set(paramKey(n.s), { n, container: container as unknown[], index });
+        });
+      }
+      const shown = display(itemKey, method);
+      ops.set(operationKey(shown), {
+        method,
+        display: shown,
+        operationId: str(op.s.operationId),
+        op,
+        raw,
+        pathItem,
+        params,
+        itemKey,
+        itemRaw,
+      });
     }
-    const display = `${method.toUpperCase()} ${path}`;
-    ops.set(operationKey(display), { display, operationId: str(op.operationId), op, params });
   }
   return ops;
 }
@@ -161,6 +391,7 @@ function operationsOf(doc: Obj): Map<string, OpInfo> {
 // The differ
 
 type Dir = "request" | "response";
+const flip = (dir: Dir): Dir => (dir === "request" ? "response" : "request");
 
 /** Where we are: pointer relative to the operation, and inside a named component if any. */
 class Loc {
@@ -181,11 +412,21 @@ class Loc {
 }
 
 const defaultStyle = (where: string): string => (where === "path" || where === "header" ? "simple" : "form");
+const DOCUMENT: Pick<OpInfo, "display" | "operationId"> = { display: "(document)", operationId: undefined };
 
 class Differ {
   readonly changes: Change[] = [];
-  private op: OpInfo | undefined;
+  private op: Pick<OpInfo, "display" | "operationId"> = DOCUMENT;
   private readonly stack = new Set<string>();
+  /** Keys judged by a rule, per raw node of either document. */
+  private readonly marks = new WeakMap<object, Set<string>>();
+  /** Raw nodes paired by a rule (a parameter, a variant, a path item), for the safety net's walk over arrays. */
+  private readonly partners = new WeakMap<object, object>();
+  /** The first operation and location where a raw node was compared, to place an unclassified change. */
+  private readonly context = new WeakMap<object, { op: Pick<OpInfo, "display" | "operationId">; ptr: string }>();
+  /** Raw schema pairs (base, head) compared without a change, per direction: compared once per run. */
+  private readonly quiet = new WeakMap<object, WeakMap<object, Set<Dir>>>();
+  private cuts = 0;
   declare private readonly base: Obj;
   declare private readonly head: Obj;
 
@@ -195,47 +436,352 @@ class Differ {
   }
 
   run(): Change[] {
-    const baseOps = operationsOf(this.base);
-    const headOps = operationsOf(this.head);
-    for (const [key, b] of baseOps) {
-      const h = headOps.get(key);
-      this.op = h ?? b;
-      if (!h) this.add("operation-removed", new Loc(""), `operation ${b.display} removed`);
-      else this.compareOperation(b, h);
-    }
-    for (const [key, h] of headOps) {
-      this.op = h;
-      if (!baseOps.has(key)) this.add("operation-added", new Loc(""), `operation ${h.display} added`);
-    }
+    this.compareDocument();
+    const paths = (doc: Obj) => operationsOf(doc, doc.paths, (path, method) => `${method.toUpperCase()} ${path}`);
+    this.compareOperations(paths(this.base), paths(this.head), "operation");
+    const hooks = (doc: Obj) =>
+      operationsOf(doc, doc.webhooks, (name, method) => `${method.toUpperCase()} webhook ${name}`);
+    this.compareOperations(hooks(this.base), hooks(this.head), "webhook");
+    this.op = DOCUMENT;
+    this.addedComponents();
+    this.net(this.base, this.head, "#", undefined);
     return this.changes;
   }
 
-  private add(rule: RuleId, loc: Loc, message: string): void {
+  // --- bookkeeping ----------------------------------------------------------
+
+  private add(rule: RuleId, loc: Loc, message: string, values?: { before?: string; after?: string }): void {
     const { breaking, why }: RuleDef = POLICY[rule];
-    const { display: operation, operationId } = this.op!;
+    const { display: operation, operationId } = this.op;
     if (this.changes.some((c) => c.rule === rule && c.operation === operation && c.location === loc.ptr)) return;
     const change: Change = { rule, breaking, operation, operationId, location: loc.ptr, message };
     if (loc.comp !== undefined) change.component = loc.comp;
     if (why) change.why = why;
+    if (values?.before !== undefined) change.before = values.before;
+    if (values?.after !== undefined) change.after = values.after;
     this.changes.push(change);
   }
 
-  private compareText(b: Obj, h: Obj, loc: Loc): void {
-    for (const key of ["summary", "description"] as const) {
-      if (b[key] !== h[key] && (b[key] !== undefined || h[key] !== undefined)) {
+  private mark(node: unknown, ...keys: string[]): void {
+    if (!isContainer(node)) return;
+    let set = this.marks.get(node);
+    if (!set) this.marks.set(node, (set = new Set()));
+    for (const k of keys) set.add(k);
+  }
+
+  private marked(node: unknown, key: string): boolean {
+    return isContainer(node) && (this.marks.get(node)?.has(key) ?? false);
+  }
+
+  /** Marks `keys` of a compared node on the raw nodes that hold them, and its structural keys. */
+  private judged(n: Node, keys: Iterable<string>, loc?: Loc): void {
+    for (const [raw, key] of n.consumed) this.mark(raw, key);
+    const wanted = keys instanceof Set ? (keys as Set<string>) : new Set(keys);
+    if (wanted.size > 0 || loc)
+      for (const [k, raws] of n.src)
+        for (const raw of raws) {
+          if (wanted.has(k)) this.mark(raw, k);
+          if (loc && !this.context.has(raw)) this.context.set(raw, { op: this.op, ptr: loc.ptr });
+        }
+  }
+
+  private place(raw: object, loc: Loc): void {
+    if (!this.context.has(raw)) this.context.set(raw, { op: this.op, ptr: loc.ptr });
+  }
+
+  private pair(b: unknown, h: unknown): void {
+    if (isContainer(b) && isContainer(h) && b !== h) {
+      this.partners.set(b, h);
+      this.partners.set(h, b);
+    }
+  }
+
+  /**
+   * A whole subtree a rule reported (added or removed): its key in `container`, and every component it reaches
+   * through $refs, are judged with it.
+   */
+  private cover(doc: Obj, container: unknown, key: string | number, seen = new Set<string>()): void {
+    this.mark(container, String(key));
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (isObj(node)) {
+        const ref = node.$ref;
+        if (typeof ref === "string" && ref.startsWith("#/") && !seen.has(ref)) {
+          seen.add(ref);
+          const cut = ref.lastIndexOf("/");
+          const parent = resolvePointer(doc, ref.slice(0, cut));
+          const last = decodePointer(ref.slice(cut + 1))
+            .replace(/~1/g, "/")
+            .replace(/~0/g, "~");
+          if (isContainer(parent)) this.mark(parent, last);
+          walk(resolvePointer(doc, ref));
+        }
+        Object.values(node).forEach(walk);
+      }
+    };
+    walk(isContainer(container) ? (container as Obj)[String(key)] : undefined);
+  }
+
+  /** The value with every local $ref inlined (a cycle keeps its $ref), for comparing whole subtrees. */
+  private inline(doc: Obj, node: unknown, seen: string[] = []): unknown {
+    if (Array.isArray(node)) return node.map((x) => this.inline(doc, x, seen));
+    if (!isObj(node)) return node;
+    const ref = node.$ref;
+    if (typeof ref === "string" && ref.startsWith("#") && !seen.includes(ref) && seen.length < 32) {
+      const { $ref: _ref, ...siblings } = node;
+      const target = resolvePointer(doc, ref);
+      return this.inline(doc, isObj(target) ? { ...target, ...siblings } : target, [...seen, ref]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, this.inline(doc, v, seen)]));
+  }
+
+  private same(b: unknown, h: unknown): boolean {
+    const plain = plainEqual(b, h);
+    if (plain !== undefined) return plain;
+    return canonical(this.inline(this.base, b)) === canonical(this.inline(this.head, h));
+  }
+
+  // --- exempt keys: prose, examples, annotations ----------------------------
+
+  /** Reports changed prose, examples and annotations of two compared nodes and marks them. */
+  private compareNotes(b: Node, h: Node, loc: Loc): void {
+    for (const key of new Set([...Object.keys(b.s), ...Object.keys(h.s)])) {
+      const rule = exemptRule(key);
+      if (rule === undefined && key !== "deprecated") continue;
+      this.judged(b, [key]);
+      this.judged(h, [key]);
+      if (key === "deprecated") {
+        if ((b.s.deprecated === true) !== (h.s.deprecated === true))
+          this.add(
+            "deprecated",
+            loc.child("deprecated"),
+            h.s.deprecated === true ? "marked deprecated" : "no longer deprecated",
+          );
+        continue;
+      }
+      for (const raw of [...(b.src.get(key) ?? [])]) this.cover(this.base, raw, key);
+      for (const raw of [...(h.src.get(key) ?? [])]) this.cover(this.head, raw, key);
+      // Every value the node holds (an allOf part's description under the schema's own one, too).
+      const all = (n: Node) => (n.src.get(key) ?? []).map((raw) => raw[key]);
+      if (rule === undefined || this.same(all(b), all(h))) continue;
+      const what = b.s[key] === undefined ? "added" : h.s[key] === undefined ? "removed" : "changed";
+      this.add(rule, loc.child(key), `${key} ${what}`);
+    }
+  }
+
+  // --- the document -----------------------------------------------------------
+
+  private compareDocument(): void {
+    const b = resolve(this.base, this.base);
+    const h = resolve(this.head, this.head);
+    const root = new Loc("");
+    this.compareNotes(b, h, root);
+    this.judged(b, ["openapi"]);
+    this.judged(h, ["openapi"]);
+    if (b.s.openapi !== h.s.openapi) this.unclassified(root.child("openapi"), "#/openapi", b.s.openapi, h.s.openapi);
+    // info: title, version, contact, license, terms are annotations (the version's major bump is a marker).
+    const bi = resolve(this.base, b.s.info);
+    const hi = resolve(this.head, h.s.info);
+    for (const key of new Set([...Object.keys(bi.s), ...Object.keys(hi.s)])) {
+      this.judged(bi, [key]);
+      this.judged(hi, [key]);
+      if (canonical(bi.s[key]) !== canonical(hi.s[key]))
+        this.add("annotation-changed", new Loc("", `#/info/${escapeToken(key)}`), `info ${key} changed`);
+    }
+    this.mark(this.base, "info");
+    this.mark(this.head, "info");
+    this.compareServers(b.s.servers, h.s.servers, root, "#/servers");
+    if (!Array.isArray(b.s.servers) || !Array.isArray(h.s.servers)) {
+      this.mark(this.base, "servers");
+      this.mark(this.head, "servers");
+    }
+  }
+
+  private compareServers(b: unknown, h: unknown, loc: Loc, pointer: string): void {
+    const byUrl = (v: unknown) => new Map(list(v).map((s, i) => [str(asObj(s).url) ?? `#${i}`, [s, i] as const]));
+    const [sb, sh] = [byUrl(b), byUrl(h)];
+    const at = (i: number) => new Loc(loc.ptr, `${pointer}/${i}`);
+    for (const [url, [server, i]] of sb) {
+      const match = sh.get(url);
+      if (!match) {
+        this.mark(b, String(i));
+        this.add("server-removed", at(i), `server ${url} removed`);
+        continue;
+      }
+      this.pair(server, match[0]);
+      const [nb, nh] = [resolve(this.base, server), resolve(this.head, match[0])];
+      this.judged(nb, ["url"]);
+      this.judged(nh, ["url"]);
+      this.compareNotes(nb, nh, at(match[1]));
+    }
+    for (const [url, [, i]] of sh) {
+      if (sb.has(url)) continue;
+      this.mark(h, String(i));
+      this.add("server-added", at(i), `server ${url} added`);
+    }
+  }
+
+  /** Components of the head that no rule reached and the base does not have: only types gain them. */
+  private addedComponents(): void {
+    for (const [type, group] of Object.entries(asObj(this.head.components))) {
+      const before = asObj(asObj(this.base.components)[type]);
+      for (const name of Object.keys(asObj(group))) {
+        if (name in before || this.marked(group, name) || this.reached(asObj(group)[name])) continue;
+        this.cover(this.head, group, name);
         this.add(
-          "description-changed",
-          loc.child(key),
-          `${key} ${b[key] === undefined ? "added" : h[key] === undefined ? "removed" : "changed"}`,
+          "component-added",
+          new Loc("", `#/components/${escapeToken(type)}/${escapeToken(name)}`),
+          `component ${type}/${name} added`,
         );
       }
     }
-    if (b.deprecated !== true && h.deprecated === true)
-      this.add("deprecated", loc.child("deprecated"), "marked deprecated");
   }
 
-  private compareOperation(b: OpInfo, h: OpInfo): void {
-    const root = new Loc("");
+  private reached(node: unknown): boolean {
+    return isContainer(node) && this.marks.has(node);
+  }
+
+  /** Whether a rule judged any key in this subtree (then the walk goes in, to find what none judged). */
+  private anyMark(node: unknown, depth = 0): boolean {
+    if (!isContainer(node) || depth > 64) return false;
+    if (this.marks.has(node)) return true;
+    return Object.values(node).some((v) => this.anyMark(v, depth + 1));
+  }
+
+  // --- the safety net -------------------------------------------------------
+
+  private unclassified(loc: Loc, pointer: string, before: unknown, after: unknown): void {
+    const what = before === undefined ? "added" : after === undefined ? "removed" : "changed";
+    const key = pointer
+      .slice(pointer.lastIndexOf("/") + 1)
+      .replace(/~1/g, "/")
+      .replace(/~0/g, "~");
+    const change: Change = {
+      rule: "unclassified-change",
+      breaking: true,
+      operation: this.op.display,
+      operationId: this.op.operationId,
+      location: loc.ptr,
+      component: pointer,
+      message: `${show(key)} ${what} at ${pointer}: ${UNCLASSIFIED_WHY}`,
+      why: UNCLASSIFIED_WHY,
+    };
+    const [b, a] = [compact(before), compact(after)];
+    if (b !== undefined) change.before = b;
+    if (a !== undefined) change.after = a;
+    if (!this.changes.some((c) => c.rule === change.rule && c.component === pointer)) this.changes.push(change);
+  }
+
+  /** Walks both documents; a difference at a key no rule judged is an unclassified change. */
+  private net(
+    b: unknown,
+    h: unknown,
+    pointer: string,
+    ctx: { op: Pick<OpInfo, "display" | "operationId">; ptr: string; at: string } | undefined,
+  ): void {
+    const here = (isContainer(h) && this.context.get(h)) || (isContainer(b) && this.context.get(b));
+    if (here) ctx = { ...here, at: pointer };
+    const report = (p: string, before: unknown, after: unknown) => {
+      this.op = ctx?.op ?? DOCUMENT;
+      this.unclassified(new Loc(ctx ? ctx.ptr + p.slice(ctx.at.length) : ""), p, before, after);
+    };
+    const step = (kb: string | undefined, kh: string | undefined, vb: unknown, vh: unknown, key: string) => {
+      if ((kb !== undefined && this.marked(b, kb)) || (kh !== undefined && this.marked(h, kh))) return;
+      const p = `${pointer}/${escapeToken(key)}`;
+      if (vb === vh) return;
+      if (isContainer(vb) && isContainer(vh) && Array.isArray(vb) === Array.isArray(vh)) this.net(vb, vh, p, ctx);
+      else if (vb === undefined && this.anyMark(vh)) this.net(Array.isArray(vh) ? [] : {}, vh, p, ctx);
+      else if (vh === undefined && this.anyMark(vb)) this.net(vb, Array.isArray(vb) ? [] : {}, p, ctx);
+      else if (canonical(vb) !== canonical(vh)) report(p, vb, vh);
+    };
+    if (Array.isArray(b) && Array.isArray(h)) {
+      const paired = b.some((x) => isContainer(x) && this.partners.has(x));
+      if (!paired) {
+        for (let i = 0; i < Math.max(b.length, h.length); i += 1)
+          step(i < b.length ? String(i) : undefined, i < h.length ? String(i) : undefined, b[i], h[i], String(i));
+        return;
+      }
+      const used = new Set<number>();
+      b.forEach((x, i) => {
+        const j = isContainer(x) ? h.indexOf(this.partners.get(x)) : -1;
+        if (j >= 0) used.add(j);
+        step(String(i), j >= 0 ? String(j) : undefined, x, j >= 0 ? h[j] : undefined, String(j >= 0 ? j : i));
+      });
+      h.forEach((x, j) => used.has(j) || step(undefined, String(j), undefined, x, String(j)));
+      return;
+    }
+    if (!isObj(b) || !isObj(h)) return;
+    const partnerKey = new Map<string, string>();
+    for (const [k, v] of Object.entries(b)) {
+      if (k in h || !isContainer(v)) continue;
+      const partner = this.partners.get(v);
+      const hk = partner ? Object.keys(h).find((x) => h[x] === partner && !(x in b)) : undefined;
+      if (hk !== undefined) partnerKey.set(k, hk);
+    }
+    const taken = new Set(partnerKey.values());
+    for (const key of new Set([...Object.keys(b), ...Object.keys(h)])) {
+      if (taken.has(key) && !(key in b)) continue;
+      const hk = partnerKey.get(key) ?? (key in h ? key : undefined);
+      step(key in b ? key : undefined, hk, b[key], hk === undefined ? undefined : h[hk], hk ?? key);
+    }
+  }
+
+  // --- operations -------------------------------------------------------------
+
+  private compareOperations(
+    baseOps: ReturnType<typeof operationsOf>,
+    headOps: ReturnType<typeof operationsOf>,
+    kind: "operation" | "webhook",
+  ): void {
+    for (const [key, b] of baseOps) {
+      const h = headOps.get(key);
+      this.op = h ?? b;
+      if (!h) {
+        this.coverOperation(this.base, b, kind);
+        this.add(`${kind}-removed`, new Loc(""), `${kind} ${b.display} removed`);
+        continue;
+      }
+      this.pair(b.itemRaw, h.itemRaw);
+      this.pair(b.raw, h.raw);
+      this.compareOperation(b, h, new Loc(""), kind === "webhook");
+    }
+    for (const [key, h] of headOps) {
+      if (baseOps.has(key)) continue;
+      this.op = h;
+      this.coverOperation(this.head, h, kind);
+      this.coverSecurity(this.head, h);
+      this.add(`${kind}-added`, new Loc(""), `${kind} ${h.display} added`);
+    }
+  }
+
+  /** An operation reported added or removed: its method, or its whole path item when the other side lacks it. */
+  private coverOperation(
+    doc: Obj,
+    o: OpInfo & { itemKey: string; method: string },
+    kind: "operation" | "webhook",
+  ): void {
+    const key = kind === "operation" ? "paths" : "webhooks";
+    const other = doc === this.base ? this.head : this.base;
+    if (!isObj(other[key])) this.mark(doc, key);
+    else if (!(o.itemKey in other[key])) this.cover(doc, doc[key], o.itemKey);
+    else this.cover(doc, o.pathItem.src.get(o.method)?.[0], o.method);
+  }
+
+  /** The effective security of an added operation, and the schemes it names, come with it. */
+  private coverSecurity(doc: Obj, o: OpInfo): void {
+    const own = o.op.s.security !== undefined;
+    if (!own) this.mark(doc, "security");
+    const schemes = asObj(asObj(doc.components).securitySchemes);
+    for (const req of list(own ? o.op.s.security : doc.security))
+      for (const name of Object.keys(asObj(req))) this.cover(doc, schemes, name);
+  }
+
+  private compareOperation(b: OpInfo, h: OpInfo, root: Loc, inverted: boolean): void {
+    // Containers (parameters, requestBody, responses, callbacks) are judged member by member below.
+    this.judged(b.op, ["operationId", "security"], root);
+    this.judged(h.op, ["operationId", "security"], root);
+    this.judged(b.pathItem, [], root);
+    this.judged(h.pathItem, [], root);
     if (b.operationId !== undefined && b.operationId !== h.operationId) {
       this.add(
         "operation-id-changed",
@@ -243,76 +789,183 @@ class Differ {
         `operationId changed from ${b.operationId} to ${h.operationId ?? "(none)"}`,
       );
     }
-    this.compareText(b.op, h.op, root);
-    this.compareParameters(b, h);
-    this.compareRequestBody(b.op.requestBody, h.op.requestBody, root.child("requestBody"));
-    this.compareResponses(asObj(b.op.responses), asObj(h.op.responses), root.child("responses"));
+    this.compareNotes(b.op, h.op, root);
+    this.compareNotes(b.pathItem, h.pathItem, root);
+    const req: Dir = inverted ? "response" : "request";
+    this.compareParameters(b, h, root, req);
+    this.compareRequestBody(b.op.s.requestBody, h.op.s.requestBody, root.child("requestBody"), req, b.op, h.op);
+    this.compareResponses(b.op, h.op, root.child("responses"), flip(req));
+    this.compareSecurity(b, h, root);
+    this.compareCallbacks(b.op, h.op, root);
+  }
+
+  // --- security ---------------------------------------------------------------
+
+  private compareSecurity(b: OpInfo, h: OpInfo, root: Loc): void {
+    const effective = (doc: Obj, o: OpInfo) => {
+      if (o.op.s.security !== undefined) return o.op.s.security;
+      this.mark(doc, "security");
+      return doc.security;
+    };
+    const norm = (v: unknown) =>
+      list(v).map((r) => new Map(Object.entries(asObj(r)).map(([k, scopes]) => [k, new Set(strings(scopes))])));
+    const [rb, rh] = [norm(effective(this.base, b)), norm(effective(this.head, h))];
+    // A client satisfying a base alternative still gets in when some head alternative asks no more of it.
+    const within = (x: Map<string, Set<string>>, y: Map<string, Set<string>>, scopes: boolean) =>
+      [...x].every(([k, s]) => y.has(k) && (!scopes || [...s].every((sc) => y.get(k)!.has(sc))));
+    const at = root.child("security");
+    const bAll = rb.length === 0 ? [new Map<string, Set<string>>()] : rb;
+    const hAll = rh.length === 0 ? [new Map<string, Set<string>>()] : rh;
+    for (const alt of bAll) {
+      if (hAll.some((x) => within(x, alt, true))) continue;
+      const names = [...alt.keys()].join(" + ") || "no authentication";
+      if (hAll.some((x) => within(x, alt, false)))
+        this.add("security-scope-added", at, `a scope was added to the requirement ${names}`);
+      else this.add("security-requirement-added", at, `callers authenticated with ${names} now need more`);
+    }
+    if (hAll.some((x) => !bAll.some((y) => within(y, x, true))))
+      this.add("security-requirement-relaxed", at, "a security requirement was relaxed or an alternative added");
+    const schemes = (doc: Obj) => asObj(asObj(doc.components).securitySchemes);
+    const used = new Set([...bAll, ...hAll].flatMap((m) => [...m.keys()]));
+    for (const name of used) {
+      const [sb, sh] = [schemes(this.base)[name], schemes(this.head)[name]];
+      if (sb === undefined || sh === undefined) {
+        if (sb !== undefined) this.cover(this.base, schemes(this.base), name);
+        if (sh !== undefined) this.cover(this.head, schemes(this.head), name);
+        continue;
+      }
+      const [nb, nh] = [resolve(this.base, sb), resolve(this.head, sh)];
+      const loc = new Loc(at.ptr, `#/components/securitySchemes/${escapeToken(name)}`);
+      this.compareNotes(nb, nh, loc);
+      const keys = ["type", "name", "in", "scheme", "bearerFormat", "flows", "openIdConnectUrl"];
+      this.judged(nb, keys);
+      this.judged(nh, keys);
+      for (const k of keys)
+        if (!this.same(nb.s[k], nh.s[k]))
+          this.add("security-scheme-changed", loc.child(k), `security scheme ${name}: ${k} changed`);
+    }
+  }
+
+  // --- callbacks ----------------------------------------------------------------
+
+  /** Callbacks: the server calls the client, so their requests are compared as responses and back. */
+  private compareCallbacks(bo: Node, ho: Node, root: Loc): void {
+    const [cb, ch] = [asObj(bo.s.callbacks), asObj(ho.s.callbacks)];
+    const at = root.child("callbacks");
+    for (const name of new Set([...Object.keys(cb), ...Object.keys(ch)])) {
+      if (!(name in ch)) {
+        this.cover(this.base, cb, name);
+        this.add("callback-removed", at.child(name), `callback ${name} removed`);
+        continue;
+      }
+      if (!(name in cb)) {
+        this.cover(this.head, ch, name);
+        this.add("callback-added", at.child(name), `callback ${name} added`);
+        continue;
+      }
+      const [nb, nh] = [resolve(this.base, cb[name]), resolve(this.head, ch[name])];
+      this.judged(nb, []);
+      this.judged(nh, []);
+      const shown = (expr: string, method: string) => `${method.toUpperCase()} ${expr}`;
+      const [ob, oh] = [operationsOf(this.base, nb.s, shown), operationsOf(this.head, nh.s, shown)];
+      for (const [key, b] of ob) {
+        const h = oh.get(key);
+        const loc = at.child(name, b.itemKey, b.method);
+        if (!h) {
+          if (!(b.itemKey in nh.s)) this.cover(this.base, nb.src.get(b.itemKey)?.[0], b.itemKey);
+          else this.cover(this.base, b.pathItem.src.get(b.method)?.[0], b.method);
+          this.add("callback-removed", loc, `callback ${name} ${b.display} removed`);
+        } else {
+          this.pair(b.raw, h.raw);
+          this.pair(b.itemRaw, h.itemRaw);
+          this.compareOperation(b, h, loc, true);
+        }
+      }
+      for (const [key, h] of oh) {
+        if (ob.has(key)) continue;
+        if (!(h.itemKey in nb.s)) this.cover(this.head, nh.src.get(h.itemKey)?.[0], h.itemKey);
+        else this.cover(this.head, h.pathItem.src.get(h.method)?.[0], h.method);
+        this.add("callback-added", at.child(name, h.itemKey), `callback ${name} ${h.display} added`);
+      }
+    }
   }
 
   // --- parameters ---------------------------------------------------------
 
-  private compareParameters(b: OpInfo, h: OpInfo): void {
-    const paramLoc = (p: Obj) => new Loc("").child("parameters", str(p.in) ?? "", str(p.name) ?? "");
+  private compareParameters(b: OpInfo, h: OpInfo, root: Loc, dir: Dir): void {
+    const paramLoc = (p: Obj) => root.child("parameters", str(p.in) ?? "", str(p.name) ?? "");
     const consumed = new Set<string>();
     const pathRenames = renamedTemplateVariables(b.display, h.display);
+    const compare = (bp: Param, hp: Param) => {
+      this.pair(bp.container[bp.index], hp.container[hp.index]);
+      this.compareParameter(bp.n, hp.n, paramLoc(hp.n.s), dir);
+    };
     for (const [key, bp] of b.params) {
       const hp = h.params.get(key);
       if (hp) {
         consumed.add(key);
-        this.compareParameter(bp, hp, paramLoc(hp));
+        compare(bp, hp);
         continue;
       }
+      const bs = bp.n.s;
       // A path parameter keeps its position in the template: the URL on the wire is unchanged, but every
       // client that names it (typed clients, path templates) breaks.
       const renamedPath =
-        bp.in === "path" ? h.params.get(`path:${pathRenames.get(str(bp.name) ?? "") ?? ""}`) : undefined;
-      if (renamedPath && !consumed.has(paramKey(renamedPath))) {
-        consumed.add(paramKey(renamedPath));
+        bs.in === "path" ? h.params.get(`path:${pathRenames.get(str(bs.name) ?? "") ?? ""}`) : undefined;
+      if (renamedPath && !consumed.has(paramKey(renamedPath.n.s))) {
+        consumed.add(paramKey(renamedPath.n.s));
         this.add(
           "parameter-renamed",
-          paramLoc(renamedPath),
-          `path parameter renamed from ${show(bp.name)} to ${show(renamedPath.name)}`,
+          paramLoc(renamedPath.n.s),
+          `path parameter renamed from ${show(bs.name)} to ${show(renamedPath.n.s.name)}`,
         );
-        this.compareParameter(bp, renamedPath, paramLoc(renamedPath));
+        compare(bp, renamedPath);
         continue;
       }
-      const name = (str(bp.name) ?? "").toLowerCase();
+      const name = (str(bs.name) ?? "").toLowerCase();
       const moved = [...h.params].find(
-        ([k, p]) => !b.params.has(k) && !consumed.has(k) && (str(p.name) ?? "").toLowerCase() === name,
+        ([k, p]) => !b.params.has(k) && !consumed.has(k) && (str(p.n.s.name) ?? "").toLowerCase() === name,
       );
       if (moved) {
         consumed.add(moved[0]);
         this.add(
           "parameter-location-changed",
-          paramLoc(moved[1]),
-          `parameter ${show(bp.name)} moved from ${str(bp.in)} to ${str(moved[1].in)}`,
+          paramLoc(moved[1].n.s),
+          `parameter ${show(bs.name)} moved from ${str(bs.in)} to ${str(moved[1].n.s.in)}`,
         );
-        this.compareParameter(bp, moved[1], paramLoc(moved[1]));
+        compare(bp, moved[1]);
         continue;
       }
-      const fresh = [...h.params].filter(([k, p]) => !b.params.has(k) && !consumed.has(k) && p.in === bp.in);
+      const fresh = [...h.params].filter(([k, p]) => !b.params.has(k) && !consumed.has(k) && p.n.s.in === bs.in);
       const renamedTo = fresh.length === 1 ? fresh[0] : undefined;
       if (renamedTo) {
         consumed.add(renamedTo[0]);
         this.add(
           "parameter-renamed",
-          paramLoc(renamedTo[1]),
-          `${str(bp.in)} parameter renamed from ${show(bp.name)} to ${show(renamedTo[1].name)}`,
+          paramLoc(renamedTo[1].n.s),
+          `${str(bs.in)} parameter renamed from ${show(bs.name)} to ${show(renamedTo[1].n.s.name)}`,
         );
-        this.compareParameter(bp, renamedTo[1], paramLoc(renamedTo[1]));
+        compare(bp, renamedTo[1]);
         continue;
       }
-      this.add("request-parameter-removed", paramLoc(bp), `${str(bp.in)} parameter ${show(bp.name)} removed`);
+      this.cover(this.base, bp.container, bp.index);
+      this.add("request-parameter-removed", paramLoc(bs), `${str(bs.in)} parameter ${show(bs.name)} removed`);
     }
     for (const [key, hp] of h.params) {
       if (b.params.has(key) || consumed.has(key)) continue;
-      if (hp.required === true)
-        this.add("request-parameter-required", paramLoc(hp), `new required ${str(hp.in)} parameter ${show(hp.name)}`);
-      else this.add("request-parameter-added", paramLoc(hp), `optional ${str(hp.in)} parameter ${show(hp.name)} added`);
+      this.cover(this.head, hp.container, hp.index);
+      const hs = hp.n.s;
+      if (hs.required === true)
+        this.add("request-parameter-required", paramLoc(hs), `new required ${str(hs.in)} parameter ${show(hs.name)}`);
+      else this.add("request-parameter-added", paramLoc(hs), `optional ${str(hs.in)} parameter ${show(hs.name)} added`);
     }
   }
 
-  private compareParameter(bp: Obj, hp: Obj, loc: Loc): void {
+  private compareParameter(b: Node, h: Node, loc: Loc, dir: Dir): void {
+    const [bp, hp] = [b.s, h.s];
+    const keys = ["name", "in", "required", "style", "explode", "allowReserved"];
+    this.judged(b, keys, loc);
+    this.judged(h, keys, loc);
     const label = `${str(hp.in)} parameter ${show(hp.name)}`;
     this.compareRequired("parameter", bp, hp, loc, label);
     const style = (p: Obj) => str(p.style) ?? defaultStyle(str(p.in) ?? "");
@@ -324,11 +977,13 @@ class Differ {
         `${label} serialization changed from ${style(bp)}/explode=${explode(bp)} to ${style(hp)}/explode=${explode(hp)}`,
       );
     }
-    this.compareText(bp, hp, loc);
+    if ((bp.allowReserved === true) !== (hp.allowReserved === true))
+      this.add("parameter-serialization-changed", loc.child("allowReserved"), `${label} allowReserved changed`);
+    this.compareNotes(b, h, loc);
     if (bp.schema !== undefined || hp.schema !== undefined)
-      this.compareSchema(bp.schema ?? {}, hp.schema ?? {}, loc.child("schema"), "request");
+      this.compareSchema(bp.schema ?? {}, hp.schema ?? {}, loc.child("schema"), dir);
     if (isObj(bp.content) || isObj(hp.content))
-      this.compareContent(asObj(bp.content), asObj(hp.content), loc.child("content"), "request");
+      this.compareContent(asObj(bp.content), asObj(hp.content), loc.child("content"), dir);
   }
 
   private compareRequired(what: "parameter" | "body", b: Obj, h: Obj, loc: Loc, label: string): void {
@@ -340,109 +995,212 @@ class Differ {
 
   // --- request body and responses ------------------------------------------
 
-  private compareRequestBody(rawB: unknown, rawH: unknown, loc: Loc): void {
+  private compareRequestBody(rawB: unknown, rawH: unknown, loc: Loc, dir: Dir, bo: Node, ho: Node): void {
     if (rawB === undefined && rawH === undefined) return;
-    const b = deref(this.base, rawB).node;
-    const h = deref(this.head, rawH).node;
     if (rawB === undefined) {
-      if (h.required === true) this.add("request-body-required", loc, "a required request body was added");
+      for (const raw of ho.src.get("requestBody") ?? []) this.cover(this.head, raw, "requestBody");
+      if (resolve(this.head, rawH).s.required === true)
+        this.add("request-body-required", loc, "a required request body was added");
       else this.add("request-body-added", loc, "an optional request body was added");
       return;
     }
     if (rawH === undefined) {
+      for (const raw of bo.src.get("requestBody") ?? []) this.cover(this.base, raw, "requestBody");
       this.add("request-body-removed", loc, "request body removed");
       return;
     }
-    this.compareRequired("body", b, h, loc, "request body");
-    this.compareText(b, h, loc);
-    this.compareContent(asObj(b.content), asObj(h.content), loc.child("content"), "request");
+    const b = resolve(this.base, rawB);
+    const h = resolve(this.head, rawH);
+    this.judged(b, ["required"], loc);
+    this.judged(h, ["required"], loc);
+    this.compareRequired("body", b.s, h.s, loc, "request body");
+    this.compareNotes(b, h, loc);
+    this.compareContent(asObj(b.s.content), asObj(h.s.content), loc.child("content"), dir);
   }
 
   private compareContent(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
     for (const [type, media] of Object.entries(b)) {
       if (!(type in h)) {
+        this.cover(this.base, b, type);
         this.add(`${dir}-media-type-removed`, loc.child(type), `${dir} media type ${type} removed`);
         continue;
       }
-      const bs = asObj(media).schema;
-      const hs = asObj(h[type]).schema;
+      const [mb, mh] = [resolve(this.base, media), resolve(this.head, h[type])];
+      this.judged(mb, [], loc.child(type));
+      this.judged(mh, [], loc.child(type));
+      this.compareNotes(mb, mh, loc.child(type));
+      const bs = mb.s.schema;
+      const hs = mh.s.schema;
       if (bs !== undefined || hs !== undefined) this.compareSchema(bs ?? {}, hs ?? {}, loc.child(type, "schema"), dir);
     }
     for (const type of Object.keys(h))
-      if (!(type in b)) this.add("media-type-added", loc.child(type), `${dir} media type ${type} added`);
+      if (!(type in b)) {
+        this.cover(this.head, h, type);
+        this.add("media-type-added", loc.child(type), `${dir} media type ${type} added`);
+      }
   }
 
-  private compareResponses(b: Obj, h: Obj, loc: Loc): void {
-    for (const [status, rawB] of Object.entries(b)) {
-      if (!(status in h)) {
-        this.add("response-status-removed", loc.child(status), `response ${status} removed`);
+  private compareResponses(bo: Node, ho: Node, loc: Loc, dir: Dir): void {
+    const [b, h] = [resolve(this.base, bo.s.responses), resolve(this.head, ho.s.responses)];
+    this.judged(b, []);
+    this.judged(h, []);
+    const [rawB, rawH] = [bo.s.responses, ho.s.responses];
+    for (const [status, rb0] of Object.entries(b.s)) {
+      if (!(status in h.s)) {
+        this.cover(this.base, b.src.get(status)?.[0] ?? rawB, status);
+        this.add(
+          dir === "response" ? "response-status-removed" : "request-body-removed",
+          loc.child(status),
+          `response ${status} removed`,
+        );
         continue;
       }
-      const rb = deref(this.base, rawB).node;
-      const rh = deref(this.head, h[status]).node;
+      const rb = resolve(this.base, rb0);
+      const rh = resolve(this.head, h.s[status]);
       const at = loc.child(status);
-      this.compareText(rb, rh, at);
-      this.compareHeaders(asObj(rb.headers), asObj(rh.headers), at.child("headers"));
-      this.compareContent(asObj(rb.content), asObj(rh.content), at.child("content"), "response");
+      this.judged(rb, [], at);
+      this.judged(rh, [], at);
+      this.compareNotes(rb, rh, at);
+      this.compareHeaders(asObj(rb.s.headers), asObj(rh.s.headers), at.child("headers"), dir);
+      this.compareContent(asObj(rb.s.content), asObj(rh.s.content), at.child("content"), dir);
     }
-    for (const status of Object.keys(h))
-      if (!(status in b)) this.add("response-status-added", loc.child(status), `response ${status} added`);
+    for (const status of Object.keys(h.s))
+      if (!(status in b.s)) {
+        this.cover(this.head, h.src.get(status)?.[0] ?? rawH, status);
+        this.add("response-status-added", loc.child(status), `response ${status} added`);
+      }
   }
 
-  private compareHeaders(b: Obj, h: Obj, loc: Loc): void {
+  private compareHeaders(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
     const lower = (o: Obj) => new Map(Object.entries(o).map(([k, v]) => [k.toLowerCase(), [k, v] as const]));
     const hb = lower(b);
     const hh = lower(h);
     for (const [name, [original, rawB]] of hb) {
       const found = hh.get(name);
       if (!found) {
+        this.cover(this.base, b, original);
         this.add("response-header-removed", loc.child(original), `response header ${original} removed`);
         continue;
       }
-      const bh = deref(this.base, rawB).node;
-      const hd = deref(this.head, found[1]).node;
-      if (bh.required === true && hd.required !== true)
+      this.pair(rawB, found[1]);
+      const bh = resolve(this.base, rawB);
+      const hd = resolve(this.head, found[1]);
+      const at = loc.child(found[0]);
+      this.judged(bh, ["required", "style", "explode"], at);
+      this.judged(hd, ["required", "style", "explode"], at);
+      if (bh.s.required === true && hd.s.required !== true)
         this.add(
           "response-header-removed",
-          loc.child(found[0], "required"),
+          at.child("required"),
           `response header ${original} is no longer always sent`,
         );
-      this.compareSchema(bh.schema ?? {}, hd.schema ?? {}, loc.child(found[0], "schema"), "response");
+      if (canonical([bh.s.style, bh.s.explode]) !== canonical([hd.s.style, hd.s.explode]))
+        this.add(
+          "parameter-serialization-changed",
+          at.child("style"),
+          `response header ${original} serialization changed`,
+        );
+      this.compareNotes(bh, hd, at);
+      if (bh.s.schema !== undefined || hd.s.schema !== undefined)
+        this.compareSchema(bh.s.schema ?? {}, hd.s.schema ?? {}, at.child("schema"), dir);
+      if (isObj(bh.s.content) || isObj(hd.s.content))
+        this.compareContent(asObj(bh.s.content), asObj(hd.s.content), at.child("content"), dir);
     }
     for (const [name, [original]] of hh)
-      if (!hb.has(name)) this.add("response-header-added", loc.child(original), `response header ${original} added`);
+      if (!hb.has(name)) {
+        this.cover(this.head, h, original);
+        this.add("response-header-added", loc.child(original), `response header ${original} added`);
+      }
   }
 
   // --- schemas --------------------------------------------------------------
 
   private compareSchema(rawB: unknown, rawH: unknown, at: Loc, dir: Dir): void {
+    // A pair of raw schemas already compared in this direction without a change has none here either.
+    // (Keyed by the $ref targets; a comparison cut short by a recursion guard is not recorded.)
+    const [kb, kh] = [target(this.base, rawB), target(this.head, rawH)];
+    const quiet = isContainer(kb) && isContainer(kh) ? this.quiet.get(kb)?.get(kh) : undefined;
+    if (quiet?.has(dir)) {
+      // The targets were judged; the $refs leading to them here are judged with them.
+      this.judged(resolve(this.base, rawB), [], at);
+      this.judged(resolve(this.head, rawH), [], at);
+      return;
+    }
+    const [before, cuts] = [this.changes.length, this.cuts];
+    this.compareSchemaOnce(rawB, rawH, at, dir);
+    if (this.changes.length === before && this.cuts === cuts && isContainer(kb) && isContainer(kh)) {
+      let byHead = this.quiet.get(kb);
+      if (!byHead) this.quiet.set(kb, (byHead = new WeakMap()));
+      byHead.set(kh, new Set([...(byHead.get(kh) ?? []), dir]));
+    }
+  }
+
+  private compareSchemaOnce(rawB: unknown, rawH: unknown, at: Loc, dir: Dir): void {
     const b = view(this.base, rawB);
     const h = view(this.head, rawH);
     const guard = b.ref || h.ref ? `${b.ref ?? ""}|${h.ref ?? ""}|${dir}` : undefined;
     if (guard !== undefined) {
-      if (this.stack.has(guard) || this.stack.size > 64) return;
+      if (this.stack.has(guard) || this.stack.size > 64) {
+        this.cuts += 1;
+        return;
+      }
       this.stack.add(guard);
     }
     try {
       const loc = at.enter(h.ref ?? b.ref);
+      this.judged(b, [], loc);
+      this.judged(h, [], loc);
+      if (b.never || h.never) {
+        if (b.never !== h.never)
+          this.constraint(
+            dir,
+            h.never,
+            b.never,
+            loc,
+            h.never ? "no value is valid any more (false schema)" : "values are valid again (was the false schema)",
+          );
+        this.judgedAll(b, h);
+        return;
+      }
       const related = this.compareTypes(b, h, loc, dir);
-      if (!related) return;
+      if (!related) {
+        this.judgedAll(b, h);
+        return;
+      }
       if (unionOf(b.s) || unionOf(h.s)) {
         this.compareVariants(rawB, rawH, b, h, loc, dir);
-        if (!unionOf(b.s) || !unionOf(h.s)) return; // one side is a plain schema: it was compared with its variant
+        if (!unionOf(b.s) || !unionOf(h.s)) {
+          // One side is a plain schema: it was compared with its variant. The union's own prose is still prose.
+          this.compareNotes(unionOf(b.s) ? b : emptyView(), unionOf(h.s) ? h : emptyView(), loc);
+          return;
+        }
       }
-      this.compareText(b.s, h.s, loc);
+      this.judged(b, SCHEMA_LEAVES);
+      this.judged(h, SCHEMA_LEAVES);
+      this.compareNotes(b, h, loc);
       this.compareEnum(b.s, h.s, loc, dir);
       this.compareConstraints(b.s, h.s, loc, dir);
-      this.compareProperties(b.s, h.s, loc, dir);
-      if (b.s.items !== undefined || h.s.items !== undefined)
-        this.compareSchema(b.s.items ?? {}, h.s.items ?? {}, loc.child("items"), dir);
-      if (isObj(b.s.additionalProperties) && isObj(h.s.additionalProperties)) {
-        this.compareSchema(b.s.additionalProperties, h.s.additionalProperties, loc.child("additionalProperties"), dir);
-      }
+      this.compareAccess(b.s, h.s, loc, dir);
+      this.compareProperties(b, h, loc, dir);
+      for (const key of SUBSCHEMAS) this.compareSub(b, h, key, loc, dir);
+      this.compareNot(b, h, loc, dir);
+      this.compareMaps(b, h, loc, dir);
+      this.comparePrefixItems(b, h, loc, dir);
     } finally {
       if (guard !== undefined) this.stack.delete(guard);
     }
+  }
+
+  /** A change that decides the whole schema (a disjoint type, the false schema): every key is judged with it. */
+  private judgedAll(b: View, h: View): void {
+    for (const [v, doc] of [
+      [b, this.base],
+      [h, this.head],
+    ] as const)
+      for (const [k, raws] of v.src)
+        for (const raw of raws) {
+          this.cover(doc, raw, k);
+        }
   }
 
   /** Reports type and nullability changes; returns false when the types are unrelated (no point going deeper). */
@@ -464,6 +1222,12 @@ class Differ {
     const narrowed = (tb === undefined && th !== undefined) || removed.length > 0;
     const widened = (tb !== undefined && th === undefined) || added.length > 0;
     const message = typeChange(tb, th, b.nullable);
+    if (!narrowed && !widened && canonical(b.s.type) !== canonical(h.s.type) && b.nullable === h.nullable)
+      this.add(
+        "annotation-changed",
+        loc.child("type"),
+        `type written as ${show(h.s.type) ?? "(none)"}, was ${show(b.s.type) ?? "(none)"}: the same values (implied by the enum or const)`,
+      );
     if (dir === "request") {
       if (narrowed) this.add("request-type-changed", loc.child("type"), message);
       else if (widened) this.add("request-type-widened", loc.child("type"), message);
@@ -478,9 +1242,9 @@ class Differ {
     const eb = enumOf(b);
     const eh = enumOf(h);
     if (!eb && !eh) return;
-    const at = loc.child("enum");
+    const at = loc.child("enum" in h || "enum" in b ? "enum" : "const");
     if (eb && eh) {
-      const has = (list: unknown[], v: unknown) => list.some((x) => show(x) === show(v));
+      const has = (list: unknown[], v: unknown) => list.some((x) => canonical(x) === canonical(v));
       const added = eh.filter((v) => !has(eb, v)).map(show);
       const removed = eb.filter((v) => !has(eh, v)).map(show);
       if (added.length > 0) this.add(`${dir}-enum-value-added`, at, `enum value ${added.join(", ")} added`);
@@ -493,9 +1257,14 @@ class Differ {
     else this.add("request-constraint-widened", at, `enum ${show(eb)} removed`);
   }
 
-  private constraint(dir: Dir, narrowed: boolean, loc: Loc, message: string): void {
-    if (dir === "response") this.add("response-constraint-changed", loc, message);
-    else this.add(narrowed ? "request-constraint-narrowed" : "request-constraint-widened", loc, message);
+  /**
+   * A constraint change: `narrowed` when some value valid before is not now, `widened` when some value valid now
+   * was not before (a replaced pattern is both). A request breaks when narrowed, a response when widened.
+   */
+  private constraint(dir: Dir, narrowed: boolean, widened: boolean, loc: Loc, message: string): void {
+    if (dir === "response")
+      this.add(widened ? "response-constraint-widened" : "response-constraint-narrowed", loc, message);
+    else this.add(narrowed || !widened ? "request-constraint-narrowed" : "request-constraint-widened", loc, message);
   }
 
   private compareConstraints(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
@@ -514,71 +1283,247 @@ class Differ {
             : vh === undefined
               ? `${key} ${vb} removed`
               : `${key} ${vh < vb ? "lowered" : "raised"} from ${vb} to ${vh}`;
-        this.constraint(dir, narrowed, loc.child(key), message);
+        this.constraint(dir, narrowed, !narrowed, loc.child(key), message);
       }
     }
-    const pb = str(b.pattern);
-    const ph = str(h.pattern);
-    if (pb !== ph) {
+    const replaced = (key: string, wider = (_b: unknown, _h: unknown) => false) => {
+      const [vb, vh] = [b[key], h[key]];
+      if (canonical(vb) === canonical(vh)) return;
       const message =
-        pb === undefined
-          ? `pattern ${show(ph)} added`
-          : ph === undefined
-            ? `pattern ${show(pb)} removed`
-            : `pattern changed from ${show(pb)} to ${show(ph)}`;
-      this.constraint(dir, ph !== undefined, loc.child("pattern"), message);
-    }
-    const fb = str(b.format);
-    const fh = str(h.format);
-    if (fb !== fh) {
-      const narrowed = fh !== undefined && (fb === undefined || !WIDER_FORMATS.has(`${fb}>${fh}`));
-      this.constraint(dir, narrowed, loc.child("format"), `format changed from ${fb ?? "(none)"} to ${fh ?? "(none)"}`);
-    }
+        vb === undefined
+          ? `${key} ${show(vh)} added`
+          : vh === undefined
+            ? `${key} ${show(vb)} removed`
+            : `${key} changed from ${show(vb)} to ${show(vh)}`;
+      const isWider = vb !== undefined && vh !== undefined && wider(vb, vh);
+      this.constraint(dir, vh !== undefined && !isWider, vh === undefined || vb !== undefined, loc.child(key), message);
+    };
+    replaced("pattern");
+    replaced("format", (fb, fh) => WIDER_FORMATS.has(`${String(fb)}>${String(fh)}`));
+    replaced("contentMediaType");
+    replaced("contentEncoding");
     const mb = num(b.multipleOf);
     const mh = num(h.multipleOf);
     if (mb !== mh) {
-      const narrowed = mh !== undefined && (mb === undefined || !Number.isInteger(mh / mb));
+      // Multiples of 4 are multiples of 2: 2 -> 4 narrows, 4 -> 2 widens, 2 -> 3 does both.
+      const narrowed = mh !== undefined && (mb === undefined || !Number.isInteger(mb / mh));
+      const widened = mh === undefined || (mb !== undefined && !Number.isInteger(mh / mb));
       this.constraint(
         dir,
         narrowed,
+        widened,
         loc.child("multipleOf"),
         `multipleOf changed from ${mb ?? "(none)"} to ${mh ?? "(none)"}`,
       );
     }
     if ((b.uniqueItems === true) !== (h.uniqueItems === true)) {
+      const added = h.uniqueItems === true;
+      this.constraint(dir, added, !added, loc.child("uniqueItems"), `uniqueItems ${added ? "added" : "removed"}`);
+    }
+    const [db, dh] = [asObj(b.dependentRequired), asObj(h.dependentRequired)];
+    for (const key of new Set([...Object.keys(db), ...Object.keys(dh)])) {
+      const [nb, nh] = [new Set(strings(db[key])), new Set(strings(dh[key]))];
+      const more = [...nh].some((x) => !nb.has(x));
+      const fewer = [...nb].some((x) => !nh.has(x));
+      if (more || fewer)
+        this.constraint(
+          dir,
+          more,
+          fewer,
+          loc.child("dependentRequired", key),
+          `dependentRequired of ${show(key)} changed from ${show([...nb])} to ${show([...nh])}`,
+        );
+    }
+    if (canonical(b.if) !== canonical(h.if) && !this.same(b.if, h.if)) {
+      // Which branch applies changed: values move between then and else, so the schema narrows and widens.
       this.constraint(
         dir,
-        h.uniqueItems === true,
-        loc.child("uniqueItems"),
-        `uniqueItems ${h.uniqueItems === true ? "added" : "removed"}`,
+        true,
+        true,
+        loc.child("if"),
+        b.if === undefined ? "if added" : h.if === undefined ? "if removed" : "if (the condition) changed",
       );
     }
-    const closed = (s: Obj) => s.additionalProperties === false || s.unevaluatedProperties === false;
-    if (closed(b) !== closed(h)) {
-      const message = closed(h)
-        ? "unknown properties are now rejected (additionalProperties: false)"
-        : "unknown properties are now allowed";
-      this.constraint(dir, closed(h), loc.child("additionalProperties"), message);
+    if (!this.same(b.discriminator, h.discriminator)) {
+      const what = b.discriminator === undefined ? "added" : h.discriminator === undefined ? "removed" : "changed";
+      this.add("discriminator-changed", loc.child("discriminator"), `discriminator ${what}`);
+    }
+    if (!this.same(b.default, h.default)) {
+      const what = b.default === undefined ? "added" : h.default === undefined ? "removed" : "changed";
+      this.add(
+        `${dir}-default-changed`,
+        loc.child("default"),
+        `default ${what}: ${show(b.default) ?? "(none)"} to ${show(h.default) ?? "(none)"}`,
+      );
     }
   }
 
-  private compareProperties(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
-    const pb = asObj(b.properties);
-    const ph = asObj(h.properties);
-    const rb = new Set(strings(b.required));
-    const rh = new Set(strings(h.required));
+  /** readOnly and writeOnly of the schema itself (a property's own is judged by compareProperties). */
+  private compareAccess(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
+    for (const key of ["readOnly", "writeOnly"] as const) {
+      if ((b[key] === true) === (h[key] === true)) continue;
+      const added = h[key] === true;
+      const hides = (dir === "request" && key === "readOnly") || (dir === "response" && key === "writeOnly");
+      if (hides) this.constraint(dir, added, !added, loc.child(key), `${key} ${added ? "added" : "removed"}`);
+      else
+        this.add("annotation-changed", loc.child(key), `${key} ${added ? "added" : "removed"} (no effect in a ${dir})`);
+    }
+  }
+
+  /** A subschema keyword (absent means anything); `false` means nothing. */
+  private compareSub(b: View, h: View, key: (typeof SUBSCHEMAS)[number], loc: Loc, dir: Dir): void {
+    const [vb, vh] = [b.s[key], h.s[key]];
+    if (vb === undefined && vh === undefined) return;
+    const at = loc.child(key);
+    const kind = (v: unknown) =>
+      v === undefined || v === true ? "any" : v === false ? "never" : isObj(v) ? "schema" : "other";
+    const [kb, kh] = [kind(vb), kind(vh)];
+    if (kb === "schema" && kh === "schema") {
+      this.compareSchema(vb, vh, at, dir);
+      return;
+    }
+    if (kb === "other" || kh === "other") return; // not a schema: left to the safety net
+    this.judged(b, [key]);
+    this.judged(h, [key]);
+    for (const raw of b.src.get(key) ?? []) this.cover(this.base, raw, key);
+    for (const raw of h.src.get(key) ?? []) this.cover(this.head, raw, key);
+    if (kb === kh) return; // absent and `true` both allow anything
+    const properties = key === "additionalProperties" || key === "unevaluatedProperties";
+    if (kh === "never")
+      this.constraint(
+        dir,
+        true,
+        false,
+        at,
+        properties ? `unknown properties are now rejected (${key}: false)` : `${key}: false (nothing allowed)`,
+      );
+    else if (kb === "never")
+      this.constraint(
+        dir,
+        false,
+        true,
+        at,
+        properties ? "unknown properties are now allowed" : `${key} is no longer false`,
+      );
+    else if (kb === "any") this.constraint(dir, true, false, at, `${key} added`);
+    else this.constraint(dir, false, true, at, `${key} removed`);
+  }
+
+  /** `not`: a wider excluded schema accepts less, so its contents compare in the other direction. */
+  private compareNot(b: View, h: View, loc: Loc, dir: Dir): void {
+    const [vb, vh] = [b.s.not, h.s.not];
+    if (vb === undefined && vh === undefined) return;
+    if (vb !== undefined && vh !== undefined) {
+      // Compared the other way round, a breaking change inside is breaking outside too, in this direction's words.
+      const from = this.changes.length;
+      this.compareSchema(vb, vh, loc.child("not"), flip(dir));
+      for (const c of this.changes.slice(from)) {
+        if (!c.rule.startsWith("request-") && !c.rule.startsWith("response-")) continue;
+        const rule: RuleId = c.breaking
+          ? dir === "request"
+            ? "request-constraint-narrowed"
+            : "response-constraint-widened"
+          : dir === "request"
+            ? "request-constraint-widened"
+            : "response-constraint-narrowed";
+        const { breaking, why }: RuleDef = POLICY[rule];
+        Object.assign(c, { rule, breaking, message: `inside not, ${c.message}` });
+        if (why) c.why = why;
+        else delete c.why;
+      }
+      return;
+    }
+    this.judged(b, ["not"]);
+    this.judged(h, ["not"]);
+    for (const raw of b.src.get("not") ?? []) this.cover(this.base, raw, "not");
+    for (const raw of h.src.get("not") ?? []) this.cover(this.head, raw, "not");
+    this.constraint(
+      dir,
+      vh !== undefined,
+      vb !== undefined,
+      loc.child("not"),
+      vh !== undefined ? "not added" : "not removed",
+    );
+  }
+
+  /** patternProperties and dependentSchemas, member by member (an absent member constrains nothing). */
+  private compareMaps(b: View, h: View, loc: Loc, dir: Dir): void {
+    for (const key of ["patternProperties", "dependentSchemas"] as const) {
+      const [mb, mh] = [b.s[key], h.s[key]];
+      if (mb === undefined && mh === undefined) continue;
+      if ((mb !== undefined && !isObj(mb)) || (mh !== undefined && !isObj(mh))) continue;
+      const [ob, oh] = [asObj(mb), asObj(mh)];
+      for (const name of new Set([...Object.keys(ob), ...Object.keys(oh)])) {
+        const at = loc.child(key, name);
+        if (name in ob && name in oh) {
+          this.compareSchema(ob[name], oh[name], at, dir);
+          continue;
+        }
+        for (const raw of (name in ob ? b : h).src.get(key) ?? [])
+          this.cover(name in ob ? this.base : this.head, raw[key], name);
+        this.constraint(dir, name in oh, name in ob, at, `${key} ${show(name)} ${name in oh ? "added" : "removed"}`);
+      }
+    }
+  }
+
+  /** prefixItems, position by position; an extra position constrains that item. */
+  private comparePrefixItems(b: View, h: View, loc: Loc, dir: Dir): void {
+    const [pb, ph] = [b.s.prefixItems, h.s.prefixItems];
+    if (pb === undefined && ph === undefined) return;
+    if ((pb !== undefined && !Array.isArray(pb)) || (ph !== undefined && !Array.isArray(ph))) return;
+    const [lb, lh] = [list(pb), list(ph)];
+    for (let i = 0; i < Math.max(lb.length, lh.length); i += 1) {
+      const at = loc.child("prefixItems", String(i));
+      if (i < lb.length && i < lh.length) {
+        this.pair(lb[i], lh[i]);
+        this.compareSchema(lb[i], lh[i], at, dir);
+        continue;
+      }
+      if (i < lb.length) this.cover(this.base, lb, i);
+      else this.cover(this.head, lh, i);
+      this.constraint(
+        dir,
+        i < lh.length,
+        i < lb.length,
+        at,
+        `prefixItems position ${i} ${i < lh.length ? "added" : "removed"}`,
+      );
+    }
+    if (pb === undefined || ph === undefined) {
+      for (const raw of b.src.get("prefixItems") ?? []) this.cover(this.base, raw, "prefixItems");
+      for (const raw of h.src.get("prefixItems") ?? []) this.cover(this.head, raw, "prefixItems");
+    }
+  }
+
+  private compareProperties(b: View, h: View, loc: Loc, dir: Dir): void {
+    const pb = asObj(b.s.properties);
+    const ph = asObj(h.s.properties);
+    const rb = new Set(strings(b.s.required));
+    const rh = new Set(strings(h.s.required));
     // readOnly properties are not sent by clients; writeOnly ones are never returned.
     const skip = (raw: unknown, doc: Obj) => {
-      const s = deref(doc, raw).node;
+      const s = resolve(doc, raw).s;
       return dir === "request" ? s.readOnly === true : s.writeOnly === true;
+    };
+    const coverProp = (v: View, doc: Obj, name: string) => {
+      for (const container of v.props.get(name) ?? []) this.cover(doc, container, name);
     };
     for (const name of new Set([...Object.keys(pb), ...Object.keys(ph)])) {
       const at = loc.child("properties", name);
-      const inB = name in pb;
-      const inH = name in ph;
-      if ((inB && skip(pb[name], this.base)) || (inH && skip(ph[name], this.head))) continue;
-      if (!inH) this.add(`${dir}-property-removed`, at, `${dir} property ${show(name)} removed`);
-      else if (!inB) {
+      const inB = name in pb && !skip(pb[name], this.base);
+      const inH = name in ph && !skip(ph[name], this.head);
+      if (!inB && !inH) {
+        coverProp(b, this.base, name);
+        coverProp(h, this.head, name);
+        continue;
+      }
+      if (!inH) {
+        coverProp(b, this.base, name);
+        coverProp(h, this.head, name);
+        this.add(`${dir}-property-removed`, at, `${dir} property ${show(name)} removed`);
+      } else if (!inB) {
+        coverProp(b, this.base, name);
+        coverProp(h, this.head, name);
         if (dir === "response") this.add("response-property-added", at, `response property ${show(name)} added`);
         else if (rh.has(name)) this.add("request-property-required", at, `new required request property ${show(name)}`);
         else this.add("request-property-added", at, `optional request property ${show(name)} added`);
@@ -590,6 +1535,13 @@ class Differ {
         this.compareSchema(pb[name], ph[name], at, dir);
       }
     }
+    // required names the schema declares no property for still make the key mandatory.
+    for (const name of new Set([...rb, ...rh])) {
+      if (name in pb || name in ph || rb.has(name) === rh.has(name)) continue;
+      const at = loc.child("required", name);
+      if (rh.has(name)) this.add(`${dir}-property-required`, at, `${dir} key ${show(name)} is now required`);
+      else this.add(`${dir}-property-optional`, at, `${dir} key ${show(name)} is no longer required`);
+    }
   }
 
   /**
@@ -598,11 +1550,15 @@ class Differ {
    */
   private compareVariants(rawB: unknown, rawH: unknown, b: View, h: View, loc: Loc, dir: Dir): void {
     const keyword = Array.isArray(h.s.oneOf) || Array.isArray(b.s.oneOf) ? "oneOf" : "anyOf";
+    const rawArray = (v: View) => {
+      const kw = Array.isArray(v.s.oneOf) ? "oneOf" : "anyOf";
+      return list(v.src.get(kw)?.[0]?.[kw]);
+    };
     const keyed = (doc: Obj, raw: unknown, v: View) =>
       new Map(
         (unionOf(v.s) ?? [raw]).map((item, index) => {
-          const { node, ref } = unionOf(v.s) ? deref(doc, item) : { node: v.s, ref: v.ref };
-          return [ref ?? str(node.title) ?? `#${index}`, { raw: item, index }] as const;
+          const { s, ref } = unionOf(v.s) ? resolve(doc, item) : { s: v.s, ref: v.ref };
+          return [ref ?? str(s.title) ?? `#${index}`, { raw: item, index }] as const;
         }),
       );
     const kb = keyed(this.base, rawB, b);
@@ -610,15 +1566,27 @@ class Differ {
     const at = (side: View, index: number) => (unionOf(side.s) ? loc.child(keyword, String(index)) : loc);
     for (const [key, { raw, index }] of kb) {
       const match = kh.get(key);
-      if (match) this.compareSchema(raw, match.raw, at(h, match.index), dir);
-      else this.add(`${dir}-variant-removed`, at(b, index), `${keyword} variant ${key} removed`);
+      if (match) {
+        this.pair(raw, match.raw);
+        this.compareSchema(raw, match.raw, at(h, match.index), dir);
+      } else {
+        const arr = rawArray(b);
+        if (arr.includes(raw)) this.cover(this.base, arr, arr.indexOf(raw));
+        this.add(`${dir}-variant-removed`, at(b, index), `${keyword} variant ${key} removed`);
+      }
     }
-    for (const [key, { index }] of kh)
-      if (!kb.has(key)) this.add(`${dir}-variant-added`, at(h, index), `${keyword} variant ${key} added`);
+    for (const [key, { raw, index }] of kh)
+      if (!kb.has(key)) {
+        const arr = rawArray(h);
+        if (arr.includes(raw)) this.cover(this.head, arr, arr.indexOf(raw));
+        this.add(`${dir}-variant-added`, at(h, index), `${keyword} variant ${key} added`);
+      }
   }
 }
 
-/** Our own rules over two bundled (or self-contained) OpenAPI documents. Pure and synchronous. */
+/** Our own rules over two bundled (or self-contained) OpenAPI documents, and the safety net. Pure and synchronous. */
 export function detectChanges(base: Obj, head: Obj): Change[] {
-  return new Differ(base, head).run();
+  // Own copies with no node shared between or within them (YAML aliases share one): a node is judged where it is.
+  const copy = (doc: Obj) => JSON.parse(JSON.stringify(doc)) as Obj;
+  return new Differ(copy(base), copy(head)).run();
 }

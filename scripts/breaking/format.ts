@@ -1,7 +1,7 @@
 /** Text and Markdown renderings of reported changes and of the policy. */
 import { escapeTerminalText } from "../../contract-core/index.js";
 import { markdownCode, markdownText } from "../escape/markdown.js";
-import { type Change, type RuleDef, POLICY } from "./policy.js";
+import { type Change, type RuleDef, POLICY, needsReview } from "./policy.js";
 
 const describeOperation = (c: Change): string => (c.operationId ? `${c.operation} (${c.operationId})` : c.operation);
 
@@ -12,10 +12,13 @@ export function formatText(report: { breaking: Change[]; nonBreaking: Change[]; 
     lines.push(`    at    ${c.location || "(operation)"}${c.component ? `  [${c.component}]` : ""}`);
     lines.push(`    what  ${c.message}`);
     if (c.why) lines.push(`    why   ${c.why}`);
-    lines.push(`    rule  ${c.rule}`);
+    if (c.before !== undefined || c.after !== undefined)
+      lines.push(`    was   ${c.before ?? "(absent)"}`, `    now   ${c.after ?? "(absent)"}`);
+    lines.push(`    rule  ${c.rule}${needsReview(c) ? " (needs review)" : ""}`);
   };
-  lines.push(`Breaking changes: ${report.breaking.length}`);
-  for (const c of report.breaking) block(c, "✘");
+  const review = report.breaking.filter(needsReview).length;
+  lines.push(`Breaking changes: ${report.breaking.length}${review > 0 ? ` (${review} need review)` : ""}`);
+  for (const c of report.breaking) block(c, needsReview(c) ? "?" : "✘");
   lines.push(`Non-breaking changes: ${report.nonBreaking.length}`);
   for (const c of report.nonBreaking)
     lines.push(`  • ${describeOperation(c)} ${c.location || "(operation)"}: ${c.message} [${c.rule}]`);
@@ -41,7 +44,7 @@ export function markdownTable(changes: Change[], extra?: (c: Change) => string):
   ];
   const rows = changes.map((c) => {
     const location = code(c.location) + (c.component ? `<br>via ${code(c.component)}` : "");
-    const rule = code(c.rule);
+    const rule = `${code(c.rule)}${needsReview(c) ? " (needs review)" : ""}`;
     const row = [code(describeOperation(c)), location, markdownText(c.message), markdownText(c.why ?? "—"), rule];
     if (!why) row.splice(3, 1);
     if (extra) row.push(markdownText(extra(c)));

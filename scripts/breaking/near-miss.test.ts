@@ -94,7 +94,133 @@ interface NearMiss {
   base?: (d: Doc) => void;
 }
 
+const hook = () => ({
+  post: {
+    description: "A person changed.",
+    requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Person" } } } },
+    responses: { "204": { description: "received" } },
+  },
+});
+const callback = () => ({
+  "{$request.query.cb}": { post: { responses: { "204": { description: "received" } } } },
+});
+const secured = (d: Doc) => {
+  d.components.securitySchemes = {
+    bearer: { type: "http", scheme: "bearer", description: "A token." },
+    key: { type: "apiKey", in: "header", name: "X-Key" },
+    oauth: { type: "oauth2", flows: { implicit: { authorizationUrl: "https://a.example", scopes: { r: "", w: "" } } } },
+  };
+  getPerson(d).security = [{ bearer: [] }, { oauth: ["r", "w"] }];
+};
+
 const NEAR_MISSES: Record<RuleId, NearMiss> = {
+  "unclassified-change": {
+    what: "an annotation-only extension (x-property-case, documented) added to a schema",
+    head: (d) => void (person(d)["x-property-case"] = "camelCase"),
+  },
+  "discriminator-changed": {
+    what: "a discriminator's mapping written through the same $refs in another key order",
+    base: (d) => {
+      person(d).properties.shape.discriminator = {
+        propertyName: "k",
+        mapping: { a: "#/components/schemas/A", b: "#/components/schemas/B" },
+      };
+    },
+    head: (d) => {
+      person(d).properties.shape.discriminator = {
+        mapping: { b: "#/components/schemas/B", a: "#/components/schemas/A" },
+        propertyName: "k",
+      };
+    },
+  },
+  "response-constraint-widened": {
+    what: "a response maxLength lowered",
+    head: (d) => void (person(d).properties.slug.maxLength = 40),
+  },
+  "request-default-changed": {
+    what: "a default changed in a response property",
+    base: (d) => void (person(d).properties.kind.default = "a"),
+    head: (d) => void (person(d).properties.kind.default = "b"),
+  },
+  "response-default-changed": {
+    what: "a default changed in a request property",
+    base: (d) => void (newList(d).properties.kind.default = "x"),
+    head: (d) => void (newList(d).properties.kind.default = "y"),
+  },
+  "webhook-removed": {
+    what: "the webhook's description changed",
+    base: (d) => void (d.webhooks = { personChanged: hook() }),
+    head: (d) => void (d.webhooks.personChanged.post.description = "Sent when a person changes."),
+  },
+  "webhook-added": {
+    what: "an operation added to the paths, not the webhooks",
+    head: (d) => void (d.paths["/people/{slug}"].delete = { responses: { "204": { description: "gone" } } }),
+  },
+  "callback-removed": {
+    what: "a callback moved into components/callbacks behind a $ref",
+    base: (d) => void (getPerson(d).callbacks = { done: callback() }),
+    head: (d) => {
+      d.components.callbacks = { Done: callback() };
+      getPerson(d).callbacks = { done: { $ref: "#/components/callbacks/Done" } };
+    },
+  },
+  "callback-added": {
+    what: "a callback moved into components/callbacks behind a $ref",
+    base: (d) => void (getPerson(d).callbacks = { done: callback() }),
+    head: (d) => {
+      d.components.callbacks = { Done: callback() };
+      getPerson(d).callbacks = { done: { $ref: "#/components/callbacks/Done" } };
+    },
+  },
+  "security-requirement-added": {
+    what: "an alternative requirement added",
+    base: secured,
+    head: (d) => void getPerson(d).security.push({ key: [] }),
+  },
+  "security-scope-added": {
+    what: "a scope removed from a requirement",
+    base: secured,
+    head: (d) => void (getPerson(d).security[1].oauth = ["r"]),
+  },
+  "security-requirement-relaxed": {
+    what: "the requirement alternatives listed in another order",
+    base: secured,
+    head: (d) => void getPerson(d).security.reverse(),
+  },
+  "security-scheme-changed": {
+    what: "the scheme's description changed",
+    base: secured,
+    head: (d) => void (d.components.securitySchemes.bearer.description = "A bearer token."),
+  },
+  "server-removed": {
+    what: "the servers listed in another order",
+    base: (d) => void (d.servers = [{ url: "https://a.example" }, { url: "https://b.example" }]),
+    head: (d) => void d.servers.reverse(),
+  },
+  "server-added": {
+    what: "a server's description changed",
+    base: (d) => void (d.servers = [{ url: "https://a.example" }]),
+    head: (d) => void (d.servers[0].description = "Production"),
+  },
+  "component-added": {
+    what: "a component added and used by a response property",
+    head: (d) => {
+      d.components.schemas.Team = { type: "object" };
+      person(d).properties.team = { $ref: "#/components/schemas/Team" };
+    },
+  },
+  "annotation-changed": {
+    what: "a description changed",
+    head: (d) => void (person(d).properties.headline.description = "The headline."),
+  },
+  "example-changed": {
+    what: "an example moved into components/examples behind a $ref (same value)",
+    base: (d) => void (ok200(d).content["application/json"].examples = { one: { value: { slug: "x" } } }),
+    head: (d) => {
+      d.components.examples = { One: { value: { slug: "x" } } };
+      ok200(d).content["application/json"].examples = { one: { $ref: "#/components/examples/One" } };
+    },
+  },
   "operation-removed": {
     what: "the path template variable renamed (same operation)",
     head: (d) => {
@@ -255,7 +381,7 @@ const NEAR_MISSES: Record<RuleId, NearMiss> = {
     what: "a response format added without a type change",
     head: (d) => void (person(d).properties.slug.format = "uuid"),
   },
-  "response-constraint-changed": {
+  "response-constraint-narrowed": {
     what: "a response constraint moved into an allOf part",
     head: (d) => {
       delete person(d).properties.slug.maxLength;

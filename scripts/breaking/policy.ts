@@ -1,13 +1,27 @@
-/** The breaking-change policy: every rule the detector reports, with its verdict and why it breaks clients. */
+/**
+ * The breaking-change policy: every rule the detector reports, with its verdict and why it breaks clients (or,
+ * for a non-breaking rule that exempts a difference, why no client can see it).
+ */
 
 export interface RuleDef {
   breaking: boolean;
   title: string;
   /** Why the change breaks existing clients (breaking rules only). */
   why?: string;
+  /** The safety net: a difference no rule classified. Breaking by default, shown as "needs review". */
+  review?: true;
 }
 
+/** The sentence every unclassified change carries. */
+export const UNCLASSIFIED_WHY = "the detector does not know what this does to clients: review it";
+
 export const POLICY = {
+  "unclassified-change": {
+    breaking: true,
+    review: true,
+    title: "A difference no rule classifies (the safety net: every other difference of the two documents)",
+    why: UNCLASSIFIED_WHY,
+  },
   "operation-removed": {
     breaking: true,
     title: "Operation removed",
@@ -63,6 +77,12 @@ export const POLICY = {
     title: "Response type changed or widened",
     why: "clients decode the old type",
   },
+  "response-constraint-widened": {
+    breaking: true,
+    title:
+      "Response constraint widened (a bound lowered/raised outward or removed, pattern/format/enum/uniqueItems/contains/not removed or replaced, a subschema widened)",
+    why: "clients relying on the documented bounds (strict decoders, UIs sized to maxLength, response validators) get values they reject",
+  },
   "request-type-changed": {
     breaking: true,
     title: "Request type changed or narrowed",
@@ -86,8 +106,18 @@ export const POLICY = {
   "request-constraint-narrowed": {
     breaking: true,
     title:
-      "Request constraint narrowed (maxLength/maximum/maxItems lowered, minLength/minimum/minItems raised, pattern/format/multipleOf/enum/uniqueItems added, additionalProperties closed)",
+      "Request constraint narrowed (a bound tightened or added; pattern/format/multipleOf/enum/uniqueItems/contains/not/dependentRequired/readOnly added or replaced; additionalProperties closed; a subschema at any depth narrowed)",
     why: "values clients send today are rejected",
+  },
+  "request-default-changed": {
+    breaking: true,
+    title: "Default of a request parameter or property added, changed or removed",
+    why: "clients that omit the value get a different behaviour than the one they rely on",
+  },
+  "discriminator-changed": {
+    breaking: true,
+    title: "discriminator added, removed or changed (propertyName or mapping)",
+    why: "clients pick the oneOf/anyOf variant by it: they decode a body as the wrong variant or fail to pick one",
   },
   "request-enum-value-removed": {
     breaking: true,
@@ -131,8 +161,38 @@ export const POLICY = {
   },
   "parameter-serialization-changed": {
     breaking: true,
-    title: "Parameter style/explode changed",
+    title: "Parameter style/explode/allowReserved changed",
     why: "clients serialize the value the old way",
+  },
+  "webhook-removed": {
+    breaking: true,
+    title: "Webhook (or one of its operations) removed",
+    why: "clients waiting for it are never called; their handlers are dead code",
+  },
+  "callback-removed": {
+    breaking: true,
+    title: "Callback (or one of its operations) removed",
+    why: "clients waiting for it are never called; their handlers are dead code",
+  },
+  "security-requirement-added": {
+    breaking: true,
+    title: "Security requirement added (an operation that needed no scheme, or fewer, now needs one more)",
+    why: "calls authenticated the documented way are refused with 401/403",
+  },
+  "security-scope-added": {
+    breaking: true,
+    title: "Security scope added to a requirement",
+    why: "tokens granted the documented scopes are refused with 403",
+  },
+  "security-scheme-changed": {
+    breaking: true,
+    title: "Security scheme changed (type, header or query name, HTTP scheme, flows)",
+    why: "clients send credentials the way the server no longer reads them",
+  },
+  "server-removed": {
+    breaking: true,
+    title: "Server URL removed",
+    why: "clients configured with that base URL call nothing",
   },
   "operation-added": { breaking: false, title: "Operation added" },
   "response-status-added": { breaking: false, title: "Response status added" },
@@ -143,7 +203,14 @@ export const POLICY = {
   "response-enum-value-removed": { breaking: false, title: "Response enum value removed or enum introduced" },
   "response-variant-removed": { breaking: false, title: "oneOf/anyOf variant removed from a response" },
   "response-type-narrowed": { breaking: false, title: "Response type narrowed" },
-  "response-constraint-changed": { breaking: false, title: "Response constraint changed" },
+  "response-constraint-narrowed": {
+    breaking: false,
+    title: "Response constraint narrowed (the server promises values within tighter bounds)",
+  },
+  "response-default-changed": {
+    breaking: false,
+    title: "Default of a response value changed (an annotation: the server sends the value)",
+  },
   "request-parameter-added": { breaking: false, title: "Optional request parameter added" },
   "request-property-added": { breaking: false, title: "Optional request body property added" },
   "request-body-added": { breaking: false, title: "Optional request body added" },
@@ -155,8 +222,22 @@ export const POLICY = {
   "request-variant-added": { breaking: false, title: "oneOf/anyOf variant added to a request" },
   "request-type-widened": { breaking: false, title: "Request type widened (e.g. integer to number, null allowed)" },
   "media-type-added": { breaking: false, title: "Request or response media type added" },
-  "description-changed": { breaking: false, title: "Description or summary changed" },
-  deprecated: { breaking: false, title: "Marked deprecated" },
+  "webhook-added": { breaking: false, title: "Webhook (or one of its operations) added" },
+  "callback-added": { breaking: false, title: "Callback (or one of its operations) added" },
+  "security-requirement-relaxed": {
+    breaking: false,
+    title: "Security requirement relaxed (a scheme or scope no longer needed, or an alternative added)",
+  },
+  "server-added": { breaking: false, title: "Server URL added" },
+  "component-added": { breaking: false, title: "Component added that no operation uses yet (only types gain it)" },
+  "description-changed": { breaking: false, title: "Description or summary changed (exempt: prose only)" },
+  "annotation-changed": {
+    breaking: false,
+    title:
+      "Annotation changed (exempt: title, $comment, tags, externalDocs, info, annotation-only x- extensions listed in spec/EXTENSIONS.md)",
+  },
+  "example-changed": { breaking: false, title: "Example changed (exempt: example, examples)" },
+  deprecated: { breaking: false, title: "Marked deprecated, or no longer deprecated" },
 } satisfies Record<string, RuleDef>;
 
 export type RuleId = keyof typeof POLICY;
@@ -173,4 +254,26 @@ export interface Change {
   component?: string;
   message: string;
   why?: string;
+  /** For an unclassified change: the value before and after, as compact JSON (absent when it did not exist). */
+  before?: string;
+  after?: string;
 }
+
+/** Whether a change needs a reviewer's judgement (the detector could not classify it); it counts as breaking. */
+export const needsReview = (change: Pick<Change, "rule">): boolean => (POLICY[change.rule] as RuleDef).review === true;
+
+/**
+ * x- extensions that only annotate (documentation, lint, mock examples, generated constants of an open list):
+ * a change to one cannot reach a client. Each is described as such in spec/EXTENSIONS.md (tested). Any other
+ * x- extension (x-requires, x-shape-not-shown) is compared by the safety net.
+ */
+export const ANNOTATION_EXTENSIONS: readonly string[] = [
+  "x-tagGroups",
+  "x-internal",
+  "x-generated",
+  "x-codeSamples",
+  "x-property-case",
+  "x-mock-match",
+  "x-limit-not-in-reference",
+  "x-known-values",
+];

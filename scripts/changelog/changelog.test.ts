@@ -72,16 +72,31 @@ describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
     expect(entries.find((e) => e.subject.startsWith("DECISIONS and BREAKING.md"))).toBeUndefined();
   });
 
-  it("shows every breaking change of the history accepted by a reviewed marker", () => {
+  it("shows every breaking change of the history accepted by a reviewed marker, but those merged before it was seen", () => {
     const breaking = entries.flatMap((e) => e.changes.filter((c) => c.kind === "breaking"));
     expect(breaking.length).toBeGreaterThanOrEqual(7);
-    expect(breaking.filter((c) => !c.accepted).map((c) => `${c.operation} ${c.location} ${c.message}`)).toEqual([]);
+    // Merged while the detector called response widening non-breaking and did not read these keywords: the
+    // changelog shows them as breaking and not reviewed. Any other unreviewed breaking change fails here.
+    const unreviewed = breaking.filter((c) => !c.accepted).map((c) => `${c.rule} ${c.operationId} ${c.location}`);
+    expect([...new Set(unreviewed.map((u) => u.split(" ").slice(0, 2).join(" ")))].sort()).toEqual([
+      "request-constraint-narrowed updateNotificationPreferences",
+      "request-default-changed createTarget",
+      "response-constraint-widened listTargets",
+      "response-constraint-widened searchPeople",
+      "response-constraint-widened updateNotificationPreferences",
+      "unclassified-change getPerson",
+      "unclassified-change searchPeople",
+    ]);
+    expect(unreviewed).toContain(
+      "request-constraint-narrowed updateNotificationPreferences /requestBody/content/application~1json/schema/properties/fields/anyOf/0/contains",
+    );
   });
 
   it("shows the three accepted breaking changes of the fidelity work as breaking, with their BREAKING.md reasons", () => {
     const markers = readFileSync(path.join(REPO_ROOT, "spec/BREAKING.md"), "utf8");
     const fidelity = entryOf("d40cec7");
-    const breaking = fidelity?.changes.filter((c) => c.kind === "breaking") ?? [];
+    // The fidelity work also removed response bounds the reference does not give: breaking by today's policy.
+    const breaking = fidelity?.changes.filter((c) => c.kind === "breaking" && c.accepted) ?? [];
     expect(breaking.map((c) => `${c.rule} ${c.operationId}`).sort()).toEqual([
       "request-constraint-narrowed createList",
       "request-constraint-narrowed createSavedQuery",

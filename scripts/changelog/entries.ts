@@ -48,7 +48,7 @@ const kindOf = (c: Change): Kind =>
     ? "breaking"
     : c.rule === "deprecated"
       ? "deprecation"
-      : c.rule === "description-changed"
+      : c.rule === "description-changed" || c.rule === "annotation-changed" || c.rule === "example-changed"
         ? "description"
         : "non-breaking";
 

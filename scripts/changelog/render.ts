@@ -3,7 +3,7 @@
  * this same fragment), the self-contained page `changelog.html` with its index by operation, and the Atom feed.
  */
 import { type Obj, isObj, listOperations } from "../../contract-core/index.js";
-import { operationKey } from "../breaking/breaking.js";
+import { needsReview, operationKey } from "../breaking/breaking.js";
 import { cspMeta, staticPagePolicy } from "../escape/csp.js";
 import { escapeHtml, fragmentHref } from "../escape/html.js";
 import { xmlCharacters } from "../escape/xml.js";
@@ -64,7 +64,7 @@ function changeItem(c: EntryChange): string {
   const lines = [`<p>${first} at ${code(c.location || "(operation)")}: ${esc(c.message)}${also}</p>`];
   if (c.component) lines.push(`<p>via ${code(c.component)}</p>`);
   if (c.kind === "breaking") {
-    lines.push(`<p>Rule ${code(c.rule)}: ${esc(c.why ?? "")}.</p>`);
+    lines.push(`<p>Rule ${code(c.rule)}${needsReview(c) ? " (needs review)" : ""}: ${esc(c.why ?? "")}.</p>`);
     lines.push(
       c.accepted
         ? `<p>Reviewed: ${esc(c.accepted)}</p>`

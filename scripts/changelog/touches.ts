@@ -194,7 +194,9 @@ export function touchesOf(change: Change, before: Revision | undefined, after: R
     : [];
   const [method = "", ...pathParts] = change.operation.split(" ");
   const consumers = [...new Set(consumersOf(change, after.consumers ?? []))];
-  return { examples, steps, recordings, client: [`client.${method}("${pathParts.join(" ")}")`], consumers };
+  // A webhook, a callback's server or the document (a server URL) is no call of the typed client.
+  const client = /^[A-Z]+ \//.test(change.operation) ? [`client.${method}("${pathParts.join(" ")}")`] : [];
+  return { examples, steps, recordings, client, consumers };
 }
 
 /** Everything several changes touch, each item once. */

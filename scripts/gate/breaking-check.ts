@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { SpecLoadError } from "../../contract-core/index.js";
-import { type Change, type Report, compareSpecFiles } from "../breaking/breaking.js";
+import { type Change, type Report, compareSpecFiles, needsReview } from "../breaking/breaking.js";
 import { applyMarkers, isMajorBump, parseMarkers } from "./breaking-markers.js";
 
 const run = promisify(execFile);
@@ -112,7 +112,9 @@ export async function breakingCheck(args: { cwd: string; base: ResolvedBase }): 
     const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
     const bump = isMajorBump(version(report.base), version(report.head));
     Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump));
-    const counts = `${report.breaking.length} breaking, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
+    // An unclassified change is breaking until a reviewer marks it: it blocks like one, and the note says so.
+    const review = report.breaking.filter(needsReview).length;
+    const counts = `${report.breaking.length} breaking${review > 0 ? ` (${review} need review)` : ""}, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
     if (outcome.blocking.length > 0)
       return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
     const accepted = outcome.accepted.length;

@@ -82,7 +82,9 @@ export function markerMatches(entry: MarkerEntry, change: Change): boolean {
 
 export function markerLine(change: Change): string {
   const operation = change.operationId ?? change.operation;
-  return `- \`${change.rule}\` \`${operation}\` \`${change.location || "(operation)"}\` — ${PLACEHOLDER}, PR link>`;
+  // A change outside any operation (a server, an unused component) is named by its document pointer.
+  const location = change.location || (change.operation === "(document)" && change.component) || "(operation)";
+  return `- \`${change.rule}\` \`${operation}\` \`${location}\` — ${PLACEHOLDER}, PR link>`;
 }
 
 /** Ready-to-paste entries: one per change, or one `*` component entry when a component change shows up in several places. */

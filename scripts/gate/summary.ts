@@ -6,7 +6,7 @@
  * scripts/escape/markdown.ts (`note` and `notes` are plain text, escaped here; `details` and `section` are
  * Markdown their producers escaped), so nothing in it starts a heading, a list, HTML or a line of its own.
  */
-import { markdownTable } from "../breaking/breaking.js";
+import { UNCLASSIFIED_WHY, markdownTable, needsReview } from "../breaking/breaking.js";
 import { showControls } from "../escape/controls.js";
 import { markdownText } from "../escape/markdown.js";
 import type { BreakingOutcome } from "./breaking-check.js";
@@ -94,6 +94,8 @@ export function renderSummary(
     const { blocking, accepted } = breaking;
     if (blocking.length > 0) {
       out.push("", `### ✘ Breaking changes (${blocking.length})`, "", markdownTable(blocking));
+      const review = blocking.filter(needsReview).length;
+      if (review > 0) out.push("", `${review} of them need review (\`unclassified-change\`): ${UNCLASSIFIED_WHY}.`);
       out.push(
         "",
         "An intended breaking change passes only through a reviewed marker: bump the major of `info.version`, or add the matching line under `## Entries` in `spec/BREAKING.md`:",
