@@ -166,7 +166,8 @@ describe("releases from a scratch history tagged v1.0.0", () => {
     await setVersion("2.0.0");
     const gate = await runGate({ cwd: dir, base: "HEAD", only: ["release"], log: () => {} });
     expect(gate.ok).toBe(true);
-    expect(gate.markdown).toContain("next release 2.0.0: `response-property-removed` on getPerson (since v1.0.0)");
+    // The check's note is escaped for Markdown like all text in the summary (scripts/escape/markdown.ts).
+    expect(gate.markdown).toContain("next release 2.0.0: \\`response-property-removed\\` on getPerson (since v1.0.0)");
   });
 
   it("a spec version that package.json does not share fails", async () => {
