@@ -9,7 +9,7 @@ import type { components } from "../../../generated/schema.js";
 import type { Area } from "../contract/context.js";
 import { invalidRequest } from "../contract/errors.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
-import { EVENT_FIELDS } from "./diffs.js";
+import { enumValues, propertyBound } from "../contract/spec-values.js";
 import type { EventField } from "./records.js";
 
 type StoredPreferences = components["schemas"]["StoredNotificationPreferences"];
@@ -21,7 +21,6 @@ const DEFAULT_FIELDS: readonly EventField[] = [
   "joined_company",
   "removed_position",
 ];
-const MAX_EMAILS = 20;
 
 export interface PreferencesRecord {
   /** null until the first PUT (GET answers the defaults). */
@@ -57,21 +56,21 @@ export function webhookConfigured(org: OrgState): boolean {
 }
 
 /** Known event fields, de-duplicated, in the given order; 400 when none remains. */
-function filterFields(values: unknown[]): EventField[] {
+function filterFields(values: unknown[], known: readonly EventField[]): EventField[] {
   const out: EventField[] = [];
   for (const v of values)
-    if (typeof v === "string" && (EVENT_FIELDS as readonly string[]).includes(v) && !out.includes(v as EventField))
+    if (typeof v === "string" && (known as readonly string[]).includes(v) && !out.includes(v as EventField))
       out.push(v as EventField);
-  if (out.length === 0) throw invalidRequest(`fields must contain at least one of: ${EVENT_FIELDS.join(", ")}`);
+  if (out.length === 0) throw invalidRequest(`fields must contain at least one of: ${known.join(", ")}`);
   return out;
 }
 
-/** Entries containing @, trimmed and lowercased; the first 20 accepted. */
-function filterEmails(values: unknown[]): string[] {
+/** Entries containing @, trimmed and lowercased; the first `max` accepted (the stored list's `maxItems`). */
+function filterEmails(values: unknown[], max: number): string[] {
   return values
     .filter((v): v is string => typeof v === "string" && v.includes("@"))
     .map((v) => v.trim().toLowerCase())
-    .slice(0, MAX_EMAILS);
+    .slice(0, max);
 }
 
 /**
@@ -90,16 +89,25 @@ export const preferencesArea = {
       return { body: { data: preferencesView(req.org) } };
     },
 
-    updateNotificationPreferences(req) {
+    updateNotificationPreferences(req, { spec }) {
+      const stored = (
+        property: "emails" | "slack_channel_id" | "slack_channel_name",
+        keyword: "maxItems" | "maxLength",
+      ) => propertyBound(spec, "NotificationPreferences", property, keyword);
       const body = req.body;
       const record = req.org.get(preferencesSlice);
       const next = { ...(record.saved ?? defaults()) };
-      if ("fields" in body) next.fields = Array.isArray(body.fields) ? filterFields(body.fields) : [...DEFAULT_FIELDS];
+      if ("fields" in body)
+        next.fields = Array.isArray(body.fields)
+          ? filterFields(body.fields, enumValues(spec, "EventField"))
+          : [...DEFAULT_FIELDS];
       if (typeof body.email_enabled === "boolean") next.email_enabled = body.email_enabled;
-      if (Array.isArray(body.emails)) next.emails = filterEmails(body.emails);
+      if (Array.isArray(body.emails)) next.emails = filterEmails(body.emails, stored("emails", "maxItems"));
       if (typeof body.slack_enabled === "boolean") next.slack_enabled = body.slack_enabled;
-      if (typeof body.slack_channel_id === "string") next.slack_channel_id = channel(body.slack_channel_id, 64);
-      if (typeof body.slack_channel_name === "string") next.slack_channel_name = channel(body.slack_channel_name, 80);
+      if (typeof body.slack_channel_id === "string")
+        next.slack_channel_id = channel(body.slack_channel_id, stored("slack_channel_id", "maxLength"));
+      if (typeof body.slack_channel_name === "string")
+        next.slack_channel_name = channel(body.slack_channel_name, stored("slack_channel_name", "maxLength"));
       record.saved = next;
       // Webhook settings are written separately: a non-empty value updates, an empty one keeps what is stored.
       const url = typeof body.webhook_url === "string" ? body.webhook_url.trim() : "";

@@ -11,7 +11,7 @@ import { nowIso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
 import { bareUrl } from "../data/urls.js";
 import { mapPeopleFilters } from "./discovery.js";
-import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
+import { resultLimitCap, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
 import { newId } from "./area-helpers.js";
@@ -134,7 +134,8 @@ export const targetsArea = {
       }
       const kind: TargetKind = body.kind === "people" ? "people" : "company";
       const auto_admit = body.auto_admit === true;
-      const result_limit = typeof body.result_limit === "number" ? Math.min(body.result_limit, RESULT_LIMIT_CAP) : null;
+      const result_limit =
+        typeof body.result_limit === "number" ? Math.min(body.result_limit, resultLimitCap(ctx.spec)) : null;
 
       if (kind === "company") {
         const company_key = findCompany(ctx.graph, input)?.key ?? `input:${bareUrl(input)}`;
@@ -156,7 +157,7 @@ export const targetsArea = {
         input,
         filters: mapPeopleFilters(input, app, body.query),
         app,
-        result_limit: effectiveLimit(t),
+        result_limit: effectiveLimit(t, ctx.spec),
       };
       return created(ctx, req.org, t);
     },
