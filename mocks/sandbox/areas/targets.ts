@@ -128,8 +128,8 @@ export const targetsArea = {
       const body = req.body;
       const input = typeof body.input === "string" ? body.input.trim() : "";
       if (!input) throw invalidRequest("input must not be blank");
-      const app: Record<string, unknown> = body.app_query ?? {};
-      if (app.certification !== undefined || app.certifications !== undefined) {
+      const app = body.app_query ?? {};
+      if ("certification" in app || "certifications" in app) {
         throw new ApiError(400, "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
       }
       const kind: TargetKind = body.kind === "people" ? "people" : "company";
