@@ -5,7 +5,7 @@
  */
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
-import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
+import { invalidRequest, notFound, operationError } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { nowIso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
@@ -130,7 +130,7 @@ export const targetsArea = {
       if (!input) throw invalidRequest("input must not be blank");
       const app = body.app_query ?? {};
       if ("certification" in app || "certifications" in app) {
-        throw new ApiError(400, "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
+        throw operationError("createTarget", "400", "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
       }
       const kind: TargetKind = body.kind === "people" ? "people" : "company";
       const auto_admit = body.auto_admit === true;
