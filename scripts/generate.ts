@@ -1,6 +1,7 @@
 /**
  * npm run generate: bundle spec/ into generated/openapi.{json,yaml} and write generated/schema.d.ts
- * (openapi-typescript, from the bundle) and generated/openapi.runtime.json (what the MSW handlers embed).
+ * (openapi-typescript, from the bundle), generated/openapi.runtime.json (what the MSW handlers embed),
+ * generated/spec-constants.ts and the example recordings (contract-tests/recordings/examples).
  * `--out <dir>` writes elsewhere (used by the drift check).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import {
 import { renderPolicyDoc } from "./breaking/format.js";
 import { renderExamplesList } from "./examples-list.js";
 import { runtimeSpec } from "./build/runtime-spec.js";
+import { generateRecordings, RECORDINGS_DIR, writeRecordings } from "../contract-tests/generate-recordings.js";
 
 export const repoRoot = REPO_ROOT;
 /** Every generated file: its name in the output folder, and where `npm run generate` commits it. */
@@ -65,7 +67,15 @@ export async function generate(outDir?: string): Promise<string[]> {
   writeFileSync(target("spec-constants.ts"), renderSpecConstants(bundled));
   writeFileSync(target("EXAMPLES.md"), renderExamplesList(doc, "generated/openapi.json"));
   writeFileSync(target("POLICY.md"), renderPolicyDoc());
-  return GENERATED_FILES.map((f) => target(f.name));
+  const written = GENERATED_FILES.map((f) => target(f.name));
+  // The example recordings follow the spec (a new operation's appear with no extra step); not in the drift
+  // check's folder: contract-tests/recordings.test.ts compares the committed ones with the spec.
+  if (!outDir) {
+    const folder = join(repoRoot, RECORDINGS_DIR);
+    writeRecordings(generateRecordings(doc as never), folder);
+    written.push(folder);
+  }
+  return written;
 }
 
 /**
