@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ERROR_TYPES, OPERATION_ERRORS } from "../generated/spec-constants.js";
-import { TYPE_BY_STATUS } from "./error-vocabulary.js";
+import { REASON_PHRASES, TYPE_BY_STATUS } from "./error-vocabulary.js";
 import { loadSpec } from "./spec.js";
 
 /** `status type` pairs, sorted. */
@@ -53,6 +53,23 @@ describe("one error vocabulary", () => {
     const statuses = [...new Set(documented.map((p) => p.split(" ")[0]))].sort();
     expect(Object.keys(TYPE_BY_STATUS).sort()).toEqual(statuses);
     for (const [status, type] of Object.entries(TYPE_BY_STATUS)) expect(documented).toContain(`${status} ${type}`);
+  });
+
+  it("REASON_PHRASES agrees with every framework-shaped example of the spec (statusCode and its error text)", () => {
+    const examples: string[] = [];
+    const walk = (node: unknown): void => {
+      if (typeof node !== "object" || node === null) return;
+      const value = (node as { value?: { statusCode?: unknown; error?: unknown } }).value;
+      if (typeof value?.statusCode === "number" && typeof value.error === "string")
+        examples.push(`${value.statusCode} ${value.error}`);
+      for (const child of Object.values(node)) walk(child);
+    };
+    walk((doc as unknown as { components: unknown }).components);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const pair of new Set(examples)) {
+      const [status, ...words] = pair.split(" ");
+      expect(REASON_PHRASES[Number(status)], pair).toBe(words.join(" "));
+    }
   });
 
   it("the checks fire: a pair missing from a table, or an extra one, is named", () => {

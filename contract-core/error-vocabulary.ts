@@ -78,7 +78,7 @@ export function isFrameworkErrorBody(body: unknown): body is FrameworkErrorBody 
 }
 
 /** Reason phrases of the statuses the spec documents a framework-shaped body for (no Node import: browser hosts use this too). */
-const REASON_PHRASES: Readonly<Record<number, string>> = {
+export const REASON_PHRASES: Readonly<Record<number, string>> = {
   400: "Bad Request",
   429: "Too Many Requests",
   500: "Internal Server Error",
