@@ -255,10 +255,12 @@ export const PROPERTY_RULES = {
     "limit": {"minimum":1,"maximum":100},
   },
   "NotificationPreferences": {
-    "fields": {"maxItems":9},
-    "emails": {"maxItems":20},
-    "slack_channel_id": {"maxLength":64},
-    "slack_channel_name": {"maxLength":80},
+    "fields": {"default":["open_to_work","between_roles","left_company","joined_company","removed_position"],"maxItems":9},
+    "email_enabled": {"default":true},
+    "emails": {"default":[],"maxItems":20},
+    "slack_enabled": {"default":false},
+    "slack_channel_id": {"default":null,"maxLength":64},
+    "slack_channel_name": {"default":null,"maxLength":80},
   },
 } as const;
 

@@ -100,6 +100,22 @@ describe("a changed spec changes the sandbox's answer with no code edit", () => 
   });
 });
 
+describe("the preferences' defaults are the spec's", () => {
+  it("GET /signals/preferences answers the stored shape's defaults, which the spec's default example shows", async () => {
+    const doc = loadSpec() as unknown as JsonObject;
+    const props = at(doc, "/components/schemas/NotificationPreferences/properties");
+    const example = at(doc, "/components/examples/PreferencesDefault").value as { data: Record<string, unknown> };
+    const { org_id: _, ...shown } = example.data;
+    const defaults = Object.fromEntries(Object.keys(shown).map((k) => [k, (props[k] as JsonObject).default]));
+    expect(defaults).toEqual(shown);
+    const changed = changedSpec((d) => {
+      at(d, "/components/schemas/NotificationPreferences/properties/fields").default = ["headline"];
+    });
+    const res = await call(open(changed), "GET", "/signals/preferences");
+    expect(res.body.data.fields).toEqual(["headline"]);
+  });
+});
+
 describe("spec-values reads fail closed", () => {
   it("a default, bound, clamp or enum the spec lacks throws, naming where it looked", () => {
     const doc = changedSpec((d) => {

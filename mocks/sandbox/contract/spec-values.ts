@@ -82,6 +82,17 @@ export function propertyBound<S extends keyof Schemas>(
   return need(propertySchema(spec, schema, property)[keyword], Number.isInteger, where);
 }
 
+/** A component property's `default` (null allowed: a default of null is a value), typed as the property. */
+export function propertyDefault<S extends keyof Schemas, P extends PropertyOf<S>>(
+  spec: SpecIndex,
+  schema: S,
+  property: P,
+): Schemas[S][P] {
+  const node = propertySchema(spec, schema, property);
+  const where = `components/schemas/${schema}/properties/${property} default`;
+  return need(node.default, () => Object.hasOwn(node, "default"), where);
+}
+
 /** A component property's `x-clamp`. */
 export function propertyClamp<S extends keyof Schemas>(spec: SpecIndex, schema: S, property: PropertyOf<S>): Clamp {
   return clampOf(propertySchema(spec, schema, property), `components/schemas/${schema}/properties/${property}`);
