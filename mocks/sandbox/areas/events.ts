@@ -8,7 +8,7 @@
 import type { Area, SandboxContext } from "../contract/context.js";
 import { Prng } from "../data/prng.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest, notFound } from "../contract/errors.js";
+import { invalidRequest, operationError } from "../contract/errors.js";
 import { echoInput } from "../../../contract-core/portable.js";
 import { defineShared, shared, type OrgState, type SandboxState } from "../contract/state.js";
 import { iso } from "./area-helpers.js";
@@ -254,7 +254,7 @@ export const eventsArea = {
       let visible: Set<string>;
       if (typeof q.list === "string") {
         const list = findList(ctx, req.org, q.list);
-        if (!list) throw notFound(`List ${echoInput(q.list)} not found`);
+        if (!list) throw operationError("listEvents", "404", "not_found", `List ${echoInput(q.list)} not found`);
         visible = listMemberKeys(ctx, req.org, list);
       } else {
         visible = memberKeys(ctx, req.org);
