@@ -43,9 +43,8 @@ function describe(status: number, statusText: string, body: unknown): { type: st
  * An error response of the service. Branch on `status` first, then on `type`:
  * - `type` is `error.type` of an application error `{ error: { type, message } }`;
  * - for the framework shape `{ statusCode, error, message }` (validation, 429) it is derived: the
- *   reference's type for the status where it names exactly one (400 `invalid_request`,
- *   401 `unauthorized`, 402 `payment_required`, 404 `not_found`, 409 `conflict`), otherwise the
- *   snake-cased `error` text (429 -> `too_many_requests`);
+ *   reference's type for the status where it names exactly one (`TYPE_BY_STATUS` of the error vocabulary,
+ *   checked against the spec), otherwise the snake-cased `error` text (429 -> `too_many_requests`);
  * - for a body in neither shape, the same rule applies to the HTTP reason phrase.
  */
 export class TalentGraphError extends Error {

@@ -1,3 +1,4 @@
+import { PARAMETER_RULES } from "../generated/spec-constants.js";
 import type { TalentGraphClient } from "./client.js";
 import { unwrap } from "./errors.js";
 import type { PeoplePage, PeopleQuery, TargetMembersPage, TargetMembersQuery } from "./schema.js";
@@ -59,8 +60,9 @@ export function paginateTargetMembers(
   query: TargetMembersQuery = {},
   options: PageOptions = {},
 ): AsyncGenerator<TargetMembersPage, void, undefined> {
-  // The page size as the service clamps it: default 50, within 1-500.
-  const limit = Math.min(500, Math.max(1, query.limit ?? 50));
+  // The page size as the service clamps it: the spec's default and `x-clamp` range.
+  const rule = PARAMETER_RULES.listTargetMembers.limit;
+  const limit = Math.min(rule["x-clamp"].maximum, Math.max(rule["x-clamp"].minimum, query.limit ?? rule.default));
   return walkPages(
     Math.max(0, query.offset ?? 0),
     async (offset) =>

@@ -6,7 +6,7 @@
  * nothing about what produces the status. Shared by `npm run coverage` and the sandbox's test harness.
  */
 import { isDeepStrictEqual } from "node:util";
-import { getValidator } from "./index.js";
+import { getValidator } from "./get-validator.js";
 import { cellsOf, paramPointer, type OperationCells, type ParamCell } from "./coverage-cells.js";
 import { preferencePairs } from "./prefer.js";
 import { DEFAULT_SPEC_PATH, loadSpec } from "./spec.js";

@@ -3,7 +3,8 @@
  * every operation x every documented status (ranges as a code they cover, e.g. 5XX -> 503), every named
  * example of every response and of a request body (so contract coverage counts each example as exercised).
  *   npm run ts -- contract-tests/generate-recordings.ts [--spec generated/openapi.json] [--out contract-tests/recordings/examples]
- * The folder is rewritten; review the diff like any other test data.
+ * The folder is rewritten (`npm run generate` does it too); review the diff like any other test data. `--help`
+ * prints the usage and touches nothing.
  * With `--requests <file>` it also writes the same exchanges as a request list for `npm run record` against
  * the Prism mock (`Prefer: code=..., example=...` picks each answer). Mock only: it includes writes.
  */
@@ -11,7 +12,15 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Exchange } from "../contract-core/index.js";
 import type { RequestSpec } from "./record.js";
-import { deref, isMain, isObj, type Obj } from "../contract-core/index.js";
+import {
+  COMMON_OPTIONS,
+  deref,
+  isMain,
+  isObj,
+  runCommand,
+  type CommandSpec,
+  type Obj,
+} from "../contract-core/index.js";
 import {
   DEFAULT_SPEC_PATH,
   listOperations,
@@ -210,23 +219,41 @@ export function mockRequests(recordings: GeneratedRecording[], basePath: string)
   });
 }
 
-if (isMain(import.meta.url)) {
-  const arg = (name: string, fallback: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-  };
-  const outDir = arg("--out", "contract-tests/recordings/examples");
-  const doc = loadSpec(arg("--spec", DEFAULT_SPEC_PATH));
-  const recordings = generateRecordings(doc);
+export const RECORDINGS_DIR = "contract-tests/recordings/examples";
+
+/** Rewrites `outDir` with the spec's recordings (the folder is emptied first); returns how many were written. */
+export function writeRecordings(recordings: readonly GeneratedRecording[], outDir: string): number {
   rmSync(outDir, { recursive: true, force: true });
   for (const { path, exchange } of recordings) {
     mkdirSync(join(outDir, path, ".."), { recursive: true });
     writeFileSync(join(outDir, path), `${JSON.stringify(exchange, null, 2)}\n`);
   }
-  console.log(`${recordings.length} recordings written to ${outDir}`);
-  const requestsFile = arg("--requests", "");
-  if (requestsFile) {
-    writeFileSync(requestsFile, `${JSON.stringify(mockRequests(recordings, serverBasePath(doc)), null, 2)}\n`);
-    console.log(`${recordings.length} mock requests written to ${requestsFile}`);
-  }
+  return recordings.length;
 }
+
+export const GENERATE_RECORDINGS_COMMAND: CommandSpec = {
+  name: "npm run ts -- contract-tests/generate-recordings.ts",
+  summary: `Rewrites ${RECORDINGS_DIR} with a recording per operation, status and example of the spec (npm run generate runs it).`,
+  options: {
+    spec: COMMON_OPTIONS.spec(DEFAULT_SPEC_PATH),
+    out: COMMON_OPTIONS.out(RECORDINGS_DIR, "the folder to rewrite with the recordings"),
+    requests: {
+      type: "string",
+      value: "<file>",
+      description: "also write the exchanges as a request list for `npm run record` against the Prism mock",
+    },
+  },
+};
+
+if (isMain(import.meta.url))
+  await runCommand(GENERATE_RECORDINGS_COMMAND, ({ values }) => {
+    const outDir = String(values.out);
+    const doc = loadSpec(String(values.spec));
+    const recordings = generateRecordings(doc);
+    console.log(`${writeRecordings(recordings, outDir)} recordings written to ${outDir}`);
+    const requestsFile = typeof values.requests === "string" ? values.requests : "";
+    if (requestsFile) {
+      writeFileSync(requestsFile, `${JSON.stringify(mockRequests(recordings, serverBasePath(doc)), null, 2)}\n`);
+      console.log(`${recordings.length} mock requests written to ${requestsFile}`);
+    }
+  });

@@ -1599,17 +1599,41 @@ export interface components {
         NotificationPreferences: {
             /** @description Organization ID. */
             org_id: string;
-            /** @description Subscribed diff fields. */
+            /**
+             * @description Subscribed diff fields (the default list when no row is saved).
+             * @default [
+             *       "open_to_work",
+             *       "between_roles",
+             *       "left_company",
+             *       "joined_company",
+             *       "removed_position"
+             *     ]
+             */
             fields: components["schemas"]["EventField"][];
-            /** @description Email delivery enabled. */
+            /**
+             * @description Email delivery enabled.
+             * @default true
+             */
             email_enabled: boolean;
-            /** @description Saved addresses (the first 20 accepted are stored). */
+            /**
+             * @description Saved addresses (the first 20 accepted are stored).
+             * @default []
+             */
             emails: string[];
-            /** @description Team-chat delivery enabled; also needs an installation and a selected channel. */
+            /**
+             * @description Team-chat delivery enabled; also needs an installation and a selected channel.
+             * @default false
+             */
             slack_enabled: boolean;
-            /** @description Team-chat channel ID. */
+            /**
+             * @description Team-chat channel ID.
+             * @default null
+             */
             slack_channel_id: string | null;
-            /** @description Team-chat channel name. */
+            /**
+             * @description Team-chat channel name.
+             * @default null
+             */
             slack_channel_name: string | null;
         };
         /** @description Preferences as returned by GET /signals/preferences; the `webhook` key is absent. */

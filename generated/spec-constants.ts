@@ -74,3 +74,407 @@ export const SAVED_QUERY_KEYS = [
   "exploring",
   "codehost_hireable",
 ] as const;
+
+/**
+ * Each operation's parameters that the spec gives a default, a bound, an enum or a clamp (`x-clamp`), by
+ * operationId and name: what code that cannot read the spec at run time (the client) needs.
+ */
+export const PARAMETER_RULES = {
+  "searchPeople": {
+    "nl": {"in":"query","minLength":1,"maxLength":400},
+    "view": {"in":"query","default":"full","enum":["full","compact"]},
+    "company": {"in":"query","minLength":1},
+    "min_company_months": {"in":"query","minimum":1},
+    "company_left_min_months_ago": {"in":"query","minimum":1,"maximum":600},
+    "company_active_during": {"in":"query","minLength":4,"maxLength":7},
+    "role_family": {"in":"query","minLength":1},
+    "min_role_months": {"in":"query","minimum":1},
+    "roles": {"in":"query","minLength":1,"maxLength":1500},
+    "keywords": {"in":"query","minLength":1},
+    "q_in": {"in":"query","default":"people","enum":["people","name","headline"]},
+    "school": {"in":"query","minLength":1},
+    "skill": {"in":"query","minLength":1},
+    "skills": {"in":"query","minLength":1,"maxLength":800},
+    "skill_match": {"in":"query","default":"any","enum":["any","all"]},
+    "language": {"in":"query","minLength":1},
+    "languages": {"in":"query","minLength":1,"maxLength":800},
+    "language_match": {"in":"query","default":"any","enum":["any","all"]},
+    "exclude_languages": {"in":"query","minLength":1,"maxLength":800},
+    "certification": {"in":"query","minLength":1,"maxLength":200},
+    "certifications": {"in":"query","minLength":1},
+    "certification_match": {"in":"query","default":"any","enum":["any","all"]},
+    "location": {"in":"query","minLength":1},
+    "exclude_locations": {"in":"query","minLength":1,"maxLength":2420},
+    "include_flagged": {"in":"query","default":false},
+    "limit": {"in":"query","default":25,"minimum":1,"maximum":100},
+    "offset": {"in":"query","default":0,"minimum":0},
+  },
+  "getPerson": {
+    "slug": {"in":"path","minLength":1},
+    "include": {"in":"query","minLength":1},
+  },
+  "listPersonCoworkers": {
+    "slug": {"in":"path","minLength":1},
+  },
+  "listSimilarPeople": {
+    "slug": {"in":"path","minLength":1},
+  },
+  "getCompanyOrbit": {
+    "key": {"in":"path","minLength":1},
+  },
+  "getList": {
+    "id": {"in":"path","minLength":1},
+  },
+  "deleteList": {
+    "id": {"in":"path","minLength":1},
+  },
+  "addListMembers": {
+    "id": {"in":"path","minLength":1},
+  },
+  "updateListMember": {
+    "id": {"in":"path","minLength":1},
+  },
+  "listTargetMembers": {
+    "status": {"in":"query","default":"all"},
+    "stint": {"in":"query","default":"all"},
+    "depth": {"in":"query","default":"all"},
+    "limit": {"in":"query","default":50,"x-clamp":{"minimum":1,"maximum":500}},
+    "offset": {"in":"query","default":0,"x-clamp":{"minimum":0}},
+  },
+  "setTargetMemberStatus": {
+    "status": {"in":"query","default":"all"},
+    "stint": {"in":"query","default":"all"},
+    "depth": {"in":"query","default":"all"},
+  },
+  "listEvents": {
+    "since": {"in":"query","minLength":1},
+    "type": {"in":"query","enum":["open_to_work","between_roles","exploring","left_company","joined_company","removed_position","headline","about","role_description"]},
+    "list": {"in":"query","minLength":1},
+    "cursor": {"in":"query","minLength":1},
+    "limit": {"in":"query","default":25,"minimum":1,"maximum":100},
+  },
+} as const;
+
+/** The same for the properties of the spec's component schemas, by schema and property name. */
+export const PROPERTY_RULES = {
+  "ExploringReason": {
+    "field": {"enum":["headline","about","role_description"]},
+  },
+  "ExploringEvidence": {
+    "side": {"enum":["before","after"]},
+    "source": {"enum":["snapshot"]},
+  },
+  "Certification": {
+    "name": {"minLength":1},
+  },
+  "MatchRole": {
+    "scope": {"enum":["company","anywhere"]},
+  },
+  "PeopleSearchFilters": {
+    "q_in": {"enum":["people","name","headline"]},
+    "skill_match": {"enum":["any","all"]},
+    "language_match": {"enum":["any","all"]},
+    "certification_match": {"enum":["any","all"]},
+  },
+  "PeopleSearchMeta": {
+    "count": {"minimum":0},
+    "limit": {"minimum":1,"maximum":100},
+    "offset": {"minimum":0},
+    "total": {"minimum":0},
+  },
+  "FrameworkError": {
+    "statusCode": {"minimum":400,"maximum":599},
+  },
+  "CompanyOrbit": {
+    "current": {"maxItems":40},
+    "leavers": {"maxItems":40},
+  },
+  "SavedQuery": {
+    "name": {"minLength":1,"maxLength":80},
+  },
+  "List": {
+    "member_count": {"minimum":0},
+  },
+  "CountMeta": {
+    "count": {"minimum":0},
+  },
+  "CreateListRequest": {
+    "description": {"maxLength":400},
+  },
+  "TargetJob": {
+    "status": {"enum":["pending","running","done","failed"]},
+    "phase": {"enum":["queued","resolving","discovering","enriching","done",null]},
+    "total": {"minimum":0},
+    "completed": {"minimum":0},
+    "failed": {"minimum":0},
+  },
+  "Target": {
+    "kind": {"enum":["company","people"]},
+    "watching_count": {"minimum":0},
+    "proposed_count": {"minimum":0},
+    "excluded_count": {"minimum":0},
+    "enriched_count": {"minimum":0},
+    "member_count": {"minimum":0},
+    "current_count": {"minimum":0},
+    "alum_count": {"minimum":0},
+    "allocation_used": {"minimum":0},
+    "in_graph_count": {"minimum":0},
+    "result_limit": {"minimum":1},
+  },
+  "AppQueryRole": {
+    "titleMatch": {"enum":["exact","contains"]},
+  },
+  "AppQuery": {
+    "skillMatch": {"enum":["any","all"]},
+    "languageMatch": {"enum":["any","all"]},
+  },
+  "CreateTargetRequest": {
+    "input": {"minLength":1,"maxLength":400},
+    "kind": {"enum":["company","people"]},
+    "auto_admit": {"default":false},
+    "result_limit": {"minimum":1,"x-clamp":{"maximum":4000}},
+  },
+  "UpdateTargetRequest": {
+    "title": {"minLength":1,"maxLength":80},
+  },
+  "TargetMember": {
+    "status": {"enum":["watching","excluded","proposed"]},
+  },
+  "SetMemberStatusRequest": {
+    "status": {"enum":["watching","excluded","proposed"]},
+    "apply": {"default":"selected","enum":["selected","filter"]},
+    "urls": {"minItems":1,"maxItems":500},
+  },
+  "Event": {
+    "field": {"enum":["open_to_work","between_roles","exploring","left_company","joined_company","removed_position","headline","about","role_description"]},
+    "severity": {"enum":["hot","quiet"]},
+    "source": {"enum":["ingest","snapshot_diff","demo"]},
+  },
+  "EventsMeta": {
+    "count": {"minimum":0},
+    "limit": {"minimum":1,"maximum":100},
+  },
+  "NotificationPreferences": {
+    "fields": {"default":["open_to_work","between_roles","left_company","joined_company","removed_position"],"maxItems":9},
+    "email_enabled": {"default":true},
+    "emails": {"default":[],"maxItems":20},
+    "slack_enabled": {"default":false},
+    "slack_channel_id": {"default":null,"maxLength":64},
+    "slack_channel_name": {"default":null,"maxLength":80},
+  },
+} as const;
+
+/**
+ * Every component schema that is an enum: its values in the spec's order, checked against the generated
+ * union (spec-constants.test-d.ts), so code iterating one meets every value the type has.
+ */
+export const ENUMS = {
+  "ExploringField": ["headline","about","role_description"],
+  "KeywordScope": ["people","name","headline"],
+  "MatchMode": ["any","all"],
+  "TargetKind": ["company","people"],
+  "JobStatus": ["pending","running","done","failed"],
+  "JobPhase": ["queued","resolving","discovering","enriching","done",null],
+  "MemberStatus": ["watching","excluded","proposed"],
+  "EventField": ["open_to_work","between_roles","exploring","left_company","joined_company","removed_position","headline","about","role_description"],
+} as const;
+
+/**
+ * The error types each operation documents, by operationId and status: the `error.type` of every example of
+ * its 4xx responses (a status documented with no typed example has an empty list).
+ */
+export const OPERATION_ERRORS = {
+  "searchPeople": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "getPerson": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "listPersonCoworkers": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "listSimilarPeople": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "searchCompanies": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "getCompanyOrbit": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "suggest": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "getAccount": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "429": [],
+  },
+  "listSavedQueries": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "createSavedQuery": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "getSavedQuery": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "listLists": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "createList": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "getList": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "deleteList": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "addListMembers": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "updateListMember": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "listTargets": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "createTarget": {
+    "400": ["invalid_request","certification_target_unsupported"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "409": ["conflict"],
+    "429": [],
+  },
+  "getTarget": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "deleteTarget": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "updateTarget": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "retryTarget": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "409": ["conflict"],
+    "429": [],
+  },
+  "listTargetMembers": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "setTargetMemberStatus": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "409": ["conflict"],
+    "429": [],
+  },
+  "listEvents": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "404": ["not_found"],
+    "429": [],
+  },
+  "getNotificationPreferences": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "updateNotificationPreferences": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+  "sendTestDigest": {
+    "400": ["invalid_request"],
+    "401": ["unauthorized"],
+    "402": ["payment_required"],
+    "429": [],
+  },
+} as const;

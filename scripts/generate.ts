@@ -1,6 +1,7 @@
 /**
  * npm run generate: bundle spec/ into generated/openapi.{json,yaml} and write generated/schema.d.ts
- * (openapi-typescript, from the bundle) and generated/openapi.runtime.json (what the MSW handlers embed).
+ * (openapi-typescript, from the bundle), generated/openapi.runtime.json (what the MSW handlers embed),
+ * generated/spec-constants.ts and the example recordings (contract-tests/recordings/examples).
  * `--out <dir>` writes elsewhere (used by the drift check).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import {
 import { renderPolicyDoc } from "./breaking/format.js";
 import { renderExamplesList } from "./examples-list.js";
 import { runtimeSpec } from "./build/runtime-spec.js";
+import { generateRecordings, RECORDINGS_DIR, writeRecordings } from "../contract-tests/generate-recordings.js";
 
 export const repoRoot = REPO_ROOT;
 /** Every generated file: its name in the output folder, and where `npm run generate` commits it. */
@@ -65,7 +67,15 @@ export async function generate(outDir?: string): Promise<string[]> {
   writeFileSync(target("spec-constants.ts"), renderSpecConstants(bundled));
   writeFileSync(target("EXAMPLES.md"), renderExamplesList(doc, "generated/openapi.json"));
   writeFileSync(target("POLICY.md"), renderPolicyDoc());
-  return GENERATED_FILES.map((f) => target(f.name));
+  const written = GENERATED_FILES.map((f) => target(f.name));
+  // The example recordings follow the spec (a new operation's appear with no extra step); not in the drift
+  // check's folder: contract-tests/recordings.test.ts compares the committed ones with the spec.
+  if (!outDir) {
+    const folder = join(repoRoot, RECORDINGS_DIR);
+    writeRecordings(generateRecordings(doc as never), folder);
+    written.push(folder);
+  }
+  return written;
 }
 
 /**
@@ -89,12 +99,24 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
     method: method.toUpperCase(),
     path,
   }));
+  const rules = specRules(doc);
   const literal = (item: unknown) =>
     isObj(item)
       ? `{ ${Object.entries(item)
           .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
           .join(", ")} }`
       : JSON.stringify(item);
+  // Two levels of keys, one line per leaf (a parameter's rules, an enum's values).
+  const nested = (table: Record<string, Record<string, unknown> | unknown[]>) =>
+    `{\n${Object.entries(table)
+      .map(([key, inner]) =>
+        Array.isArray(inner)
+          ? `  ${JSON.stringify(key)}: ${JSON.stringify(inner)},\n`
+          : `  ${JSON.stringify(key)}: {\n${Object.entries(inner)
+              .map(([name, leaf]) => `    ${JSON.stringify(name)}: ${JSON.stringify(leaf)},\n`)
+              .join("")}  },\n`,
+      )
+      .join("")}}`;
   const list = (items: unknown[]) => items.map((item) => `  ${literal(item)},\n`).join("");
   return [
     `/* ${NOTICE} */\n\n`,
@@ -103,8 +125,93 @@ export function renderSpecConstants(doc: Record<string, unknown>): string {
     "/** Every operation of the spec: its operationId, method and path template, in document order. */\n",
     `export const OPERATIONS = [\n${list(operations)}] as const;\n\n`,
     "/** The keys a saved query keeps (the spec's SavedQueryFilters, `propertyNames`), in the spec's order. */\n",
-    `export const SAVED_QUERY_KEYS = [\n${list(savedKeys)}] as const;\n`,
+    `export const SAVED_QUERY_KEYS = [\n${list(savedKeys)}] as const;\n\n`,
+    "/**\n * Each operation's parameters that the spec gives a default, a bound, an enum or a clamp (`x-clamp`), by\n",
+    " * operationId and name: what code that cannot read the spec at run time (the client) needs.\n */\n",
+    `export const PARAMETER_RULES = ${nested(rules.parameters)} as const;\n\n`,
+    "/** The same for the properties of the spec's component schemas, by schema and property name. */\n",
+    `export const PROPERTY_RULES = ${nested(rules.properties)} as const;\n\n`,
+    "/**\n * Every component schema that is an enum: its values in the spec's order, checked against the generated\n",
+    " * union (spec-constants.test-d.ts), so code iterating one meets every value the type has.\n */\n",
+    `export const ENUMS = ${nested(rules.enums)} as const;\n\n`,
+    "/**\n * The error types each operation documents, by operationId and status: the `error.type` of every example of\n",
+    " * its 4xx responses (a status documented with no typed example has an empty list).\n */\n",
+    `export const OPERATION_ERRORS = ${nested(rules.errors)} as const;\n`,
   ].join("");
+}
+
+/** The schema keywords that are a default, a bound or a clamp (what code must not write again). */
+export const RULE_KEYWORDS = [
+  "default",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "enum",
+  "x-clamp",
+] as const;
+
+type Rules = Record<string, Record<string, Record<string, unknown>>>;
+
+/** The defaults, bounds, enums and clamps of every parameter and component property, and each operation's error types. */
+export function specRules(doc: Record<string, unknown>): {
+  parameters: Rules;
+  properties: Rules;
+  enums: Record<string, unknown[]>;
+  errors: Record<string, Record<string, string[]>>;
+} {
+  const ruleOf = (raw: unknown): Record<string, unknown> | null => {
+    const schema = deref(doc, raw);
+    if (!isObj(schema)) return null;
+    const out: Record<string, unknown> = {};
+    for (const key of RULE_KEYWORDS) if (schema[key] !== undefined) out[key] = schema[key];
+    return Object.keys(out).length > 0 ? out : null;
+  };
+  const parameters: Rules = {};
+  const errors: Record<string, Record<string, string[]>> = {};
+  for (const { operation, pathItem } of listOperations(doc)) {
+    const id = String(operation.operationId);
+    const declared = [
+      ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+      ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+    ];
+    for (const raw of declared) {
+      const p = deref(doc, raw);
+      if (!isObj(p) || typeof p.name !== "string") continue;
+      const rule = ruleOf(p.schema);
+      if (rule) (parameters[id] ??= {})[p.name] = { in: p.in, ...rule };
+    }
+    const responses = isObj(operation.responses) ? operation.responses : {};
+    for (const [status, raw] of Object.entries(responses)) {
+      if (!/^4\d\d$/.test(status)) continue;
+      const response = deref(doc, raw);
+      const media = isObj(response) && isObj(response.content) ? response.content["application/json"] : undefined;
+      const examples = isObj(media) && isObj(media.examples) ? Object.values(media.examples) : [];
+      const types = new Set<string>();
+      for (const example of examples) {
+        const value = (deref(doc, example) as { value?: { error?: { type?: unknown } } } | undefined)?.value;
+        if (typeof value?.error?.type === "string") types.add(value.error.type);
+      }
+      (errors[id] ??= {})[status] = [...types];
+    }
+  }
+  const properties: Rules = {};
+  const enums: Record<string, unknown[]> = {};
+  const schemas = isObj(doc.components) && isObj(doc.components.schemas) ? doc.components.schemas : {};
+  for (const [name, raw] of Object.entries(schemas)) {
+    const schema = deref(doc, raw);
+    if (!isObj(schema)) continue;
+    if (Array.isArray(schema.enum)) enums[name] = schema.enum;
+    for (const [property, value] of Object.entries(isObj(schema.properties) ? schema.properties : {})) {
+      const rule = ruleOf(value);
+      if (rule) (properties[name] ??= {})[property] = rule;
+    }
+  }
+  return { parameters, properties, enums, errors };
 }
 
 export const GENERATE_COMMAND: CommandSpec = {

@@ -17,7 +17,7 @@ import {
   type ParamDependency,
   type SchemaCheck,
 } from "../../contract-core/index.js";
-import type { EngineRequest } from "./engine.js";
+import type { EngineRequest } from "./engine-request.js";
 
 type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 

@@ -6,7 +6,7 @@
 // never use the memo.
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import type { Preferences } from "../../contract-core/index.js";
-import type { EngineRequest } from "./engine.js";
+import type { EngineRequest } from "./engine-request.js";
 
 type IHttpOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 

@@ -3,22 +3,17 @@
  * graph, or from a Target member for people outside the graph) that successive diffs change, so the `before`
  * of a diff is the `after` of the previous one for the same field.
  */
+import { ENUMS } from "../../../generated/spec-constants.js";
 import type { Graph } from "../data/graph.js";
 import type { Prng } from "../data/prng.js";
 import { synthesizeHeadline, synthesizeProfileText } from "../data/synthesis.js";
 import type { EventField, EventView, MemberProfile } from "./records.js";
 
-export const EVENT_FIELDS: readonly EventField[] = [
-  "open_to_work",
-  "between_roles",
-  "exploring",
-  "left_company",
-  "joined_company",
-  "removed_position",
-  "headline",
-  "about",
-  "role_description",
-];
+/**
+ * The fields a diff can change: the spec's EventField enum as generated (ENUMS), so a value added to the spec
+ * reaches applyDiff's switch, where tsc asks how that field changes.
+ */
+export const EVENT_FIELDS: readonly EventField[] = ENUMS.EventField;
 
 export interface LiveProfile {
   slug: string | null;

@@ -8,7 +8,15 @@ import { generatedGraph } from "../data/generate.js";
 import { countriesOf } from "../data/geo.js";
 import { DEFAULT_OPTIONS } from "../contract/options.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { mapPeopleFilters, peopleCandidates, type Candidate } from "./discovery.js";
+import { loadSpec } from "../../../contract-core/index.js";
+import { QUERY_KEYS } from "../domain/filters.js";
+import {
+  mapPeopleFilters,
+  peopleCandidates,
+  TARGET_FILTER_MAPPING,
+  type Candidate,
+  type FilterMapping,
+} from "./discovery.js";
 
 const graph = generatedGraph(DEFAULT_OPTIONS);
 const SALT = "5f1c2a4e-8b0d-4c9a-9e21-3b7d6f0a1c55";
@@ -54,5 +62,31 @@ describe("people Target discovery", () => {
       const country = c.enrichment.profile.location!.split(", ").at(-1)!;
       expect(countriesOf("Europe"), c.key).toContain(country.toLowerCase());
     }
+  });
+});
+
+describe("the Target filter mapping", () => {
+  it("off-graph members honour the provider's seniorities and current employers, as graph members do", () => {
+    const junior = peopleCandidates(graph, mapPeopleFilters("", {}, { seniorities: ["junior"] }), SALT, 4000);
+    expect(junior.filter((c) => !c.in_graph).length).toBeGreaterThan(0);
+    for (const c of junior)
+      expect(
+        currentTitles(c).some((t) => /junior/i.test(t)),
+        c.network_url,
+      ).toBe(true);
+    const employer = junior.find((c) => c.in_graph && c.stub.current_company)!.stub.current_company!;
+    const filters = mapPeopleFilters("", {}, { seniorities: ["junior"], company_ids: [employer] });
+    const there = peopleCandidates(graph, filters, SALT, 4000).filter((c) => !c.in_graph);
+    expect(there.length).toBeGreaterThan(0);
+    for (const c of there) expect(c.enrichment.profile.current_company).toBe(employer);
+  });
+
+  it("names every app_query key of the spec, and every filter of the search table", () => {
+    const spec = loadSpec() as unknown as { components: { schemas: { AppQuery: { properties: object } } } };
+    const named = new Set(
+      Object.values(TARGET_FILTER_MAPPING).flatMap((m: FilterMapping) => ("appQuery" in m ? m.appQuery : [])),
+    );
+    expect([...named].sort()).toEqual(Object.keys(spec.components.schemas.AppQuery.properties).sort());
+    expect(Object.keys(TARGET_FILTER_MAPPING).sort()).toEqual([...QUERY_KEYS].sort());
   });
 });

@@ -20,6 +20,7 @@ import type { Company } from "../data/resources.js";
 import { Prng } from "../data/prng.js";
 import { ALL_TITLES, familyTitles, synthesizePerson } from "../data/synthesis.js";
 import { slugify } from "../data/generate.js";
+import type { FilterKey } from "../domain/filters.js";
 import { compilePlaces } from "../domain/locations.js";
 import {
   matchPerson,
@@ -91,6 +92,54 @@ function unique(values: string[]): string[] {
   return [...seen.values()];
 }
 
+type AppQuery = components["schemas"]["AppQuery"];
+
+/** How one search filter reaches a people Target: the app_query keys that carry it, or why none does. */
+export type FilterMapping = { appQuery: readonly (keyof AppQuery)[]; reads: string } | { notMapped: string };
+
+/**
+ * Every search filter of the spec (the filter table's keys, domain/filters.ts) and what a people Target does
+ * with it: typed by the same keys, so a filter added to the spec and the search table without a decision here
+ * fails tsc naming it (discovery.test-d.ts). The reference states the mapping ("keywords, school, skills,
+ * languages, role titles and families, location and exclusions are used"); what it does not list is not mapped.
+ */
+export type TargetFilterMapping<Keys extends string = FilterKey> = { readonly [K in Keys]: FilterMapping };
+
+const NO_APP_KEY = "app_query has no key for it";
+export const TARGET_FILTER_MAPPING: TargetFilterMapping = {
+  nl: { notMapped: "a Target takes no natural-language query: its input is the fallback keyword text" },
+  company: { appQuery: ["company"], reads: "the derived name only: never company_ids" },
+  min_company_months: { notMapped: NO_APP_KEY },
+  company_active_during: { notMapped: NO_APP_KEY },
+  company_current: { appQuery: ["companyCurrent"], reads: "nothing: never company_ids" },
+  company_left_min_months_ago: {
+    appQuery: ["companyLeftMinMonthsAgo"],
+    reads: "a positive value: recently_changed_jobs",
+  },
+  role_family: { appQuery: ["roles"], reads: "each role's family: role_families" },
+  min_role_months: { notMapped: "a role's minMonths is not mapped" },
+  roles: { appQuery: ["roles"], reads: "each role's title and titles: titles" },
+  q_in: { notMapped: NO_APP_KEY },
+  keywords: { appQuery: ["keywords"], reads: "keywords (else the input)" },
+  school: { appQuery: ["school"], reads: "school" },
+  skill: { appQuery: ["skill"], reads: "skills" },
+  skills: { appQuery: ["skills"], reads: "skills" },
+  skill_match: { appQuery: ["skillMatch"], reads: "skill_match" },
+  language: { appQuery: ["language"], reads: "languages" },
+  languages: { appQuery: ["languages"], reads: "languages" },
+  language_match: { appQuery: ["languageMatch"], reads: "language_match" },
+  exclude_languages: { appQuery: ["excludeLanguages"], reads: "exclude_languages" },
+  certification: { notMapped: "a Target refuses it: 400 certification_target_unsupported" },
+  certifications: { notMapped: "a Target refuses it: 400 certification_target_unsupported" },
+  certification_match: { notMapped: NO_APP_KEY },
+  location: { appQuery: ["location"], reads: "location_ids" },
+  exclude_locations: { appQuery: ["excludeLocations"], reads: "exclude_location_ids" },
+  open_to_work: { notMapped: NO_APP_KEY },
+  between_roles: { appQuery: ["betweenRoles"], reads: "true: recently_changed_jobs" },
+  exploring: { notMapped: NO_APP_KEY },
+  codehost_hireable: { notMapped: NO_APP_KEY },
+};
+
 /**
  * The reference's app_query mapping: keywords, school, skills, languages, role titles and families, location
  * and exclusions are used; a positive companyLeftMinMonthsAgo or betweenRoles true maps to
@@ -98,12 +147,13 @@ function unique(values: string[]): string[] {
  * minMonths and scope are not mapped. The provider `query` keys override the mapped ones (query.keywords
  * overrides the keyword generated from input or app_query). Empty values are left out.
  */
-export function mapPeopleFilters(input: string, app: Record<string, unknown>, providerQuery: unknown): PeopleFilters {
+export function mapPeopleFilters(input: string, app: AppQuery, providerQuery: unknown): PeopleFilters {
   // Only the provider keys below are read: any other key of `query` is dropped.
   const query = isObj(providerQuery) ? providerQuery : {};
-  const roles = Array.isArray(app.roles)
-    ? app.roles.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null)
-    : [];
+  // Each role as sent: the schema's types are checked, but read defensively (unknown keys, odd items).
+  const roles = (Array.isArray(app.roles) ? (app.roles as unknown[]) : []).filter(
+    (r): r is Record<string, unknown> => typeof r === "object" && r !== null,
+  );
   const mapped: PeopleFilters = {
     keywords: text(app.keywords) ?? input,
     titles: unique(roles.flatMap((r) => [...(text(r.title) ? [text(r.title)!] : []), ...strings(r.titles)])),
@@ -280,7 +330,12 @@ export function peopleCandidates(graph: Graph, filters: PeopleFilters, salt: str
     graph,
     salt,
     offGraphCount(found.length),
-    (rng) => ({ title: rng.pick(titles), company: "Stealth Startup", isCurrent: null }),
+    (rng) => ({
+      title: withSeniority(rng.pick(titles), filters.seniorities, rng),
+      // A Target that names current employers finds people who work there now.
+      company: filters.company_ids ? rng.pick(filters.company_ids) : "Stealth Startup",
+      isCurrent: null,
+    }),
     placeTest(filters),
   );
   return [...found, ...extra].slice(0, limit);
@@ -292,6 +347,15 @@ function placeTest(f: PeopleFilters): ((place: LowerLocation) => boolean) | unde
   const inside = f.location_ids ? compilePlaces(f.location_ids) : null;
   const outside = f.exclude_location_ids ? compilePlaces(f.exclude_location_ids) : null;
   return (place) => (inside === null || inside(place)) && (outside === null || !outside(place));
+}
+
+/**
+ * A title that passes the Target's seniorities as a graph person's must (a current title containing one of
+ * them): kept when it already names one, else one of them put first ("Junior Data Engineer").
+ */
+function withSeniority(title: string, seniorities: readonly string[] | undefined, rng: Prng): string {
+  if (!seniorities?.length || seniorities.some((s) => title.toLowerCase().includes(s.toLowerCase()))) return title;
+  return `${titleCase(rng.pick(seniorities))} ${title}`;
 }
 
 function titleCase(s: string): string {

@@ -8,10 +8,11 @@
 import type { Area, SandboxContext } from "../contract/context.js";
 import { Prng } from "../data/prng.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest, notFound } from "../contract/errors.js";
+import { invalidRequest, operationError } from "../contract/errors.js";
 import { echoInput } from "../../../contract-core/portable.js";
 import { defineShared, shared, type OrgState, type SandboxState } from "../contract/state.js";
 import { iso } from "./area-helpers.js";
+import { parameterValue } from "../contract/spec-values.js";
 import { EMPTY_PROFILE } from "./discovery.js";
 import { applyDiff, EVENT_FIELDS, liveFromGraph, liveFromMember, type LiveProfile } from "./diffs.js";
 import { findList, listMemberKeys } from "./lists.js";
@@ -24,7 +25,6 @@ const DEMO_EVERY = 6;
 const DEMO_ORBIT_SIZE = 3;
 /** Oldest diffs are dropped beyond this (the reference gives no retention guarantee). */
 const MAX_EVENTS = 50_000;
-const EVENTS_LIMIT_DEFAULT = 25;
 
 export interface StoredEvent extends EventView {
   /** Normalized profile URL (no scheme) of the person. */
@@ -250,11 +250,11 @@ export const eventsArea = {
       const q = req.query;
       const since = typeof q.since === "string" ? parseSince(q.since, ctx.options.now()) : null;
       const cursor = typeof q.cursor === "string" ? decodeCursor(q.cursor) : null;
-      const limit = typeof q.limit === "number" ? q.limit : EVENTS_LIMIT_DEFAULT;
+      const limit = parameterValue(ctx.spec, "listEvents", "limit", q);
       let visible: Set<string>;
       if (typeof q.list === "string") {
         const list = findList(ctx, req.org, q.list);
-        if (!list) throw notFound(`List ${echoInput(q.list)} not found`);
+        if (!list) throw operationError("listEvents", "404", "not_found", `List ${echoInput(q.list)} not found`);
         visible = listMemberKeys(ctx, req.org, list);
       } else {
         visible = memberKeys(ctx, req.org);

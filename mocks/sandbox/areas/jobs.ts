@@ -6,6 +6,8 @@
  * POST /__sandbox/jobs/advance; with --job-speed S > 0 a timer steps each job every PHASE_MS / S ms.
  */
 import type { SandboxContext } from "../contract/context.js";
+import type { SpecIndex } from "../contract/spec.js";
+import { propertyClamp } from "../contract/spec-values.js";
 import type { OrgState } from "../contract/state.js";
 import { iso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
@@ -17,8 +19,9 @@ import { everyTarget, hasActiveJob, latestJob } from "./targets-store.js";
 
 /** One phase lasts this long at --job-speed 1. */
 export const PHASE_MS = 2000;
-/** The deployment cap of result_limit (TRACK_COMPANY_MAX_PEOPLE). */
-export const RESULT_LIMIT_CAP = 4000;
+/** The deployment cap of result_limit (TRACK_COMPANY_MAX_PEOPLE): the spec's `x-clamp` of the property. */
+export const resultLimitCap = (spec: SpecIndex): number =>
+  propertyClamp(spec, "CreateTargetRequest", "result_limit").maximum;
 const ENRICH_INITIAL = 2000;
 const ENRICH_REFRESH = 500;
 /** Share of candidates a `partial` job cannot fetch (at least one). */
@@ -66,8 +69,8 @@ export function trackJobType(target: TargetRecord): JobType {
   return target.kind === "people" ? "track_people" : "track_company";
 }
 
-export function effectiveLimit(target: TargetRecord): number {
-  return target.result_limit ?? RESULT_LIMIT_CAP;
+export function effectiveLimit(target: TargetRecord, spec: SpecIndex): number {
+  return target.result_limit ?? resultLimitCap(spec);
 }
 
 function fail(job: JobRecord, error: string): void {
@@ -88,7 +91,7 @@ function resolve(ctx: SandboxContext, target: TargetRecord): boolean {
 }
 
 function candidatesFor(ctx: SandboxContext, target: TargetRecord): Candidate[] {
-  const limit = effectiveLimit(target);
+  const limit = effectiveLimit(target, ctx.spec);
   if (target.kind === "company") {
     const company = target.company_key ? ctx.graph.companyByKey.get(target.company_key) : undefined;
     return company ? companyCandidates(ctx.graph, company, target.id, limit) : [];

@@ -8,7 +8,7 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest, notFound } from "../contract/errors.js";
+import { invalidRequest, notFound, operationError } from "../contract/errors.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
 import { nowIso, requiredName } from "./area-helpers.js";
 import type { ListView } from "./records.js";
@@ -273,7 +273,13 @@ export const listsArea = {
       const list = requireList(ctx, req.org, req.params.id);
       const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
-      if (!m) throw notFound(`Membership ${echoInput(id)} not found in List ${list.name}`);
+      if (!m)
+        throw operationError(
+          "updateListMember",
+          "404",
+          "not_found",
+          `Membership ${echoInput(id)} not found in List ${list.name}`,
+        );
       const body = req.body ?? {};
       const now = nowIso(ctx);
       applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);

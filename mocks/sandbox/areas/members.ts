@@ -4,6 +4,7 @@
  * enqueueing, `updated` counts).
  */
 import type { Area } from "../contract/context.js";
+import { parameterClamp, parameterDefault, type Clamp } from "../contract/spec-values.js";
 import { countriesOf } from "../data/geo.js";
 import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
@@ -18,8 +19,6 @@ import { hasActiveJob } from "./targets-store.js";
 import { requireTarget } from "./targets.js";
 
 const WATCH_NOT_FOUND = "watch not found";
-const MEMBER_LIMIT_DEFAULT = 50;
-const MEMBER_LIMIT_MAX = 500;
 
 const RECRUITER = /recruit|talent[\s-]*acquisition|sourcer|sourcing|staffing|talent[\s-]*partner/i;
 const STATUS_RANK: Record<MemberStatus, number> = { proposed: 0, watching: 1, excluded: 2 };
@@ -167,8 +166,8 @@ function filterMembers(t: TargetRecord, f: MemberFilters): MemberRecord[] {
   return [...t.members.values()].filter((m) => memberMatches(m, f)).sort(compareMembers);
 }
 
-const clamp = (v: unknown, dflt: number, min: number, max: number) =>
-  Math.min(max, Math.max(min, typeof v === "number" ? Math.trunc(v) : dflt));
+const clamp = (v: unknown, dflt: number, { minimum, maximum }: Clamp) =>
+  Math.min(maximum, Math.max(minimum, typeof v === "number" ? Math.trunc(v) : dflt));
 
 /** Selected mode: the rows of the normalized, de-duplicated URLs (unusable values ignored). */
 function selectedRows(t: TargetRecord, urls: unknown): MemberRecord[] {
@@ -182,11 +181,16 @@ function selectedRows(t: TargetRecord, urls: unknown): MemberRecord[] {
 export const membersArea = {
   name: "members",
   handlers: {
-    listTargetMembers(req) {
+    listTargetMembers(req, { spec }) {
       const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
       const rows = filterMembers(t, memberFilters(req.query));
-      const limit = clamp(req.query.limit, MEMBER_LIMIT_DEFAULT, 1, MEMBER_LIMIT_MAX);
-      const offset = clamp(req.query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
+      const pageSize = parameterClamp(spec, "listTargetMembers", "limit");
+      const limit = clamp(req.query.limit, parameterDefault(spec, "listTargetMembers", "limit"), pageSize);
+      const offset = clamp(
+        req.query.offset,
+        parameterDefault(spec, "listTargetMembers", "offset"),
+        parameterClamp(spec, "listTargetMembers", "offset"),
+      );
       return {
         body: {
           data: rows.slice(offset, offset + limit).map((m) => memberView(m, t.id)),

@@ -1,5 +1,6 @@
 /** GET /people, GET /people/{slug}, GET /people/{slug}/coworkers, GET /people/{slug}/similar */
 import type { Area, ResponseBody } from "../contract/context.js";
+import { parameterValue } from "../contract/spec-values.js";
 import { coworkersOf, requirePerson, similarTo, stintsOf } from "../domain/people.js";
 import { parseSearch, searchPage } from "../domain/search.js";
 import { compactPerson, fullPerson, rowPerson } from "../domain/views.js";
@@ -10,8 +11,11 @@ const TOTAL_CAP = 10_000;
 export const peopleArea = {
   name: "people",
   handlers: {
-    searchPeople(req, { graph }) {
-      const { query, filters, view, limit, offset } = parseSearch(req.query, graph);
+    searchPeople(req, { graph, spec }) {
+      const { query, filters } = parseSearch(req.query, graph);
+      const view = parameterValue(spec, "searchPeople", "view", req.query);
+      const limit = parameterValue(spec, "searchPeople", "limit", req.query);
+      const offset = parameterValue(spec, "searchPeople", "offset", req.query);
       // Counting stops past the cap: the answer says only that the total is above it.
       const { total, hits: page } = searchPage(graph, filters, offset, limit, TOTAL_CAP + 1);
       const hydrate = {

@@ -5,7 +5,7 @@
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area } from "../contract/context.js";
 import { QUERY_KEYS } from "../domain/search.js";
-import { notFound } from "../contract/errors.js";
+import { operationError } from "../contract/errors.js";
 import { defineSlice } from "../contract/state.js";
 import { nowIso, requiredName } from "./area-helpers.js";
 import type { SavedQueryView as SavedQuery } from "./records.js";
@@ -54,7 +54,13 @@ export const queriesArea = {
     getSavedQuery(req) {
       const id = req.params.id.toLowerCase();
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
-      if (!found) throw notFound(`Saved query ${echoInput(id)} not found in this organization`);
+      if (!found)
+        throw operationError(
+          "getSavedQuery",
+          "404",
+          "not_found",
+          `Saved query ${echoInput(id)} not found in this organization`,
+        );
       return { body: { data: found } };
     },
   },

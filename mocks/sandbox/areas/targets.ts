@@ -5,13 +5,13 @@
  */
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
-import { ApiError, invalidRequest, notFound } from "../contract/errors.js";
+import { invalidRequest, notFound, operationError } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { nowIso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
 import { bareUrl } from "../data/urls.js";
 import { mapPeopleFilters } from "./discovery.js";
-import { RESULT_LIMIT_CAP, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
+import { resultLimitCap, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
 import { newId } from "./area-helpers.js";
@@ -128,13 +128,14 @@ export const targetsArea = {
       const body = req.body;
       const input = typeof body.input === "string" ? body.input.trim() : "";
       if (!input) throw invalidRequest("input must not be blank");
-      const app: Record<string, unknown> = body.app_query ?? {};
-      if (app.certification !== undefined || app.certifications !== undefined) {
-        throw new ApiError(400, "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
+      const app = body.app_query ?? {};
+      if ("certification" in app || "certifications" in app) {
+        throw operationError("createTarget", "400", "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
       }
       const kind: TargetKind = body.kind === "people" ? "people" : "company";
       const auto_admit = body.auto_admit === true;
-      const result_limit = typeof body.result_limit === "number" ? Math.min(body.result_limit, RESULT_LIMIT_CAP) : null;
+      const result_limit =
+        typeof body.result_limit === "number" ? Math.min(body.result_limit, resultLimitCap(ctx.spec)) : null;
 
       if (kind === "company") {
         const company_key = findCompany(ctx.graph, input)?.key ?? `input:${bareUrl(input)}`;
@@ -156,7 +157,7 @@ export const targetsArea = {
         input,
         filters: mapPeopleFilters(input, app, body.query),
         app,
-        result_limit: effectiveLimit(t),
+        result_limit: effectiveLimit(t, ctx.spec),
       };
       return created(ctx, req.org, t);
     },

@@ -9,6 +9,7 @@ import {
   type AnswerErrorType,
   type ErrorBody,
 } from "../../../contract-core/portable.js";
+import type { OPERATION_ERRORS } from "../../../generated/spec-constants.js";
 
 export class ApiError extends Error {
   declare readonly status: number;
@@ -39,3 +40,29 @@ export const paymentRequired = () =>
     "payment_required",
     "Organization access is locked after its trial; GET /me reports access.allowed",
   );
+
+type Documented = typeof OPERATION_ERRORS;
+/** The error statuses an operation documents with a typed body (`"404"`), from the spec (OPERATION_ERRORS). */
+export type DocumentedStatus<Id extends keyof Documented> = {
+  [S in keyof Documented[Id]]: Documented[Id][S] extends readonly [] ? never : S;
+}[keyof Documented[Id]] &
+  string;
+/** The error types an operation documents for one status. */
+export type DocumentedType<
+  Id extends keyof Documented,
+  S extends DocumentedStatus<Id>,
+> = Documented[Id][S] extends readonly (infer T)[] ? T : never;
+
+/**
+ * An error one operation documents: the status and type must be among its spec entry's 4xx examples, so a type or
+ * status the operation does not document fails tsc where it is produced (errors.test-d.ts).
+ */
+export function operationError<Id extends keyof Documented, S extends DocumentedStatus<Id>>(
+  operationId: Id,
+  status: S,
+  type: DocumentedType<Id, S> & AnswerErrorType,
+  message: string,
+): ApiError {
+  void operationId;
+  return new ApiError(Number(status), type, message);
+}

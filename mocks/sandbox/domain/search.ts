@@ -16,12 +16,10 @@ import type { EffectiveQuery, SearchFilters } from "./search-query.js";
 export { QUERY_KEYS } from "./filters.js";
 export { SEARCH_RULES, type EffectiveQuery, type MatchRules, type SearchFilters } from "./search-query.js";
 
+/** The query and its compiled filters (the page, its size and the view are the caller's: the spec gives their defaults). */
 export interface ParsedSearch {
   query: EffectiveQuery;
   filters: SearchFilters;
-  view: "full" | "compact";
-  limit: number;
-  offset: number;
 }
 
 /** nl phrases become filters; an explicit parameter wins over the same key from nl. */
@@ -72,13 +70,7 @@ export function parseSearch(params: Record<string, unknown>, graph: Graph): Pars
   const filters = buildFilters(query, params.include_flagged === true);
   // An nl search names a role ("staff engineers"): people who hold such a title now rank first.
   if (typeof params.nl === "string" && filters.roleFamily !== null) filters.rankFamily = filters.roleFamily;
-  return {
-    query,
-    filters,
-    view: params.view === "compact" ? "compact" : "full",
-    limit: typeof params.limit === "number" ? params.limit : 25,
-    offset: typeof params.offset === "number" ? params.offset : 0,
-  };
+  return { query, filters };
 }
 
 export interface Hit {
