@@ -1,5 +1,5 @@
 /**
- * The gate's consumers check (scripts/consumers/README.md): the consumer contracts registered in consumers/
+ * The gate's consumers check (scripts/gate/README.md): the consumer contracts registered in consumers/
  * (or the files given with --consumers) checked against the working tree's spec. A problem fails the gate unless
  * a spec/BREAKING.md entry for its operation names that consumer (`(consumers: name, ...)` in its reason): a
  * breaking change that reaches a registered consumer is accepted for that consumer by name. The breaking rules
@@ -11,7 +11,7 @@ import { ConsumerContractError, parseConsumerContract } from "../../contract-cor
 import { bundleSpec } from "../../contract-core/index.js";
 import { operationKey } from "../breaking/breaking.js";
 import { checkConsumerContract, type ConsumerProblem } from "../consumers/check.js";
-import { markdownText } from "../consumers/markdown.js";
+import { markdownText } from "../escape/markdown.js";
 import { parseMarkers, type MarkerEntry } from "./breaking-markers.js";
 
 export const CONSUMERS_DIR = "consumers";

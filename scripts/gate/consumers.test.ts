@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSUMER_CONTRACT_FORMAT, type ConsumerContract } from "../../contract-core/consumer-contract.js";
 import { REPO_ROOT } from "../../contract-core/index.js";
 import { checkConsumerContract } from "../consumers/check.js";
-import { markdownText } from "../consumers/markdown.js";
+import { markdownText } from "../escape/markdown.js";
 import { parseArgs, runGate } from "./cli.js";
 import { GIT_ENV } from "./git-test-env.js";
 import { consumersCheck } from "./consumers-check.js";
