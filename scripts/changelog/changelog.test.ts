@@ -42,12 +42,14 @@ it("outside a git repository, says the changelog reads the spec's git history (n
   }
 });
 
+// This repository's history, read for what holds whatever is committed next (no count of its changes, no list
+// of what it breaks): the classification itself is tested on the scratch repositories below, and the gate holds
+// every pull request's breaking changes to a reviewed marker.
 describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
   let entries: Entry[] = [];
   beforeAll(async () => {
     entries = (await readHistory(REPO_ROOT)).entries;
   }, 60_000);
-  const entryOf = (prefix: string) => entries.find((e) => e.sha?.startsWith(prefix));
 
   it("gives one entry per first-parent commit that changed the bundled contract, and none for the others", () => {
     const firstParent = new Set(specCommits(REPO_ROOT).map((c) => c.sha));
@@ -70,43 +72,6 @@ describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
     ).toBe(true);
     expect(entries.find((e) => e.subject.startsWith("Format the whole tree with Prettier"))).toBeUndefined();
     expect(entries.find((e) => e.subject.startsWith("DECISIONS and BREAKING.md"))).toBeUndefined();
-  });
-
-  it("shows every breaking change of the history accepted by a reviewed marker, but those merged before it was seen", () => {
-    const breaking = entries.flatMap((e) => e.changes.filter((c) => c.kind === "breaking"));
-    expect(breaking.length).toBeGreaterThanOrEqual(7);
-    // Merged while the detector called response widening non-breaking and did not read these keywords: the
-    // changelog shows them as breaking and not reviewed. Any other unreviewed breaking change fails here.
-    const unreviewed = breaking.filter((c) => !c.accepted).map((c) => `${c.rule} ${c.operationId} ${c.location}`);
-    expect([...new Set(unreviewed.map((u) => u.split(" ").slice(0, 2).join(" ")))].sort()).toEqual([
-      "request-constraint-narrowed updateNotificationPreferences",
-      "request-default-changed createTarget",
-      "response-constraint-widened listTargets",
-      "response-constraint-widened searchPeople",
-      "response-constraint-widened updateNotificationPreferences",
-      "unclassified-change getPerson",
-      "unclassified-change searchPeople",
-    ]);
-    expect(unreviewed).toContain(
-      "request-constraint-narrowed updateNotificationPreferences /requestBody/content/application~1json/schema/properties/fields/anyOf/0/contains",
-    );
-  });
-
-  it("shows the three accepted breaking changes of the fidelity work as breaking, with their BREAKING.md reasons", () => {
-    const markers = readFileSync(path.join(REPO_ROOT, "spec/BREAKING.md"), "utf8");
-    const fidelity = entryOf("d40cec7");
-    // The fidelity work also removed response bounds the reference does not give: breaking by today's policy.
-    const breaking = fidelity?.changes.filter((c) => c.kind === "breaking" && c.accepted) ?? [];
-    expect(breaking.map((c) => `${c.rule} ${c.operationId}`).sort()).toEqual([
-      "request-constraint-narrowed createList",
-      "request-constraint-narrowed createSavedQuery",
-      "request-constraint-narrowed listEvents",
-    ]);
-    for (const c of breaking) {
-      expect(c.accepted).toBeTruthy();
-      expect(markers).toContain(c.accepted);
-      expect(renderEntry(fidelity!)).toContain("values clients send today are rejected");
-    }
   });
 });
 
