@@ -29,3 +29,4 @@ export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
 export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
 export { invalidUtf8At, jsonTextOf, type JsonText } from "./json-text.js";
+export * from "./consumer-contract.js";

@@ -87,14 +87,19 @@ export async function runServerCommand(
         throw new Error(message, { cause: error });
       }
       process.stdout.write(`${ready(running.baseUrl, parsed.positionals)}\n`);
+      // A second signal while closing (npm forwards one, a terminal's Ctrl-C sends the group another) must not
+      // end the process by the default action: it waits for the first close.
+      let closing = false;
       const stop = (): void => {
+        if (closing) return;
+        closing = true;
         running.close().then(
           () => process.exit(0),
           () => process.exit(1),
         );
       };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
     },
     argv,
   );

@@ -383,7 +383,7 @@ describe("docs build (fixture bundle)", () => {
   it("fails clearly when the bundle is missing or not OpenAPI", async () => {
     await expect(
       buildDocs({ specPath: path.join(dir, "missing.json"), outFile: path.join(dir, "x.html") }),
-    ).rejects.toThrow("run `npm run generate` first");
+    ).rejects.toThrow("Spec bundle not found at"); // a path the caller gave: no "run npm run generate" hint
     const notOpenApi = path.join(dir, "not-openapi.json");
     await writeFile(notOpenApi, JSON.stringify({ swagger: "2.0" }));
     await expect(readBundle(notOpenApi)).rejects.toThrow("is not an OpenAPI document");

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSUMER_CONTRACT_FORMAT, type ConsumerContract } from "../../contract-core/consumer-contract.js";
 import { REPO_ROOT } from "../../contract-core/index.js";
 import { checkConsumerContract } from "../consumers/check.js";
-import { markdownText } from "../escape/markdown.js";
 import { parseArgs, runGate } from "./cli.js";
 import { GIT_ENV } from "./git-test-env.js";
 import { consumersCheck } from "./consumers-check.js";
@@ -250,14 +249,3 @@ describe("npm run gate -- --consumers <file>", () => {
   );
 });
 
-describe("markdownText", () => {
-  it("keeps a consumer's name from adding columns, links, tags or headings", () => {
-    expect(markdownText("a|b")).toBe("a\\|b");
-    expect(markdownText("[x](https://e.invalid) <img src=x> *y* `z`")).toBe(
-      "\\[x\\](https://e.invalid) &lt;img src=x&gt; \\*y\\* \\`z\\`",
-    );
-    expect(markdownText("# heading\nnext")).toBe("\\# heading next");
-    expect(markdownText("1. first")).toBe("1\\. first");
-    expect(markdownText("- item")).toBe("\\- item");
-  });
-});

@@ -14,7 +14,7 @@ import {
   sortedInteractions,
   type ConsumerContract,
   type ConsumerInteraction,
-} from "../../../../contract-core/consumer-contract.js";
+} from "../../../../contract-core/portable.js";
 import type { SpecIndex } from "../../contract/spec.js";
 import { operationMatcher } from "./msw-calls.js";
 

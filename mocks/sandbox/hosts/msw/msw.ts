@@ -43,7 +43,7 @@ import type { OperationId } from "../../contract/context.js";
 import { createCallLog, type SandboxCall } from "./msw-calls.js";
 import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
 import { createContractRecorder } from "./msw-contract.js";
-import type { ConsumerContract } from "../../../../contract-core/consumer-contract.js";
+import type { ConsumerContract } from "../../../../contract-core/portable.js";
 
 export type { ClockInput, IdMode } from "../../core/core.js";
 export {
@@ -63,8 +63,8 @@ export type {
   ConsumerInteraction,
   FieldTypes,
   JsonType,
-} from "../../../../contract-core/consumer-contract.js";
-export { mergeConsumerContracts } from "../../../../contract-core/consumer-contract.js";
+} from "../../../../contract-core/portable.js";
+export { mergeConsumerContracts } from "../../../../contract-core/portable.js";
 
 /** The consumer a contract names: the app (or package) and its version. */
 export interface ConsumerName {
