@@ -28,7 +28,7 @@ import { refuseForeignHost } from "./host-guard.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { createWriteStore } from "./store.js";
 import { advanceTicking, startTicker } from "./timers.js";
-import { compileRequestValidators } from "./validation.js";
+import { compileRequestValidators, type RequestValidator } from "./validation.js";
 
 export type { IdMode } from "../areas/area-helpers.js";
 export { BODY_LIMIT } from "./body.js";
@@ -73,6 +73,8 @@ export interface SandboxCore {
   /** Stops the timer and saves the state file (when storage was given). */
   close(): void;
   ctx: SandboxContext;
+  /** An operation's request check (throws the 400 ApiError the sandbox answers), for a form that checks as you type. */
+  validator(operationId: string): RequestValidator | undefined;
   graph: Graph;
   /** Time spent building the graph (generation and, for a generated graph, its search indexes), in ms. */
   graphMs: number;
@@ -191,6 +193,7 @@ export function createCore(input: CoreOptions & { areas: readonly Area[]; makeGr
       storage?.close?.();
     },
     ctx,
+    validator: (operationId) => validators.get(operationId),
     graph,
     graphMs,
   };
