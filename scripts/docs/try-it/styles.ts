@@ -14,7 +14,6 @@ export const TRY_IT_BUTTON_STYLES = `<style id="try-it-button">
 </style>`;
 
 export const TRY_IT_STYLES = `
-html.try-it-docked body { margin-right: var(--try-it-width, min(480px, 100vw)); }
 #try-it-panel { position: fixed; top: 0; right: 0; bottom: 0; width: var(--try-it-width, min(480px, 100vw)); z-index: 1000;
   overflow: auto; box-sizing: border-box; padding: 16px 20px 32px; background: #fff; color: #1a1a1a;
   border-left: 1px solid #c7c7c7; box-shadow: -4px 0 16px rgba(0,0,0,.15); font: 14px/1.45 sans-serif; }

@@ -499,3 +499,97 @@ describe("the same bytes as npm run sandbox", () => {
     }
   }, 120_000);
 });
+
+/** A tab on the page (non-local requests aborted) whose uncaught errors and unhandled rejections are kept. */
+async function freshPage(url: string, errors: string[]): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.route(
+    (u) => u.protocol !== "file:" && !isLocal(u.href),
+    (route) => route.abort("blockedbyclient"),
+  );
+  page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+  await page.goto(url, { waitUntil: "load" });
+  return page;
+}
+
+const offer = (page: Page, use: string) => page.locator(`#try-it-offers button[data-use^="${use}"]`).first();
+
+describe("Try it: ids flow by clicks, the form checks before sending", () => {
+  let page: Page;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    page = await freshPage(`${server.origin}/index.html`, errors);
+  }, 60_000);
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  it("create a List -> add members with the offered id -> read it -> page events with the offered cursor, by clicks alone", async () => {
+    const panel = page.locator("#try-it-panel");
+    await tryIt(page, "createList");
+    await panel.getByRole("button", { name: "Reset the sandbox" }).click();
+    await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Back to the seed");
+    const created = await send(page);
+    expect(created.response.status).toBe(201);
+    const id = (parse(created.response.body) as { data: { id: string } }).data.id;
+    await offer(page, `addListMembers:${id}`).click();
+    await expect.poll(() => page.locator("#try-it-title").textContent()).toContain(summaryOf("addListMembers"));
+    expect(await page.locator("#try-it-path-id").inputValue()).toBe(id);
+    const added = await send(page);
+    expect(added.response.status).toBeLessThan(300);
+    expect(added.request.url).toContain(`/lists/${id}/members`);
+    await offer(page, `getList:${id}`).click();
+    await expect.poll(() => page.locator("#try-it-title").textContent()).toContain(summaryOf("getList"));
+    const read = await send(page);
+    expect(read.response.status).toBe(200);
+    const members = (parse(added.request.body!) as { urls: string[] }).urls;
+    for (const m of members) expect(read.response.body).toContain(m);
+    // An hour of the job clock: the List's members change, and the events page.
+    await panel.getByRole("button", { name: "+1 hour" }).click();
+    await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("moved 1 hour");
+    await tryIt(page, "listEvents");
+    const first = await send(page);
+    expect(first.response.status).toBe(200);
+    const next = (parse(first.response.body) as { meta: { next: string | null } }).meta.next;
+    expect(next).toBeTruthy();
+    await offer(page, "listEvents:cursor").click();
+    expect(await page.locator("#try-it-query-cursor").inputValue()).toBe(next);
+    const second = await send(page);
+    expect(second.response.status).toBe(200);
+    assertDocumented(op("listEvents"), second);
+    const ids = (e: Exchange) => (parse(e.response.body) as { data: { id: string }[] }).data.map((d) => d.id);
+    expect(ids(second).length).toBeGreaterThan(0);
+    expect(ids(second).filter((x) => ids(first).includes(x))).toEqual([]);
+    await page.locator("#try-it-offers").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), "try-it-chain.png") });
+  }, 120_000);
+
+  it("names an invalid enum and broken JSON before sending, in the words of the 400 that sending them gets", async () => {
+    await tryIt(page, "createTarget");
+    const area = page.locator("#try-it-request-body");
+    const check = page.locator("#try-it-check");
+    const prefilled = await area.inputValue();
+    for (const typed of [
+      prefilled.replace(/"kind":\s*"company"/, '"kind": "companyy"'),
+      '{"input": "Northwind Labs",',
+    ]) {
+      expect(typed).not.toBe(prefilled);
+      await area.fill(typed);
+      await expect.poll(() => check.textContent()).toMatch(/^The sandbox would answer 400: /);
+      const named = (await check.textContent())!
+        .replace(/^The sandbox would answer 400: /, "")
+        .replace(/ \(Send still sends it as it is\.\)$/, "");
+      const sent = await send(page);
+      expect(sent.response.status).toBe(400);
+      expect(sent.request.body).toBe(typed);
+      expect((parse(sent.response.body) as { error: { message: string } }).error.message).toBe(named);
+    }
+    await area.fill(prefilled);
+    await expect.poll(() => check.textContent()).toBe("");
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
+
+function summaryOf(id: string): string {
+  return String(op(id).operation.summary);
+}
