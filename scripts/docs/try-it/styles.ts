@@ -59,19 +59,18 @@ export const TRY_IT_STYLES = `
 #try-it-panel .try-it-jn { color: #1e40af; }
 #try-it-panel .try-it-jl { color: #6b21a8; }
 #try-it-panel details summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
-@media (prefers-color-scheme: dark) {
-  #try-it-panel { background: #16181d; color: #e6e6e6; border-left-color: #444; }
-  #try-it-panel :is(.try-it-route, .try-it-note, .try-it-hint, .try-it-in) { color: #c9c9c9; }
-  #try-it-panel input:not([type=checkbox]), #try-it-panel select, #try-it-panel textarea { color: #e6e6e6;
-    background: #22252b; border-color: #8a8a8a; }
-  #try-it-panel button { color: #93c5fd; background: #16181d; border-color: #93c5fd; }
-  #try-it-panel button[type=submit] { color: #0b1020; background: #93c5fd; }
-  #try-it-panel pre { background: #22252b; color: #e6e6e6; }
-  #try-it-panel fieldset { border-color: #555; }
-  #try-it-panel .try-it-check-line { color: #fdba74; }
-  #try-it-panel .try-it-jk { color: #fdba74; }
-  #try-it-panel .try-it-js { color: #86efac; }
-  #try-it-panel .try-it-jn { color: #93c5fd; }
-  #try-it-panel .try-it-jl { color: #d8b4fe; }
-}
+/* Redoc's dark theme (its moon button) puts the class dark on <html>: the panel follows it. */
+:root.dark #try-it-panel { background: #16181d; color: #e6e6e6; border-left-color: #444; }
+:root.dark #try-it-panel :is(.try-it-route, .try-it-note, .try-it-hint, .try-it-in) { color: #c9c9c9; }
+:root.dark #try-it-panel input:not([type=checkbox]), :root.dark #try-it-panel select, :root.dark #try-it-panel textarea { color: #e6e6e6;
+  background: #22252b; border-color: #8a8a8a; }
+:root.dark #try-it-panel button { color: #93c5fd; background: #16181d; border-color: #93c5fd; }
+:root.dark #try-it-panel button[type=submit] { color: #0b1020; background: #93c5fd; }
+:root.dark #try-it-panel pre { background: #22252b; color: #e6e6e6; }
+:root.dark #try-it-panel fieldset { border-color: #555; }
+:root.dark #try-it-panel .try-it-check-line { color: #fdba74; }
+:root.dark #try-it-panel .try-it-jk { color: #fdba74; }
+:root.dark #try-it-panel .try-it-js { color: #86efac; }
+:root.dark #try-it-panel .try-it-jn { color: #93c5fd; }
+:root.dark #try-it-panel .try-it-jl { color: #d8b4fe; }
 `;

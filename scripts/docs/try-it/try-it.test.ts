@@ -8,6 +8,8 @@
  * screenshot of the panel after a 400 is saved; and 20 requests answer byte for byte as the Node sandbox does.
  */
 import { readFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
@@ -31,6 +33,7 @@ const INITECH = KEYS.find((k) => k.description.startsWith("Initech"))!.key;
 const GLOBEX = KEYS.find((k) => k.description.startsWith("Globex"))!.key;
 
 const CLOCK = "2026-11-20T09:30:00.000Z";
+const NEIGHBOUR = "/another-project/index.html";
 
 interface Recorded {
   method: string;
@@ -147,7 +150,17 @@ beforeAll(async () => {
   doc = await readBundle(DEFAULT_SPEC);
   operations = listOperations(doc);
   const body = await readFile(DEFAULT_OUT);
-  server = await servePage(0, () => ({ status: 200, body }));
+  // Another page of the same origin, at another path (a neighbouring project site on <owner>.github.io).
+  server = await servePage(
+    0,
+    () => ({ status: 200, body }),
+    (pathname, _req, res) => {
+      if (pathname !== NEIGHBOUR) return false;
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!doctype html><title>Neighbour</title><p>another page of the same origin</p>");
+      return true;
+    },
+  );
   browser = await launchChromium();
 }, 120_000);
 
@@ -593,3 +606,200 @@ describe("Try it: ids flow by clicks, the form checks before sending", () => {
 function summaryOf(id: string): string {
   return String(op(id).operation.summary);
 }
+
+/**
+ * A hostile live server on 127.0.0.1 (CORS allowed, so the page reads what it sends): /ok answers, /big sends
+ * 50 MB, /forever never ends its body, /stall sends the headers and then nothing, /cut cuts the connection after
+ * part of the body, /cutearly before any answer.
+ */
+async function hostileServer(): Promise<{ origin: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const cors = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-headers": "authorization, content-type",
+    "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE",
+  };
+  const server = http.createServer((req, res) => {
+    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+    seen.push(`${req.url} ${req.headers.authorization ?? ""}`);
+    const kind = (req.url ?? "").split("/")[1];
+    const json = { ...cors, "content-type": "application/json" };
+    const chunk = Buffer.alloc(256 * 1024, "a");
+    if (kind === "ok") return res.writeHead(200, json).end('{"data":{"live":true}}');
+    if (kind === "cutearly") return req.socket.destroy();
+    res.writeHead(200, json);
+    res.flushHeaders();
+    if (kind === "stall") return res.write('{"data":');
+    if (kind === "cut") {
+      res.write(chunk);
+      return setTimeout(() => req.socket.destroy(), 50);
+    }
+    let sent = 0;
+    const limit = kind === "big" ? 50 * 1024 * 1024 : Infinity;
+    const pump = () => {
+      while (sent < limit && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once("drain", pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("Try it against live servers: the key stays in the page, answers are capped and can be stopped", () => {
+  const KEY = "tgsb_typed_secret_4f1e";
+  let page: Page;
+  let hostile: Awaited<ReturnType<typeof hostileServer>>;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    hostile = await hostileServer();
+    page = await freshPage(`${server.origin}/index.html`, errors);
+  }, 60_000);
+  afterAll(async () => {
+    await page?.close();
+    await hostile?.close();
+  });
+
+  const useServer = async (kind: string) => {
+    await page.locator("#try-it-custom-url").fill(`${hostile.origin}/${kind}/v1`);
+    await expect.poll(() => page.locator("#try-it-key-goes").textContent()).toContain(hostile.origin);
+  };
+  const sendLive = () => page.locator("#try-it-panel").getByRole("button", { name: "Send", exact: true }).click();
+  const ended = async () => {
+    await page.waitForFunction(
+      () => /^\d{3}\b/.test(document.querySelector("#try-it-status")?.textContent ?? ""),
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    return page.locator("#try-it-cut").textContent();
+  };
+
+  it("says which server gets the key before sending; only that server gets it; no global or storage holds it after", async () => {
+    await tryIt(page, "getAccount");
+    await page.locator("#try-it-target").selectOption("custom");
+    await page.locator("#try-it-live-key").fill(KEY);
+    await useServer("ok");
+    expect(await page.locator("#try-it-key-goes").textContent()).toBe(
+      `Send gives this key to ${hostile.origin} and to no other server; it is kept in this page's memory only.`,
+    );
+    await sendLive();
+    expect(await ended()).toBe("");
+    expect(await page.locator("#try-it-body").textContent()).toContain('"live": true');
+    expect(hostile.seen).toEqual([`/ok/v1/me Bearer ${KEY}`]);
+    // Every global of the page, walked a few levels deep (the try-it API and its last exchange included); a probe
+    // global holding the key first shows the walk finds one.
+    const holders = () =>
+      page.evaluate((key) => {
+        const found: string[] = [];
+        const seen = new Set<unknown>();
+        const walk = (value: unknown, where: string, depth: number) => {
+          if (typeof value === "string") {
+            if (value.includes(key)) found.push(where);
+            return;
+          }
+          if (value === null || typeof value !== "object" || depth > 4 || seen.has(value)) return;
+          if (value instanceof Node || value === window) return;
+          seen.add(value);
+          let names: string[];
+          try {
+            names = Object.getOwnPropertyNames(value);
+          } catch {
+            return;
+          }
+          for (const name of names) {
+            let child: unknown;
+            try {
+              child = (value as Record<string, unknown>)[name];
+            } catch {
+              continue;
+            }
+            walk(child, `${where}.${name}`, depth + 1);
+          }
+        };
+        for (const name of Object.getOwnPropertyNames(window)) {
+          let value: unknown;
+          try {
+            value = (window as unknown as Record<string, unknown>)[name];
+          } catch {
+            continue;
+          }
+          walk(value, `window.${name}`, 0);
+        }
+        const stored = JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage });
+        if (stored.includes(key)) found.push("storage");
+        return found;
+      }, KEY);
+    await page.evaluate((key) => ((window as unknown as { probe: object }).probe = { deep: [{ key }] }), KEY);
+    expect(await holders()).toEqual(["window.probe.deep.0.key"]);
+    await page.evaluate(() => delete (window as unknown as { probe?: object }).probe);
+    expect(await holders()).toEqual([]);
+    expect(await page.evaluate(() => window.__talentGraphTryIt!.lastExchange!.request.headers.authorization)).toBe(
+      "Bearer $TALENT_GRAPH_API_KEY",
+    );
+  }, 60_000);
+
+  it("a page at another path of the same origin reads no key, in another tab or in the same one", async () => {
+    const dump = () => page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const neighbour = await freshPage(`${server.origin}${NEIGHBOUR}`, errors);
+    try {
+      const there = await neighbour.evaluate(
+        () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+      );
+      expect(there).not.toContain(KEY);
+      // The page itself, checked the same way: the negative the neighbour's read depends on.
+      expect(await dump()).not.toContain(KEY);
+    } finally {
+      await neighbour.close();
+    }
+  }, 60_000);
+
+  it("a 50 MB answer is cut at the cap with a line saying so", async () => {
+    await useServer("big");
+    await sendLive();
+    expect(await ended()).toMatch(/^Cut at 2\.0 MB: the answer is larger, and the rest was not read\.$/);
+    expect((await page.locator("#try-it-body").textContent())!.length).toBeLessThanOrEqual(2 * 1024 * 1024);
+  }, 120_000);
+
+  it("a body that never ends is cut at the cap; the tab answers meanwhile", async () => {
+    await useServer("forever");
+    await sendLive();
+    expect(await page.evaluate(() => document.title.length > 0)).toBe(true);
+    expect(await ended()).toMatch(/^Cut at 2\.0 MB/);
+  }, 120_000);
+
+  it("a stalled answer ends with Stop, in one line", async () => {
+    await useServer("stall");
+    await sendLive();
+    await page.locator("#try-it-stop").waitFor({ state: "visible" });
+    await page.locator("#try-it-stop").click();
+    expect(await ended()).toMatch(/^Stopped: \d+ kB received\.$/);
+    expect(await page.locator("#try-it-stop").isHidden()).toBe(true);
+  }, 60_000);
+
+  it("a connection cut mid-body or before any answer ends with one line, and nothing is left unhandled", async () => {
+    await useServer("cut");
+    await sendLive();
+    expect(await ended()).toMatch(/^The connection was cut after \d+ kB: the answer is incomplete\.$/);
+    await useServer("cutearly");
+    await page.evaluate(() => (document.querySelector("#try-it-status")!.textContent = ""));
+    await sendLive();
+    await expect
+      .poll(() => page.locator("#try-it-status").textContent())
+      .toMatch(/^No answer from http:\/\/127\.0\.0\.1:\d+\/cutearly\/v1: /);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
