@@ -13,6 +13,7 @@ import { prepareDocsSpec } from "./prepare-spec.js";
 import { withChangelogLinks } from "./changelog-links.js";
 import { withTraceLink } from "./trace-page.js";
 import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
+import { withContrast } from "./contrast.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -88,7 +89,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     // Try it runs the project's sandbox, which answers the bundle in generated/: a page of another spec has none.
     const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
     const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
-    const page = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const page = withContrast(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))));
     const html = tryIt ? withTryIt(page, tryIt) : page;
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });

@@ -631,6 +631,48 @@ async function freshPage(url: string, errors: string[]): Promise<Page> {
 
 const offer = (page: Page, use: string) => page.locator(`#try-it-offers button[data-use^="${use}"]`).first();
 
+describe("Try it: axe-core over the whole page with a panel open, light and dark", () => {
+  it("finds no serious or critical violation", async () => {
+    const errors: string[] = [];
+    const page = await freshPage(`${server.origin}/index.html`, errors);
+    try {
+      const axe = await readFile(
+        path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),
+        "utf8",
+      );
+      await tryIt(page, "createList");
+      await send(page);
+      await page.addScriptTag({ content: axe });
+      type Results = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+      const run = () =>
+        page.evaluate(async () => {
+          const result = await (window as unknown as { axe: { run(): Promise<Results> } }).axe.run();
+          return result.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .flatMap((v) =>
+              v.nodes.map((n) => {
+                const data = (n as unknown as { any: { data?: Record<string, unknown> }[] }).any[0]?.data ?? {};
+                const node = document.querySelector(n.target.join(" "));
+                const detail = `${String(data.fgColor)} on ${String(data.bgColor)} (${String(data.contrastRatio)} < ${String(data.expectedContrastRatio)}; ${node?.className ?? ""} ${node?.parentElement?.className ?? ""})`;
+                return `${v.id} (${v.impact}) ${n.target.join(" ")}: ${detail}`;
+              }),
+            );
+        });
+      const found: Record<string, string[]> = {};
+      for (const theme of ["light", "dark"] as const) {
+        await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+        await page.waitForTimeout(300);
+        found[theme] = await run();
+        await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), `try-it-${theme}.png`) });
+      }
+      console.log(`axe serious/critical: ${JSON.stringify(found, null, 1)}`);
+      expect(found).toEqual({ light: [], dark: [] });
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+});
+
 describe("Try it: ids flow by clicks, the form checks before sending", () => {
   let page: Page;
   const errors: string[] = [];
