@@ -79,7 +79,7 @@ async function oneRound(file: string, sections: Map<string, string>): Promise<Re
         const json = { authorization: `Bearer ${key}`, "content-type": "application/json" };
         const res = await window.talentGraphSandbox!.fetch("/v1/companies?limit=5", { headers: json });
         const companies = (JSON.parse(await res.text()) as { data: { name: string }[] }).data;
-        for (const c of companies.slice(0, CLOCK_TARGETS))
+        for (const c of companies.slice(0, count))
           await window.talentGraphSandbox!.fetch("/v1/targets", {
             method: "POST",
             headers: json,
