@@ -75,7 +75,7 @@ async function oneRound(file: string, sections: Map<string, string>): Promise<Re
     const firstAfterReading = await reading.answer(FIRST, READING_MS);
     // The job clock: 5 company Targets watching what they discover (jobs finished with +1 hour), then +1 day.
     await reading.page.evaluate(
-      async (key) => {
+      async ({ key, count }) => {
         const json = { authorization: `Bearer ${key}`, "content-type": "application/json" };
         const res = await window.talentGraphSandbox!.fetch("/v1/companies?limit=5", { headers: json });
         const companies = (JSON.parse(await res.text()) as { data: { name: string }[] }).data;
@@ -86,7 +86,7 @@ async function oneRound(file: string, sections: Map<string, string>): Promise<Re
             body: JSON.stringify({ input: c.name, auto_admit: true }),
           });
       },
-      await reading.page.locator("#try-it-key").inputValue(),
+      { key: await reading.page.locator("#try-it-key").inputValue(), count: CLOCK_TARGETS },
     );
     const clock = (label: string) =>
       reading.page.evaluate(async (label) => {

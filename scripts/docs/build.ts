@@ -14,6 +14,7 @@ import { withChangelogLinks } from "./changelog-links.js";
 import { withTraceLink } from "./trace-page.js";
 import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
 import { withContrast } from "./contrast.js";
+import { withDownloadLinks, writeDownloads } from "./downloads.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -75,8 +76,9 @@ export async function readBundle(specPath: string): Promise<OpenApiDoc> {
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
+  const source = options.doc ?? (await readBundle(specPath));
   const { doc, warnings, shapeNotShown } = prepareDocsSpec(
-    withTraceLink(withChangelogLinks(options.doc ?? (await readBundle(specPath)))),
+    withDownloadLinks(withTraceLink(withChangelogLinks(source))),
   );
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {
@@ -96,6 +98,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const partial = `${outFile}.${process.pid}.tmp`;
     await writeFile(partial, html);
     await rename(partial, outFile);
+    await writeDownloads(source, path.dirname(outFile));
     return { outFile, bytes: Buffer.byteLength(html), operations: listOperations(doc).length, warnings, shapeNotShown };
   } finally {
     await rm(scratch, { recursive: true, force: true });
