@@ -15,6 +15,8 @@ import { versionedTitle, withReleaseInfo } from "./release-info.js";
 import { withTraceLink } from "./trace-page.js";
 import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
 import { serverOrigins, withReferenceCsp } from "./csp.js";
+import { withContrast } from "./contrast.js";
+import { withDownloadLinks, writeDownloads } from "./downloads.js";
 
 export const ROOT = REPO_ROOT;
 export const DEFAULT_SPEC = DEFAULT_SPEC_PATH;
@@ -78,8 +80,9 @@ export async function readBundle(specPath: string): Promise<OpenApiDoc> {
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const specPath = path.resolve(options.specPath ?? DEFAULT_SPEC);
   const outFile = path.resolve(options.outFile ?? DEFAULT_OUT);
+  const source = options.doc ?? (await readBundle(specPath));
   const { doc, warnings, shapeNotShown } = prepareDocsSpec(
-    withReleaseInfo(withTraceLink(withChangelogLinks(options.doc ?? (await readBundle(specPath))))),
+    withReleaseInfo(withDownloadLinks(withTraceLink(withChangelogLinks(source)))),
   );
   const scratch = await mkdtemp(path.join(os.tmpdir(), "talent-graph-docs-"));
   try {
@@ -93,7 +96,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     // Try it runs the project's sandbox, which answers the bundle in generated/: a page of another spec has none.
     const ownSpec = options.doc === undefined && specPath === path.resolve(DEFAULT_SPEC);
     const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
-    const page = withPageStyles(makeOffline(await readFile(rawHtml, "utf8")));
+    const page = withContrast(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))));
     // The policy goes in last: it hashes the page's scripts as they are (scripts/docs/csp.ts).
     const html = withReferenceCsp(tryIt ? withTryIt(page, tryIt) : page, serverOrigins(doc));
     assertOffline(html);
@@ -101,6 +104,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const partial = `${outFile}.${process.pid}.tmp`;
     await writeFile(partial, html);
     await rename(partial, outFile);
+    await writeDownloads(source, path.dirname(outFile));
     return { outFile, bytes: Buffer.byteLength(html), operations: listOperations(doc).length, warnings, shapeNotShown };
   } finally {
     await rm(scratch, { recursive: true, force: true });

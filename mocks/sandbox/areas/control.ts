@@ -21,9 +21,9 @@ import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEv
 import { advanceJobs, jobSummary, PHASE_MS, tickJobs } from "./jobs.js";
 import { findList, listMemberKeys, listsSlice, personKey } from "./lists.js";
 import type { EventView, JobOutcome, TargetRecord } from "./records.js";
-import { holdsUnstoredIds, resetState, storeWrite } from "./stored-state.js";
+import { resetState } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
-import { everyTarget, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+import { everyTarget, latestJob, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
 
 const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];
@@ -183,12 +183,17 @@ export const controlArea = {
       tickEvents(ctx);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
-    // Background work that handed out ids is stored too, so a restart never hands them out again.
-    if (ctx.storage && holdsUnstoredIds(ctx)) {
-      storeWrite(ctx, ctx.storage, null).catch((error: unknown) =>
-        ctx.logError("sandbox state could not be saved", error),
-      );
+    // Ids this work hands out are stored by the core after the timer's tick and after advance(ms).
+  },
+  /** The next job step or diff emission due (the work `tick` would do), null when none ever is. */
+  nextDueAt(ctx) {
+    if (ctx.options.jobSpeed <= 0) return null;
+    let due = nextEvents.get(ctx) ?? Infinity;
+    for (const { target } of everyTarget(ctx)) {
+      const job = latestJob(target);
+      if (job && job.due !== null && job.due < due) due = job.due;
     }
+    return Number.isFinite(due) ? due : null;
   },
   tickEveryMs: (ctx) =>
     ctx.options.jobSpeed > 0 ? Math.max(10, Math.min(250, PHASE_MS / ctx.options.jobSpeed / 2)) : null,

@@ -174,4 +174,9 @@ export interface Area {
   tick?(ctx: SandboxContext): void;
   /** How often `tick` wants to run, in ms of the sandbox clock (null: never by itself). */
   tickEveryMs?(ctx: SandboxContext): number | null;
+  /**
+   * The earliest sandbox instant (epoch ms) at which `tick` has work, null for none: `advance(ms)` skips the
+   * instants before it. An area with `tick` and no `nextDueAt` is ticked at every instant.
+   */
+  nextDueAt?(ctx: SandboxContext): number | null;
 }

@@ -18,7 +18,7 @@ import { areas as allAreas } from "../areas/index.js";
 import { indexSpec, type JsonObject, type SpecIndex } from "../contract/spec.js";
 import { SandboxState } from "../contract/state.js";
 import { useIdMode, type IdMode } from "../areas/area-helpers.js";
-import { loadState } from "../areas/stored-state.js";
+import { holdsUnstoredIds, loadState, storeWrite as storeState } from "../areas/stored-state.js";
 import { clockOf, movableClock, type ClockInput } from "./clock.js";
 import { controlRoutesOf } from "./control.js";
 import type { ChooseExample } from "./examples.js";
@@ -27,8 +27,8 @@ import { answer, begin, checkPath, preflight, rateLimit, route, storeWrite, type
 import { refuseForeignHost } from "./host-guard.js";
 import { createRateLimiter } from "./ratelimit.js";
 import { createWriteStore } from "./store.js";
-import { startTicker } from "./timers.js";
-import { compileRequestValidators } from "./validation.js";
+import { advanceTicking, startTicker } from "./timers.js";
+import { compileRequestValidators, type RequestValidator } from "./validation.js";
 
 export type { IdMode } from "../areas/area-helpers.js";
 export { BODY_LIMIT } from "./body.js";
@@ -73,6 +73,8 @@ export interface SandboxCore {
   /** Stops the timer and saves the state file (when storage was given). */
   close(): void;
   ctx: SandboxContext;
+  /** An operation's request check (throws the 400 ApiError the sandbox answers), for a form that checks as you type. */
+  validator(operationId: string): RequestValidator | undefined;
   graph: Graph;
   /** Time spent building the graph (generation and, for a generated graph, its search indexes), in ms. */
   graphMs: number;
@@ -152,7 +154,13 @@ export function createCore(input: CoreOptions & { areas: readonly Area[]; makeGr
   const router = new Router(spec.basePath, spec.operations, (op) => op);
   if (storage) loadState(ctx, storage);
   for (const area of areas) area.setup?.(ctx);
-  const ticker = startTicker(areas, ctx, timers);
+  // Ids handed out by time-driven work are stored after each timer tick and once after advance(ms) (not after
+  // each of its ticks: a day's advance would write the whole state thousands of times).
+  const storeBackground = (): void => {
+    if (!storage || !holdsUnstoredIds(ctx)) return;
+    storeState(ctx, storage, null).catch((error: unknown) => ctx.logError("sandbox state could not be saved", error));
+  };
+  const ticker = startTicker(areas, ctx, timers, storeBackground);
 
   const pipeline: Pipeline = { ctx, router, control, handlers, validators, limiter, store, examples };
 
@@ -177,20 +185,15 @@ export function createCore(input: CoreOptions & { areas: readonly Area[]; makeGr
     setNow: (t) => clock.set(t),
     advance(ms) {
       if (!(ms >= 0)) clock.advance(ms); // refused (RangeError) before any tick runs
-      const step = Number.isFinite(ticker.every) ? ticker.every : ms;
-      let remaining = ms;
-      do {
-        const d = Math.min(step, remaining);
-        clock.advance(d);
-        remaining -= d;
-        ticker.tick();
-      } while (remaining > 0);
+      advanceTicking(ticker, clock, ms);
+      storeBackground();
     },
     close() {
       ticker.stop();
       storage?.close?.();
     },
     ctx,
+    validator: (operationId) => validators.get(operationId),
     graph,
     graphMs,
   };

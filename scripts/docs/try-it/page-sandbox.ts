@@ -12,6 +12,10 @@ import { storeWrite } from "../../../mocks/sandbox/areas/stored-state.js";
 import { localStorageState } from "../../../mocks/sandbox/hosts/msw/msw.js";
 import { createFaultTable, type OperationId } from "../../../mocks/sandbox/hosts/msw/msw-faults.js";
 import { applyStartingState, type StartingState } from "../../../mocks/sandbox/hosts/seed-state.js";
+import { parseJsonBody } from "../../../mocks/sandbox/core/body.js";
+import { ApiError } from "../../../mocks/sandbox/contract/errors.js";
+import { advanceJobs } from "../../../mocks/sandbox/areas/jobs.js";
+import { choicesOf, type SandboxChoices } from "./choices.js";
 
 /** Where the page keeps the sandbox's state (apart from the MSW host's default key). */
 export const PAGE_STORAGE_KEY = "talent-graph-reference-sandbox";
@@ -56,6 +60,20 @@ export interface PageSandbox {
   fail(operationId: OperationId, status: number | "network"): void;
   /** Moves the job clock forward (jobs progress, events fall due). */
   advance(ms: number): void;
+  /** Every pending or running job one phase on (queued -> resolving -> discovering -> enriching -> done). */
+  nextPhase(): { target_id: string; phase: string | null; status: string }[];
+  /** What exists for the key's organization (platform keys: the organization named by `orgHeader`). */
+  choices(key: string, orgHeader?: string): SandboxChoices;
+  /**
+   * The first thing the sandbox would refuse in this request, in the words of its 400 (null: nothing): the body
+   * as JSON, then path, query and body against the spec.
+   */
+  check(
+    operationId: string,
+    params: Record<string, string>,
+    query: string,
+    body: string | undefined,
+  ): Promise<string | null>;
   /** Extra clock speed: every real second also moves the clock `factor - 1` seconds (1: real time). */
   speed(factor: number): void;
 }
@@ -144,6 +162,28 @@ export function createPageSandbox(options: PageSandboxOptions = {}): PageSandbox
     advance(ms) {
       core.advance(ms);
       save();
+    },
+    nextPhase() {
+      const moved = advanceJobs(core.ctx, { steps: 1 });
+      save();
+      return moved.map((m) => ({ target_id: m.target_id, phase: m.job.phase, status: m.job.status }));
+    },
+    choices(key, orgHeader) {
+      const found = core.keys.find((k) => k.key === key);
+      return choicesOf(core.ctx, found?.orgId ?? (found ? orgHeader : undefined));
+    },
+    async check(operationId, params, query, body) {
+      const validator = core.validator(operationId);
+      if (!validator) return null;
+      try {
+        const parsed =
+          body === undefined ? undefined : await parseJsonBody("POST", { "content-type": "application/json" }, body);
+        validator(params, new URLSearchParams(query), parsed);
+        return null;
+      } catch (error) {
+        if (error instanceof ApiError) return error.message;
+        throw error;
+      }
     },
     speed(factor) {
       if (ticker) clearInterval(ticker);

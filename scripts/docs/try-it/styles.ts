@@ -14,7 +14,7 @@ export const TRY_IT_BUTTON_STYLES = `<style id="try-it-button">
 </style>`;
 
 export const TRY_IT_STYLES = `
-#try-it-panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(540px, 100vw); z-index: 1000;
+#try-it-panel { position: fixed; top: 0; right: 0; bottom: 0; width: var(--try-it-width, min(480px, 100vw)); z-index: 1000;
   overflow: auto; box-sizing: border-box; padding: 16px 20px 32px; background: #fff; color: #1a1a1a;
   border-left: 1px solid #c7c7c7; box-shadow: -4px 0 16px rgba(0,0,0,.15); font: 14px/1.45 sans-serif; }
 #try-it-panel[hidden] { display: none; }
@@ -45,4 +45,32 @@ export const TRY_IT_STYLES = `
 #try-it-panel legend { font-weight: 700; padding: 0 4px; }
 #try-it-panel :is(.try-it-note, .try-it-hint) { margin: 8px 0 0; color: #333; }
 #try-it-panel .try-it-hint code { font: 12px monospace; overflow-wrap: anywhere; }
+#try-it-panel .try-it-resize { position: absolute; left: 0; top: 0; bottom: 0; width: 6px; cursor: ew-resize;
+  background: transparent; border: 0; padding: 0; border-radius: 0; }
+#try-it-panel .try-it-resize:hover, #try-it-panel .try-it-resize:focus-visible { background: #1d4ed8; }
+#try-it-panel .try-it-picker { display: flex; gap: 8px; align-items: center; margin-top: 4px; flex-wrap: wrap; }
+#try-it-panel .try-it-picker select { width: auto; flex: 1; }
+#try-it-panel .try-it-check-line { color: #9a3412; font-weight: 600; margin: 8px 0 0; }
+#try-it-panel .try-it-check-line:empty { display: none; }
+#try-it-panel .try-it-offer { margin: 6px 0; }
+#try-it-panel .try-it-offer button, #try-it-panel .try-it-copy { padding: 3px 8px; font-size: 12px; margin: 2px 0; }
+#try-it-panel .try-it-jk { color: #7c2d12; }
+#try-it-panel .try-it-js { color: #166534; }
+#try-it-panel .try-it-jn { color: #1e40af; }
+#try-it-panel .try-it-jl { color: #6b21a8; }
+#try-it-panel details summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
+/* Redoc's dark theme (its moon button) puts the class dark on <html>: the panel follows it. */
+:root.dark #try-it-panel { background: #16181d; color: #e6e6e6; border-left-color: #444; }
+:root.dark #try-it-panel :is(.try-it-route, .try-it-note, .try-it-hint, .try-it-in) { color: #c9c9c9; }
+:root.dark #try-it-panel input:not([type=checkbox]), :root.dark #try-it-panel select, :root.dark #try-it-panel textarea { color: #e6e6e6;
+  background: #22252b; border-color: #8a8a8a; }
+:root.dark #try-it-panel button { color: #93c5fd; background: #16181d; border-color: #93c5fd; }
+:root.dark #try-it-panel button[type=submit] { color: #0b1020; background: #93c5fd; }
+:root.dark #try-it-panel pre { background: #22252b; color: #e6e6e6; }
+:root.dark #try-it-panel fieldset { border-color: #555; }
+:root.dark #try-it-panel .try-it-check-line { color: #fdba74; }
+:root.dark #try-it-panel .try-it-jk { color: #fdba74; }
+:root.dark #try-it-panel .try-it-js { color: #86efac; }
+:root.dark #try-it-panel .try-it-jn { color: #93c5fd; }
+:root.dark #try-it-panel .try-it-jl { color: #d8b4fe; }
 `;
