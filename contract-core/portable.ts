@@ -27,4 +27,5 @@ export { normalizeRequestPath } from "./request-path.js";
 export { NO_HOST_MESSAGE, foreignHostProblem } from "./host-guard.js";
 export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
+export { termListRule, termsOf, type TermListRule, type TermSplit, type TermsResult } from "./term-list.js";
 export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
