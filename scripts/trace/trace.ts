@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { PROOF_FAULT_NAMES } from "../../mocks/sandbox/data/proof-faults.js";
 import { normalise, splitReference, type Statement } from "./statements.js";
 
 export type Status = "traced" | "informative" | "untraced" | "outdated";
@@ -21,6 +22,13 @@ export interface TraceEntry {
   spec?: string[];
   checks?: string[];
   informative?: string;
+  /**
+   * A behaviour statement's proof fault (mocks/sandbox/data/proof-faults.ts): prove mode switches it on and the
+   * checks must fail.
+   */
+  fault?: string;
+  /** A known gap, reviewed: why prove cannot prove the entry yet (the gate then does not fail on it). */
+  unproven?: string;
 }
 
 export interface TracedStatement {
@@ -60,8 +68,11 @@ export function loadTrace(file: string): TraceEntry[] {
     for (const key of ["spec", "checks"] as const)
       if (e[key] !== undefined && !(Array.isArray(e[key]) && e[key].every((v) => typeof v === "string")))
         throw new Error(`${where} (${e.id}): ${key} must be a list of strings`);
-    if (e.informative !== undefined && (typeof e.informative !== "string" || e.informative.trim() === ""))
-      throw new Error(`${where} (${e.id}): informative must be a one-line reason`);
+    for (const key of ["informative", "fault", "unproven"] as const)
+      if (e[key] !== undefined && (typeof e[key] !== "string" || e[key].trim() === ""))
+        throw new Error(`${where} (${e.id}): ${key} must be a one-line ${key === "fault" ? "fault name" : "reason"}`);
+    if (e.fault !== undefined && !(PROOF_FAULT_NAMES as readonly string[]).includes(e.fault))
+      throw new Error(`${where} (${e.id}): fault ${e.fault} is not a proof fault (${PROOF_FAULT_NAMES.join(", ")})`);
     return e as TraceEntry;
   });
 }

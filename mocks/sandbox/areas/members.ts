@@ -9,6 +9,7 @@ import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
 import { distinctTerms } from "../domain/terms.js";
 import { normalizeProfileUrl } from "../data/urls.js";
+import { faultOn } from "../data/proof-faults.js";
 import { invalidRequest } from "../contract/errors.js";
 import { parseIsoDateTime } from "./events.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
@@ -214,12 +215,14 @@ export const membersArea = {
       } else {
         rows = selectedRows(t, body.urls);
       }
+      const unchanged = rows.filter((m) => m.status === status).length;
       for (const m of rows) m.status = status;
       if (status === "watching" && rows.length > 0 && needsEnrichment(t).length > 0 && !hasActiveJob(t)) {
         enqueueJob(ctx, t, "refresh_watch");
       }
       syncDefaultLists(ctx, req.org);
-      return { body: { data: { updated: rows.length } } };
+      const updated = faultOn("member-update-counts-changed-only") ? rows.length - unchanged : rows.length;
+      return { body: { data: { updated } } };
     },
   },
 } satisfies Area;
