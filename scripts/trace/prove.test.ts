@@ -1,15 +1,15 @@
 // Prove mode: the mutations derived from spec pointers, the verdicts with a stand-in runner, the gate's touched
 // entries. (The real runner, Vitest in this process, is what `npm run trace -- --prove` uses.)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SPEC_PATH, loadSpec } from "../../contract-core/index.js";
+import { DEFAULT_SPEC_PATH, REPO_ROOT, loadSpec } from "../../contract-core/index.js";
 import { touchedEntries } from "../gate/trace-check.js";
 import { proofLines, selectEntries } from "./cli.js";
 import { mutationsFor } from "./mutations.js";
 import { newlyUnproven, proveEntries, shardOf, type CheckRunner } from "./prove.js";
-import { atPointer, loadTrace, type TraceEntry } from "./trace.js";
+import { atPointer, loadTrace, TRACE_FILE, type TraceEntry } from "./trace.js";
 
 const bundle = loadSpec(DEFAULT_SPEC_PATH);
 const applied = (pointer: string, kind: string) => {
@@ -44,7 +44,9 @@ describe("mutations", () => {
     expect(applied("/paths/~1people/get/parameters/query:view", "enum-value-removed").m.description).toMatch(
       /enum value/,
     );
-    expect(applied("/components/schemas/CreateListRequest/properties/name", "pattern-loosened").m.kind).toBe("pattern-loosened");
+    expect(applied("/components/schemas/CreateListRequest/properties/name", "pattern-loosened").m.kind).toBe(
+      "pattern-loosened",
+    );
   });
 
   it("remove an operation or a response; nothing for a pointer that does not resolve", () => {
@@ -139,5 +141,31 @@ describe("selection", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("informative entries", () => {
+  /** The sandbox's source (not its tests): where an implemented limit would be written as a number. */
+  const sandboxSource = readdirSync(join(REPO_ROOT, "mocks/sandbox"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !/\.test(-d)?\.ts$/.test(f) && !f.startsWith("testing"))
+    .map((f) => readFileSync(join(REPO_ROOT, "mocks/sandbox", f), "utf8"))
+    .join("\n");
+  const constants = new Set(
+    [...sandboxSource.matchAll(/^(?:export )?const [A-Z_]+ = ([\d_]+);/gm)].map((m) =>
+      Number(m[1]!.replaceAll("_", "")),
+    ),
+  );
+
+  it("state nothing the sandbox implements: no number of an informative statement is a constant of the sandbox", () => {
+    const informative = loadTrace(join(REPO_ROOT, TRACE_FILE)).filter((e) => e.informative);
+    const implemented = informative.flatMap((e) =>
+      [...e.quote.matchAll(/\b\d{2,}\b/g)].filter((m) => constants.has(Number(m[0]))).map((m) => `${e.id}: ${m[0]}`),
+    );
+    // Reviewed coincidences: the same number, another thing.
+    const unrelated: Record<string, string> = {
+      "limits/discovery-time-9e8867: 24": "RECENT_CHANGE_MONTHS (24 months of profile changes), not 24 hours of discovery",
+    };
+    expect(implemented.filter((found) => !unrelated[found])).toEqual([]);
+    expect(constants.size).toBeGreaterThan(3);
   });
 });

@@ -10,6 +10,7 @@ export const PROOF_FAULTS = {
   "target-read-wrong-target": "GET /targets/{id} answers another Target of the organization when it has one",
   "exploring-since-null": "a person's exploring_since is always null",
   "member-update-counts-changed-only": "a member status update counts only the rows whose status changed",
+  "enrichment-run-unbounded": "an enrichment run enriches every waiting member, past 2000 (initial) or 500 (refresh)",
 } as const;
 
 export type ProofFault = keyof typeof PROOF_FAULTS;
