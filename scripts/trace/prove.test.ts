@@ -163,7 +163,8 @@ describe("informative entries", () => {
     );
     // Reviewed coincidences: the same number, another thing.
     const unrelated: Record<string, string> = {
-      "limits/discovery-time-9e8867: 24": "RECENT_CHANGE_MONTHS (24 months of profile changes), not 24 hours of discovery",
+      "limits/discovery-time-9e8867: 24":
+        "RECENT_CHANGE_MONTHS (24 months of profile changes), not 24 hours of discovery",
     };
     expect(implemented.filter((found) => !unrelated[found])).toEqual([]);
     expect(constants.size).toBeGreaterThan(3);

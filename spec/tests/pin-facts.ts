@@ -66,6 +66,10 @@ export function pinFacts(doc: unknown, pointer: string): Obj {
   if (isObj(node.responses)) return { ...facts, statuses: Object.keys(node.responses).sort() };
   const media = isObj(node.content) ? deref(doc, node.content["application/json"]) : node;
   if (isObj(media) && isObj(media.schema) && !("type" in node))
-    return { ...facts, ...(node.required === true ? { required: true } : {}), schema: schemaFacts(deref(doc, media.schema)) };
+    return {
+      ...facts,
+      ...(node.required === true ? { required: true } : {}),
+      schema: schemaFacts(deref(doc, media.schema)),
+    };
   return { ...facts, ...schemaFacts(node) };
 }

@@ -14,7 +14,6 @@ import type { components, operations } from "../../../generated/schema.js";
 import type { SAVED_QUERY_KEYS } from "../../../generated/spec-constants.js";
 import type { PersonRecord, Stint } from "../data/graph.js";
 import type { Match, MatchRole } from "../data/resources.js";
-import { invalidRequest } from "../contract/errors.js";
 import { periodStart } from "../data/dates.js";
 import { containsPhrase, hasWordPrefix, leadingRun, tokenize, wordRuns } from "../data/text.js";
 import { compilePlaces, type PlaceMatcher } from "./locations.js";
