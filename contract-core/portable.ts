@@ -27,6 +27,7 @@ export { normalizeRequestPath } from "./request-path.js";
 export { NO_HOST_MESSAGE, foreignHostProblem } from "./host-guard.js";
 export { queryRecord, queryValues, singleQueryValue } from "./query-values.js";
 export { brokenDependency, paramDependencies, sentIn, type ParamDependency } from "./param-dependencies.js";
+export { termListRule, termsOf, type TermListRule, type TermSplit, type TermsResult } from "./term-list.js";
 export { MAX_JSON_DEPTH, bodyTooDeepMessage, jsonTooDeep } from "./json-depth.js";
 export { invalidUtf8At, jsonTextOf, type JsonText } from "./json-text.js";
 export * from "./consumer-contract.js";

@@ -9,6 +9,7 @@
 import { dereference, validate, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import { COMPONENTS_ID, pointRefsAt } from "./component-refs.js";
 import { escapeToken, isObj, unescapeToken } from "./pointer.js";
+import { termListRule, termsOf } from "./term-list.js";
 import type { AjvLikeError } from "./violations.js";
 
 /** A violation as Ajv reports it (the fields violations.ts and the sandbox's state checks read). */
@@ -147,16 +148,70 @@ export function createSpecChecker(doc: unknown): SpecChecker {
   const rewrite = (text: string, base: string) => JSON.parse(pointRefsAt(text, base), withIntegerBounds) as Schema;
   const lookup = dereference({ $id: COMPONENTS_ID, $defs: rewrite(JSON.stringify(components), "") });
   let count = 0;
+  const componentTermLists = JSON.stringify(components).includes('"x-term-list"');
   return {
     compile(schema) {
-      const root = { ...(rewrite(JSON.stringify(schema ?? {}), COMPONENTS_ID) as object), $id: `${BASE}${++count}` };
+      const text = JSON.stringify(schema ?? {});
+      const root = { ...(rewrite(text, COMPONENTS_ID) as object), $id: `${BASE}${++count}` };
       dereference(root, lookup);
+      const termLists = componentTermLists || text.includes('"x-term-list"');
       return (value) => {
         const result = validate(value, root, "2020-12", lookup, true);
-        return result.valid ? null : toAjv(root, value, result.errors);
+        if (!result.valid) return toAjv(root, value, result.errors);
+        return termLists ? termListViolation(root, value, "", 0) : null;
       };
     },
   };
+
+  /**
+   * The first `x-term-list` (term-list.ts) that a valid value breaks, as a violation of keyword `x-term-list`
+   * at the string: followed through `$ref`, `allOf` and the properties of an object.
+   */
+  function termListViolation(schema: unknown, value: unknown, path: string, depth: number): SchemaError | null {
+    if (!isObj(schema) || depth > 64) return null;
+    const rule = termListRule(schema);
+    // A list with an alias is checked with it, from the object that holds both (below); on its own, alone.
+    if (rule && typeof value === "string" && (rule.alias === undefined || path === "")) {
+      const found = termsOf(rule, value);
+      if (!found.ok) return { keyword: "x-term-list", instancePath: path, params: { rule }, message: found.message };
+    }
+    if (typeof schema.$ref === "string") {
+      const found = termListViolation(
+        lookup[(schema.__absolute_ref__ ?? schema.$ref) as string],
+        value,
+        path,
+        depth + 1,
+      );
+      if (found) return found;
+    }
+    if (Array.isArray(schema.allOf))
+      for (const part of schema.allOf) {
+        const found = termListViolation(part, value, path, depth + 1);
+        if (found) return found;
+      }
+    if (isObj(schema.properties) && isObj(value))
+      for (const [name, sub] of Object.entries(schema.properties)) {
+        const at = `${path}/${escapeToken(name)}`;
+        const aliased = termListRule(sub);
+        if (aliased?.alias !== undefined && (value[name] !== undefined || value[aliased.alias] !== undefined)) {
+          // A list with a single-term alias: the alias's value counts as one more term of it.
+          const alias = value[aliased.alias];
+          const own = value[name];
+          const found = termsOf(
+            aliased,
+            typeof own === "string" ? own : undefined,
+            typeof alias === "string" ? alias : undefined,
+          );
+          if (!found.ok)
+            return { keyword: "x-term-list", instancePath: at, params: { rule: aliased }, message: found.message };
+        }
+        if (Object.hasOwn(value, name)) {
+          const found = termListViolation(sub, value[name], at, depth + 1);
+          if (found) return found;
+        }
+      }
+    return null;
+  }
 
   /** The schema node a keyword location points at, following the `$ref`s on the way. */
   function schemaAt(root: Schema, location: string): unknown {

@@ -17,8 +17,13 @@ export const RUN_TYPESCRIPT: readonly string[] = [
   "--import",
   pathToFileURL(`${REPO_ROOT}/scripts/typescript-hooks.ts`).href,
 ];
-/** The bundle `npm run generate` writes: what the mock, the contract tests, the sandbox and the docs read. */
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../generated/openapi.json", import.meta.url));
+/**
+ * The bundle `npm run generate` writes: what the mock, the contract tests, the sandbox and the docs read.
+ * `CONTRACT_BUNDLE` names another one for a whole run: the trace's prove mode (scripts/trace/prove.ts) runs the
+ * checks against a mutated copy this way.
+ */
+export const DEFAULT_SPEC_PATH =
+  process.env.CONTRACT_BUNDLE || fileURLToPath(new URL("../generated/openapi.json", import.meta.url));
 /** The root of the split, hand-edited spec. */
 export const SPEC_ROOT_PATH = fileURLToPath(new URL("../spec/openapi.yaml", import.meta.url));
 

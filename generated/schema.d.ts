@@ -416,7 +416,8 @@ export interface paths {
          * @description Queue a new discovery job when no pending or running job exists (`track_people` for people Targets,
          *     `track_company` for company Targets); otherwise the Target is returned unchanged. Either way the answer is
          *     202 with the current counts and latest job summary. 202 does not mean completion. No query parameters or
-         *     body.
+         *     body: a JSON body sent anyway is ignored (the reference lists no 400 for this operation); a body that is
+         *     not JSON is a 400 `invalid_request`, as on every operation.
          */
         post: operations["retryTarget"];
         delete?: never;

@@ -1,6 +1,7 @@
 // Checks the mock makes before Prism sees a request: integer query parameters in the core's one form
 // (decimal digits, finite), empty query values against their schema (Prism takes `?keywords=` as absent),
 // the rules that tie query parameters together (`x-requires`, read by contract-core as the sandbox reads them),
+// the limits of term lists (`x-term-list`, applied by the shared schema checker as in the sandbox),
 // and a first-error check of large bodies so that Prism's work stays bounded (see FULL_REPORT_BODY_BYTES).
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import {
@@ -12,6 +13,7 @@ import {
   paramDependencies,
   parseQueryInteger,
   sentIn,
+  termListRule,
   violationFromAjv,
   type Obj,
   type ParamDependency,
@@ -39,6 +41,8 @@ interface OperationRules {
   querySchemas: Map<unknown, unknown>;
   dependencies: ParamDependency[];
   bodySchema: unknown;
+  /** The query parameters declaring `x-term-list` (and their aliases), as one object schema; undefined: none. */
+  termLists: { schema: Obj; names: string[] } | undefined;
 }
 
 function operationRules(doc: Obj, operation: IHttpOperation): OperationRules {
@@ -48,13 +52,25 @@ function operationRules(doc: Obj, operation: IHttpOperation): OperationRules {
   const requestBody = isObj(op) ? deref(doc, op.requestBody) : undefined;
   const media =
     isObj(requestBody) && isObj(requestBody.content) ? deref(doc, requestBody.content["application/json"]) : undefined;
-  return {
-    querySchemas: new Map(
-      parameters
-        .map((p) => deref(doc, p))
-        .filter((p): p is Obj => isObj(p) && p.in === "query" && isObj(p.schema))
-        .map((p) => [p.name, deref(doc, p.schema)]),
+  const querySchemas = new Map(
+    parameters
+      .map((p) => deref(doc, p))
+      .filter((p): p is Obj => isObj(p) && p.in === "query" && isObj(p.schema))
+      .map((p) => [p.name, deref(doc, p.schema)]),
+  );
+  const lists = [...querySchemas].filter(([, schema]) => termListRule(schema) !== undefined);
+  const names = [
+    ...new Set(
+      lists.flatMap(([name, schema]) => {
+        const alias = termListRule(schema)?.alias;
+        return alias === undefined ? [name as string] : [name as string, alias];
+      }),
     ),
+  ];
+  return {
+    querySchemas,
+    termLists:
+      lists.length === 0 ? undefined : { schema: { type: "object", properties: Object.fromEntries(lists) }, names },
     dependencies: paramDependencies(doc, parameters),
     bodySchema: isObj(media) ? media.schema : undefined,
   };
@@ -105,7 +121,18 @@ export function requestPrecheck(doc: Obj) {
     }
     if (messages.length > 0) return messages.join("; ");
     const broken = brokenDependency(found.dependencies, sentIn(query));
-    if (broken || found.bodySchema === undefined || bodyBytes <= FULL_REPORT_BODY_BYTES) return broken;
+    if (broken) return broken;
+    if (found.termLists) {
+      // The term lists' limits (x-term-list), which Prism does not know, as the shared checker applies them.
+      const given = Object.fromEntries(
+        found.termLists.names
+          .map((name) => [name, [query[name]].flat()[0]] as const)
+          .filter((entry): entry is readonly [string, string] => typeof entry[1] === "string"),
+      );
+      const message = firstViolation("query", found.termLists.schema, given);
+      if (message) return message;
+    }
+    if (found.bodySchema === undefined || bodyBytes <= FULL_REPORT_BODY_BYTES) return broken;
     return body === undefined || typeof body === "string" ? undefined : firstViolation("body", found.bodySchema, body);
   };
 }

@@ -176,11 +176,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     candidates: Operations,
     operation: Operations[number] | undefined,
   ): Promise<MockReply> {
+    // An operation that takes no body (POST /targets/{id}/retry: "no query parameters or body", and no 400 in
+    // its errors) ignores a JSON body sent anyway, as the sandbox does; a body that is not JSON is still a 400.
+    // Prism judges a body by its Content-Length, so that header goes with it.
+    const noBody = operation !== undefined && operation.request?.body === undefined;
+    const headers = noBody
+      ? Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== "content-length"))
+      : request.headers;
     const input: IHttpRequest = {
       method: request.method.toLowerCase() as IHttpRequest["method"],
       url: { path: request.path, query: request.query },
-      headers: request.headers,
-      body: request.body,
+      headers,
+      body: noBody ? undefined : request.body,
     };
     const refused = operation && precheck(operation, request);
     // A keyless request is answered 401 before its other faults, as Prism (and the sandbox) answer it.

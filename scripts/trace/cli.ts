@@ -18,7 +18,16 @@ import {
 } from "../../contract-core/index.js";
 import { renderTracePage } from "./page.js";
 import { splitReference } from "./statements.js";
-import { TRACE_FILE, buildTrace, loadTrace, totalsLine, traceFailed, type TraceReport } from "./trace.js";
+import {
+  TRACE_FILE,
+  buildTrace,
+  loadTrace,
+  totalsLine,
+  traceFailed,
+  type TraceEntry,
+  type TraceReport,
+} from "./trace.js";
+import { newlyUnproven, proveEntries, shardOf, vitestRunner, type ProofReport } from "./prove.js";
 
 /** The reference CI keeps beside the repository, used when neither --reference nor the variable names one. */
 export const BESIDE_REFERENCE = resolve(REPO_ROOT, "../shared/contract/talent-graph-api.md");
@@ -51,6 +60,17 @@ export const TRACE_COMMAND: CommandSpec = {
       type: "boolean",
       description: "append an entry (id and quote, to fill in) for each statement without one",
     },
+    prove: {
+      type: "boolean",
+      description:
+        "prove each traced entry: break what its spec pointers encode (and switch on its fault), run its test checks, which must fail; writes proof.json",
+    },
+    only: {
+      type: "string",
+      value: "<ids>",
+      description: "with --prove: these entries (comma-separated ids or id prefixes)",
+    },
+    shard: { type: "string", value: "<i/n>", description: "with --prove: the i-th of n slices of the entries (CI)" },
   },
   notes: ["Without a reference the trace file's entries are checked (pointers, checks), not their quotes."],
 };
@@ -114,8 +134,35 @@ export function addMissing(traceFile: string, reference: string): number {
   return missing.length;
 }
 
+/** The entries `--only` names (ids or id prefixes, comma-separated); all without it. */
+export function selectEntries(entries: TraceEntry[], only?: string, shard?: string): TraceEntry[] {
+  const wanted = only
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  let list = wanted ? entries.filter((e) => wanted.some((w) => e.id === w || e.id.startsWith(w))) : entries;
+  if (shard) list = shardOf(list, shard);
+  return list;
+}
+
+/** The lines printed for a proof: each unproven entry with its surviving mutations, then the totals. */
+export function proofLines(report: ProofReport): string[] {
+  const lines: string[] = [];
+  for (const p of report.entries)
+    if (p.status === "unproven")
+      lines.push(
+        `${p.acknowledged ? "!" : "✘"} unproven ${p.id}: ${p.problems.join("; ")}${p.acknowledged ? ` (known: ${p.acknowledged})` : ""}`,
+      );
+  const t = report.totals;
+  lines.push(
+    `${newlyUnproven(report).length > 0 ? "✘" : "✔"} prove: ${t.entries} entries: ${t.proven} proven, ${t.unproven} unproven` +
+      ` (${t.acknowledged} known); ${t.mutations} mutations and faults in ${t.runs} runs, ${report.seconds.toFixed(0)} s`,
+  );
+  return lines;
+}
+
 if (isMain(import.meta.url))
-  await runCommand(TRACE_COMMAND, ({ values }) => {
+  await runCommand(TRACE_COMMAND, async ({ values }) => {
     const reference = values["no-reference"] === true ? undefined : referencePath(values.reference);
     const traceFile = resolve(String(values.trace));
     if (values["add-missing"] === true) {
@@ -124,6 +171,27 @@ if (isMain(import.meta.url))
       console.log(`added ${added} entries to ${relative(process.cwd(), traceFile)}`);
     }
     const { report, bundle } = runTrace({ reference, trace: traceFile, spec: String(values.spec) });
+    if (values.prove === true) {
+      const entries = selectEntries(
+        loadTrace(traceFile),
+        typeof values.only === "string" ? values.only : undefined,
+        typeof values.shard === "string" ? values.shard : undefined,
+      );
+      const proof = await proveEntries({
+        bundle,
+        entries,
+        run: vitestRunner(REPO_ROOT),
+        onEntry: (p, done, total) =>
+          process.stderr.write(`${done}/${total} ${p.status === "proven" ? "✔" : "✘"} ${p.id}\n`),
+      });
+      const out = resolve(String(values.out));
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, "proof.json"), `${JSON.stringify(proof, null, 2)}\n`);
+      for (const line of proofLines(proof)) console.log(line);
+      // Vitest sets the exit code of the runs it made; the answer is the proof's.
+      process.exitCode = 0;
+      return newlyUnproven(proof).length > 0 || traceFailed(report) ? 1 : 0;
+    }
     if (!reference)
       console.log(
         `No API reference found (--reference, ${REFERENCE_ENV}, or a copy beside the repository): checked pointers and checks of every entry, not the quotes.`,

@@ -80,6 +80,49 @@ describe("the checker", () => {
     expect(atPointer(bundle, "components")).toBeUndefined();
   });
 
+  it("names a parameter by in and name: a parameter inserted before others leaves every entry where it was", () => {
+    const people = "/paths/~1people/get/parameters";
+    expect(atPointer(bundle, `${people}/query:skills`)).toMatchObject({ name: "skills", in: "query" });
+    // A $ref'd parameter resolves by the name of what it points to; an unknown or ambiguous name by nothing.
+    expect(atPointer(bundle, `${people}/header:X-Service-Org-Id`)).toBeDefined();
+    expect(atPointer(bundle, `${people}/query:nope`)).toBeUndefined();
+    expect(atPointer(bundle, `${people}/header:skills`)).toBeUndefined();
+    // Every parameter pointer of the trace file, before and after a parameter is put first in every list.
+    const entries = loadTrace(join(REPO_ROOT, TRACE_FILE));
+    const pointers = [...new Set(entries.flatMap((e) => e.spec ?? []).filter((p) => p.includes("/parameters/")))];
+    expect(pointers.length).toBeGreaterThan(50);
+    const shifted = structuredClone(bundle) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+    const extra = { name: "inserted", in: "query", schema: { type: "string" }, example: "x" };
+    for (const item of Object.values(shifted.paths))
+      for (const op of Object.values(item)) if (Array.isArray(op?.parameters)) op.parameters.unshift(extra);
+    for (const p of pointers) expect(atPointer(shifted, p), p).toEqual(atPointer(bundle, p));
+    const report = buildTrace({ root: REPO_ROOT, entries, bundle: shifted });
+    expect(report.totals.outdated).toBe(0);
+    // A pointer by position is outdated and says how to write it; a parameter that vanished is outdated.
+    const positional = buildTrace({
+      root: REPO_ROOT,
+      bundle,
+      entries: [{ id: "s/a", quote: "a", spec: [`${people}/3`], checks: [TEST] }],
+    });
+    expect(positional.statements[0]).toMatchObject({
+      status: "outdated",
+      problems: [expect.stringMatching(/by its position/)],
+    });
+    const gone = structuredClone(bundle) as typeof shifted;
+    const list = gone.paths["/people"]!.get!.parameters!;
+    list.splice(
+      list.findIndex((x) => (x as { name?: string }).name === "skills"),
+      1,
+    );
+    expect(
+      buildTrace({
+        root: REPO_ROOT,
+        bundle: gone,
+        entries: [{ id: "s/a", quote: "a", spec: [`${people}/query:skills`], checks: [TEST] }],
+      }).statements[0]?.status,
+    ).toBe("outdated");
+  });
+
   it("finds a test by file and title, a lint rule, a workflow step and a recording; names what is missing", () => {
     expect(checkProblem(REPO_ROOT, TEST)).toBeUndefined();
     expect(checkProblem(REPO_ROOT, "lint:tg-path-parameter-404")).toBeUndefined();

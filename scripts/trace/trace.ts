@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { PROOF_FAULT_NAMES } from "../../mocks/sandbox/data/proof-faults.js";
 import { normalise, splitReference, type Statement } from "./statements.js";
 
 export type Status = "traced" | "informative" | "untraced" | "outdated";
@@ -21,6 +22,13 @@ export interface TraceEntry {
   spec?: string[];
   checks?: string[];
   informative?: string;
+  /**
+   * A behaviour statement's proof fault (mocks/sandbox/data/proof-faults.ts): prove mode switches it on and the
+   * checks must fail.
+   */
+  fault?: string;
+  /** A known gap, reviewed: why prove cannot prove the entry yet (the gate then does not fail on it). */
+  unproven?: string;
 }
 
 export interface TracedStatement {
@@ -60,24 +68,62 @@ export function loadTrace(file: string): TraceEntry[] {
     for (const key of ["spec", "checks"] as const)
       if (e[key] !== undefined && !(Array.isArray(e[key]) && e[key].every((v) => typeof v === "string")))
         throw new Error(`${where} (${e.id}): ${key} must be a list of strings`);
-    if (e.informative !== undefined && (typeof e.informative !== "string" || e.informative.trim() === ""))
-      throw new Error(`${where} (${e.id}): informative must be a one-line reason`);
+    for (const key of ["informative", "fault", "unproven"] as const)
+      if (e[key] !== undefined && (typeof e[key] !== "string" || e[key].trim() === ""))
+        throw new Error(`${where} (${e.id}): ${key} must be a one-line ${key === "fault" ? "fault name" : "reason"}`);
+    if (e.fault !== undefined && !(PROOF_FAULT_NAMES as readonly string[]).includes(e.fault))
+      throw new Error(`${where} (${e.id}): fault ${e.fault} is not a proof fault (${PROOF_FAULT_NAMES.join(", ")})`);
     return e as TraceEntry;
   });
 }
 
-/** The value at a JSON pointer (RFC 6901, with or without a leading `#`), or undefined. */
+/**
+ * A parameter named in a pointer by where it goes and its name, not by its place in the list:
+ * `/paths/~1people/get/parameters/query:skills`. A parameter inserted before it leaves the pointer on it.
+ */
+const NAMED_PARAMETER = /^(query|path|header|cookie):(.+)$/;
+
+/** The element of a `parameters` list that is the parameter `in`/`name` (a `$ref` to one followed), or undefined. */
+function namedParameter(doc: unknown, list: unknown[], where: string, name: string): unknown {
+  const found = list.filter((p) => {
+    let node = p as { $ref?: unknown; in?: unknown; name?: unknown } | null;
+    for (let hops = 0; typeof node?.$ref === "string" && hops < 8; hops++) node = atPointer(doc, node.$ref) as never;
+    return node?.in === where && node.name === name;
+  });
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * The value at a JSON pointer (RFC 6901, with or without a leading `#`), or undefined. Inside a `parameters`
+ * list a parameter is named `<in>:<name>` (NAMED_PARAMETER); a position there (`parameters/3`) resolves to
+ * nothing, so an entry written that way is outdated and says why (`positionalParameter`).
+ */
 export function atPointer(doc: unknown, pointer: string): unknown {
   const path = pointer.replace(/^#/, "");
   if (path === "") return doc;
   if (!path.startsWith("/")) return undefined;
   let node: unknown = doc;
+  let parent = "";
   for (const raw of path.slice(1).split("/")) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, token)) return undefined;
-    node = (node as Record<string, unknown>)[token];
+    if (parent === "parameters" && Array.isArray(node)) {
+      const named = NAMED_PARAMETER.exec(token);
+      node = named ? namedParameter(doc, node, named[1]!, named[2]!) : undefined;
+      if (node === undefined) return undefined;
+    } else {
+      if (node === null || typeof node !== "object" || !Object.hasOwn(node, token)) return undefined;
+      node = (node as Record<string, unknown>)[token];
+    }
+    parent = token;
   }
   return node;
+}
+
+/** The problem of a pointer that names a parameter by its position, or undefined. */
+export function positionalParameter(pointer: string): string | undefined {
+  return /\/parameters\/\d+(\/|$)/.test(pointer)
+    ? `pointer ${pointer} names a parameter by its position: name it <in>:<name> (parameters/query:limit)`
+    : undefined;
 }
 
 const testTitle = (source: string, title: string) =>
@@ -145,11 +191,13 @@ export function buildTrace({ root, entries, bundle, reference }: TraceInput): Tr
       problems.push("the quote is no longer in the statement");
       outdated = true;
     }
-    for (const p of spec)
-      if (atPointer(bundle, p) === undefined) {
-        problems.push(`pointer ${p} does not resolve in the bundle`);
+    for (const p of spec) {
+      const positional = positionalParameter(p);
+      if (positional || atPointer(bundle, p) === undefined) {
+        problems.push(positional ?? `pointer ${p} does not resolve in the bundle`);
         outdated = true;
       }
+    }
     for (const c of checks) {
       const problem = checkProblem(root, c, read);
       if (problem) {

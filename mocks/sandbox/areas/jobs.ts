@@ -5,6 +5,7 @@
  * when it is created (--job-failure-rate, deterministic per place in the id sequence) or forced by
  * POST /__sandbox/jobs/advance; with --job-speed S > 0 a timer steps each job every PHASE_MS / S ms.
  */
+import { faultOn } from "../data/proof-faults.js";
 import type { SandboxContext } from "../contract/context.js";
 import type { SpecIndex } from "../contract/spec.js";
 import { propertyClamp } from "../contract/spec-values.js";
@@ -144,8 +145,19 @@ export function needsEnrichment(target: TargetRecord): MemberRecord[] {
   return [...target.members.values()].filter((m) => m.status === "watching" && m.enriched_at === null);
 }
 
+/**
+ * The members one enrichment run enriches: up to 2000 initially unenriched watching members, or up to 500 on a
+ * refresh (the reference's limits table), in member order. The rest wait for the next run; `enriched_count`
+ * shows how far it got.
+ */
+export function enrichmentBatch(target: TargetRecord, type: JobRecord["type"]): MemberRecord[] {
+  const waiting = needsEnrichment(target);
+  if (faultOn("enrichment-run-unbounded")) return waiting;
+  return waiting.slice(0, type === "refresh_watch" ? ENRICH_REFRESH : ENRICH_INITIAL);
+}
+
 function enrich(target: TargetRecord, job: JobRecord, now: string): void {
-  const batch = needsEnrichment(target).slice(0, job.type === "refresh_watch" ? ENRICH_REFRESH : ENRICH_INITIAL);
+  const batch = enrichmentBatch(target, job.type);
   for (const m of batch) enrichMember(m, now);
   if (job.type === "refresh_watch") {
     job.total = batch.length;

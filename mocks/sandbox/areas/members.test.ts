@@ -234,6 +234,18 @@ describe("POST /targets/{id}/members", () => {
     expect(await who("status=watching")).toEqual(["Priya Raman"]);
   });
 
+  it("updated counts the matched rows already at the requested status, in both modes", async () => {
+    const body = { status: "excluded", urls: ["https://network.example.com/in/olivia-smith"] };
+    expect((await sb.request("POST", `/targets/${nw.id}/members`, { body })).body.data.updated).toBe(1);
+    expect((await sb.request("POST", `/targets/${nw.id}/members`, { body })).body.data.updated).toBe(1);
+    const filter = await sb.request("POST", `/targets/${nw.id}/members?status=excluded&q=olivia`, {
+      body: { status: "excluded", apply: "filter" },
+    });
+    expect(filter.body.data.updated).toBe(1);
+    // Put back, so the tests after this one see the Target as before.
+    await sb.request("POST", `/targets/${nw.id}/members`, { body: { ...body, status: "proposed" } });
+  });
+
   it("apply omitted means selected; missing urls update zero rows", async () => {
     const res = await sb.request("POST", `/targets/${nw.id}/members`, { body: { status: "excluded" } });
     expect(res.body.data.updated).toBe(0);

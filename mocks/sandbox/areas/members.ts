@@ -8,8 +8,9 @@ import { parameterClamp, parameterDefault, type Clamp } from "../contract/spec-v
 import { countriesOf } from "../data/geo.js";
 import { FAMILIES } from "../data/vocab.js";
 import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
-import { distinctTerms, PLACE_LIMITS } from "../domain/terms.js";
+import { distinctTerms } from "../domain/terms.js";
 import { normalizeProfileUrl } from "../data/urls.js";
+import { faultOn } from "../data/proof-faults.js";
 import { invalidRequest } from "../contract/errors.js";
 import { parseIsoDateTime } from "./events.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
@@ -75,13 +76,20 @@ function memberFilters(query: Record<string, unknown>) {
 }
 
 /**
+ * The member list's location parser: 20 places of 120 characters, as the reference's member list table says
+ * (the spec states it in MemberLocation's description only: a longer value is cut, not refused, so it is no
+ * schema bound).
+ */
+const MEMBER_PLACES = { maxTerms: 20, maxTermLength: 120 } as const;
+
+/**
  * The member list's location parser: the query string is not framework-validated (spec/DECISIONS.md 20), so a
  * longer list is not refused; its first 20 distinct places, each cut to 120 characters, are used (lower case).
  */
 function memberPlaces(value: string): string[] {
-  const { maxTerms, maxTermLength } = PLACE_LIMITS;
+  const { maxTerms, maxTermLength } = MEMBER_PLACES;
   const places = value.split(";").map((p) => [...p.trim()].slice(0, maxTermLength).join(""));
-  return distinctTerms("location", places, { maxTerms: Infinity, maxTermLength: Infinity })
+  return distinctTerms(places)
     .slice(0, maxTerms)
     .map((p) => p.toLowerCase());
 }
@@ -211,12 +219,14 @@ export const membersArea = {
       } else {
         rows = selectedRows(t, body.urls);
       }
+      const unchanged = rows.filter((m) => m.status === status).length;
       for (const m of rows) m.status = status;
       if (status === "watching" && rows.length > 0 && needsEnrichment(t).length > 0 && !hasActiveJob(t)) {
         enqueueJob(ctx, t, "refresh_watch");
       }
       syncDefaultLists(ctx, req.org);
-      return { body: { data: { updated: rows.length } } };
+      const updated = faultOn("member-update-counts-changed-only") ? rows.length - unchanged : rows.length;
+      return { body: { data: { updated } } };
     },
   },
 } satisfies Area;

@@ -161,6 +161,40 @@ describe("GET /companies/{key}", () => {
     const bank = await sb.get("/companies/blue-harbor-bank");
     expect(bank.body.data.company).toMatchObject({ network_url: null, current_count: 0, alum_count: 1 });
     expect(slugs(bank.body.data.leavers)).toEqual(["kwame-mensah"]);
+    // A boomerang: left Northwind Labs in 2020 and came back in 2023, so current and a leaver at once.
+    const input = fixtureGraphInput();
+    const base = input.people.find((p) => p.slug === "mei-chen")!;
+    const [northwind] = base.positions.filter((p) => p.company === "Northwind Labs");
+    const boomerang = {
+      ...structuredClone(base),
+      slug: "ada-returns",
+      full_name: "Ada Returns",
+      network_url: "https://network.example.com/in/ada-returns",
+      positions: [
+        { ...northwind!, title: "Staff Engineer", started_at: "2023-02", ended_at: null, is_current: true },
+        { ...northwind!, title: "Engineer", started_at: "2017-01", ended_at: "2020-06", is_current: false },
+      ],
+    };
+    const own = await openSandbox({ graph: { ...input, people: [...input.people, boomerang] } });
+    try {
+      const orbit = (await own.get("/companies/northwind-labs")).body.data;
+      expect(slugs(orbit.current)).toContain("ada-returns");
+      expect(slugs(orbit.leavers)).toContain("ada-returns");
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("exploring_since: the earliest qualifying evidence date of an exploring person, null for the others", async () => {
+    const priya = (await sb.get("/people/priya-raman")).body.data;
+    expect(priya.is_exploring).toBe(true);
+    const dates = priya.exploring_interpretation.evidence
+      .map((e: { seen_at: string }) => e.seen_at.slice(0, 10))
+      .sort();
+    expect(priya.exploring_since).toBe(dates[0]);
+    expect(priya.exploring_since).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const other = (await sb.get("/people/jonas-weber")).body.data;
+    expect([other.is_exploring, other.exploring_since]).toEqual([false, null]);
   });
 
   it("404 not_found when no company matches", async () => {

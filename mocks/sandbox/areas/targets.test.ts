@@ -160,6 +160,18 @@ describe("GET /targets and GET /targets/{id}", () => {
     expect((await sb.get("/targets/not-a-uuid", { invalidRequest: true })).status).toBe(400);
   });
 
+  it("GET /targets/{id} answers { data: Target } for an existing Target: the one asked for, as the list shows it", async () => {
+    const a = await sb.createTarget({ input: "Northwind Labs" });
+    const b = await sb.createTarget({ kind: "people", input: "Designers" });
+    const listed = (await sb.get("/targets")).body.data as { id: string }[];
+    for (const t of [a, b]) {
+      const res = await sb.get(`/targets/${t.id}`);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(["data"]);
+      expect(res.body.data).toEqual(listed.find((x) => x.id === t.id));
+    }
+  });
+
   it("counts: watching/proposed/excluded/enriched/member; current and alum count watching only; allocation_used = watching outside the graph", async () => {
     const t = await sb.northwind();
     expect(t).toMatchObject({

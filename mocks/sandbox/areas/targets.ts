@@ -10,6 +10,7 @@ import type { OrgState } from "../contract/state.js";
 import { nowIso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
 import { bareUrl } from "../data/urls.js";
+import { faultOn } from "../data/proof-faults.js";
 import { mapPeopleFilters } from "./discovery.js";
 import { resultLimitCap, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
@@ -171,7 +172,11 @@ export const targetsArea = {
     },
 
     getTarget(req, ctx) {
-      return { body: { data: targetView(ctx, requireTarget(req.org, req.params.id)) } };
+      const found = requireTarget(req.org, req.params.id);
+      const answered = faultOn("target-read-wrong-target")
+        ? (targetsOf(req.org).find((t) => t.id !== found.id) ?? found)
+        : found;
+      return { body: { data: targetView(ctx, answered) } };
     },
 
     updateTarget(req, ctx) {

@@ -8,6 +8,7 @@
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
 import { keeper } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
+import { faultOn } from "./proof-faults.js";
 import type { Company, Person, Position } from "./resources.js";
 
 /** A location with lower-case values (graph records keep one precomputed). */
@@ -192,7 +193,8 @@ function derivePerson(source: Person, todayMonth: number): Person {
     between_roles_since: isBetween && lastEnd >= 0 ? monthToString(lastEnd) : null,
     is_exploring: valid,
     exploring_interpretation: valid ? i : null,
-    exploring_since: valid ? i.evidence.map((e) => e.seen_at.slice(0, 10)).sort()[0]! : null,
+    exploring_since:
+      valid && !faultOn("exploring-since-null") ? i.evidence.map((e) => e.seen_at.slice(0, 10)).sort()[0]! : null,
   };
 }
 

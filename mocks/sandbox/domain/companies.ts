@@ -5,6 +5,7 @@ import type { Company, Person } from "../data/resources.js";
 import { notFound } from "../contract/errors.js";
 import { rowPerson } from "./views.js";
 import { bareUrl } from "../data/urls.js";
+import { faultOn } from "../data/proof-faults.js";
 
 export const ORBIT_LIMIT = 40;
 
@@ -81,6 +82,8 @@ export function companyOrbit(graph: Graph, value: string): Orbit {
     if (stint.current && !current.includes(record)) current.push(record);
     if (stint.notCurrent && stint.end !== null && !leavers.includes(record)) leavers.push(record);
   }
+  if (faultOn("orbit-leavers-exclude-current"))
+    leavers.splice(0, leavers.length, ...leavers.filter((r) => !current.includes(r)));
   const rows = (list: PersonRecord[]) =>
     list
       .sort((a, b) => a.idx - b.idx)

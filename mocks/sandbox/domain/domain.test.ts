@@ -46,31 +46,22 @@ describe("term lists", () => {
     expect(parseTermList("skills", "Go; python ,Rust or go")).toEqual(["Go", "python", "Rust"]);
   });
 
-  it("rejects more than 8 distinct terms or a term over 64 chars with 400", () => {
-    expect(() => parseTermList("skills", "a;b;c;d;e;f;g;h;i")).toThrow(ApiError);
-    expect(() => parseTermList("languages", "x".repeat(65))).toThrow(/languages terms must be at most 64/);
-    // Characters are code points, as the schema's maxLength counts them: 64 emoji pass, 65 do not.
-    expect(parseTermList("skills", "😀".repeat(64))).toEqual(["😀".repeat(64)]);
-    expect(() => parseTermList("skills", "😀".repeat(65))).toThrow(/skills terms must be at most 64/);
+  it("keeps no limit of its own: the request check applies the spec's (contract-core/term-list.test.ts)", () => {
+    const many = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    expect(parseTermList("skills", many.join(";"))).toHaveLength(30);
+    expect(parsePlaces("location", "x".repeat(500))).toEqual(["x".repeat(500)]);
+    expect(parseCertificationList(JSON.stringify(many))).toHaveLength(30);
   });
 
-  it("certifications must be a JSON list of 1-200 char strings, up to 10 distinct", () => {
+  it("certifications must be a JSON list of strings, none blank", () => {
     expect(parseCertificationList('[" Scrum ", "scrum", "PMP"]')).toEqual(["Scrum", "PMP"]);
-    for (const bad of [
-      "scrum",
-      '"scrum"',
-      "[1]",
-      '[""]',
-      `["${"x".repeat(201)}"]`,
-      JSON.stringify(Array.from({ length: 11 }, (_, i) => `c${i}`)),
-    ]) {
+    for (const bad of ["scrum", '"scrum"', "[1]", '[""]']) {
       expect(() => parseCertificationList(bad), bad).toThrow(ApiError);
     }
   });
 
-  it("places: ; separated, commas stay inside, 20 x 120 chars", () => {
+  it("places: ; separated, commas stay inside", () => {
     expect(parsePlaces("location", "Berlin, Germany; Europe")).toEqual(["Berlin, Germany", "Europe"]);
-    expect(() => parsePlaces("location", "x".repeat(121))).toThrow(ApiError);
   });
 });
 

@@ -1,60 +1,38 @@
 /**
- * Term-list parameters (skills, languages, exclude_languages, certifications, location lists). Limits are
- * counted in distinct terms (case-insensitive); breaking one is a 400 naming the parameter.
+ * Term-list parameters (skills, languages, exclude_languages, certifications, location lists), split as their
+ * `x-term-list` declares (contract-core/term-list.ts): distinct trimmed terms, case-insensitive, first spelling
+ * kept. Their limits live in the spec, and the request check (core/validation.ts, the shared schema checker)
+ * refuses a value past one before any filter reads it, in the words the mock uses: nothing here repeats them.
  */
+import { termsOf, type TermSplit } from "../../../contract-core/portable.js";
 import { invalidRequest } from "../contract/errors.js";
 
-export interface TermLimits {
-  maxTerms: number;
-  maxTermLength: number;
+/** The distinct terms of `value` split as `split` says; the request check has already applied the limits. */
+function split(name: string, kind: TermSplit, value: string): string[] {
+  const found = termsOf({ split: kind, maxTerms: Infinity, maxTermLength: Infinity }, value);
+  if (!found.ok) throw invalidRequest(`${name} ${found.message}`);
+  return found.terms;
 }
 
-export const SKILL_LIMITS: TermLimits = { maxTerms: 8, maxTermLength: 64 };
-export const CERTIFICATION_LIMITS: TermLimits = { maxTerms: 10, maxTermLength: 200 };
-export const PLACE_LIMITS: TermLimits = { maxTerms: 20, maxTermLength: 120 };
-
-/** Distinct (case-insensitive, first spelling kept) trimmed non-empty terms, checked against the limits. */
-export function distinctTerms(name: string, raw: readonly string[], limits: TermLimits): string[] {
-  const seen = new Map<string, string>();
-  for (const t of raw.map((s) => s.trim()).filter(Boolean)) {
-    // Characters as the spec's maxLength counts them: code points (an emoji is one, not two UTF-16 units).
-    if ([...t].length > limits.maxTermLength)
-      throw invalidRequest(`${name} terms must be at most ${limits.maxTermLength} characters`);
-    if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
-  }
-  if (seen.size > limits.maxTerms)
-    throw invalidRequest(`${name} accepts at most ${limits.maxTerms} distinct terms, got ${seen.size}`);
-  return [...seen.values()];
-}
-
-/** skills / languages / exclude_languages: separated by `;`, `,` or the word `or`. */
-export function parseTermList(name: string, value: string, limits: TermLimits = SKILL_LIMITS): string[] {
-  return distinctTerms(name, value.split(/\s*[;,]\s*|\s+or\s+/i), limits);
+/** skills / languages / exclude_languages: separated by `;`, `,` or the word `or` (a single-term alias first). */
+export function parseTermList(name: string, value: string): string[] {
+  return split(name, "terms", value);
 }
 
 /** certifications: a string holding a JSON list of strings. */
 export function parseCertificationList(value: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw invalidRequest('certifications must be a JSON list of strings, e.g. ["Certified Scrum Master"]');
-  }
-  if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === "string")) {
-    throw invalidRequest('certifications must be a JSON list of strings, e.g. ["Certified Scrum Master"]');
-  }
-  if (parsed.some((t: string) => t.trim() === ""))
-    throw invalidRequest("certifications terms must be 1-200 characters");
-  return distinctTerms("certifications", parsed, CERTIFICATION_LIMITS);
+  return split("certifications", "json", value);
 }
 
 /** location / exclude_locations: `;`-separated places; commas stay inside a place. */
 export function parsePlaces(name: string, value: string): string[] {
-  return distinctTerms(name, value.split(";"), PLACE_LIMITS);
+  return split(name, "places", value);
 }
 
-/** A supplied term-list parameter must name at least one term (e.g. `skills=;` or `location=;;` is a 400). */
-export function requireTerms(name: string, terms: string[]): string[] {
-  if (terms.length === 0) throw invalidRequest(`${name} must contain at least one term`);
-  return terms;
+/** Distinct terms (case-insensitive, first spelling kept) of terms already split. */
+export function distinctTerms(terms: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const t of terms.map((s) => s.trim()).filter(Boolean))
+    if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
+  return [...seen.values()];
 }

@@ -50,6 +50,10 @@ const CASES: [kind: string, request: CallOptions][] = [
   ["missing key with a body over 1 MiB", { method: "POST", path: "/lists", body: "x".repeat(2 << 20), auth: false }],
   ["empty JSON body", { method: "POST", path: "/lists", body: "" }],
   ["invalid UTF-8 in the path", { path: "/people/%ff%fe" }],
+  [
+    "a body that is not JSON to POST /targets/{id}/retry",
+    { method: "POST", path: "/targets/3c9e2b7a-1f4d-4a6e-8b2c-5d7f9e1a3b5c/retry", body: "{not json" },
+  ],
   ["blank Target input", { method: "POST", path: "/targets", body: { input: "   ", kind: "people" } }],
   [
     "a name of 81 emoji (code points, as the pattern counts)",
@@ -136,6 +140,10 @@ describe("the mock and the sandbox accept each relaxed value (spec/DECISIONS.md 
     [
       "member limit and offset above int32",
       (t) => ({ path: `/targets/${t}/members?limit=3000000000&offset=3000000000` }),
+    ],
+    [
+      "a JSON body to POST /targets/{id}/retry, which takes none: ignored",
+      (t) => ({ method: "POST", path: `/targets/${t}/retry`, body: { force: true } }),
     ],
     ["since as a reduced-precision date", { path: "/events?since=2026-11" }],
     ["since at 24:00 with a basic offset", { path: "/events?since=2026-11-18T24:00%2B0100" }],
