@@ -14,7 +14,7 @@ import { withChangelogLinks } from "./changelog-links.js";
 import { versionedTitle, withReleaseInfo } from "./release-info.js";
 import { withTraceLink } from "./trace-page.js";
 import { bundleTryIt, withTryIt } from "./try-it/bundle.js";
-import { serverOrigins, withReferenceCsp } from "./csp.js";
+import { CUSTOM_TARGETS, serverOrigins, withReferenceCsp } from "./csp.js";
 import { withContrast } from "./contrast.js";
 import { withDownloadLinks, writeDownloads } from "./downloads.js";
 
@@ -98,7 +98,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const [, tryIt] = await Promise.all([redocly(args, scratch), ownSpec ? bundleTryIt() : null]);
     const page = withContrast(withPageStyles(makeOffline(await readFile(rawHtml, "utf8"))));
     // The policy goes in last: it hashes the page's scripts as they are (scripts/docs/csp.ts).
-    const html = withReferenceCsp(tryIt ? withTryIt(page, tryIt) : page, serverOrigins(doc));
+    const html = withReferenceCsp(tryIt ? withTryIt(page, tryIt) : page, [...serverOrigins(doc), ...CUSTOM_TARGETS]);
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
     const partial = `${outFile}.${process.pid}.tmp`;

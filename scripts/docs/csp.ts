@@ -6,7 +6,8 @@
  *   loader, and the try-it panel kept as text until the loader runs it); no eval, no other source;
  * - no eval: Redoc's search probes for it (`Function(...)` in a try, to build its index in a worker) and, refused,
  *   indexes in the page instead (the one violation the page reports; the test checks search still finds);
- * - connections: only the origins of the spec's servers (the try-it targets);
+ * - connections: the origins of the spec's servers, and what Try it's "another server" may name (CUSTOM_TARGETS:
+ *   any https origin, http only on loopback), since an integrator types that base URL in the page;
  * - styles: inline (Redoc's styled-components and React `style` attributes need `'unsafe-inline'`);
  * - images and fonts: `data:` only; no base URL, form target, frame, object or anything else.
  * `frame-ancestors` cannot be set from a `<meta>` tag, so framing is up to the host's headers.
@@ -18,6 +19,13 @@ import { resolveServerVariables } from "./prepare-spec.js";
 const META = /<meta http-equiv="Content-Security-Policy" content="[^"]*" \/>\n?/g;
 /** Every `<script>` element's text (none can hold `</script>`: it would end the element). */
 const SCRIPTS = /<script\b[^>]*>([\s\S]*?)<\/script>/gi;
+
+/**
+ * The connect sources a base URL typed in Try it may reach: any https origin (a staging or live deployment), and
+ * http only on this machine (`npm run mock`, `npm run sandbox` or a proxy on another port). A plain-http remote
+ * server is refused by the page, as a browser would refuse it from an https page anyway.
+ */
+export const CUSTOM_TARGETS = ["https:", "http://127.0.0.1:*", "http://localhost:*"] as const;
 
 /** The origins the spec's servers name (their variables at their defaults). */
 export function serverOrigins(doc: OpenApiDoc): string[] {
