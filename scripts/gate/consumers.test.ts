@@ -248,4 +248,3 @@ describe("npm run gate -- --consumers <file>", () => {
     },
   );
 });
-
