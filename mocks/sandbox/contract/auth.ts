@@ -3,7 +3,7 @@
  * Resolution follows the reference's Authentication section.
  */
 import { header, presentedKey, type RequestHeaders } from "../../../contract-core/portable.js";
-import { invalidRequest, paymentRequired, unauthorized } from "./errors.js";
+import { invalidRequest, paymentRequired, unauthorized, type DocumentedOperation } from "./errors.js";
 import type { OrgInfo, OrgState, SandboxState } from "./state.js";
 
 /** Request headers with lower-case names, as every host hands them to the core (contract-core's reading). */
@@ -103,6 +103,6 @@ export function requireAnyKey(headers: RequestHeaders): void {
 }
 
 /** A locked organization answers 402 to every operation except getAccount (which tells it why). */
-export function requireOrganizationAccess(org: OrgState, operationId: string): void {
-  if (!org.info.accessAllowed && operationId !== "getAccount") throw paymentRequired();
+export function requireOrganizationAccess(org: OrgState, operationId: DocumentedOperation): void {
+  if (!org.info.accessAllowed && operationId !== "getAccount") throw paymentRequired({ operationId });
 }

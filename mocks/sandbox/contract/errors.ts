@@ -29,40 +29,91 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidRequest = (message: string) => new ApiError(400, "invalid_request", message);
-/** A failure of the sandbox itself: 500 with the vocabulary's one 5xx type. */
-export const serverError = (message: string) => new ApiError(500, SERVER_ERROR_TYPE, message);
-export const notFound = (message: string) => new ApiError(404, "not_found", message);
-export const unauthorized = () => new ApiError(401, "unauthorized", UNAUTHORIZED_MESSAGE);
-export const paymentRequired = () =>
-  new ApiError(
-    402,
-    "payment_required",
-    "Organization access is locked after its trial; GET /me reports access.allowed",
-  );
-
 type Documented = typeof OPERATION_ERRORS;
-/** The error statuses an operation documents with a typed body (`"404"`), from the spec (OPERATION_ERRORS). */
-export type DocumentedStatus<Id extends keyof Documented> = {
-  [S in keyof Documented[Id]]: Documented[Id][S] extends readonly [] ? never : S;
-}[keyof Documented[Id]] &
-  string;
-/** The error types an operation documents for one status. */
-export type DocumentedType<
-  Id extends keyof Documented,
-  S extends DocumentedStatus<Id>,
-> = Documented[Id][S] extends readonly (infer T)[] ? T : never;
+/** Every operation of the spec (OPERATION_ERRORS holds one entry per operation). */
+export type DocumentedOperation = keyof Documented;
+
+/**
+ * The operations whose spec entry documents `type` for `status` (from its 4xx examples, OPERATION_ERRORS):
+ * `OperationsWith<"404", "not_found">` is every operation with a documented 404 not_found.
+ */
+export type OperationsWith<S extends string, T extends string> = {
+  [Id in DocumentedOperation]: S extends keyof Documented[Id]
+    ? Documented[Id][S] extends readonly (infer D)[]
+      ? T extends D
+        ? Id
+        : never
+      : never
+    : never;
+}[DocumentedOperation];
+
+/**
+ * What a shared helper needs to answer for its caller: the operation of the request it serves (pass the
+ * handler's `req`). The helper's parameter names the status and type it throws, so a handler whose operation
+ * does not document them fails tsc at the call (errors.test-d.ts).
+ */
+export interface Answering<Op extends DocumentedOperation> {
+  readonly operationId: Op;
+}
 
 /**
  * An error one operation documents: the status and type must be among its spec entry's 4xx examples, so a type or
- * status the operation does not document fails tsc where it is produced (errors.test-d.ts).
+ * status the operation does not document fails tsc where it is produced (errors.test-d.ts). In areas/ and
+ * domain/ the operation is the request's own (`req.operationId`), never a literal (error-sites.test.ts).
  */
-export function operationError<Id extends keyof Documented, S extends DocumentedStatus<Id>>(
-  operationId: Id,
+export function operationError<const S extends string, const T extends AnswerErrorType>(
+  operationId: NoInfer<OperationsWith<S, T>>,
   status: S,
-  type: DocumentedType<Id, S> & AnswerErrorType,
+  type: T,
   message: string,
 ): ApiError {
   void operationId;
   return new ApiError(Number(status), type, message);
 }
+
+/** The operations that do not document `type` for `status`: never when every operation does. */
+type NotDocumenting<S extends string, T extends string> = Exclude<DocumentedOperation, OperationsWith<S, T>>;
+
+/**
+ * An error every operation documents, for code that serves any operation before or beside its handler (the
+ * request check, the body reader, the key check, the term lists). It compiles only while every operation's
+ * spec entry lists `status` with `type`: otherwise `message` must be `{ notDocumentedBy: ... }`, and tsc names
+ * the operations that do not document it where the error is produced.
+ */
+export function everyOperationError<const S extends string, const T extends AnswerErrorType>(
+  status: S,
+  type: T,
+  message: [NotDocumenting<S, T>] extends [never] ? string : { notDocumentedBy: NotDocumenting<S, T> },
+  headers: Record<string, string> = {},
+): ApiError {
+  return new ApiError(Number(status), type, message as string, headers);
+}
+
+/** The request check's 400 (every operation documents 400 invalid_request: a tsc error otherwise). */
+export const invalidRequest = (message: string) => everyOperationError("400", "invalid_request", message);
+/** Untyped 404, while areas move to operationError. */
+export const notFound = (message: string) => outsideOperations.notFound(message);
+/** A failure of the sandbox itself: 500 with the vocabulary's one 5xx type. */
+export const serverError = (message: string) => new ApiError(500, SERVER_ERROR_TYPE, message);
+/** The key check's 401 (every operation documents 401 unauthorized: a tsc error otherwise). */
+export const unauthorized = () => everyOperationError("401", "unauthorized", UNAUTHORIZED_MESSAGE);
+/** A locked organization's 402, for an operation that documents it (every one but getAccount). */
+export const paymentRequired = (req: Answering<OperationsWith<"402", "payment_required">>) =>
+  operationError(
+    req.operationId,
+    "402",
+    "payment_required",
+    "Organization access is locked after its trial; GET /me reports access.allowed",
+  );
+
+/**
+ * Answers outside every operation, so no spec entry documents them: a path no operation serves (404), a path
+ * that does not normalize (400, before routing), a Host or control write refused (403), and the control
+ * endpoints' own 400 and 404 (/__sandbox/..., not in the spec). Only core/ and areas/control.ts use them
+ * (error-sites.test.ts).
+ */
+export const outsideOperations = {
+  invalid: (message: string) => new ApiError(400, "invalid_request", message),
+  notFound: (message: string) => new ApiError(404, "not_found", message),
+  forbidden: (message: string) => new ApiError(403, "invalid_request", message),
+};

@@ -7,7 +7,7 @@
  */
 import { header, type RequestHeaders } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
-import { ApiError, invalidRequest } from "../contract/errors.js";
+import { outsideOperations } from "../contract/errors.js";
 import { json } from "./answer.js";
 import { fromOwnOrigin } from "./cors.js";
 import { JSON_MEDIA, parseJsonBody } from "./body.js";
@@ -21,7 +21,7 @@ export function controlRoutesOf(areas: readonly Area[]): Map<string, ControlRout
 }
 
 /** The reference has no 403 error type (control endpoints are outside it): the general one, with the status that says why. */
-const forbidden = (message: string) => new ApiError(403, "invalid_request", message);
+const forbidden = outsideOperations.forbidden;
 
 /** A request with a foreign (or opaque) Origin is a 403, reads included: state and jobs are not another site's. */
 export function refuseForeignOrigin(headers: RequestHeaders): void {
@@ -40,7 +40,9 @@ export function refuseCrossSite(headers: RequestHeaders): void {
   refuseForeignOrigin(headers);
   const media = (one("content-type") ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA.test(media) && one("x-sandbox-control") === undefined)
-    throw invalidRequest("Control writes need Content-Type: application/json (or an X-Sandbox-Control header)");
+    throw outsideOperations.invalid(
+      "Control writes need Content-Type: application/json (or an X-Sandbox-Control header)",
+    );
 }
 
 /** A control endpoint's answer: a write refused from another site, then its JSON body handled. */

@@ -8,12 +8,12 @@
  */
 import { foreignHostProblem } from "../../../contract-core/portable.js";
 import { header, type RequestHeaders } from "../contract/auth.js";
-import { ApiError } from "../contract/errors.js";
+import { outsideOperations } from "../contract/errors.js";
 
 export function refuseForeignHost(headers: RequestHeaders, allowedHosts: readonly string[] | null): void {
   if (allowedHosts === null) return;
   const host = header(headers, "host");
   const problem = host === undefined ? null : foreignHostProblem(host, allowedHosts);
   // The reference has no 403 error type (like the control step's refusal): the general one, with the status.
-  if (problem !== null) throw new ApiError(403, "invalid_request", problem);
+  if (problem !== null) throw outsideOperations.forbidden(problem);
 }

@@ -8,8 +8,8 @@
  */
 import { requestWording, type PreferResult, type Router } from "../../../contract-core/portable.js";
 import { authenticate, requireAnyKey, requireOrganizationAccess, type RequestHeaders } from "../contract/auth.js";
-import type { Handler, SandboxContext, UntypedReply } from "../contract/context.js";
-import { invalidRequest, notFound, serverError } from "../contract/errors.js";
+import type { Handler, OperationId, SandboxContext, UntypedReply } from "../contract/context.js";
+import { outsideOperations, serverError } from "../contract/errors.js";
 import type { OperationSpec } from "../contract/spec.js";
 import type { OrgState } from "../contract/state.js";
 import { errorResponse, finishAnswer, reply } from "./answer.js";
@@ -83,7 +83,7 @@ export function rateLimit(p: Pipeline, x: Exchange): CoreResponse | null {
 
 /** A path that does not normalize (dot segments above the root, bad escapes) is a 400. */
 export function checkPath(x: Exchange): void {
-  if (!x.line.normalized.ok) throw invalidRequest(x.line.normalized.message);
+  if (!x.line.normalized.ok) throw outsideOperations.invalid(x.line.normalized.message);
 }
 
 /** The control endpoint or the operation the path names; a 404 otherwise. */
@@ -95,7 +95,7 @@ export async function route(p: Pipeline, x: Exchange): Promise<Answered> {
   const found = p.router.match(lookupMethod, path);
   if (found.ok) return operate(p, x, { op: found.route, params: found.params });
   const basePath = p.ctx.spec.basePath;
-  throw notFound(
+  throw outsideOperations.notFound(
     requestWording.notAnOperation(labelOf(x.line), path.startsWith(`${basePath}/`) ? undefined : basePath),
   );
 }
@@ -107,7 +107,8 @@ export function authenticateRequest(p: Pipeline, headers: RequestHeaders): Retur
 
 /** A locked organization is a 402, except for getAccount. */
 export function organizationAccess(org: OrgState, operation: Operation): void {
-  requireOrganizationAccess(org, operation.op.operationId);
+  // The router matches only the spec's operations, whose ids generated/ types (drift-checked).
+  requireOrganizationAccess(org, operation.op.operationId as OperationId);
 }
 
 /** The body, read only now (streamed, 1 MiB, JSON nested at most 32 levels); a read has none. */

@@ -6,6 +6,7 @@
  * supported here (answers come from the seeded graph): ignored and not listed in Preference-Applied.
  */
 import {
+  errorBody,
   errorTypeForStatus,
   honouredPreferences,
   parsePrefer,
@@ -18,7 +19,7 @@ import {
 } from "../../../contract-core/portable.js";
 import type { RequestHeaders } from "../contract/auth.js";
 import type { UntypedReply } from "../contract/context.js";
-import { ApiError, invalidRequest } from "../contract/errors.js";
+import { invalidRequest } from "../contract/errors.js";
 import { exampleBody, resolveRef, responseFor, type OperationSpec, type SpecIndex } from "../contract/spec.js";
 
 const SANDBOX_PREFERENCES: readonly PreferenceName[] = ["code", "example", "latency"];
@@ -72,7 +73,7 @@ export function preferredReply(spec: SpecIndex, op: OperationSpec, label: string
   } else if (media) body = exampleBody(spec.doc, response);
   else return { status: code, headers };
   const type = errorTypeForStatus(code);
-  if (body === undefined && type) body = new ApiError(code, type, `Preferred ${code} response`).body;
+  if (body === undefined && type) body = errorBody(type, `Preferred ${code} response`);
   if (body === undefined) throw invalidRequest(`The ${code} response of ${label} has no example to answer with`);
   return { status: code, headers, body: withAnsweredStatus(body, code) };
 }
