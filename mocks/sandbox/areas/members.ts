@@ -11,7 +11,7 @@ import { parseRoleTokens, type RoleFilter } from "../domain/roles.js";
 import { distinctTerms } from "../domain/terms.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { faultOn } from "../data/proof-faults.js";
-import { invalidRequest } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { parseIsoDateTime } from "./events.js";
 import { enqueueJob, needsEnrichment } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
@@ -31,9 +31,10 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
  * not framework-validated); a value that is no ISO-8601 timestamp is the documented 400 here ("An invalid
  * timestamp ... can surface as a non-typed database or framework error").
  */
-function firstSeenAfter(value: string): number {
+function firstSeenAfter(req: Answering<OperationsWith<"400", "invalid_request">>, value: string): number {
   const at = parseIsoDateTime(value);
-  if (at === undefined) throw invalidRequest("first_seen_after must be an ISO-8601 timestamp");
+  if (at === undefined)
+    throw operationError(req.operationId, "400", "invalid_request", "first_seen_after must be an ISO-8601 timestamp");
   return at;
 }
 
@@ -43,7 +44,7 @@ function firstSeenAfter(value: string): number {
  * framework-validated). The sandbox's reading, which the reference does not state: a `status` no member has
  * selects no row; another `stint` or `depth` applies no filter, as `all` does.
  */
-function memberFilters(query: Record<string, unknown>) {
+function memberFilters(req: Answering<OperationsWith<"400", "invalid_request">>, query: Record<string, unknown>) {
   const status = str(query.status);
   const stint = str(query.stint);
   const left = Number(str(query.company_left_min_months_ago) ?? "0");
@@ -71,7 +72,7 @@ function memberFilters(query: Record<string, unknown>) {
     roles: str(query.roles) ? parseRoleTokens(str(query.roles)!) : [],
     excludeRecruiters: query.exclude_recruiters === "true",
     depth: depth === "stub" || depth === "enriched" ? depth : null,
-    firstSeenAfter: after ? firstSeenAfter(after) : null,
+    firstSeenAfter: after ? firstSeenAfter(req, after) : null,
   };
 }
 
@@ -190,8 +191,8 @@ export const membersArea = {
   name: "members",
   handlers: {
     listTargetMembers(req, { spec }) {
-      const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
-      const rows = filterMembers(t, memberFilters(req.query));
+      const t = requireTarget(req, req.params.id, WATCH_NOT_FOUND);
+      const rows = filterMembers(t, memberFilters(req, req.query));
       const pageSize = parameterClamp(spec, "listTargetMembers", "limit");
       const limit = clamp(req.query.limit, parameterDefault(spec, "listTargetMembers", "limit"), pageSize);
       const offset = clamp(
@@ -208,13 +209,13 @@ export const membersArea = {
     },
 
     setTargetMemberStatus(req, ctx) {
-      const t = requireTarget(req.org, req.params.id, WATCH_NOT_FOUND);
+      const t = requireTarget(req, req.params.id, WATCH_NOT_FOUND);
       const body = req.body;
       const status = body.status as MemberStatus;
       let rows: MemberRecord[];
       if (body.apply === "filter") {
         // Filters from the URL; limit and offset do not apply. watching/proposed skip existing excluded rows.
-        rows = filterMembers(t, memberFilters(req.query));
+        rows = filterMembers(t, memberFilters(req, req.query));
         if (status !== "excluded") rows = rows.filter((m) => m.status !== "excluded");
       } else {
         rows = selectedRows(t, body.urls);

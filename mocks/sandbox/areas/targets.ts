@@ -5,7 +5,7 @@
  */
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
-import { invalidRequest, notFound, operationError } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { nowIso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
@@ -81,9 +81,13 @@ function promoteProposed(t: TargetRecord): void {
 }
 
 /** The Target or 404 (the member routes answer the reference's message "watch not found"). */
-export function requireTarget(org: OrgState, id: string, message = `Target ${echoInput(id)} not found`): TargetRecord {
-  const t = findTarget(org, id);
-  if (!t) throw notFound(message);
+export function requireTarget(
+  req: Answering<OperationsWith<"404", "not_found">> & { org: OrgState },
+  id: string,
+  message = `Target ${echoInput(id)} not found`,
+): TargetRecord {
+  const t = findTarget(req.org, id);
+  if (!t) throw operationError(req.operationId, "404", "not_found", message);
   return t;
 }
 
@@ -128,10 +132,10 @@ export const targetsArea = {
     createTarget(req, ctx) {
       const body = req.body;
       const input = typeof body.input === "string" ? body.input.trim() : "";
-      if (!input) throw invalidRequest("input must not be blank");
+      if (!input) throw operationError(req.operationId, "400", "invalid_request", "input must not be blank");
       const app = body.app_query ?? {};
       if ("certification" in app || "certifications" in app) {
-        throw operationError("createTarget", "400", "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
+        throw operationError(req.operationId, "400", "certification_target_unsupported", CERTIFICATION_UNSUPPORTED);
       }
       const kind: TargetKind = body.kind === "people" ? "people" : "company";
       const auto_admit = body.auto_admit === true;
@@ -172,7 +176,7 @@ export const targetsArea = {
     },
 
     getTarget(req, ctx) {
-      const found = requireTarget(req.org, req.params.id);
+      const found = requireTarget(req, req.params.id);
       const answered = faultOn("target-read-wrong-target")
         ? (targetsOf(req.org).find((t) => t.id !== found.id) ?? found)
         : found;
@@ -180,7 +184,7 @@ export const targetsArea = {
     },
 
     updateTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id);
+      const t = requireTarget(req, req.params.id);
       const body = req.body;
       if (typeof body.auto_admit === "boolean") t.auto_admit = body.auto_admit;
       if (typeof body.title === "string" && body.title.trim() !== "") {
@@ -194,7 +198,7 @@ export const targetsArea = {
     },
 
     deleteTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id);
+      const t = requireTarget(req, req.params.id);
       const targets = targetsOf(req.org);
       targets.splice(targets.indexOf(t), 1);
       syncDefaultLists(ctx, req.org);
@@ -202,7 +206,7 @@ export const targetsArea = {
     },
 
     retryTarget(req, ctx) {
-      const t = requireTarget(req.org, req.params.id);
+      const t = requireTarget(req, req.params.id);
       if (!hasActiveJob(t)) enqueueJob(ctx, t, trackJobType(t));
       return { status: 202 as const, body: { data: targetView(ctx, t) } };
     },
