@@ -4,7 +4,7 @@
  * text and input rules the spec cannot express.
  */
 import type { SandboxContext } from "../contract/context.js";
-import { invalidRequest } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { sha256Hex } from "../data/sha256.js";
 import { defineShared, shared, type SandboxState } from "../contract/state.js";
 
@@ -25,9 +25,9 @@ export function trimmed(value: unknown): string | null {
  * A required name, trimmed (saved queries, Lists). Its length after trimming is the spec's: the request schema's
  * pattern bounds it and the validator checks it before any handler runs, so only a blank name is refused here.
  */
-export function requiredName(value: unknown): string {
+export function requiredName(req: Answering<OperationsWith<"400", "invalid_request">>, value: unknown): string {
   const name = trimmed(value);
-  if (name === null) throw invalidRequest("name must not be blank");
+  if (name === null) throw operationError(req.operationId, "400", "invalid_request", "name must not be blank");
   return name;
 }
 

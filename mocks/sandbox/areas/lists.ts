@@ -8,7 +8,7 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Area, SandboxContext } from "../contract/context.js";
 import { findPerson } from "../domain/people.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest, notFound, operationError } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
 import { nowIso, requiredName } from "./area-helpers.js";
 import type { ListView } from "./records.js";
@@ -168,13 +168,20 @@ export function personKey(ctx: SandboxContext, value: string): string | null {
   return rec ? normalizeProfileUrl(rec.person.network_url) : null;
 }
 
-function optionalText(body: Record<string, unknown>, name: "stage" | "notes", max: number): string | null | undefined {
+function optionalText(
+  req: Answering<OperationsWith<"400", "invalid_request">>,
+  body: Record<string, unknown>,
+  name: "stage" | "notes",
+  max: number,
+): string | null | undefined {
   const v = body[name];
   if (v === undefined) return undefined;
   if (v === null) return null;
-  if (typeof v !== "string") throw invalidRequest(`${name} must be a string or null`);
+  if (typeof v !== "string")
+    throw operationError(req.operationId, "400", "invalid_request", `${name} must be a string or null`);
   const t = v.trim();
-  if ([...t].length > max) throw invalidRequest(`${name} must be at most ${max} characters`);
+  if ([...t].length > max)
+    throw operationError(req.operationId, "400", "invalid_request", `${name} must be at most ${max} characters`);
   return t === "" ? null : t;
 }
 
@@ -190,9 +197,14 @@ function applyStageNotes(
 }
 
 /** The List, or a 404 (a List of another organization is not visible). */
-function requireList(ctx: SandboxContext, org: OrgState, id: string): ListRecord {
-  const list = findList(ctx, org, id);
-  if (!list) throw notFound(`List ${echoInput(id)} not found in this organization`);
+function requireList(
+  ctx: SandboxContext,
+  req: Answering<OperationsWith<"404", "not_found">> & { org: OrgState },
+  id: string,
+): ListRecord {
+  const list = findList(ctx, req.org, id);
+  if (!list)
+    throw operationError(req.operationId, "404", "not_found", `List ${echoInput(id)} not found in this organization`);
   return list;
 }
 
@@ -206,7 +218,7 @@ export const listsArea = {
 
     createList(req, ctx) {
       const body = req.body;
-      const name = requiredName(body.name);
+      const name = requiredName(req, body.name);
       const description = typeof body.description === "string" && body.description !== "" ? body.description : null;
       const list = newList(ctx, name, description, null, null);
       req.org.get(listsSlice).push(list);
@@ -220,28 +232,38 @@ export const listsArea = {
     },
 
     getList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id);
+      const list = requireList(ctx, req, req.params.id);
       return { body: { data: { ...listView(list), members: [...list.members.values()] } } };
     },
 
     deleteList(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id);
+      const list = requireList(ctx, req, req.params.id);
       const lists = req.org.get(listsSlice);
       lists.splice(lists.indexOf(list), 1);
       return { status: 204 };
     },
 
     addListMembers(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id);
+      const list = requireList(ctx, req, req.params.id);
       const body = req.body ?? {};
       const urls = body.urls;
       if (!Array.isArray(urls) || urls.length === 0 || !urls.every((u) => typeof u === "string")) {
-        throw invalidRequest("urls must be a non-empty array of profile URLs or slugs");
+        throw operationError(
+          req.operationId,
+          "400",
+          "invalid_request",
+          "urls must be a non-empty array of profile URLs or slugs",
+        );
       }
       if (urls.length > MAX_LIST_MEMBER_URLS)
-        throw invalidRequest(`urls accepts at most ${MAX_LIST_MEMBER_URLS} entries`);
-      const stage = optionalText(body, "stage", MAX_STAGE);
-      const notes = optionalText(body, "notes", MAX_NOTES);
+        throw operationError(
+          req.operationId,
+          "400",
+          "invalid_request",
+          `urls accepts at most ${MAX_LIST_MEMBER_URLS} entries`,
+        );
+      const stage = optionalText(req, body, "stage", MAX_STAGE);
+      const notes = optionalText(req, body, "notes", MAX_NOTES);
       const now = nowIso(ctx);
       // A Target List mirrors the Target's watching members: writes there only set stage and notes.
       const targetList = list.default_key === "target";
@@ -270,19 +292,19 @@ export const listsArea = {
     },
 
     updateListMember(req, ctx) {
-      const list = requireList(ctx, req.org, req.params.id);
+      const list = requireList(ctx, req, req.params.id);
       const id = req.params.membershipId.trim().toLowerCase();
       const m = [...list.members.values()].find((x) => x.id === id);
       if (!m)
         throw operationError(
-          "updateListMember",
+          req.operationId,
           "404",
           "not_found",
           `Membership ${echoInput(id)} not found in List ${list.name}`,
         );
       const body = req.body ?? {};
       const now = nowIso(ctx);
-      applyStageNotes(m, optionalText(body, "stage", MAX_STAGE), optionalText(body, "notes", MAX_NOTES), now);
+      applyStageNotes(m, optionalText(req, body, "stage", MAX_STAGE), optionalText(req, body, "notes", MAX_NOTES), now);
       list.updated_at = now;
       return { body: { data: m } };
     },

@@ -34,7 +34,7 @@ export const queriesArea = {
   handlers: {
     createSavedQuery(req, ctx) {
       const body = req.body;
-      const name = requiredName(body.name);
+      const name = requiredName(req, body.name);
       const record: SavedQuery = {
         id: newId(ctx.state, "query"),
         name,
