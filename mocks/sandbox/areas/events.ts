@@ -8,7 +8,7 @@
 import type { Area, SandboxContext } from "../contract/context.js";
 import { Prng } from "../data/prng.js";
 import { normalizeProfileUrl } from "../data/urls.js";
-import { invalidRequest, operationError } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { echoInput } from "../../../contract-core/portable.js";
 import { defineShared, shared, type OrgState, type SandboxState } from "../contract/state.js";
 import { iso } from "./area-helpers.js";
@@ -197,12 +197,15 @@ export function parseIsoDateTime(value: string): number | undefined {
 }
 
 /** ISO-8601 date/time (a date-time without offset is UTC), or digits plus m, h, d or w before now. */
-function parseSince(value: string, now: number): string {
+function parseSince(req: Answering<OperationsWith<"400", "invalid_request">>, value: string, now: number): string {
   const rel = /^(\d+)([mhdw])$/.exec(value);
   if (rel) {
     const ms = Number(rel[1]) * UNIT_MS[rel[2]!]!;
     if (!(ms <= MAX_RELATIVE_SINCE_MS)) {
-      throw invalidRequest(
+      throw operationError(
+        req.operationId,
+        "400",
+        "invalid_request",
         `since reaches back at most ${MAX_RELATIVE_SINCE_WEEKS}w (about 100 years), got ${echoInput(value)}`,
       );
     }
@@ -210,7 +213,12 @@ function parseSince(value: string, now: number): string {
   }
   const at = parseIsoDateTime(value);
   if (at === undefined)
-    throw invalidRequest("since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)");
+    throw operationError(
+      req.operationId,
+      "400",
+      "invalid_request",
+      "since must be an ISO-8601 date/time or a number followed by m, h, d or w (e.g. 24h)",
+    );
   return iso(at);
 }
 
@@ -227,7 +235,10 @@ function encodeCursor(e: { seen_at: string; id: string }): string {
   return toBase64Url(JSON.stringify({ s: e.seen_at, i: e.id }));
 }
 
-function decodeCursor(cursor: string): { seen_at: string; id: string } {
+function decodeCursor(
+  req: Answering<OperationsWith<"400", "invalid_request">>,
+  cursor: string,
+): { seen_at: string; id: string } {
   try {
     const v = JSON.parse(fromBase64Url(cursor)) as { s?: unknown; i?: unknown };
     if (typeof v.s === "string" && typeof v.i === "string" && !Number.isNaN(Date.parse(v.s)))
@@ -235,7 +246,12 @@ function decodeCursor(cursor: string): { seen_at: string; id: string } {
   } catch {
     // fall through
   }
-  throw invalidRequest("cursor is invalid: copy it from meta.next of the previous page");
+  throw operationError(
+    req.operationId,
+    "400",
+    "invalid_request",
+    "cursor is invalid: copy it from meta.next of the previous page",
+  );
 }
 
 export function view(e: StoredEvent): EventView {
@@ -248,13 +264,13 @@ export const eventsArea = {
   handlers: {
     listEvents(req, ctx) {
       const q = req.query;
-      const since = typeof q.since === "string" ? parseSince(q.since, ctx.options.now()) : null;
-      const cursor = typeof q.cursor === "string" ? decodeCursor(q.cursor) : null;
+      const since = typeof q.since === "string" ? parseSince(req, q.since, ctx.options.now()) : null;
+      const cursor = typeof q.cursor === "string" ? decodeCursor(req, q.cursor) : null;
       const limit = parameterValue(ctx.spec, "listEvents", "limit", q);
       let visible: Set<string>;
       if (typeof q.list === "string") {
         const list = findList(ctx, req.org, q.list);
-        if (!list) throw operationError("listEvents", "404", "not_found", `List ${echoInput(q.list)} not found`);
+        if (!list) throw operationError(req.operationId, "404", "not_found", `List ${echoInput(q.list)} not found`);
         visible = listMemberKeys(ctx, req.org, list);
       } else {
         visible = memberKeys(ctx, req.org);
