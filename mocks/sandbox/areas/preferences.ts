@@ -7,7 +7,7 @@
  */
 import type { components } from "../../../generated/schema.js";
 import type { Area } from "../contract/context.js";
-import { invalidRequest } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { defineSlice, type OrgState } from "../contract/state.js";
 import type { SpecIndex } from "../contract/spec.js";
 import { enumValues, propertyBound, propertyDefault } from "../contract/spec-values.js";
@@ -52,12 +52,22 @@ export function webhookConfigured(org: OrgState): boolean {
 }
 
 /** Known event fields, de-duplicated, in the given order; 400 when none remains. */
-function filterFields(values: unknown[], known: readonly EventField[]): EventField[] {
+function filterFields(
+  req: Answering<OperationsWith<"400", "invalid_request">>,
+  values: unknown[],
+  known: readonly EventField[],
+): EventField[] {
   const out: EventField[] = [];
   for (const v of values)
     if (typeof v === "string" && (known as readonly string[]).includes(v) && !out.includes(v as EventField))
       out.push(v as EventField);
-  if (out.length === 0) throw invalidRequest(`fields must contain at least one of: ${known.join(", ")}`);
+  if (out.length === 0)
+    throw operationError(
+      req.operationId,
+      "400",
+      "invalid_request",
+      `fields must contain at least one of: ${known.join(", ")}`,
+    );
   return out;
 }
 
@@ -95,7 +105,7 @@ export const preferencesArea = {
       const next = { ...(record.saved ?? defaults(spec)) };
       if ("fields" in body)
         next.fields = Array.isArray(body.fields)
-          ? filterFields(body.fields, enumValues(spec, "EventField"))
+          ? filterFields(req, body.fields, enumValues(spec, "EventField"))
           : defaults(spec).fields;
       if (typeof body.email_enabled === "boolean") next.email_enabled = body.email_enabled;
       if (Array.isArray(body.emails)) next.emails = filterEmails(body.emails, stored("emails", "maxItems"));
