@@ -6,7 +6,7 @@ export const companiesArea = {
   name: "companies",
   handlers: {
     getCompanyOrbit(req, { graph }) {
-      return { body: { data: companyOrbit(graph, req.params.key) } };
+      return { body: { data: companyOrbit(req, graph, req.params.key) } };
     },
 
     searchCompanies(req, { graph }) {

@@ -44,7 +44,7 @@ export const peopleArea = {
     },
 
     getPerson(req, { graph }) {
-      const rec = requirePerson(graph, req.params.slug);
+      const rec = requirePerson(req, graph, req.params.slug);
       const include = new Set(
         String(req.query.include ?? "")
           .split(",")
@@ -60,12 +60,12 @@ export const peopleArea = {
     },
 
     listPersonCoworkers(req, { graph }) {
-      const rec = requirePerson(graph, req.params.slug);
+      const rec = requirePerson(req, graph, req.params.slug);
       return { body: { data: coworkersOf(graph, rec).map((c) => ({ ...rowPerson(c.record, c.match) })) } };
     },
 
     listSimilarPeople(req, { graph }) {
-      const rec = requirePerson(graph, req.params.slug);
+      const rec = requirePerson(req, graph, req.params.slug);
       return { body: { data: similarTo(graph, rec).map((c) => ({ ...rowPerson(c.record, c.match) })) } };
     },
   },

@@ -2,7 +2,7 @@
 import { echoInput } from "../../../contract-core/portable.js";
 import type { Graph, PersonRecord } from "../data/graph.js";
 import type { Company, Person } from "../data/resources.js";
-import { notFound } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { rowPerson } from "./views.js";
 import { bareUrl } from "../data/urls.js";
 import { faultOn } from "../data/proof-faults.js";
@@ -72,9 +72,9 @@ export interface Orbit {
 }
 
 /** Up to 40 current people and 40 leavers (normalized end date, is_current=false), graph order. */
-export function companyOrbit(graph: Graph, value: string): Orbit {
+export function companyOrbit(req: Answering<OperationsWith<"404", "not_found">>, graph: Graph, value: string): Orbit {
   const company = findCompany(graph, value, { urlFragment: true });
-  if (!company) throw notFound(`No company found for ${echoInput(value)}`);
+  if (!company) throw operationError(req.operationId, "404", "not_found", `No company found for ${echoInput(value)}`);
   const current: PersonRecord[] = [];
   const leavers: PersonRecord[] = [];
   for (const { record, stint } of graph.stintsByCompany.get(company.key) ?? []) {

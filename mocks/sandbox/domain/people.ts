@@ -3,7 +3,7 @@ import { echoInput } from "../../../contract-core/portable.js";
 import type { Graph, PersonRecord, Stint } from "../data/graph.js";
 import { searchIndexOf } from "./search-index.js";
 import type { Match } from "../data/resources.js";
-import { notFound } from "../contract/errors.js";
+import { operationError, type Answering, type OperationsWith } from "../contract/errors.js";
 import { monthToString } from "../data/dates.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 
@@ -16,9 +16,14 @@ export function findPerson(graph: Graph, slugOrUrl: string): PersonRecord | unde
   return url ? graph.byUrl.get(url) : undefined;
 }
 
-export function requirePerson(graph: Graph, slugOrUrl: string): PersonRecord {
+/** The person, or the 404 of the operation `req` answers (one that documents it). */
+export function requirePerson(
+  req: Answering<OperationsWith<"404", "not_found">>,
+  graph: Graph,
+  slugOrUrl: string,
+): PersonRecord {
   const rec = findPerson(graph, slugOrUrl);
-  if (!rec) throw notFound(`No person found for ${echoInput(slugOrUrl)}`);
+  if (!rec) throw operationError(req.operationId, "404", "not_found", `No person found for ${echoInput(slugOrUrl)}`);
   return rec;
 }
 
