@@ -14,7 +14,7 @@
 import { isObj, mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../contract/auth.js";
 import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
-import { invalidRequest, notFound } from "../contract/errors.js";
+import { outsideOperations } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { EVENT_FIELDS } from "./diffs.js";
 import { demoOrbitKeys, EVENT_INTERVAL_MS, emitFor, eventsOf, memberKeys, tickEvents, view } from "./events.js";
@@ -24,6 +24,9 @@ import type { EventView, JobOutcome, TargetRecord } from "./records.js";
 import { resetState } from "./stored-state.js";
 import { queriesSlice } from "./queries.js";
 import { everyTarget, latestJob, targetsOf, targetsSlice, watchingMembers } from "./targets-store.js";
+
+/** The control endpoints are outside the spec: no operation documents their 400 and 404. */
+const { invalid: invalidRequest, notFound } = outsideOperations;
 
 const MAX_EMIT = 1000;
 const OUTCOMES: readonly JobOutcome[] = ["done", "partial", "failed"];

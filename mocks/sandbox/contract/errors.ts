@@ -91,8 +91,6 @@ export function everyOperationError<const S extends string, const T extends Answ
 
 /** The request check's 400 (every operation documents 400 invalid_request: a tsc error otherwise). */
 export const invalidRequest = (message: string) => everyOperationError("400", "invalid_request", message);
-/** Untyped 404, while areas move to operationError. */
-export const notFound = (message: string) => outsideOperations.notFound(message);
 /** A failure of the sandbox itself: 500 with the vocabulary's one 5xx type. */
 export const serverError = (message: string) => new ApiError(500, SERVER_ERROR_TYPE, message);
 /** The key check's 401 (every operation documents 401 unauthorized: a tsc error otherwise). */
