@@ -56,7 +56,7 @@ export const queriesArea = {
       const found = req.org.get(queriesSlice).find((q) => q.id === id);
       if (!found)
         throw operationError(
-          "getSavedQuery",
+          req.operationId,
           "404",
           "not_found",
           `Saved query ${echoInput(id)} not found in this organization`,
