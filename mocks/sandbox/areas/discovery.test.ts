@@ -10,6 +10,8 @@ import { DEFAULT_OPTIONS } from "../contract/options.js";
 import { normalizeProfileUrl } from "../data/urls.js";
 import { loadSpec } from "../../../contract-core/index.js";
 import { QUERY_KEYS } from "../domain/filters.js";
+import { profileKeywordTokens } from "../domain/search.js";
+import { hasWordPrefix } from "../data/text.js";
 import {
   mapPeopleFilters,
   peopleCandidates,
@@ -79,6 +81,18 @@ describe("the Target filter mapping", () => {
     const there = peopleCandidates(graph, filters, SALT, 4000).filter((c) => !c.in_graph);
     expect(there.length).toBeGreaterThan(0);
     for (const c of there) expect(c.enrichment.profile.current_company).toBe(employer);
+  });
+
+  it("off-graph members carry the Target's keywords in their profile, as graph members must", () => {
+    const found = discover("Senior engineers", { keywords: "senior python", roles: [{ family: "data" }] });
+    const offGraph = found.filter((c) => !c.in_graph);
+    expect(offGraph.length).toBeGreaterThan(0);
+    for (const c of offGraph) {
+      const p = c.enrichment.profile;
+      const text = [p.full_name, p.headline, p.current_company, p.location].join(" | ").toLowerCase();
+      for (const token of profileKeywordTokens("senior python"))
+        expect(hasWordPrefix(text, token), `${c.network_url}: ${p.headline}`).toBe(true);
+    }
   });
 
   it("names every app_query key of the spec, and every filter of the search table", () => {

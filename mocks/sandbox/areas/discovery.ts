@@ -29,6 +29,7 @@ import {
   type MatchRules,
   type SearchFilters,
 } from "../domain/search.js";
+import { hasWordPrefix } from "../data/text.js";
 import { NETWORK_ORIGIN, normalizeProfileUrl } from "../data/urls.js";
 import type { MemberProfile } from "./records.js";
 import { unitFrom } from "./area-helpers.js";
@@ -262,6 +263,18 @@ interface SyntheticSpec {
   title: string;
   company: string | null;
   isCurrent: boolean | null;
+  /** The Target's keywords: a profile gets, at the end of its headline, those its other fields lack. */
+  keywords?: string;
+}
+
+/**
+ * The words of `keywords` whose tokens are not word prefixes of `profile` (the `profile` keyword rule a graph
+ * member passes: name, headline, current title and employer, location), in their given spelling.
+ */
+function missingKeywords(keywords: string | undefined, profile: string): string[] {
+  if (!keywords) return [];
+  const haystack = profile.toLowerCase();
+  return keywords.split(/\s+/).filter((word) => profileKeywordTokens(word).some((t) => !hasWordPrefix(haystack, t)));
 }
 
 /** Profiles outside the index graph, deterministic per Target (a retry finds the same ones again). */
@@ -282,12 +295,15 @@ function offGraphCandidates(
     const key = normalizeProfileUrl(`${NETWORK_ORIGIN}/in/${slug}`)!;
     if (graph.byUrl.has(key) || out.some((c) => c.key === key)) continue;
     const s = spec(rng);
+    const role = s.company ? `${s.title} at ${s.company}` : s.title;
+    const where = locationText({ city, region, country });
+    const missing = missingKeywords(s.keywords, [name, role, where].join(" | "));
     const profile: MemberProfile = {
       full_name: name,
-      headline: s.company ? `${s.title} at ${s.company}` : s.title,
+      headline: missing.length > 0 ? `${role} · ${missing.join(" ")}` : role,
       current_company: s.isCurrent === false ? null : s.company,
       public_identifier: slug,
-      location: locationText({ city, region, country }),
+      location: where,
       is_current: s.isCurrent,
     };
     out.push({
@@ -335,6 +351,7 @@ export function peopleCandidates(graph: Graph, filters: PeopleFilters, salt: str
       // A Target that names current employers finds people who work there now.
       company: filters.company_ids ? rng.pick(filters.company_ids) : "Stealth Startup",
       isCurrent: null,
+      keywords: filters.keywords,
     }),
     placeTest(filters),
   );
