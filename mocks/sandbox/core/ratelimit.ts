@@ -2,6 +2,7 @@
  * Fixed-window rate limit per client IP (the reference: 300 requests per minute per client IP), with
  * x-ratelimit-limit / -remaining / -reset (seconds) on every answer and the framework 429 shape.
  */
+import { REASON_PHRASES } from "../../../contract-core/portable.js";
 import type { RateLimitOptions } from "../contract/options.js";
 import { json } from "./answer.js";
 import type { CoreResponse } from "./exchange.js";
@@ -31,7 +32,8 @@ export function createRateLimiter(opts: RateLimitOptions, now: () => number = Da
     headers["retry-after"] = String(resetSeconds);
     return json(429, {
       statusCode: 429,
-      error: "Too Many Requests",
+      // The spec's 429 examples say it (contract-core/error-table.test.ts checks REASON_PHRASES against them).
+      error: REASON_PHRASES[429],
       message: `Rate limit exceeded, retry in ${resetSeconds} seconds`,
     });
   };
