@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ORGS } from "../contract/auth.js";
 import { spawnSandbox } from "../testing/child.js";
 import { testKey } from "../testing/harness.js";
+import { PROPERTY_RULES } from "../../../generated/spec-constants.js";
 import { useStatefulSandbox } from "../testing/test-kit.js";
 
 const sb = useStatefulSandbox();
@@ -84,7 +85,7 @@ describe("PUT /signals/preferences", () => {
     expect((await put({ fields: all })).body.data.fields).toEqual(all);
   });
 
-  it("emails: entries containing @ are trimmed and lowercased, others dropped, the first 20 stored", async () => {
+  it("emails: entries containing @ are trimmed and lowercased, others dropped, the first maxItems (the spec's) stored", async () => {
     const emails = [
       "  Lead@Northwind.Example.com ",
       "not-an-email",
@@ -92,9 +93,10 @@ describe("PUT /signals/preferences", () => {
       ...Array.from({ length: 25 }, (_, i) => `user${i}@example.com`),
     ];
     const res = await put({ emails });
-    expect(res.body.data.emails).toHaveLength(20);
+    const max = PROPERTY_RULES.NotificationPreferences.emails.maxItems; // 20 in the spec today
+    expect(res.body.data.emails).toHaveLength(max);
     expect(res.body.data.emails[0]).toBe("lead@northwind.example.com");
-    expect(res.body.data.emails[19]).toBe("user18@example.com");
+    expect(res.body.data.emails[max - 1]).toBe(`user${max - 2}@example.com`);
     expect((await put({ emails: [] })).body.data.emails).toEqual([]);
   });
 
