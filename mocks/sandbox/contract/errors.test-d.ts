@@ -2,7 +2,7 @@
  * operationError takes only what the operation documents: a status or an error type its spec entry does not
  * list fails tsc where the error is produced.
  */
-import { everyOperationError, operationError, paymentRequired } from "./errors.js";
+import { everyOperationError, everyOperationStatus, operationError, paymentRequired } from "./errors.js";
 
 export const documented = operationError("createTarget", "400", "certification_target_unsupported", "m");
 export const notFound = operationError("getTarget", "404", "not_found", "m");
@@ -26,3 +26,8 @@ export const everyPaymentRequired = everyOperationError("402", "payment_required
 export const lockedSearch = paymentRequired({ operationId: "searchPeople" });
 // @ts-expect-error getAccount answers a locked organization (no 402 in its spec entry).
 export const lockedAccount = paymentRequired({ operationId: "getAccount" });
+
+// The rate limit's 429 answers any operation: every one documents it; not every one documents 404.
+export const rateLimited: number = everyOperationStatus("429");
+// @ts-expect-error the result is { notDocumentedBy: ... } (searchPeople and others have no 404), not a number.
+export const everyStatus404: number = everyOperationStatus("404");

@@ -89,6 +89,22 @@ export function everyOperationError<const S extends string, const T extends Answ
   return new ApiError(Number(status), type, message as string, headers);
 }
 
+/** The operations whose spec entry documents no `status` response. */
+type NotDocumentingStatus<S extends string> = {
+  [Id in DocumentedOperation]: S extends keyof Documented[Id] ? never : Id;
+}[DocumentedOperation];
+
+/**
+ * A status every operation documents, as a number, for an answer of any operation that has no error type (the
+ * rate limit's framework-shaped 429). Otherwise the result is `{ notDocumentedBy: ... }`, and tsc names the
+ * operations where the number is used.
+ */
+export function everyOperationStatus<const S extends `${number}`>(
+  status: S,
+): [NotDocumentingStatus<S>] extends [never] ? number : { notDocumentedBy: NotDocumentingStatus<S> } {
+  return Number(status) as never;
+}
+
 /** The request check's 400 (every operation documents 400 invalid_request: a tsc error otherwise). */
 export const invalidRequest = (message: string) => everyOperationError("400", "invalid_request", message);
 /** A failure of the sandbox itself: 500 with the vocabulary's one 5xx type. */

@@ -3,6 +3,7 @@
  * x-ratelimit-limit / -remaining / -reset (seconds) on every answer and the framework 429 shape.
  */
 import { REASON_PHRASES } from "../../../contract-core/portable.js";
+import { everyOperationStatus } from "../contract/errors.js";
 import type { RateLimitOptions } from "../contract/options.js";
 import { json } from "./answer.js";
 import type { CoreResponse } from "./exchange.js";
@@ -30,7 +31,8 @@ export function createRateLimiter(opts: RateLimitOptions, now: () => number = Da
     headers["x-ratelimit-reset"] = String(resetSeconds);
     if (w.count <= opts.max) return null;
     headers["retry-after"] = String(resetSeconds);
-    return json(429, {
+    // Every operation documents the 429 (a tsc error naming any that does not).
+    return json(everyOperationStatus("429"), {
       statusCode: 429,
       // The spec's 429 examples say it (contract-core/error-table.test.ts checks REASON_PHRASES against them).
       error: REASON_PHRASES[429],
