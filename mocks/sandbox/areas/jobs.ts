@@ -46,7 +46,7 @@ function outcomeFor(ctx: SandboxContext, jobKey: string): JobOutcome {
 /** Inserts a new pending job (phase queued) as the Target's latest job. */
 export function enqueueJob(ctx: SandboxContext, target: TargetRecord, type: JobType): JobRecord {
   const now = ctx.options.now();
-  // The outcome follows the sequential key, so it does not vary with the instance's random id segment.
+  // The outcome follows the key (the position since the last reset), not the id: the same after a reset.
   const { id, key } = issueId(ctx.state, "job");
   const job: JobRecord = {
     id,
@@ -95,9 +95,9 @@ function candidatesFor(ctx: SandboxContext, target: TargetRecord): Candidate[] {
   const limit = effectiveLimit(target, ctx.spec);
   if (target.kind === "company") {
     const company = target.company_key ? ctx.graph.companyByKey.get(target.company_key) : undefined;
-    return company ? companyCandidates(ctx.graph, company, target.id, limit) : [];
+    return company ? companyCandidates(ctx.graph, company, target.salt ?? target.id, limit) : [];
   }
-  return peopleCandidates(ctx.graph, (target.query.filters ?? {}) as PeopleFilters, target.id, limit);
+  return peopleCandidates(ctx.graph, (target.query.filters ?? {}) as PeopleFilters, target.salt ?? target.id, limit);
 }
 
 /** Admits candidates: new members proposed (watching with auto_admit); existing members keep their status. */

@@ -72,4 +72,9 @@ export interface TargetRecord {
   members: Map<string, MemberRecord>;
   /** Oldest first; the last one is the latest job. */
   jobs: JobRecord[];
+  /**
+   * What the profiles its discovery invents follow (its id's key: the same after a reset as in a fresh
+   * sandbox). Absent in states stored before it: those Targets' profiles followed their id, and still do.
+   */
+  salt?: string;
 }

@@ -1,0 +1,168 @@
+/**
+ * Test order never matters: after `reset()` the same steps give the same answers as a fresh sandbox with the
+ * same options (job outcomes, members found, event timing), ids aside; the ids themselves stay unique across
+ * `reset()` (an id from before it is a 404).
+ */
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTalentGraphClient, unwrap } from "../../client/index.js";
+import {
+  createSandboxHandlers,
+  type SandboxHandlers,
+  type SandboxHandlersOptions,
+} from "../../mocks/sandbox/hosts/msw/msw.js";
+
+const BASE = "http://localhost:5173/v1";
+const NOW = "2026-11-27T09:00:00.000Z";
+const server = setupServer();
+const opened: SandboxHandlers[] = [];
+
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
+afterAll(() => {
+  server.close();
+  for (const sandbox of opened) sandbox.close();
+});
+
+function open(options: SandboxHandlersOptions): SandboxHandlers {
+  const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, now: NOW, ...options });
+  opened.push(sandbox);
+  server.resetHandlers(...sandbox.handlers);
+  return sandbox;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** A client that writes down every answer (status, headers, body), each UUID named by its first appearance. */
+function recorder(sandbox: SandboxHandlers) {
+  const answers: string[] = [];
+  const names = new Map<string, string>();
+  const client = createTalentGraphClient({
+    baseUrl: BASE,
+    apiKey: sandbox.keys.acme,
+    retry: false,
+    fetch: async (request) => {
+      const response = await fetch(request);
+      const headers = JSON.stringify([...response.headers].sort());
+      let body = await response.clone().text();
+      if (new URL(request.url).pathname.endsWith("/events")) body = eventsAsideIds(body);
+      const text = `${request.method} ${request.url} -> ${response.status} ${headers}\n${body}`;
+      answers.push(
+        text.replace(UUID, (id) => names.get(id) ?? (names.set(id, `id#${names.size}`), `id#${names.size - 1}`)),
+      );
+      return response;
+    },
+  });
+  return { client, answers };
+}
+
+/**
+ * GET /events without event ids: the reference orders diffs of one instant by id, so their order there is an
+ * id too; each instant's diffs are compared as a sorted set, and the cursor (which names an event) by its time.
+ */
+function eventsAsideIds(text: string): string {
+  const page = JSON.parse(text) as { data: { id: string; seen_at: string }[]; meta: { next: string | null } };
+  const data = page.data.map((e) => ({ ...e, id: "event" }));
+  const rank = (e: object) => JSON.stringify(e);
+  data.sort((a, b) => (a.seen_at === b.seen_at ? rank(a).localeCompare(rank(b)) : a.seen_at < b.seen_at ? 1 : -1));
+  const next = page.meta.next && (JSON.parse(Buffer.from(page.meta.next, "base64url").toString()) as { s: string }).s;
+  return JSON.stringify({ data, meta: { ...page.meta, next } });
+}
+
+/** Where two runs first differ: the answer's index and 120 characters of each around the first differing one. */
+function firstDifference(got: string[], want: string[]): string | null {
+  for (let i = 0; i < Math.max(got.length, want.length); i++) {
+    const a = got[i] ?? "";
+    const b = want[i] ?? "";
+    if (a === b) continue;
+    let at = 0;
+    while (a[at] === b[at]) at++;
+    const near = (t: string) => t.slice(Math.max(0, at - 60), at + 60);
+    return `answer ${i} (${b.slice(0, b.indexOf(" ->"))}) at ${at}:\n  got  ${near(a)}\n  want ${near(b)}`;
+  }
+  return null;
+}
+
+/** Scenario A: other work first (several Targets, the clock advanced, members accepted). */
+async function scenarioA(sandbox: SandboxHandlers): Promise<string> {
+  const { client } = recorder(sandbox);
+  for (const input of ["Engineers", "Designers", "Sales"])
+    unwrap(await client.POST("/targets", { body: { kind: "people", input, app_query: { keywords: input } } }));
+  unwrap(await client.POST("/targets", { body: { kind: "company", input: "https://www.linkedin.com/company/x-1" } }));
+  sandbox.advance(30 * 60_000);
+  const [first] = unwrap(await client.GET("/targets")).data;
+  unwrap(
+    await client.POST("/targets/{id}/members", {
+      params: { path: { id: first!.id } },
+      body: { apply: "filter", status: "watching" },
+    }),
+  );
+  sandbox.advance(2 * 60 * 60_000);
+  unwrap(await client.POST("/lists", { body: { name: "Kept" } }));
+  return first!.id;
+}
+
+/** Scenario B: the Target watcher of a feature suite (create, poll, members, watch one, events). */
+async function scenarioB(sandbox: SandboxHandlers): Promise<string[]> {
+  const { client, answers } = recorder(sandbox);
+  const targets = [];
+  for (const input of ["Backend engineers", "Data scientists", "Recruiters"]) {
+    const body = { kind: "people" as const, input, app_query: { keywords: input.split(" ")[0]! } };
+    targets.push(unwrap(await client.POST("/targets", { body })).data);
+  }
+  for (let i = 0; i < 4; i++) {
+    sandbox.advance(2000);
+    for (const t of targets) unwrap(await client.GET("/targets/{id}", { params: { path: { id: t.id } } }));
+  }
+  for (const t of targets) {
+    const members = unwrap(await client.GET("/targets/{id}/members", { params: { path: { id: t.id } } })).data;
+    if (members.length > 0) {
+      unwrap(
+        await client.POST("/targets/{id}/members", {
+          params: { path: { id: t.id } },
+          body: { urls: [members[0]!.network_url], status: "watching" },
+        }),
+      );
+    }
+  }
+  sandbox.advance(10 * 60_000);
+  unwrap(await client.GET("/events"));
+  unwrap(await client.GET("/targets"));
+  return answers;
+}
+
+describe("reset() gives what a fresh sandbox gives", () => {
+  for (const jobFailureRate of [undefined, 0.5]) {
+    const options: SandboxHandlersOptions = jobFailureRate === undefined ? {} : { jobFailureRate };
+    const label = jobFailureRate === undefined ? "job failures at their default" : `jobFailureRate ${jobFailureRate}`;
+
+    it(`scenario A, reset(), scenario B answers as B alone (${label}), ids aside; ids stay unique`, async () => {
+      const alone = await scenarioB(open(options));
+
+      const sandbox = open(options);
+      const before = await scenarioA(sandbox);
+      sandbox.reset();
+      const after = await scenarioB(sandbox);
+
+      expect(after.length).toBeGreaterThan(15);
+      expect(firstDifference(after, alone)).toBeNull();
+      // The scenario reaches what could differ: members found, events fallen due, and (with failures) both outcomes.
+      const text = alone.join("\n");
+      expect(text).toMatch(/"watching_count":1/);
+      expect(text).toMatch(/"seen_at"/);
+      if (jobFailureRate !== undefined) expect(text).toMatch(/"status":"failed"/);
+      expect(text).toMatch(/"status":"done"/);
+      // A Target of scenario A is gone, and its id is not handed out again.
+      const { client } = recorder(sandbox);
+      const stale = await client.GET("/targets/{id}", { params: { path: { id: before } } });
+      expect(stale.response.status).toBe(404);
+    });
+  }
+
+  it("sequential ids go on across reset() (never handed out twice), so only the ids differ", async () => {
+    const alone = await scenarioB(open({ ids: "sequential" }));
+    const sandbox = open({ ids: "sequential" });
+    await scenarioA(sandbox);
+    sandbox.reset();
+    expect(firstDifference(await scenarioB(sandbox), alone)).toBeNull();
+  });
+});
