@@ -11,6 +11,7 @@ import {
   type SandboxHandlers,
   type SandboxHandlersOptions,
 } from "../../mocks/sandbox/hosts/msw/msw.js";
+import { drawnIds, issuedIds } from "../../mocks/sandbox/areas/area-helpers.js";
 
 const BASE = "http://localhost:5173/v1";
 const NOW = "2026-11-27T09:00:00.000Z";
@@ -164,5 +165,27 @@ describe("reset() gives what a fresh sandbox gives", () => {
     await scenarioA(sandbox);
     sandbox.reset();
     expect(firstDifference(await scenarioB(sandbox), alone)).toBeNull();
+  });
+});
+
+describe("the draw sequence in a stored state", () => {
+  it("a state stored without it (written before it) goes on from its id sequence; a damaged one is refused", async () => {
+    const first = open({ ids: "sequential" });
+    const { client } = recorder(first);
+    unwrap(await client.POST("/targets", { body: { kind: "people", input: "Engineers" } }));
+    first.reset();
+    unwrap(await client.POST("/lists", { body: { name: "After the reset" } }));
+    const saved = first.snapshot();
+    expect(saved.shared).toMatchObject({ ids: issuedIds(first.core.ctx.state), draws: drawnIds(first.core.ctx.state) });
+    expect(drawnIds(first.core.ctx.state)).toBeLessThan(issuedIds(first.core.ctx.state));
+
+    const older = structuredClone(saved);
+    delete older.shared.draws;
+    const second = open({ initialState: older });
+    await second.ready;
+    expect(drawnIds(second.core.ctx.state)).toBe(issuedIds(second.core.ctx.state));
+
+    const third = open({});
+    await expect(third.seedState({ ...saved, shared: { ...saved.shared, draws: -1 } })).rejects.toThrow(/"draws"/);
   });
 });
