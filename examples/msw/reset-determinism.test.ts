@@ -189,3 +189,49 @@ describe("the draw sequence in a stored state", () => {
     await expect(third.seedState({ ...saved, shared: { ...saved.shared, draws: -1 } })).rejects.toThrow(/"draws"/);
   });
 });
+
+describe("job outcomes are chosen, not chanced", () => {
+  it("no job fails by default; nextJobs chooses how the next ones end and how many members they find", async () => {
+    const sandbox = open({});
+    const { client } = recorder(sandbox);
+    const create = async (input: string) =>
+      unwrap(await client.POST("/targets", { body: { kind: "people", input, app_query: { keywords: "engineer" } } }))
+        .data.id;
+    const finished = async (id: string) => {
+      sandbox.advance(60_000);
+      return unwrap(await client.GET("/targets/{id}", { params: { path: { id } } })).data;
+    };
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(await create(`Default ${i}`));
+    for (const id of ids) expect((await finished(id)).job).toMatchObject({ status: "done", failed: 0, error: null });
+
+    sandbox.nextJobs({ outcome: "failed" });
+    sandbox.nextJobs({ outcome: "done", members: 2, times: 2 });
+    const failed = await finished(await create("Fails"));
+    expect(failed.job).toMatchObject({
+      status: "failed",
+      phase: "discovering",
+      error: expect.stringMatching(/^Discovery failed/),
+    });
+    expect(failed.member_count).toBe(0);
+    for (const name of ["Two", "Two again"]) expect((await finished(await create(name))).member_count).toBe(2);
+    expect((await finished(await create("Plan used up"))).member_count).toBeGreaterThan(2);
+
+    // Every job until reset(): the retry of a failed Target too.
+    sandbox.nextJobs({ outcome: "failed", times: Infinity });
+    const again = await create("Always failing");
+    expect((await finished(again)).job.status).toBe("failed");
+    unwrap(await client.POST("/targets/{id}/retry", { params: { path: { id: again } } }));
+    expect((await finished(again)).job.status).toBe("failed");
+    sandbox.reset();
+    expect((await finished(await create("After reset"))).job.status).toBe("done");
+  });
+
+  it("a value it cannot take is a TypeError naming it", () => {
+    const sandbox = open({});
+    // @ts-expect-error -- a job ends "done" or "failed"
+    expect(() => sandbox.nextJobs({ outcome: "partial" })).toThrow(/outcome must be "done" or "failed"/);
+    expect(() => sandbox.nextJobs({ outcome: "done", members: -1 })).toThrow(/members must be a whole number/);
+    expect(() => sandbox.nextJobs({ outcome: "done", times: 0 })).toThrow(/times must be a positive integer/);
+  });
+});

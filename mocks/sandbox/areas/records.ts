@@ -50,6 +50,8 @@ export type JobRecord = Omit<TargetJobView, "id" | "phase"> & {
   updated_at: string;
   /** Wall-clock ms of the next automatic step (--job-speed > 0), null when finished. */
   due: number | null;
+  /** At most this many members found (a test chose it, jobs.ts planJobs); absent: all the graph gives. */
+  found?: number;
 };
 
 export interface TargetRecord {

@@ -255,6 +255,7 @@ const SLICE_SCHEMAS = new Map<string, object>(
                     type: { enum: ["track_company", "track_people", "refresh_watch"] },
                     outcome: { enum: ["done", "partial", "failed"] },
                     due: { type: ["number", "null"] },
+                    found: int,
                   },
                 },
               },
