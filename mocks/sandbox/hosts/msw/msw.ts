@@ -58,7 +58,7 @@ export {
   type StartingState,
 } from "../seed-state.js";
 export type { BodyFor, DocumentedStatus, ErrorStatus, FaultTimes, OperationId, RespondOptions } from "./msw-faults.js";
-export type { SandboxCall } from "./msw-calls.js";
+export type { CallResponse, SandboxCall } from "./msw-calls.js";
 export type { JobPlan } from "../../areas/jobs.js";
 export type {
   ConsumerContract,
@@ -151,7 +151,8 @@ export interface SandboxHandlers extends SandboxFaults, RecordsContract {
   snapshot(): SandboxSnapshot;
   /**
    * What the app sent, in the order answered: every request that named an operation (all, or those of
-   * `operationId`), with method, path, params, query, parsed body (typed from the spec) and the status.
+   * `operationId`), with method, path, params, query, parsed body (typed from the spec), and the answer the
+   * app received (`response`: status, headers, parsed body, typed per documented status).
    */
   calls<Op extends OperationId = OperationId>(operationId?: Op): SandboxCall<Op>[];
   /** Settles when the starting state (initialState, the last seedState) is built; rejects as seedState does. */
@@ -389,7 +390,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     const text =
       typeof body === "string" ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
     const sent = { ...request, body: text };
-    log.record(sent, res.status);
+    log.record(sent, res);
     if (!(res instanceof Response)) recorder.record(sent, res);
     return res;
   };
