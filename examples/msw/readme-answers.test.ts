@@ -130,7 +130,7 @@ describe("Faults: the headers each status sends", () => {
     header === "none" ? {} : Object.fromEntries([header.replace(/`/g, "").split(": ")]);
 
   it("every documented error status of every operation without path parameters sends what the table says", async () => {
-    const { sandbox, client } = open();
+    const { sandbox } = open();
     const ordinary = (await fetch(`${BASE}/me`, { headers: { authorization: `Bearer ${sandbox.keys.acme}` } })).headers;
     const usual = new Set([...ordinary.keys()]);
     const byStatus = new Map<number, Record<string, string>>();
