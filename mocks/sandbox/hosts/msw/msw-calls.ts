@@ -7,7 +7,7 @@
  *   sandbox.calls().map((c) => c.operationId);  // every operation called, in order
  *   sandbox.reset();                            // the record is empty again
  */
-import { Router } from "../../../../contract-core/portable.js";
+import { operationMatcher } from "./msw-operations.js";
 import type { OperationId, PathParams, QueryParams, RequestBody } from "../../contract/context.js";
 import type { SpecIndex } from "../../contract/spec.js";
 import type { BodyFor, DocumentedStatus } from "./msw-faults.js";
@@ -49,19 +49,6 @@ export type CallResponse<Op extends OperationId> =
 
 /** The answer a call log records: the core's, or MSW's network error (a Response of type "error"). */
 export type RecordedAnswer = { status: number; headers: Record<string, string>; body: string | undefined } | Response;
-
-/** The operation a request names, as the core routes it (null: not an operation of the spec). */
-export function operationMatcher(
-  spec: SpecIndex,
-): (method: string, url: string) => { operationId: string; params: Record<string, string>; url: URL } | null {
-  const router = new Router(spec.basePath, spec.operations, (op) => op);
-  return (method, raw) => {
-    const url = new URL(raw, "http://any.invalid");
-    const upper = method.toUpperCase();
-    const found = router.match(upper === "HEAD" ? "GET" : upper, url.pathname);
-    return found.ok ? { operationId: found.route.operationId, params: found.params, url } : null;
-  };
-}
 
 function queryOf(search: URLSearchParams): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
