@@ -19,7 +19,7 @@ const opened: SandboxHandlers[] = [];
 
 /** A sandbox answering BASE from now on (the previous one's handlers are dropped: a page reload). */
 function open(options: SandboxHandlersOptions = {}) {
-  const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, jobFailureRate: 0, ...options });
+  const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, ...options });
   opened.push(sandbox);
   server.resetHandlers(...sandbox.handlers);
   const apiKey = sandbox.keys.acme;

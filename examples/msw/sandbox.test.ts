@@ -14,7 +14,7 @@ import { createTalentGraphClient, unwrap } from "../../client/index.js";
 import { createSandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 
 // timers: false -> jobs and events move only when the test calls advance(ms).
-const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1", timers: false, jobFailureRate: 0 });
+const sandbox = createSandboxHandlers({ baseUrl: "http://localhost:5173/v1", timers: false });
 const server = setupServer(...sandbox.handlers);
 const apiKey = sandbox.keys.acme;
 const client = createTalentGraphClient({ baseUrl: "http://localhost:5173/v1", apiKey });

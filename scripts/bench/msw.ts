@@ -1,12 +1,13 @@
 /**
  * The MSW sandbox's first answer in Chromium: the example page (examples/msw) built and served from this
  * checkout and from the old commit, opened in a fresh browser (service worker registration included) in
- * alternating rounds; printed, with no floor but where it was. And its weight: an app that imports
- * `setupWorker` and `createSandboxHandlers`, bundled by esbuild (ESM, browser, minified) and gzipped at
+ * alternating rounds, against its floor (250 ms), with the old commit's figure beside it. And its weight: an
+ * app that imports `setupWorker` and `createSandboxHandlers`, bundled by esbuild (ESM, browser, minified) and gzipped at
  * level 9, against its floor, with the old commit's figure beside it; and the same for the stateless
- * `createMockHandlers`, printed.
+ * `createMockHandlers`, printed; and both again against the packed tarball's entry, as a team installs it (the
+ * sandbox against the same floor, the stateless handlers against their source figure).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +19,8 @@ import { ROOT, alternate, floorLine, formatNumber, formatSummary, summarize } fr
 const KIT_MODULES = ["mocks/sandbox/hosts/msw/msw.ts", "mocks/sandbox/hosts/msw.ts"];
 /** Floor of the kit's weight in a page: setupWorker + createSandboxHandlers, minified and gzipped. */
 export const KIT_FLOOR_BYTES = 160 * 1024;
+/** Floor of the first answer through the service worker, from creating the handlers (a calm machine). */
+export const FIRST_ANSWER_FLOOR_MS = 250;
 
 /** Bytes of an app of `setupWorker` and one of the kit's factories, minified and gzipped, built from `dir`. */
 export async function kitBytes(
@@ -64,44 +67,90 @@ async function firstAnswer(dir: string): Promise<{ ms: number }> {
   }
 }
 
+/**
+ * The same apps built against the package as a team installs it: the tarball's `./msw` entry (staged by
+ * scripts/build/pack.ts, which `npm pack` packs as it is), imported by its package name.
+ */
+export async function packedKitBytes(): Promise<Record<"createSandboxHandlers" | "createMockHandlers", number>> {
+  const { stagePackage } = await import("../build/pack.js");
+  mkdirSync(join(ROOT, "dist"), { recursive: true });
+  // Inside the checkout, so `msw` resolves from its node_modules as from a team's.
+  const stage = mkdtempSync(join(ROOT, "dist", ".bench-pack-"));
+  try {
+    await stagePackage(stage, { typeCheck: false });
+    const entry = join(stage, "dist", "msw", "index.js");
+    const app = (factory: string) =>
+      [
+        'import { setupWorker } from "msw/browser";',
+        `import { ${factory} } from ${JSON.stringify(entry)};`,
+        `globalThis.app = [setupWorker, ${factory}];`,
+      ].join("\n");
+    return {
+      createSandboxHandlers: await appBytes(stage, app("createSandboxHandlers")),
+      createMockHandlers: await appBytes(stage, app("createMockHandlers")),
+    };
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
 export async function mswFloors(rounds: number): Promise<string[]> {
   const base = baseCheckout();
   // Bundling is deterministic: one build each is the figure (min = median = max).
   const bytes = await kitBytes(ROOT);
   const oldBytes = await kitBytes(base);
+  const packed = await packedKitBytes();
+  const one = (n: number) => ({ median: n, min: n, max: n });
   const weight = floorLine({
-    name: "setupWorker + createSandboxHandlers <= 160 KiB min+gzip",
-    value: { median: bytes, min: bytes, max: bytes },
+    name: "setupWorker + createSandboxHandlers <= 160 KiB min+gzip (source)",
+    value: one(bytes),
     unit: "B",
     compare: "<=",
     target: KIT_FLOOR_BYTES,
     details: [`${BASE_COMMIT} ${formatNumber(oldBytes)} B`],
   });
+  const packedWeight = floorLine({
+    name: "setupWorker + createSandboxHandlers <= 160 KiB min+gzip (packed tarball)",
+    value: one(packed.createSandboxHandlers),
+    unit: "B",
+    compare: "<=",
+    target: KIT_FLOOR_BYTES,
+    details: [`source ${formatNumber(bytes)} B`],
+  });
   const stateless = await kitBytes(ROOT, "createMockHandlers");
   const oldStateless = await kitBytes(base, "createMockHandlers");
   const statelessWeight = floorLine({
-    name: "setupWorker + createMockHandlers (stateless) min+gzip",
-    value: { median: stateless, min: stateless, max: stateless },
+    name: "setupWorker + createMockHandlers (stateless) min+gzip (source)",
+    value: one(stateless),
     unit: "B",
     compare: "print",
     details: [`${BASE_COMMIT} ${formatNumber(oldStateless)} B`],
   });
-  const timing = "MSW sandbox's first answer in Chromium (fresh browser) stays where it is";
+  const packedStateless = floorLine({
+    name: "setupWorker + createMockHandlers (stateless) min+gzip (packed tarball) <= its source figure",
+    value: one(packed.createMockHandlers),
+    unit: "B",
+    compare: "<=",
+    target: stateless,
+    details: [`source ${formatNumber(stateless)} B`],
+  });
+  const weights = [weight, packedWeight, statelessWeight, packedStateless];
+  const timing = "MSW sandbox's first answer in Chromium (fresh browser, handlers created -> answer) <= 250 ms";
   let runs;
   try {
     runs = await alternate(rounds, { now: () => firstAnswer(ROOT), old: () => firstAnswer(base) });
   } catch (error) {
     // The weight stands on its own: a browser that cannot start here does not hide it.
-    return [weight, statelessWeight, `${timing}: not measured (${(error as Error).message.split("\n")[0]})`];
+    return [...weights, `${timing}: not measured (${(error as Error).message.split("\n")[0]})`];
   }
   return [
-    weight,
-    statelessWeight,
+    ...weights,
     floorLine({
       name: timing,
       value: summarize(runs.now.ms!),
       unit: "ms",
-      compare: "print",
+      compare: "<=",
+      target: FIRST_ANSWER_FLOOR_MS,
       details: [`${BASE_COMMIT} ${formatSummary(summarize(runs.old.ms!), "ms")}`],
     }),
   ];

@@ -11,7 +11,7 @@
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
  */
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire, registerHooks } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -135,7 +135,12 @@ export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true
   return { outDir, files: files.sort() };
 }
 
-/** The ./msw export: one ESM bundle for browsers and Node, and its declarations. */
+/**
+ * The ./msw export and its declarations: `index.js` only re-exports, `createMockHandlers` from `mock.js` (the
+ * stateless handlers and what they use) and every other export from `sandbox.js`. An app that imports only the
+ * stateless handlers gets `mock.js` alone (the package's `sideEffects: false` lets its bundler drop
+ * `sandbox.js`), as an app built from the sources does; one bundle would keep the sandbox's top-level code.
+ */
 export async function buildMsw({
   outDir = path.join(ROOT, "dist"),
   typeCheck = true,
@@ -148,15 +153,38 @@ export async function buildMsw({
     owns: ["msw", "mocks"],
     required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
   });
-  files.push(await bundleNeutral(MSW_ENTRY, path.join(outDir, "msw", "index.js"), ["msw"], outDir));
+  const entry = path.join(ROOT, MSW_ENTRY);
+  // The module's exports as it runs (types have none): the split never needs a list kept by hand.
+  const names = Object.keys((await import(pathToFileURL(entry).href)) as object).sort();
+  const reexport = (list: string[], from: string) => `export { ${list.join(", ")} } from ${JSON.stringify(from)};\n`;
+  const mock = ["createMockHandlers"];
+  const sandbox = names.filter((n) => !mock.includes(n));
+  const dir = path.join(outDir, "msw");
+  for (const [name, list] of [
+    ["sandbox.js", sandbox],
+    ["mock.js", mock],
+  ] as const)
+    files.push(await bundleNeutral({ contents: reexport(list, entry) }, path.join(dir, name), ["msw"], outDir));
+  writeFileSync(path.join(dir, "index.js"), reexport(mock, "./mock.js") + reexport(sandbox, "./sandbox.js"));
+  files.push(path.relative(outDir, path.join(dir, "index.js")));
   return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
 }
 
-/** One ESM bundle of `entry` for browsers and Node (platform neutral); returns its path relative to outDir. */
-async function bundleNeutral(entry: string, outfile: string, external: string[], outDir: string): Promise<string> {
+/**
+ * One ESM bundle of `entry` (a path under the checkout, or module text) for browsers and Node (platform
+ * neutral); returns its path relative to outDir.
+ */
+async function bundleNeutral(
+  entry: string | { contents: string },
+  outfile: string,
+  external: string[],
+  outDir: string,
+): Promise<string> {
   const { build: esbuild } = await import("esbuild");
   await esbuild({
-    entryPoints: [path.join(ROOT, entry)],
+    ...(typeof entry === "string"
+      ? { entryPoints: [path.join(ROOT, entry)] }
+      : { stdin: { contents: entry.contents, resolveDir: ROOT, sourcefile: "entry.js", loader: "js" as const } }),
     outfile,
     bundle: true,
     format: "esm",

@@ -112,9 +112,13 @@ describe("the installed package", () => {
     );
     expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json" && n !== "README.md")).toEqual([]);
     expect(names.filter((n) => /\.test\.|\.ts$/.test(n) && !n.endsWith(".d.ts"))).toEqual([]);
-    // The spec travels inside the bundle: its server URL is the default base URL.
-    expect(readFileSync(path.join(dir, "node_modules/talent-graph-api-contract/dist/msw/index.js"), "utf8")).toContain(
-      "{origin}/v1",
+    // The spec travels inside the bundles: its server URL is the default base URL.
+    const msw = path.join(dir, "node_modules/talent-graph-api-contract/dist/msw");
+    for (const bundle of ["sandbox.js", "mock.js"])
+      expect(readFileSync(path.join(msw, bundle), "utf8"), bundle).toContain("{origin}/v1");
+    // index.js only re-exports: the stateless handlers from mock.js, the rest from sandbox.js.
+    expect(readFileSync(path.join(msw, "index.js"), "utf8")).toMatch(
+      /^export \{ createMockHandlers \} from "\.\/mock\.js";\nexport \{ [^}]*createSandboxHandlers[^}]* \} from "\.\/sandbox\.js";\n$/,
     );
   });
 

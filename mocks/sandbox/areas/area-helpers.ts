@@ -52,6 +52,28 @@ const idSequence = defineShared<{ seq: number }>({
 });
 
 /**
+ * The position since the last reset (POST /__sandbox/reset, `reset()`): counts with the id sequence but starts
+ * again at 0 on reset, so what follows it (job outcomes, the profiles a discovery invents) is the same after a
+ * reset as in a fresh sandbox, while the ids themselves go on.
+ */
+const drawSequence = defineShared<{ seq: number }>({
+  name: "draws",
+  create: () => ({ seq: 0 }),
+  save: (v) => v.seq,
+  load: (data) => ({ seq: data as number }),
+});
+
+/** How many ids were handed out since the last reset (the draw sequence). */
+export function drawnIds(state: SandboxState): number {
+  return shared(state, drawSequence).seq;
+}
+
+/** A stored state written before the draw sequence: its draws went with the id sequence, so they go on from it. */
+export function drawsFollowIds(state: SandboxState): void {
+  shared(state, drawSequence).seq = issuedIds(state);
+}
+
+/**
  * How created ids are made: "random" (the default) mixes a random per-instance segment into every id, so an
  * id from an earlier sandbox (another instance, a page load without persistence) names nothing here and is
  * a 404; "sequential" gives the same ids for the same steps (snapshot tests).
@@ -78,14 +100,21 @@ export function issuedIds(state: SandboxState): number {
   return shared(state, idSequence).seq;
 }
 
-/** A new id and its sequential key (the id sequential mode gives; seeds "randomness" that must not vary by instance). */
+/**
+ * A new id and its key: the key follows the position since the last reset (the draw sequence), never the
+ * instance's random segment, and seeds the "randomness" of what the id names (job outcomes, invented
+ * profiles), so the same steps after a reset draw what a fresh sandbox draws. Before any reset the key is
+ * the id sequential mode gives.
+ */
 export function issueId(state: SandboxState, kind: string): { id: string; key: string } {
   const ids = shared(state, idSequence);
+  const draws = shared(state, drawSequence);
   ids.seq++;
+  draws.seq++;
   let ns = namespaces.get(state);
   if (ns === undefined) namespaces.set(state, (ns = randomSegment()));
-  const key = uuidFrom(`talent-graph-sandbox:${kind}:${ids.seq}`);
-  return { id: ns === "" ? key : uuidFrom(`talent-graph-sandbox:${ns}:${kind}:${ids.seq}`), key };
+  const key = uuidFrom(`talent-graph-sandbox:${kind}:${draws.seq}`);
+  return { id: uuidFrom(`talent-graph-sandbox:${ns === "" ? "" : `${ns}:`}${kind}:${ids.seq}`), key };
 }
 
 /** The next id of a kind (target, job, member, list, membership, query, event). */

@@ -106,6 +106,8 @@ const controlRoutes: ControlRoute[] = [
     path: "/__sandbox/reset",
     handle(_body, ctx) {
       resetState(ctx);
+      // The core put the clock back first: diffs fall due from the starting clock again, as in a fresh sandbox.
+      scheduleEvents(ctx);
       return { data: { reset: true } };
     },
   },
@@ -170,13 +172,16 @@ const controlRoutes: ControlRoute[] = [
 /** When the background work next emits diffs, per sandbox. */
 const nextEvents = new WeakMap<SandboxContext, number>();
 
+/** The first emission one interval after the clock now (at start and after a reset). */
+function scheduleEvents(ctx: SandboxContext): void {
+  if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
+}
+
 export const controlArea = {
   name: "control",
   handlers: {},
   control: controlRoutes,
-  setup(ctx) {
-    if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
-  },
+  setup: scheduleEvents,
   /** Steps due jobs and emits diffs (--job-speed > 0). */
   tick(ctx) {
     const speed = ctx.options.jobSpeed;

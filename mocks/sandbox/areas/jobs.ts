@@ -2,14 +2,15 @@
  * The job simulation (README.md, Jobs). A Target job moves queued (pending) -> resolving -> discovering ->
  * enriching (running) -> done, or ends failed; a refresh_watch job (enqueued by accepting members) goes
  * queued -> enriching -> done. Each step does the work of the phase it leaves. A job's outcome is decided
- * when it is created (--job-failure-rate, deterministic per place in the id sequence) or forced by
- * POST /__sandbox/jobs/advance; with --job-speed S > 0 a timer steps each job every PHASE_MS / S ms.
+ * when it is created (--job-failure-rate, deterministic per place since the start or the last reset; or
+ * chosen by a host's test through planJobs) or forced by POST /__sandbox/jobs/advance; with --job-speed S > 0
+ * a timer steps each job every PHASE_MS / S ms.
  */
 import { faultOn } from "../data/proof-faults.js";
 import type { SandboxContext } from "../contract/context.js";
 import type { SpecIndex } from "../contract/spec.js";
 import { propertyClamp } from "../contract/spec-values.js";
-import type { OrgState } from "../contract/state.js";
+import type { OrgState, SandboxState } from "../contract/state.js";
 import { iso } from "./area-helpers.js";
 import { findCompany } from "../domain/companies.js";
 import { companyCandidates, networkIdFor, peopleCandidates, type Candidate, type PeopleFilters } from "./discovery.js";
@@ -43,11 +44,50 @@ function outcomeFor(ctx: SandboxContext, jobKey: string): JobOutcome {
   return u < Math.min(1, rate * 2) ? "partial" : "done";
 }
 
+/** How a chosen job ends, and how many members its discovery finds at most (default: all the graph gives). */
+export interface JobPlan {
+  outcome: "done" | "failed";
+  members?: number;
+}
+
+/** The chosen ends of the next discovery jobs, per sandbox, in order (a host's test setting, not stored state). */
+const plans = new WeakMap<SandboxState, { plan: JobPlan; left: number }[]>();
+
+/**
+ * The next `times` discovery jobs (createTarget, retryTarget: not the refresh job accepting members enqueues)
+ * end as `plan` says, whatever --job-failure-rate draws. Throws a TypeError naming a value it cannot take.
+ */
+export function planJobs(state: SandboxState, plan: JobPlan, times = 1): void {
+  if (plan.outcome !== "done" && plan.outcome !== "failed")
+    throw new TypeError(`outcome must be "done" or "failed", got ${JSON.stringify(plan.outcome)}`);
+  if (plan.members !== undefined && !(Number.isInteger(plan.members) && plan.members >= 0))
+    throw new TypeError(`members must be a whole number of 0 or more, got ${String(plan.members)}`);
+  if (!(times === Infinity || (Number.isInteger(times) && times >= 1)))
+    throw new TypeError(`times must be a positive integer or Infinity, got ${String(times)}`);
+  const queue = plans.get(state) ?? [];
+  queue.push({ plan: { outcome: plan.outcome, members: plan.members }, left: times });
+  plans.set(state, queue);
+}
+
+/** Forgets the chosen ends not used yet. */
+export function clearJobPlans(state: SandboxState): void {
+  plans.delete(state);
+}
+
+function takePlan(state: SandboxState): JobPlan | undefined {
+  const queue = plans.get(state);
+  const first = queue?.[0];
+  if (!first) return undefined;
+  if (--first.left <= 0) queue!.shift();
+  return first.plan;
+}
+
 /** Inserts a new pending job (phase queued) as the Target's latest job. */
 export function enqueueJob(ctx: SandboxContext, target: TargetRecord, type: JobType): JobRecord {
   const now = ctx.options.now();
-  // The outcome follows the sequential key, so it does not vary with the instance's random id segment.
+  // The outcome follows the key (the position since the last reset), not the id: the same after a reset.
   const { id, key } = issueId(ctx.state, "job");
+  const plan = type === "refresh_watch" ? undefined : takePlan(ctx.state);
   const job: JobRecord = {
     id,
     type,
@@ -57,10 +97,11 @@ export function enqueueJob(ctx: SandboxContext, target: TargetRecord, type: JobT
     completed: 0,
     failed: 0,
     error: null,
-    outcome: outcomeFor(ctx, key),
+    outcome: plan?.outcome ?? outcomeFor(ctx, key),
     created_at: iso(now),
     updated_at: iso(now),
     due: dueAfter(ctx, now),
+    ...(plan?.members === undefined ? {} : { found: plan.members }),
   };
   target.jobs.push(job);
   return job;
@@ -95,9 +136,9 @@ function candidatesFor(ctx: SandboxContext, target: TargetRecord): Candidate[] {
   const limit = effectiveLimit(target, ctx.spec);
   if (target.kind === "company") {
     const company = target.company_key ? ctx.graph.companyByKey.get(target.company_key) : undefined;
-    return company ? companyCandidates(ctx.graph, company, target.id, limit) : [];
+    return company ? companyCandidates(ctx.graph, company, target.salt ?? target.id, limit) : [];
   }
-  return peopleCandidates(ctx.graph, (target.query.filters ?? {}) as PeopleFilters, target.id, limit);
+  return peopleCandidates(ctx.graph, (target.query.filters ?? {}) as PeopleFilters, target.salt ?? target.id, limit);
 }
 
 /** Admits candidates: new members proposed (watching with auto_admit); existing members keep their status. */
@@ -123,7 +164,7 @@ function admit(ctx: SandboxContext, target: TargetRecord, candidates: Candidate[
 }
 
 function discover(ctx: SandboxContext, target: TargetRecord, job: JobRecord, now: string): void {
-  const found = candidatesFor(ctx, target);
+  const found = candidatesFor(ctx, target).slice(0, job.found ?? Infinity);
   const lost =
     job.outcome === "partial" && found.length > 0 ? Math.max(1, Math.round(found.length * PARTIAL_SHARE)) : 0;
   admit(ctx, target, found.slice(0, found.length - lost), now);

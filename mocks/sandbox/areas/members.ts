@@ -138,7 +138,11 @@ function memberMatches(m: MemberRecord, f: MemberFilters): boolean {
   return true;
 }
 
-/** Proposed, then watching, then excluded; then full_name with nulls last (then first seen, id: stable). */
+/**
+ * Proposed, then watching, then excluded; then full_name with nulls last (the reference's order); then first
+ * seen, then discovery order (the sort is stable over the members in the order found): never the id, which
+ * differs between sandboxes that took the same steps.
+ */
 function compareMembers(a: MemberRecord, b: MemberRecord): number {
   const byStatus = STATUS_RANK[a.status] - STATUS_RANK[b.status];
   if (byStatus !== 0) return byStatus;
@@ -148,7 +152,7 @@ function compareMembers(a: MemberRecord, b: MemberRecord): number {
     const byName = a.full_name.localeCompare(b.full_name, "en", { sensitivity: "base" });
     if (byName !== 0) return byName;
   }
-  return a.first_seen_at.localeCompare(b.first_seen_at) || a.id.localeCompare(b.id);
+  return a.first_seen_at.localeCompare(b.first_seen_at);
 }
 
 function memberView(m: MemberRecord, watchId: string): TargetMemberView {

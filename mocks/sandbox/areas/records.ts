@@ -50,6 +50,8 @@ export type JobRecord = Omit<TargetJobView, "id" | "phase"> & {
   updated_at: string;
   /** Wall-clock ms of the next automatic step (--job-speed > 0), null when finished. */
   due: number | null;
+  /** At most this many members found (a test chose it, jobs.ts planJobs); absent: all the graph gives. */
+  found?: number;
 };
 
 export interface TargetRecord {
@@ -72,4 +74,9 @@ export interface TargetRecord {
   members: Map<string, MemberRecord>;
   /** Oldest first; the last one is the latest job. */
   jobs: JobRecord[];
+  /**
+   * What the profiles its discovery invents follow (its id's key: the same after a reset as in a fresh
+   * sandbox). Absent in states stored before it: those Targets' profiles followed their id, and still do.
+   */
+  salt?: string;
 }

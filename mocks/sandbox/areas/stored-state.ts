@@ -12,7 +12,7 @@
 import { createSpecChecker, isObj as isObject, type SchemaCheck } from "../../../contract-core/portable.js";
 import type { SandboxContext, StateChange, StateStorage, StoredState } from "../contract/context.js";
 import { loadShared, PLANS, resetShared, saveShared, type OrgState, type Slice } from "../contract/state.js";
-import { issuedIds } from "./area-helpers.js";
+import { drawnIds, drawsFollowIds, issuedIds } from "./area-helpers.js";
 import { listsSlice } from "./lists.js";
 import { preferencesSlice } from "./preferences.js";
 import { queriesSlice } from "./queries.js";
@@ -28,6 +28,8 @@ const STATEFUL_SLICES: readonly Slice<unknown>[] = [
 
 /** The sandbox-wide item without which ids would be handed out again: every stored state must carry it. */
 export const ID_SEQUENCE = "ids";
+/** The position since the last reset (area-helpers.ts); states stored before it have none. */
+const DRAW_SEQUENCE = "draws";
 
 /**
  * Deepest nesting accepted in a stored value: request bodies are bounded at MAX_JSON_DEPTH (32), and the
@@ -113,9 +115,10 @@ export function reloadState(ctx: SandboxContext, storage: StateStorage): void {
   storedIds.set(ctx, issuedIds(ctx.state));
 }
 
-/** The sandbox-wide items, always with the id sequence (even before the first id was handed out). */
+/** The sandbox-wide items, always with the id and draw sequences (even before the first id was handed out). */
 function sharedState(ctx: SandboxContext): Record<string, unknown> {
   issuedIds(ctx.state);
+  drawnIds(ctx.state);
   return saveShared(ctx.state);
 }
 
@@ -124,6 +127,7 @@ function applyStored(ctx: SandboxContext, stored: StoredState, location: string)
     ctx.state.reset();
     for (const org of stored.orgs) ctx.state.restoreOrg(org, STATEFUL_SLICES);
     loadShared(ctx.state, stored.shared);
+    if (!Object.hasOwn(stored.shared, DRAW_SEQUENCE)) drawsFollowIds(ctx.state);
   } catch {
     resetState(ctx);
     throw new StateFileError(location, "it holds state in a form this sandbox does not write");
@@ -223,6 +227,7 @@ const SLICE_SCHEMAS = new Map<string, object>(
               result_limit: { type: ["integer", "null"] },
               created_at: time,
               query: obj,
+              salt: str,
               members: {
                 type: "array",
                 items: {
@@ -250,6 +255,7 @@ const SLICE_SCHEMAS = new Map<string, object>(
                     type: { enum: ["track_company", "track_people", "refresh_watch"] },
                     outcome: { enum: ["done", "partial", "failed"] },
                     due: { type: ["number", "null"] },
+                    found: int,
                   },
                 },
               },
@@ -304,6 +310,7 @@ const SHARED_SCHEMAS = new Map<string, object>(
       },
     },
     [ID_SEQUENCE]: { type: "integer", minimum: 0, maximum: MAX_ID_SEQUENCE },
+    [DRAW_SEQUENCE]: { type: "integer", minimum: 0, maximum: MAX_ID_SEQUENCE },
   }),
 );
 

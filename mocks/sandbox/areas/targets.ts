@@ -15,7 +15,7 @@ import { mapPeopleFilters } from "./discovery.js";
 import { resultLimitCap, effectiveLimit, enqueueJob, trackJobType } from "./jobs.js";
 import { syncDefaultLists } from "./lists.js";
 import type { TargetJobView, TargetKind, TargetRecord, TargetView } from "./records.js";
-import { newId } from "./area-helpers.js";
+import { issueId } from "./area-helpers.js";
 import { findTarget, hasActiveJob, latestJob, targetsOf, targetsSlice } from "./targets-store.js";
 
 const CERTIFICATION_UNSUPPORTED =
@@ -99,8 +99,10 @@ function newTarget(
   fields: Partial<TargetRecord>,
 ): TargetRecord {
   const store = org.get(targetsSlice);
+  const { id, key } = issueId(ctx.state, "target");
   const t: TargetRecord = {
-    id: newId(ctx.state, "target"),
+    id,
+    salt: key,
     seq: ++store.seq,
     kind,
     name: input,

@@ -41,7 +41,10 @@ export interface SandboxOptions {
   // ---- stateful areas ----
   /** Job simulation speed factor (1 = real-time-ish; 0 = only the control endpoint advances jobs). */
   jobSpeed: number;
-  /** Fraction (0..1) of jobs that fail. */
+  /**
+   * Fraction (0..1) of jobs that fail (and as many again that end partial), drawn per job; 0 by default: a
+   * job fails only when asked to (POST /__sandbox/jobs/advance, a declared state, the MSW host's nextJobs).
+   */
   jobFailureRate: number;
   /** State file (SQLite): loaded at start, every write committed to it before it is acknowledged (node-state-storage.ts). */
   stateFile: string | null;
@@ -66,7 +69,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   logger: false,
   now: () => Date.now(),
   jobSpeed: 1,
-  jobFailureRate: 0.1,
+  jobFailureRate: 0,
   stateFile: null,
   acceptOlderState: false,
   stateSeed: null,

@@ -1,17 +1,18 @@
 /**
  * The MSW host's record of what the app sent: one entry per request that reached an operation, in the order
- * they were answered, typed from the spec per operation, so a test asserts on the request itself without a
- * spy of its own:
+ * they were answered, typed from the spec per operation, with the answer the app received (status, headers,
+ * body), so a test asserts on the request and the answer without a spy of its own:
  *
  *   sandbox.calls("createList")[0].body.name;   // string: the createList request body's type
  *   sandbox.calls().map((c) => c.operationId);  // every operation called, in order
  *   sandbox.reset();                            // the record is empty again
  */
-import { Router } from "../../../../contract-core/portable.js";
+import { operationMatcher } from "./msw-operations.js";
 import type { OperationId, PathParams, QueryParams, RequestBody } from "../../contract/context.js";
 import type { SpecIndex } from "../../contract/spec.js";
+import type { BodyFor, DocumentedStatus } from "./msw-faults.js";
 
-/** One request the app sent to an operation, and the status it was answered. */
+/** One request the app sent to an operation, and the answer it received. */
 export type SandboxCall<Op extends OperationId = OperationId> = Op extends OperationId
   ? {
       operationId: Op;
@@ -30,21 +31,24 @@ export type SandboxCall<Op extends OperationId = OperationId> = Op extends Opera
       body: RequestBody<Op>;
       /** The answer's status; 0 when the call failed at the network level (`networkError`). */
       status: number;
+      /** What the app received: status, headers (lower-case names) and the parsed body, typed per status. */
+      response: CallResponse<Op>;
     }
   : never;
 
-/** The operation a request names, as the core routes it (null: not an operation of the spec). */
-export function operationMatcher(
-  spec: SpecIndex,
-): (method: string, url: string) => { operationId: string; params: Record<string, string>; url: URL } | null {
-  const router = new Router(spec.basePath, spec.operations, (op) => op);
-  return (method, raw) => {
-    const url = new URL(raw, "http://any.invalid");
-    const upper = method.toUpperCase();
-    const found = router.match(upper === "HEAD" ? "GET" : upper, url.pathname);
-    return found.ok ? { operationId: found.route.operationId, params: found.params, url } : null;
-  };
-}
+/**
+ * An answer as the app received it, one member per documented status (narrow on `status` to type `body`):
+ * the JSON body parsed (the text when it is not JSON, undefined without one, as for HEAD); status 0 with no
+ * headers and no body when the call failed at the network level.
+ */
+export type CallResponse<Op extends OperationId> =
+  | {
+      [S in DocumentedStatus<Op>]: { status: S; headers: Record<string, string>; body: BodyFor<Op, S> };
+    }[DocumentedStatus<Op>]
+  | { status: 0; headers: Record<string, never>; body: undefined };
+
+/** The answer a call log records: the core's, or MSW's network error (a Response of type "error"). */
+export type RecordedAnswer = { status: number; headers: Record<string, string>; body: string | undefined } | Response;
 
 function queryOf(search: URLSearchParams): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
@@ -66,7 +70,7 @@ function bodyOf(text: string | undefined): unknown {
 
 export interface CallLog {
   /** Records one answered request (ignored when it names no operation). */
-  record(request: { method: string; url: string; body?: string }, status: number): void;
+  record(request: { method: string; url: string; body?: string }, answer: RecordedAnswer): void;
   calls<Op extends OperationId = OperationId>(operationId?: Op): SandboxCall<Op>[];
   clear(): void;
 }
@@ -75,9 +79,13 @@ export function createCallLog(spec: SpecIndex): CallLog {
   const match = operationMatcher(spec);
   let log: SandboxCall[] = [];
   return {
-    record(request, status) {
+    record(request, answer) {
       const found = match(request.method, request.url);
       if (!found) return;
+      const response =
+        answer instanceof Response
+          ? { status: 0, headers: {}, body: undefined }
+          : { status: answer.status, headers: { ...answer.headers }, body: bodyOf(answer.body) };
       log.push({
         operationId: found.operationId,
         method: request.method.toUpperCase(),
@@ -85,7 +93,8 @@ export function createCallLog(spec: SpecIndex): CallLog {
         params: found.params,
         query: queryOf(found.url.searchParams),
         body: bodyOf(request.body),
-        status,
+        status: response.status,
+        response,
       } as SandboxCall);
     },
     calls<Op extends OperationId = OperationId>(operationId?: Op) {

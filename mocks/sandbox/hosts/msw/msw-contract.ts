@@ -16,7 +16,7 @@ import {
   type ConsumerInteraction,
 } from "../../../../contract-core/portable.js";
 import type { SpecIndex } from "../../contract/spec.js";
-import { operationMatcher } from "./msw-calls.js";
+import { operationMatcher } from "./msw-operations.js";
 
 function json(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
   if (text === undefined || text === "") return { ok: false };

@@ -22,7 +22,7 @@ import {
 import type { CoreRequest } from "../../core/core.js";
 import type { ResponseBody } from "../../contract/context.js";
 import { responseFor, type SpecIndex } from "../../contract/spec.js";
-import { operationMatcher } from "./msw-calls.js";
+import { operationMatcher } from "./msw-operations.js";
 
 export type OperationId = keyof operations;
 

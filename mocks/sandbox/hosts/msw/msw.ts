@@ -41,7 +41,8 @@ import {
 import type { JsonObject } from "../../contract/spec.js";
 import type { OperationId } from "../../contract/context.js";
 import { createCallLog, type SandboxCall } from "./msw-calls.js";
-import { createFaultTable, type SandboxFaults } from "./msw-faults.js";
+import { createFaultTable, type FaultTimes, type SandboxFaults } from "./msw-faults.js";
+import { clearJobPlans, planJobs, type JobPlan } from "../../areas/jobs.js";
 import { createContractRecorder } from "./msw-contract.js";
 import type { ConsumerContract } from "../../../../contract-core/portable.js";
 
@@ -57,7 +58,8 @@ export {
   type StartingState,
 } from "../seed-state.js";
 export type { BodyFor, DocumentedStatus, ErrorStatus, FaultTimes, OperationId, RespondOptions } from "./msw-faults.js";
-export type { SandboxCall } from "./msw-calls.js";
+export type { CallResponse, SandboxCall } from "./msw-calls.js";
+export type { JobPlan } from "../../areas/jobs.js";
 export type {
   ConsumerContract,
   ConsumerInteraction,
@@ -149,11 +151,19 @@ export interface SandboxHandlers extends SandboxFaults, RecordsContract {
   snapshot(): SandboxSnapshot;
   /**
    * What the app sent, in the order answered: every request that named an operation (all, or those of
-   * `operationId`), with method, path, params, query, parsed body (typed from the spec) and the status.
+   * `operationId`), with method, path, params, query, parsed body (typed from the spec), and the answer the
+   * app received (`response`: status, headers, parsed body, typed per documented status).
    */
   calls<Op extends OperationId = OperationId>(operationId?: Op): SandboxCall<Op>[];
   /** Settles when the starting state (initialState, the last seedState) is built; rejects as seedState does. */
   readonly ready: Promise<void>;
+  /**
+   * How the next `times` discovery jobs end (default 1; Infinity: every one until reset()), whatever
+   * `jobFailureRate` draws: the job of each Target the app creates (createTarget) or retries (retryTarget), in
+   * order. `"failed"` ends it in its discovering phase with the reference's job error; `members` caps what its
+   * discovery finds (default: all the graph gives). reset() forgets the ones not used yet.
+   */
+  nextJobs(plan: JobPlan & FaultTimes): void;
   /** Moves the sandbox clock forward: Target jobs progress, events fall due (deterministic tests). */
   advance(ms: number): void;
   /** Sets the sandbox clock to `t` (forward or back); runs no jobs or events (advance does). */
@@ -380,7 +390,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     const text =
       typeof body === "string" ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
     const sent = { ...request, body: text };
-    log.record(sent, res.status);
+    log.record(sent, res);
     if (!(res instanceof Response)) recorder.record(sent, res);
     return res;
   };
@@ -390,6 +400,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     reset() {
       faults.clear();
       log.clear();
+      clearJobPlans(core.ctx.state);
       if (initialState !== undefined) seedInitial();
       else {
         core.reset();
@@ -407,6 +418,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
     fail: (operationId, options) => faults.fail(operationId, options),
     delay: (operationId, ms, options) => faults.delay(operationId, ms, options),
     networkError: (operationId, options) => faults.networkError(operationId, options),
+    nextJobs: ({ times, ...plan }) => planJobs(core.ctx.state, plan, times),
     advance: (ms) => core.advance(ms),
     setNow: (t) => core.setNow(t),
     close() {

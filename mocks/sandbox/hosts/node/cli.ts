@@ -45,7 +45,7 @@ export const SANDBOX_COMMAND: CommandSpec = {
       value: "<x>",
       description: "job simulation speed (default 1; 0 = jobs move only with /__sandbox/jobs/advance)",
     },
-    "job-failure-rate": { type: "string", value: "<f>", description: "fraction of jobs that fail (default 0.1)" },
+    "job-failure-rate": { type: "string", value: "<f>", description: "fraction of jobs that fail (default 0)" },
     "state-file": {
       type: "string",
       value: "<path>",
