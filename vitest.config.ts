@@ -9,7 +9,19 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/no
 /** The sandbox's behaviour tests, run a second time against its MSW host (testing/harness.ts reads SANDBOX_HOST). */
 const SANDBOX_BEHAVIOUR = ["mocks/sandbox/areas/*.test.ts", "mocks/sandbox/data/example-queries.test.ts"];
 const EXCLUDE = ["node_modules/**", "dist/**", "scratch/**"];
-const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
+/**
+ * The hang budget, the suite's only wall-clock limit: a test, a hook or an `expect.poll` that takes longer has
+ * hung. It is not a speed check (speed is measured in benchmarks): on a shared 2-core runner under load a file
+ * that takes a minute calm can take several, so the budget is minutes, far above any test's calm time. Tests do
+ * not set budgets of their own below it unless a comment says what that budget catches
+ * (scripts/test-budgets.test.ts reads every test file); browser waits pass `timeout: 0` and wait for the state.
+ */
+const HANG_BUDGET_MS = 10 * 60_000;
+const TIMEOUTS = {
+  testTimeout: HANG_BUDGET_MS,
+  hookTimeout: HANG_BUDGET_MS,
+  expect: { poll: { timeout: HANG_BUDGET_MS } },
+};
 /**
  * The test files of a worker share one module cache instead of each re-importing Prism, Ajv's compiled spec,
  * Fastify, the generated graph and the rest: about a quarter of the suite's CPU. Each test file still runs its

@@ -23,7 +23,7 @@ let mock: RunningMock | undefined;
 
 beforeAll(async () => {
   mock = await startMock({ port: 0, host: "127.0.0.1", quiet: true });
-}, 60_000);
+});
 
 afterAll(async () => {
   await mock?.close();
@@ -195,5 +195,5 @@ describe("examples/quickstart.ts against the mock", () => {
     expect(stdout).toMatch(/^event: /m);
     expect(stdout).toMatch(/^events pass: [1-9]\d* events on 2 pages since \S+Z; next checkpoint \S+Z$/m);
     expect(stdout).not.toContain(apiKey);
-  }, 60_000);
+  });
 });

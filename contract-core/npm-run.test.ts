@@ -16,7 +16,7 @@ function npm(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     execFile(
       "npm",
       ["run", ...args],
-      { cwd: REPO_ROOT, timeout: 60_000, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
+      { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
       (error, stdout, stderr) =>
         done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

@@ -78,7 +78,7 @@ describe.each(SERVERS)("npm run $script", ({ script, args, ready }) => {
       const [code, killedBy] = (await once(run.child, "exit")) as [number | null, string | null];
       expect({ code, killedBy }, run.output()).toEqual({ code: 0, killedBy: null });
       // The server was npm's own child (exec): with npm gone, nothing may still listen.
-      await expect.poll(() => portFree(port), { timeout: 5_000, interval: 100 }).toBe(true);
+      await expect.poll(() => portFree(port), { interval: 100 }).toBe(true);
     },
   );
 

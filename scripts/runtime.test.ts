@@ -3,7 +3,7 @@
  * devDependency), whatever Node is first on the PATH of the shell that calls npm.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { delimiter } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -35,5 +35,30 @@ describe("Node baseline", () => {
     });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(`v${nvmrc}`);
+  });
+});
+
+describe("the tests run again on the other supported majors (.ci/node-version-tests)", () => {
+  const filters = readFileSync(new URL(".ci/node-version-tests", root), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+  const tests = spawnSync("git", ["ls-files", "--", "*.test.ts"], { cwd: root, encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean);
+
+  it("each line names a folder or a test file of the checkout that holds tests", () => {
+    expect(filters.length).toBeGreaterThan(0);
+    for (const filter of filters) {
+      expect(existsSync(new URL(filter, root)), filter).toBe(true);
+      expect(
+        tests.some((t) => t.startsWith(filter)),
+        filter,
+      ).toBe(true);
+    }
+  });
+
+  it("include the shipped package's folders, its build and a consumer's install of a release", () => {
+    for (const part of ["client/", "contract-core/", "mocks/", "scripts/build/", "scripts/release/"])
+      expect(filters).toContain(part);
   });
 });

@@ -15,7 +15,7 @@ describe("npm run build: ./client/validate", () => {
     mkdirSync(path.join(ROOT, "dist"), { recursive: true });
     outDir = mkdtempSync(path.join(ROOT, "dist", ".test-build-"));
     files = (await buildClientValidate({ outDir, typeCheck: false })).files;
-  }, 60_000);
+  });
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it("writes the files the package export points at", async () => {

@@ -14,9 +14,6 @@ export const IN_SUITE_RUN = {
   timeLimitMs: Number.POSITIVE_INFINITY,
 } satisfies Partial<FuzzOptions>;
 
-/** The vitest timeout of an in-suite run: a guard against a hung run, far above a run's time on a loaded machine. */
-export const IN_SUITE_TIMEOUT_MS = 300_000;
-
 /** All requests sent, no failure outside the allowlist; entries that matched nothing are printed for removal. */
 export function expectOnlyKnownFailures(report: FuzzReport, target: FuzzTarget): void {
   const { unexpected, stale } = compareWithKnown(report, target, loadKnownFailures());

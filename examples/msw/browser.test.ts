@@ -21,14 +21,14 @@ describe("example page (MSW service worker)", () => {
       await loadExamplePage(page, url);
 
       await page.click("#search-form button");
-      const slug = await page.locator("button.slug").first().textContent({ timeout: 10_000 });
+      const slug = await page.locator("button.slug").first().textContent({ timeout: 0 });
       expect(slug).toMatch(/^[a-z0-9-]+$/);
       await page.locator("button.slug").first().click();
       await page.waitForFunction(() => document.getElementById("dossier")!.textContent !== "");
 
       await page.fill("#list-name", "Frontend shortlist");
       await page.click("#list-form button");
-      await page.locator("#lists li", { hasText: "Frontend shortlist" }).waitFor({ timeout: 10_000 });
+      await page.locator("#lists li", { hasText: "Frontend shortlist" }).waitFor({ timeout: 0 });
 
       await loadExamplePage(page, url);
       const names = await page.locator("#lists li").allTextContents();

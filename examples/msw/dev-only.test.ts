@@ -23,7 +23,7 @@ const KIT_MARKERS = [
 const bundle = (mode: "production" | "development") => bundleApp(ENTRY, mode);
 
 describe("the dev-only loading pattern", () => {
-  it("the production build holds none of the kit; the development build all of it", { timeout: 60_000 }, async () => {
+  it("the production build holds none of the kit; the development build all of it", async () => {
     const production = await bundle("production");
     const development = await bundle("development");
     for (const marker of KIT_MARKERS) expect(development, `development build has ${marker}`).toContain(marker);

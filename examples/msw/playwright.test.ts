@@ -14,7 +14,8 @@ import type { SandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 import { loadExamplePage, openBrowser, type BrowserSession } from "./page.js";
 import { servedExamplePage } from "./page-fixture.js";
 
-const SEEN = { timeout: 5_000 };
+/** Playwright waits for the state with no time limit of its own: the suite's hang budget catches a hang. */
+const SEEN = { timeout: 0 };
 const server = servedExamplePage();
 let browser: BrowserSession;
 let page: Page;
@@ -23,7 +24,7 @@ beforeEach(async () => {
   browser = await openBrowser();
   page = browser.page;
   await loadExamplePage(page, `${server.origin()}/index.html`);
-}, 60_000);
+});
 afterEach(async () => {
   await browser?.close();
 });

@@ -93,30 +93,26 @@ export function typeCheck(snippets: readonly Snippet[]): Map<string, string[]> {
 const snippets = READMES.flatMap((file) => snippetsOf(readFileSync(path.join(ROOT, file), "utf8"), file));
 
 describe("the kit's README snippets", () => {
-  it("every TypeScript/JavaScript block compiles", { timeout: 120_000 }, () => {
+  it("every TypeScript/JavaScript block compiles", () => {
     expect(snippets.length).toBeGreaterThanOrEqual(8);
     const broken = [...typeCheck(snippets).values()].flat();
     expect(broken).toEqual([]);
   });
 
-  it(
-    "a block that does not compile is reported with its README line (the check can fail)",
-    { timeout: 120_000 },
-    () => {
-      const markdown = [
-        "Intro",
-        "```ts",
-        'import { createSandboxHandlers } from "talent-graph-api-contract/msw";',
-        "const sandbox = createSandboxHandlers();",
-        "sandbox.keys.umbrella;",
-        "```",
-      ].join("\n");
-      const messages = [...typeCheck(snippetsOf(markdown, "examples/msw/README.md")).values()].flat();
-      expect(messages).toEqual([
-        expect.stringMatching(/^examples\/msw\/README\.md:5: Property 'umbrella' does not exist/),
-      ]);
-    },
-  );
+  it("a block that does not compile is reported with its README line (the check can fail)", () => {
+    const markdown = [
+      "Intro",
+      "```ts",
+      'import { createSandboxHandlers } from "talent-graph-api-contract/msw";',
+      "const sandbox = createSandboxHandlers();",
+      "sandbox.keys.umbrella;",
+      "```",
+    ].join("\n");
+    const messages = [...typeCheck(snippetsOf(markdown, "examples/msw/README.md")).values()].flat();
+    expect(messages).toEqual([
+      expect.stringMatching(/^examples\/msw\/README\.md:5: Property 'umbrella' does not exist/),
+    ]);
+  });
 
   it("the Storybook recipe's blocks are the files the browser test runs", () => {
     const readme = snippets.filter((s) => s.where.startsWith("examples/msw/README.md")).map((s) => s.code);

@@ -21,7 +21,7 @@ describe("Storybook recipe (msw-storybook-addon 3)", () => {
       const { page } = browser;
       const show = async (query: string) => {
         await page.goto(`${server.origin()}/index.html?${query}`, { waitUntil: "load" });
-        await page.waitForSelector("body[data-done], body[data-error]", { timeout: 20_000 });
+        await page.waitForSelector("body[data-done], body[data-error]", { timeout: 0 });
         expect(await page.getAttribute("body", "data-error")).toBeNull();
         return page.locator("#root li").allTextContents();
       };

@@ -16,7 +16,7 @@ const VALIDATION_MARKERS = ["x-generated", "listPersonCoworkers", "keywordLocati
 const bundle = (mode: "production" | "development") => bundleApp(ENTRY, mode);
 
 describe("validation in development only", () => {
-  it("the production build holds no spec and no checker; the development build both", { timeout: 60_000 }, async () => {
+  it("the production build holds no spec and no checker; the development build both", async () => {
     const production = await bundle("production");
     const development = await bundle("development");
     for (const marker of VALIDATION_MARKERS) expect(development, `development build has ${marker}`).toContain(marker);

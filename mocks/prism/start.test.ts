@@ -68,9 +68,7 @@ describe("npm run mock", () => {
     expect(res.status).toBe(200);
     await (await fetch(url!.replace("limit=2", "limit=101"), { headers: { authorization: "Bearer test" } })).text();
     // One line per request by default; a 4xx names its error.
-    await expect
-      .poll(() => out, { timeout: 5000 })
-      .toMatch(/^GET \/v1\/people\?limit=101 400 [\d.]+ ms invalid_request: /m);
+    await expect.poll(() => out).toMatch(/^GET \/v1\/people\?limit=101 400 [\d.]+ ms invalid_request: /m);
     expect(out).toMatch(/^GET \/v1\/people\?limit=2 200 [\d.]+ ms$/m);
     const exited = once(child, "exit");
     killGroup(child, "SIGINT");

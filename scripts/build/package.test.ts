@@ -91,7 +91,7 @@ describe("the installed package", () => {
       "warn",
     );
     writeFileSync(path.join(dir, "consumer.ts"), CONSUMER_TS);
-  }, 90_000);
+  });
   afterAll(() => {
     for (const d of [dir, stage]) if (d) rmSync(d, { recursive: true, force: true });
   });
@@ -225,7 +225,7 @@ describe("the installed package", () => {
       out: expect.stringContaining("npm install --save-dev @stoplight/prism-http@5.16.0"),
     });
     expect(bin(["serve"])).toMatchObject({ code: 2, out: expect.stringContaining('unknown command "serve"') });
-  }, 60_000);
+  });
 
   it("starts the sandbox from the installed package, and it answers the README's curl", async () => {
     const readme = readFileSync(installed("README.md"), "utf8");
@@ -258,5 +258,5 @@ describe("the installed package", () => {
     } finally {
       child.kill("SIGTERM");
     }
-  }, 60_000);
+  });
 });

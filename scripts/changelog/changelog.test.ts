@@ -21,7 +21,7 @@ describe("in-process bundling", () => {
   it("equals the Redocly CLI's bundle of the spec (the one npm run generate writes)", async () => {
     const inProcess = await bundleFiles(REPO_ROOT, (await workingRevision(REPO_ROOT)).files, "the working tree");
     expect(canonical(inProcess)).toBe(canonical(bundleSpec(SPEC_ROOT_PATH)));
-  }, 30_000);
+  });
 
   it("names the revision and the file when a $ref points at nothing (negative)", async () => {
     const files = new Map([
@@ -49,7 +49,7 @@ describe.skipIf(isShallow(REPO_ROOT))("this repository's history", () => {
   let entries: Entry[] = [];
   beforeAll(async () => {
     entries = (await readHistory(REPO_ROOT)).entries;
-  }, 60_000);
+  });
 
   it("gives one entry per first-parent commit that changed the bundled contract, and none for the others", () => {
     const firstParent = new Set(specCommits(REPO_ROOT).map((c) => c.sha));
@@ -181,7 +181,7 @@ describe("a scratch repository", () => {
       ["non-breaking", "request-parameter-added", "listLists"],
     ]);
     expect(renderEntry(removal!)).toContain("Lists lose their description");
-  }, 30_000);
+  });
 
   it("writes the page and an Atom feed that parses as XML, newest entry first", async () => {
     const out = path.join(dir, "dist");
@@ -221,7 +221,7 @@ describe("a scratch repository", () => {
     expect(card.indexOf('href="#release-unreleased"')).toBeLessThan(card.indexOf('href="#release-1.0.0"'));
     expect(card).toContain("Breaking: response property &quot;description&quot; removed");
     expect(card).toContain("added in the contract's first version");
-  }, 30_000);
+  });
 
   it("the gate's summary shows the same two entries, exactly as published", async () => {
     const expected = await newEntries();
@@ -232,7 +232,7 @@ describe("a scratch repository", () => {
     for (const entry of expected) expect(section).toContain(renderEntry(entry));
     const [removal, addition] = expected.map((e) => `entry-${e.sha!.slice(0, 7)}`);
     expect(section!.indexOf(addition!)).toBeLessThan(section!.indexOf(removal!));
-  }, 30_000);
+  });
 
   it("in a shallow clone, says so in one line with how to fetch more, and starts at the oldest commit it has", async () => {
     const shallow = mkdtempSync(path.join(tmpdir(), "changelog-shallow-"));
@@ -250,7 +250,7 @@ describe("a scratch repository", () => {
     } finally {
       rmSync(shallow, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it("adds an entry for uncommitted spec changes, and none when the working tree's contract is the same", async () => {
     const head = git(dir, "rev-parse", "HEAD");
@@ -265,5 +265,5 @@ describe("a scratch repository", () => {
     } finally {
       writeFileSync(schema, before);
     }
-  }, 30_000);
+  });
 });

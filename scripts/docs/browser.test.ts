@@ -14,7 +14,7 @@ describe("resolveChromium", () => {
     expect(again).toEqual(chromium);
     expect(statSync(chromium.path).mode & 0o100).toBeTruthy();
     expect(chromium.args).toEqual(expect.arrayContaining(CHROMIUM_ARGS));
-  }, 60_000);
+  });
 
   it("honours CHROMIUM_PATH", async () => {
     const chromium = await resolveChromium({ CHROMIUM_PATH: process.execPath });

@@ -84,6 +84,9 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       args: executable.args,
       viewport: { width: 1280, height: 900 },
     });
+    // Actions and waits wait for their state with no limit of Playwright's own (30 s by default, a wall-clock
+    // budget a busy machine exceeds): the caller's limit, the test suite's hang budget, catches a hang.
+    context.setDefaultTimeout(0);
     const close = async () => {
       await context.close().catch(() => undefined);
       await rm(profile, { recursive: true, force: true });

@@ -70,7 +70,7 @@ let browser: LaunchedChromium;
 beforeAll(async () => {
   assertChromium();
   browser = await launchChromium();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
 });
@@ -106,7 +106,7 @@ describe("published API reference in Chromium", () => {
       `docs (${state}): ${DEFAULT_OUT} ${size} bytes; ${inspection.requests.length} request(s), ` +
         `${inspection.external.length} external; screenshot ${SCREENSHOT}`,
     );
-  }, 240_000);
+  });
 
   it("renders every operation in its tag section, headed by its summary", () => {
     const operations = listOperations(doc);
@@ -275,7 +275,7 @@ describe("the browser check catches a leaking page (negative)", () => {
       timeoutMs: 1_500,
       browser,
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });

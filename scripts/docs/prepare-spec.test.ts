@@ -378,7 +378,7 @@ describe("docs build (fixture bundle)", () => {
     // Try it answers the project's own spec only (the browser test covers the page that has it).
     expect(html).not.toContain('id="try-it-code"');
     expect(await readFile(specPath, "utf8")).toBe(original);
-  }, 60_000);
+  });
 
   it("fails clearly when the bundle is missing or not OpenAPI", async () => {
     await expect(

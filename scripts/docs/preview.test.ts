@@ -35,7 +35,7 @@ describe("docs preview", () => {
         received += Buffer.from(value).toString();
       }
     })().catch(() => undefined);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     events.abort();
@@ -58,8 +58,8 @@ describe("docs preview", () => {
     await writeFile(spec, JSON.stringify({ ...fixtureSpec, info: { ...fixtureSpec.info, title: "Changed title" } }));
     await next;
     expect(title(await (await fetch(preview!.url)).text())).toBe("Changed title 1.0.0");
-    await expect.poll(() => received, { timeout: 30_000 }).toContain("data: reload");
-  }, 60_000);
+    await expect.poll(() => received).toContain("data: reload");
+  });
 
   it("keeps serving the last good page when the spec breaks", async () => {
     const next = preview!.nextBuild();
@@ -69,7 +69,7 @@ describe("docs preview", () => {
     const response = await fetch(preview!.url);
     expect(response.status).toBe(200);
     expect(title(await response.text())).toBe("Changed title 1.0.0");
-  }, 60_000);
+  });
 
   it("answers only a loopback name or an IP address in Host, as the sandbox and the mock do (DNS rebinding)", async () => {
     const { port } = new URL(preview!.url);

@@ -58,7 +58,7 @@ describe("the consumers check on a scratch pull request", () => {
     await git("init", "-q", "-b", "main");
     await git("add", "-A");
     await git("commit", "-q", "-m", "base");
-  }, 60_000);
+  });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it("the committed contract passes against the unchanged spec", async () => {
@@ -67,66 +67,58 @@ describe("the consumers check on a scratch pull request", () => {
     expect(outcome.note).toMatch(/^1 consumer contract, \d+ interactions: none affected$/);
   });
 
-  it(
-    "fails a removed field the example app received, naming the app, the operation and the field",
-    { timeout: 60_000 },
-    async () => {
-      await edit(PERSON, HEADLINE);
-      try {
-        const result = await gate();
-        expect(result.ok).toBe(false);
-        expect(step(result, "breaking").status).toBe("fail"); // the rules judge as before
-        const consumers = step(result, "consumers");
-        expect(consumers.status).toBe("fail");
-        expect(consumers.details).toEqual([
-          "examples-msw: getPerson (GET /people/{slug}) 200, response /data/headline no longer in the documented answer",
-        ]);
-        expect(result.markdown).toContain("### ✘ Consumers affected");
-        expect(result.markdown).toContain(
-          "| examples-msw | getPerson (GET /people/{slug}) | 200 | response /data/headline | no longer in the documented answer | no |",
-        );
+  it("fails a removed field the example app received, naming the app, the operation and the field", async () => {
+    await edit(PERSON, HEADLINE);
+    try {
+      const result = await gate();
+      expect(result.ok).toBe(false);
+      expect(step(result, "breaking").status).toBe("fail"); // the rules judge as before
+      const consumers = step(result, "consumers");
+      expect(consumers.status).toBe("fail");
+      expect(consumers.details).toEqual([
+        "examples-msw: getPerson (GET /people/{slug}) 200, response /data/headline no longer in the documented answer",
+      ]);
+      expect(result.markdown).toContain("### ✘ Consumers affected");
+      expect(result.markdown).toContain(
+        "| examples-msw | getPerson (GET /people/{slug}) | 200 | response /data/headline | no longer in the documented answer | no |",
+      );
 
-        // The reviewed marker accepts the change for the rules; for the consumer only when it names it.
-        await writeFile(
-          join(dir, "spec", "BREAKING.md"),
-          `${await readFile(join(dir, "spec", "BREAKING.md"), "utf8")}${marker("moves to v2 (consumers: other-app)")}`,
-        );
-        const unnamed = await gate();
-        expect([step(unnamed, "breaking").status, step(unnamed, "consumers").status]).toEqual(["pass", "fail"]);
-        await git("checkout", "--", "spec/BREAKING.md");
-        await writeFile(
-          join(dir, "spec", "BREAKING.md"),
-          `${await readFile(join(dir, "spec", "BREAKING.md"), "utf8")}${marker("moves to v2 (consumers: other-app, examples-msw)")}`,
-        );
-        const named = await gate();
-        expect([step(named, "breaking").status, step(named, "consumers").status]).toEqual(["pass", "pass"]);
-        expect(named.markdown).toMatch(
-          /\| response \/data\/headline \| no longer in the documented answer \| spec\/BREAKING\.md line \d+ \|/,
-        );
-      } finally {
-        await git("checkout", "--", "spec");
-      }
-    },
-  );
+      // The reviewed marker accepts the change for the rules; for the consumer only when it names it.
+      await writeFile(
+        join(dir, "spec", "BREAKING.md"),
+        `${await readFile(join(dir, "spec", "BREAKING.md"), "utf8")}${marker("moves to v2 (consumers: other-app)")}`,
+      );
+      const unnamed = await gate();
+      expect([step(unnamed, "breaking").status, step(unnamed, "consumers").status]).toEqual(["pass", "fail"]);
+      await git("checkout", "--", "spec/BREAKING.md");
+      await writeFile(
+        join(dir, "spec", "BREAKING.md"),
+        `${await readFile(join(dir, "spec", "BREAKING.md"), "utf8")}${marker("moves to v2 (consumers: other-app, examples-msw)")}`,
+      );
+      const named = await gate();
+      expect([step(named, "breaking").status, step(named, "consumers").status]).toEqual(["pass", "pass"]);
+      expect(named.markdown).toMatch(
+        /\| response \/data\/headline \| no longer in the documented answer \| spec\/BREAKING\.md line \d+ \|/,
+      );
+    } finally {
+      await git("checkout", "--", "spec");
+    }
+  });
 
-  it(
-    "passes the consumers section when the removed field reached no consumer; the rules still fail it",
-    { timeout: 60_000 },
-    async () => {
-      await edit(ORBIT, ORBIT_URL);
-      try {
-        const result = await gate();
-        expect(step(result, "breaking").status).toBe("fail");
-        expect(step(result, "consumers")).toMatchObject({
-          status: "pass",
-          note: expect.stringContaining("none affected"),
-        });
-        expect(result.ok).toBe(false);
-      } finally {
-        await git("checkout", "--", "spec");
-      }
-    },
-  );
+  it("passes the consumers section when the removed field reached no consumer; the rules still fail it", async () => {
+    await edit(ORBIT, ORBIT_URL);
+    try {
+      const result = await gate();
+      expect(step(result, "breaking").status).toBe("fail");
+      expect(step(result, "consumers")).toMatchObject({
+        status: "pass",
+        note: expect.stringContaining("none affected"),
+      });
+      expect(result.ok).toBe(false);
+    } finally {
+      await git("checkout", "--", "spec");
+    }
+  });
 
   it("fails closed on a contract it cannot read", async () => {
     const file = join(dir, "broken.json");
@@ -220,31 +212,27 @@ describe("npm run gate -- --consumers <file>", () => {
     expect(() => parseArgs(["--consumers", ""])).toThrow("--consumers needs a consumer contract file");
   });
 
-  it(
-    "checks a scratch consumer's contract on its own: exit 1 and the section when it is broken",
-    { timeout: 60_000 },
-    async () => {
-      const scratch = await mkdtemp(join(tmpdir(), "scratch-consumer-"));
-      try {
-        const file = join(scratch, "scratch-app.json");
-        await writeFile(
-          file,
-          JSON.stringify(scratchContract({ "/data/full_name": "null|string", "/data/title": "string" })),
-        );
-        const out = spawnSync("npm", ["run", "--silent", "gate", "--", "--consumers", file], {
-          cwd: REPO_ROOT,
-          encoding: "utf8",
-          env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" },
-        });
-        expect(out.status, out.stderr).toBe(1);
-        expect(out.stdout).toContain("### ✘ Consumers affected");
-        expect(out.stdout).toContain(
-          "| scratch-app | getPerson (GET /people/{slug}) | 200 | response /data/title | no longer in the documented answer | no |",
-        );
-        expect(out.stdout).toContain("| – Tests | not selected (--only) | — |");
-      } finally {
-        await rm(scratch, { recursive: true, force: true });
-      }
-    },
-  );
+  it("checks a scratch consumer's contract on its own: exit 1 and the section when it is broken", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "scratch-consumer-"));
+    try {
+      const file = join(scratch, "scratch-app.json");
+      await writeFile(
+        file,
+        JSON.stringify(scratchContract({ "/data/full_name": "null|string", "/data/title": "string" })),
+      );
+      const out = spawnSync("npm", ["run", "--silent", "gate", "--", "--consumers", file], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" },
+      });
+      expect(out.status, out.stderr).toBe(1);
+      expect(out.stdout).toContain("### ✘ Consumers affected");
+      expect(out.stdout).toContain(
+        "| scratch-app | getPerson (GET /people/{slug}) | 200 | response /data/title | no longer in the documented answer | no |",
+      );
+      expect(out.stdout).toContain("| – Tests | not selected (--only) | — |");
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
 });

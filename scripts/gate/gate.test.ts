@@ -95,32 +95,45 @@ describe("breaking check in a temporary git repository", () => {
     expect(renderSummary([], outcome, 0)).toContain("Non-breaking changes (1)");
   });
 
-  it("fails a deleted response property; a BREAKING.md entry or a major bump accepts it; a near-miss entry does not", async () => {
-    await edit(PERSON, HEADLINE, "");
-    await commit("breaking: drop headline");
-    const failed = await check("HEAD~1");
-    expect(failed.status).toBe("fail");
-    expect(failed.blocking.map((c) => c.message)).toContain('response property "headline" removed');
-
+  // Each judgement bundles both sides of the diff: one test each, over the one breaking commit.
+  describe("a deleted response property", () => {
     const entry = markerLine(HEADLINE_REMOVED).replace("<why this is intended, PR link>", "moves to v2 (PR #1)");
-    await edit("spec/BREAKING.md", "_None._", entry);
-    const accepted = await check("HEAD~1");
-    expect(accepted).toMatchObject({ status: "pass", blocking: [] });
-    expect(accepted.accepted[0]?.by).toMatch(/^spec\/BREAKING\.md line \d+$/);
-
     const nearMiss = entry.replace("/properties/headline`", "/properties/full_name`");
-    await edit("spec/BREAKING.md", entry, nearMiss);
-    const missed = await check("HEAD~1");
-    expect(missed.status).toBe("fail");
-    // The entry that matches nothing is not reported: the unmarked change is the failure.
-    expect(missed.notes).toEqual([]);
-    await edit("spec/BREAKING.md", nearMiss, "_None._");
+    beforeAll(async () => {
+      await edit(PERSON, HEADLINE, "");
+      await commit("breaking: drop headline");
+    });
 
-    await edit("spec/openapi.yaml", "version: 1.0.0", "version: 2.0.0"); // uncommitted: the working tree counts
-    const bumped = await check("HEAD~1");
-    expect(bumped.status).toBe("pass");
-    expect(bumped.accepted.map((a) => a.by)).toContain("major version bump");
-    await git("checkout", "--", "spec/openapi.yaml");
+    it("fails without an entry", async () => {
+      const failed = await check("HEAD~1");
+      expect(failed.status).toBe("fail");
+      expect(failed.blocking.map((c) => c.message)).toContain('response property "headline" removed');
+    });
+
+    it("passes with its BREAKING.md entry", async () => {
+      await edit("spec/BREAKING.md", "_None._", entry);
+      const accepted = await check("HEAD~1");
+      await edit("spec/BREAKING.md", entry, "_None._");
+      expect(accepted).toMatchObject({ status: "pass", blocking: [] });
+      expect(accepted.accepted[0]?.by).toMatch(/^spec\/BREAKING\.md line \d+$/);
+    });
+
+    it("fails with a near-miss entry (another property), which is not reported", async () => {
+      await edit("spec/BREAKING.md", "_None._", nearMiss);
+      const missed = await check("HEAD~1");
+      await edit("spec/BREAKING.md", nearMiss, "_None._");
+      expect(missed.status).toBe("fail");
+      // The entry that matches nothing is not reported: the unmarked change is the failure.
+      expect(missed.notes).toEqual([]);
+    });
+
+    it("passes with a major version bump", async () => {
+      await edit("spec/openapi.yaml", "version: 1.0.0", "version: 2.0.0"); // uncommitted: the working tree counts
+      const bumped = await check("HEAD~1");
+      await git("checkout", "--", "spec/openapi.yaml");
+      expect(bumped.status).toBe("pass");
+      expect(bumped.accepted.map((a) => a.by)).toContain("major version bump");
+    });
   });
 
   it("fails on an unreadable working-tree spec and on a base that does not resolve", async () => {

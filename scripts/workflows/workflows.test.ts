@@ -181,7 +181,7 @@ describe("npm run workflows against the sandbox", () => {
     expect(requests.some((r) => r.includes(WEBHOOK_SECRET) && r.includes(WEBHOOK_URL))).toBe(true);
     expect(answers.length).toBeGreaterThan(20);
     expect(answers.filter((a) => a.includes(WEBHOOK_SECRET) || a.includes(WEBHOOK_URL))).toEqual([]);
-  }, 20_000);
+  });
 });
 
 describe("a sandbox that breaks the reference fails the matching workflow", () => {
@@ -216,7 +216,7 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
     } finally {
       await broken.close();
     }
-  }, 15_000);
+  });
 
   it("a preferences read that returns the webhook secret: webhook-secret-never-returned fails at readPreferences", async () => {
     const leak: Wrap = (read) => async (req, ctx) => {
@@ -238,7 +238,7 @@ describe("a sandbox that breaks the reference fails the matching workflow", () =
     } finally {
       await broken.close();
     }
-  }, 15_000);
+  });
 });
 
 describe("redocly lint of the workflow files", () => {
@@ -283,7 +283,7 @@ describe("redocly lint of the workflow files", () => {
     } finally {
       closeSync(fd);
     }
-  }, 60_000);
+  });
 
   it("accepts every workflow file with no error and no warning", () => {
     expect(status, output).toBe(0);

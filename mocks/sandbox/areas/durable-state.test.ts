@@ -413,7 +413,7 @@ function stopped(child: ChildProcess): Promise<void> {
 }
 
 describe("the sandbox command", () => {
-  it("with a directory as its state file says so, not that it cannot listen", { timeout: 60_000 }, async () => {
+  it("with a directory as its state file says so, not that it cannot listen", async () => {
     const folder = join(dir, "a-folder");
     mkdirSync(folder);
     const error = await startChild(folder).then(
@@ -430,7 +430,7 @@ describe("the sandbox command", () => {
 });
 
 describe("kill -9 in the middle of a burst of writes", () => {
-  it("keeps every acknowledged resource and never hands out an old id again", { timeout: 120_000 }, async () => {
+  it("keeps every acknowledged resource and never hands out an old id again", async () => {
     const stateFile = join(dir, "killed.db");
     const headers = { authorization: `Bearer ${ACME}`, "content-type": "application/json" };
     const first = await startChild(stateFile);

@@ -77,6 +77,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+// A pause between two polls of the client (1 or 7 ms), not a deadline.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Emits diffs for acme's watching members (and some for globex's List) until `bursts` are done. */

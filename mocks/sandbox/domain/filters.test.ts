@@ -57,7 +57,7 @@ describe("index lookups = the predicate on every person (random queries)", () =>
       }),
       { numRuns: 300, seed: 20261128 },
     );
-  }, 120_000);
+  });
 });
 
 describe("the filter table", () => {

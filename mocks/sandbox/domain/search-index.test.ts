@@ -90,7 +90,7 @@ describe("indexed search = exact predicate over every person", () => {
     }
     expect(problems.slice(0, 10)).toEqual([]);
     expect(evaluated).toBeGreaterThan(cases.length * 0.9);
-  }, 120_000);
+  });
 
   it("a kept place set is never changed by the searches that narrow it", () => {
     // include_flagged: the place set is the first set of the plan, the one later filters would narrow in place.

@@ -51,7 +51,7 @@ interface GoldenAnswer {
 let sb: FastifyTestSandbox;
 beforeAll(async () => {
   sb = await openFastifySandbox({ logger: false });
-}, 60_000);
+});
 afterAll(async () => {
   await sb?.close();
 });

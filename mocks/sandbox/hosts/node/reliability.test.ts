@@ -342,7 +342,6 @@ function exchange(
       socket.write(body.subarray(offset, offset + piece), () => setTimeout(() => send(offset + piece), 1));
     };
     send(0);
-    setTimeout(finish, 10_000);
   });
 }
 

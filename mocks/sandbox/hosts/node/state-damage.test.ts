@@ -122,54 +122,50 @@ async function listNames(file: string): Promise<string[]> {
 }
 
 describe("kill -9 after acknowledged writes, then the files damaged", () => {
-  it(
-    "keeps every acknowledged write in the main file: a damaged journal loses none",
-    { timeout: 120_000 },
-    async () => {
-      const folder = mkdtempSync(join(dir, "killed-"));
-      const file = join(folder, "state.db");
-      const child = await spawnSandbox([
-        ...["--people", "200", "--companies", "20", "--no-rate-limit", "--job-speed", "0", "--quiet"],
-        ...["--state-file", file],
-      ]);
-      const acknowledged: string[] = [];
-      try {
-        for (let i = 0; i < 23; i++) {
-          const res = await fetch(`${child.baseUrl}/lists`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
-            body: JSON.stringify({ name: `w${i}` }),
-          });
-          expect(res.status).toBe(201);
-          acknowledged.push(`w${i}`);
-        }
-      } finally {
-        child.child.kill("SIGKILL");
-        await new Promise((resolve) => child.child.once("exit", resolve));
+  it("keeps every acknowledged write in the main file: a damaged journal loses none", async () => {
+    const folder = mkdtempSync(join(dir, "killed-"));
+    const file = join(folder, "state.db");
+    const child = await spawnSandbox([
+      ...["--people", "200", "--companies", "20", "--no-rate-limit", "--job-speed", "0", "--quiet"],
+      ...["--state-file", file],
+    ]);
+    const acknowledged: string[] = [];
+    try {
+      for (let i = 0; i < 23; i++) {
+        const res = await fetch(`${child.baseUrl}/lists`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: `w${i}` }),
+        });
+        expect(res.status).toBe(201);
+        acknowledged.push(`w${i}`);
       }
-      // No write-ahead log: nothing acknowledged lives outside the main file.
-      expect(existsSync(`${file}-wal`)).toBe(false);
-      // The journal the killed sandbox kept between writes (exclusive locking) is there to be damaged.
-      const journal = `${file}-journal`;
-      expect(statSync(journal).size).toBeGreaterThan(32);
-      const damages: [string, (path: string) => void][] = [
-        ["one flipped byte", (p) => flipByte(p, 40)],
-        ["truncated to half", (p) => truncateSync(p, Math.floor(statSync(p).size / 2))],
-        ["its first 32 bytes zeroed", (p) => writeFileSync(p, Buffer.alloc(32), { flag: "r+" })],
-      ];
-      for (const [name, damage] of damages) {
-        const copyFolder = mkdtempSync(join(dir, "killed-copy-"));
-        const copy = join(copyFolder, "state.db");
-        copyState(file, copy);
-        copyFileSync(journal, `${copy}-journal`);
-        damage(`${copy}-journal`);
-        const names = await listNames(copy);
-        const missing = acknowledged.filter((n) => !names.includes(n));
-        expect(missing, `${name}: acknowledged writes missing`).toEqual([]);
-      }
-      expect(await listNames(file)).toEqual(expect.arrayContaining(acknowledged));
-    },
-  );
+    } finally {
+      child.child.kill("SIGKILL");
+      await new Promise((resolve) => child.child.once("exit", resolve));
+    }
+    // No write-ahead log: nothing acknowledged lives outside the main file.
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    // The journal the killed sandbox kept between writes (exclusive locking) is there to be damaged.
+    const journal = `${file}-journal`;
+    expect(statSync(journal).size).toBeGreaterThan(32);
+    const damages: [string, (path: string) => void][] = [
+      ["one flipped byte", (p) => flipByte(p, 40)],
+      ["truncated to half", (p) => truncateSync(p, Math.floor(statSync(p).size / 2))],
+      ["its first 32 bytes zeroed", (p) => writeFileSync(p, Buffer.alloc(32), { flag: "r+" })],
+    ];
+    for (const [name, damage] of damages) {
+      const copyFolder = mkdtempSync(join(dir, "killed-copy-"));
+      const copy = join(copyFolder, "state.db");
+      copyState(file, copy);
+      copyFileSync(journal, `${copy}-journal`);
+      damage(`${copy}-journal`);
+      const names = await listNames(copy);
+      const missing = acknowledged.filter((n) => !names.includes(n));
+      expect(missing, `${name}: acknowledged writes missing`).toEqual([]);
+    }
+    expect(await listNames(file)).toEqual(expect.arrayContaining(acknowledged));
+  });
 
   it("refuses a file with a write-ahead log beside it (SQLite cannot tell whether the log is whole)", async () => {
     const file = await goodFile("wal");
