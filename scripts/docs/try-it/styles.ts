@@ -54,6 +54,14 @@ export const TRY_IT_STYLES = `
 #try-it-panel .try-it-check-line:empty { display: none; }
 #try-it-panel .try-it-offer { margin: 6px 0; }
 #try-it-panel .try-it-offer button, #try-it-panel .try-it-copy { padding: 3px 8px; font-size: 12px; margin: 2px 0; }
+#try-it-panel button.try-it-fold { font: 12px monospace; line-height: 1; padding: 0 3px; margin: 0 4px 0 0;
+  border-radius: 3px; }
+#try-it-panel button.try-it-fold::before { content: "−"; }
+#try-it-panel button.try-it-fold[aria-expanded="false"]::before { content: "+"; }
+#try-it-panel button.try-it-fold[aria-expanded="false"] + .try-it-fold-inner { display: none; }
+#try-it-panel .try-it-fold-note { display: none; font-style: italic; }
+#try-it-panel .try-it-fold-note::before { content: attr(data-note); }
+#try-it-panel button.try-it-fold[aria-expanded="false"] + .try-it-fold-inner + .try-it-fold-note { display: inline; }
 #try-it-panel .try-it-jk { color: #7c2d12; }
 #try-it-panel .try-it-js { color: #166534; }
 #try-it-panel .try-it-jn { color: #1e40af; }
