@@ -13,7 +13,7 @@
  */
 import { isObj, mustBeOneOf } from "../../../contract-core/portable.js";
 import { ORGS } from "../contract/auth.js";
-import type { Area, ControlRoute, SandboxContext } from "../contract/context.js";
+import type { AdvanceRun, Area, ControlRoute, SandboxContext } from "../contract/context.js";
 import { outsideOperations } from "../contract/errors.js";
 import type { OrgState } from "../contract/state.js";
 import { EVENT_FIELDS } from "./diffs.js";
@@ -177,18 +177,48 @@ function scheduleEvents(ctx: SandboxContext): void {
   if (ctx.options.jobSpeed > 0) nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / ctx.options.jobSpeed);
 }
 
+/** True when some job steps at this tick (tickJobs' condition). */
+function jobsDue(ctx: SandboxContext): boolean {
+  const now = ctx.options.now();
+  for (const { target } of everyTarget(ctx)) {
+    const job = latestJob(target);
+    if (job && job.due !== null && job.due <= now) return true;
+  }
+  return false;
+}
+
+/**
+ * Each organization's member keys within one advance(ms), by organization id. Between its ticks only a job step
+ * changes who an organization's memberships hold (a diff changes a profile, not a membership; no request comes
+ * in between), so they are asked once and again after a job step, not at each of a day's 8,640 emissions.
+ * Asking again would give the same keys in the same order: synchronizing unchanged default Lists changes nothing.
+ */
+const runKeys = new WeakMap<AdvanceRun, Map<string, readonly string[]>>();
+
+function keysDuring(ctx: SandboxContext, run: AdvanceRun): (org: OrgState) => readonly string[] {
+  let byOrg = runKeys.get(run);
+  if (!byOrg) runKeys.set(run, (byOrg = new Map()));
+  const known = byOrg;
+  return (org) => {
+    let keys = known.get(org.id);
+    if (!keys) known.set(org.id, (keys = [...memberKeys(ctx, org)]));
+    return keys;
+  };
+}
+
 export const controlArea = {
   name: "control",
   handlers: {},
   control: controlRoutes,
   setup: scheduleEvents,
   /** Steps due jobs and emits diffs (--job-speed > 0). */
-  tick(ctx) {
+  tick(ctx, run) {
     const speed = ctx.options.jobSpeed;
     if (speed <= 0) return;
+    if (run && jobsDue(ctx)) runKeys.delete(run);
     tickJobs(ctx);
     if (ctx.options.now() >= (nextEvents.get(ctx) ?? Infinity)) {
-      tickEvents(ctx);
+      tickEvents(ctx, run ? keysDuring(ctx, run) : undefined);
       nextEvents.set(ctx, ctx.options.now() + EVENT_INTERVAL_MS / speed);
     }
     // Ids this work hands out are stored by the core after the timer's tick and after advance(ms).

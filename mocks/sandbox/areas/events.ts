@@ -145,12 +145,19 @@ export function emitFor(ctx: SandboxContext, keys: string[], count: number, opts
   return Array.from({ length: count }, (_, i) => emitDiff(ctx, keys[(start + i) % keys.length]!, opts));
 }
 
-/** One tick of the timer (--job-speed > 0). */
-export function tickEvents(ctx: SandboxContext): void {
+/**
+ * One tick of the timer (--job-speed > 0): a diff for one person of each organization's memberships.
+ * `keysOf` gives an organization's `memberKeys` in order (a caller that knows they did not change since it last
+ * asked may give them again without synchronizing the default Lists).
+ */
+export function tickEvents(
+  ctx: SandboxContext,
+  keysOf: (org: OrgState) => readonly string[] = (org) => [...memberKeys(ctx, org)],
+): void {
   const store = eventsOf(ctx.state);
   store.ticks++;
   for (const org of ctx.state.orgs.values()) {
-    const keys = [...memberKeys(ctx, org)];
+    const keys = keysOf(org);
     if (keys.length > 0) emitFor(ctx, [keys[Math.floor(unitFrom(`tick:${store.ticks}:${org.id}`) * keys.length)]!], 1);
   }
   if (store.ticks % DEMO_EVERY === 0) emitFor(ctx, demoOrbitKeys(ctx), 1);

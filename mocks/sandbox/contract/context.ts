@@ -163,6 +163,12 @@ export interface ControlRoute {
   handle(body: unknown, ctx: SandboxContext): unknown;
 }
 
+/** One `advance(ms)` call, as its ticks see it (an area may key what it carries between them by it). */
+export interface AdvanceRun {
+  /** The sandbox instant the advance started at (epoch ms). */
+  readonly from: number;
+}
+
 export interface Area {
   name: string;
   handlers: AreaHandlers;
@@ -170,8 +176,12 @@ export interface Area {
   control?: ControlRoute[];
   /** Called once when the core is created, after the stored state is loaded. */
   setup?(ctx: SandboxContext): void;
-  /** Time-driven work (jobs, events): called by the core's timer and by `advance(ms)`. */
-  tick?(ctx: SandboxContext): void;
+  /**
+   * Time-driven work (jobs, events): called by the core's timer and by `advance(ms)`. `run` is the same object
+   * for every tick of one `advance(ms)` (undefined for the timer's): no request comes between those ticks, so
+   * what only ticks change may be carried from one of them to the next.
+   */
+  tick?(ctx: SandboxContext, run?: AdvanceRun): void;
   /** How often `tick` wants to run, in ms of the sandbox clock (null: never by itself). */
   tickEveryMs?(ctx: SandboxContext): number | null;
   /**

@@ -9,6 +9,8 @@ import type { StateStorage } from "../contract/context.js";
 import { createSandboxCore, type CoreOptions, type SandboxCore } from "./core.js";
 import { fixtureGraphInput } from "../data/fixture.js";
 import { advanceTicking, type Ticker } from "./timers.js";
+import { EVENT_INTERVAL_MS, eventsOf } from "../areas/events.js";
+import { issuedIds } from "../areas/area-helpers.js";
 
 const spec = loadSpec();
 const T0 = Date.parse("2026-11-22T08:00:00.000Z");
@@ -70,6 +72,51 @@ describe("advance(ms)", () => {
     expect(a.targets).toContain('"status":"done"');
     expect(JSON.parse(a.events!).data.length).toBeGreaterThan(10);
   });
+
+  it("ends a day where stepping one diff emission at a time ends: events, memberships, ids", async () => {
+    const whole = open();
+    const stepped = open();
+    // Targets whose jobs admit watching members after the first diffs (due every 10 s from the start; a job
+    // steps every 2 s), so memberships change during the day.
+    const setUp = async (core: SandboxCore) => {
+      const headers = await busy(core);
+      core.advance(5_000);
+      for (const input of ["Contoso Robotics", "Fabrikam"])
+        await core.handle({
+          method: "POST",
+          url: "/v1/targets",
+          headers,
+          body: JSON.stringify({ input, auto_admit: true }),
+        });
+      return headers;
+    };
+    const h1 = await setUp(whole);
+    const h2 = await setUp(stepped);
+    whole.advance(DAY);
+    // 10 s steps: no step holds two emissions, so each emission asks the organization's memberships afresh.
+    for (let t = 0; t < DAY; t += EVENT_INTERVAL_MS) stepped.advance(EVENT_INTERVAL_MS);
+    const everything = async (core: SandboxCore, headers: Record<string, string>) => {
+      const get = async (url: string) => JSON.parse((await core.handle({ method: "GET", url, headers })).body!);
+      const lists = (await get("/v1/lists")).data as { id: string }[];
+      return {
+        ...(await observe(core, headers)),
+        events: eventsOf(core.ctx.state).events,
+        lists: await Promise.all(lists.map((l) => get(`/v1/lists/${l.id}`))),
+        ids: issuedIds(core.ctx.state),
+      };
+    };
+    const a = await everything(whole, h1);
+    const b = await everything(stepped, h2);
+    expect(a.events.length).toBeGreaterThan(DAY / EVENT_INTERVAL_MS);
+    // Memberships changed during the day: a Target List holds members its job admitted after the first diff.
+    const events = a.events;
+    const firstDiffAt = events[0]!.seen_at;
+    const targetMembers = a.lists
+      .flatMap((l) => (l.data.default_key === "target" ? l.data.members : []))
+      .map((m: { created_at: string }) => m.created_at);
+    expect(targetMembers.some((at: string) => at > firstDiffAt)).toBe(true);
+    expect(a).toEqual(b);
+  }, 60_000);
 
   it("stores the state once per advance, not after each tick that handed out ids", async () => {
     let writes = 0;

@@ -4,11 +4,11 @@
  * instants the timer would (every `every` ms), but jumps straight over the ones at which no area has work
  * due (`nextDueAt`), so a day of sandbox time costs what its due work costs, not 345,600 empty ticks.
  */
-import type { Area, SandboxContext } from "../contract/context.js";
+import type { AdvanceRun, Area, SandboxContext } from "../contract/context.js";
 
 export interface Ticker {
-  /** Runs every area's tick once (a failing one is logged, the others still run). */
-  tick(): void;
+  /** Runs every area's tick once (a failing one is logged, the others still run); `run`: the advance it is part of. */
+  tick(run?: AdvanceRun): void;
   /** The shortest interval the areas ask for, in ms (Infinity: none asks). */
   every: number;
   /**
@@ -29,10 +29,10 @@ export function startTicker(
 ): Ticker {
   const tickers = areas.filter((a) => a.tick);
   const every = Math.min(...tickers.map((a) => a.tickEveryMs?.(ctx) ?? Infinity));
-  const tick = () => {
+  const tick = (run?: AdvanceRun) => {
     for (const area of tickers) {
       try {
-        area.tick!(ctx);
+        area.tick!(ctx, run);
       } catch (err) {
         ctx.logError("sandbox timer failed", err);
       }
@@ -73,10 +73,11 @@ export function startTicker(
 /**
  * Moves `clock` forward by `ms`, ticking at each instant the timer would visit (every `step` ms, and at the end)
  * where work is due, and at the end. The same instants as ticking at every step, since a tick with nothing due
- * does nothing.
+ * does nothing. Its ticks share one AdvanceRun: nothing but they change the state until it returns.
  */
 export function advanceTicking(ticker: Ticker, clock: { now(): number; advance(ms: number): void }, ms: number): void {
   const step = Number.isFinite(ticker.every) ? ticker.every : ms;
+  const run: AdvanceRun = { from: clock.now() };
   let remaining = ms;
   do {
     let d = Math.min(step, remaining);
@@ -85,6 +86,6 @@ export function advanceTicking(ticker: Ticker, clock: { now(): number; advance(m
     if (step > 0 && due > now + d) d = Math.min(remaining, Math.ceil((due - now) / step) * step);
     clock.advance(d);
     remaining -= d;
-    ticker.tick();
+    ticker.tick(run);
   } while (remaining > 0);
 }

@@ -18,6 +18,13 @@ describe("sha256Hex", () => {
     }
   });
 
+  it("matches node:crypto at every length across the one-, two- and three-block boundaries", () => {
+    for (let n = 0; n <= 200; n++) {
+      const text = Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i * 7 + n) % 95))).join("");
+      expect(sha256Hex(text), `length ${n}`).toBe(createHash("sha256").update(text).digest("hex"));
+    }
+  });
+
   it("differs for different input", () => {
     expect(sha256Hex("a")).not.toBe(sha256Hex("b"));
   });

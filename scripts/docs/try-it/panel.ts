@@ -296,6 +296,7 @@ function build(): Panel {
   const cut = el("p", { id: "try-it-cut", class: "try-it-check-line" });
   const headers = el("dl", { class: "try-it-headers", id: "try-it-headers" });
   const body = el("pre", { id: "try-it-body", tabindex: "0", "aria-label": "Response body" });
+  body.addEventListener("click", foldToggle);
   const offers = el("div", { id: "try-it-offers" });
   const curl = el("pre", { id: "try-it-curl", tabindex: "0", "aria-label": "The request as curl" });
   const curlTitle = el("h3", { id: "try-it-curl-title" }, "The request with curl");
@@ -401,7 +402,7 @@ function build(): Panel {
       el(
         "div",
         { class: "try-it-row" },
-        copyButton("Copy the body", () => body.textContent ?? ""),
+        copyButton("Copy the body", () => body.dataset.text ?? body.textContent ?? ""),
       ),
       body,
       offers,
@@ -600,6 +601,7 @@ function fill(op: OperationRef, given: Record<string, string> = {}): void {
   p.check.textContent = "";
   p.headers.replaceChildren();
   p.body.replaceChildren();
+  delete p.body.dataset.text;
   p.offers.replaceChildren();
   p.note.textContent = "";
   showRequest();
@@ -811,20 +813,59 @@ async function checkForm(): Promise<void> {
     ?.setAttribute("aria-invalid", problem?.startsWith("body") || /JSON/.test(problem ?? "") ? "true" : "false");
 }
 
-/** JSON with its parts in spans (keys, strings, numbers, literals) for colour; any text stays plain. */
-function highlighted(json: string): Node[] {
-  const out: Node[] = [];
-  const token = /("(?:[^"\\]|\\.)*")(\s*:)?|\b(true|false|null)\b|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
-  let last = 0;
-  for (const m of json.matchAll(token)) {
-    if (m.index > last) out.push(document.createTextNode(json.slice(last, m.index)));
-    const cls = m[1] ? (m[2] ? "k" : "s") : m[3] ? "l" : "n";
-    out.push(el("span", { class: `try-it-j${cls}` }, m[1] ?? m[0]));
-    if (m[2]) out.push(document.createTextNode(m[2]));
-    last = m.index + m[0].length;
-  }
-  out.push(document.createTextNode(json.slice(last)));
-  return out;
+/** A JSON scalar as JSON.stringify writes it, in a span for colour (string, number, or true/false/null). */
+function scalarNode(value: unknown): Node {
+  const cls = typeof value === "string" ? "s" : typeof value === "number" ? "n" : "l";
+  return el("span", { class: `try-it-j${cls}` }, JSON.stringify(value));
+}
+
+/**
+ * A parsed JSON answer as the text `JSON.stringify(value, null, 2)` writes, with keys and scalars in spans for
+ * colour, and each non-empty object and array after a fold button (aria-expanded; its mark and, folded, the
+ * count are CSS content, so the text stays the JSON). One listener on the body toggles them (foldToggle).
+ */
+function jsonNodes(value: unknown, indent = ""): Node[] {
+  if (value === null || typeof value !== "object") return [scalarNode(value)];
+  const array = Array.isArray(value);
+  const entries: [string | null, unknown][] = array
+    ? (value as unknown[]).map((v) => [null, v])
+    : Object.entries(value as Record<string, unknown>);
+  const [open, close] = array ? ["[", "]"] : ["{", "}"];
+  if (entries.length === 0) return [document.createTextNode(open + close)];
+  const deeper = `${indent}  `;
+  const inner = el("span", { class: "try-it-fold-inner" });
+  entries.forEach(([key, v], i) => {
+    inner.append(`\n${deeper}`);
+    if (key !== null) inner.append(el("span", { class: "try-it-jk" }, JSON.stringify(key)), ": ");
+    inner.append(...jsonNodes(v, deeper), i < entries.length - 1 ? "," : "");
+  });
+  inner.append(`\n${indent}`);
+  const n = entries.length;
+  const count = array ? `${n} item${n === 1 ? "" : "s"}` : `${n} key${n === 1 ? "" : "s"}`;
+  const what = `${array ? "array" : "object"} (${count})`;
+  const toggle = el("button", {
+    type: "button",
+    class: "try-it-fold",
+    "aria-expanded": "true",
+    "aria-label": `Fold this ${what}`,
+    "data-what": what,
+  });
+  return [
+    toggle,
+    document.createTextNode(open),
+    inner,
+    el("span", { class: "try-it-fold-note", "data-note": ` ${count} ` }),
+    document.createTextNode(close),
+  ];
+}
+
+/** Folds or unfolds the object or array after a fold button of the answer body. */
+function foldToggle(event: Event): void {
+  const toggle = (event.target as Element).closest?.("button.try-it-fold");
+  if (!toggle) return;
+  const folding = toggle.getAttribute("aria-expanded") === "true";
+  toggle.setAttribute("aria-expanded", String(!folding));
+  toggle.setAttribute("aria-label", `${folding ? "Unfold" : "Fold"} this ${toggle.getAttribute("data-what")}`);
 }
 
 /** "Use in …" links for the ids and the cursor an answer holds. */
@@ -908,7 +949,8 @@ function openWith(op: OperationRef, given: Record<string, string>): void {
 async function send(): Promise<void> {
   const p = panel!;
   const live = isLive();
-  if (!live) await prefilled;
+  // Ids must be prefilled before a request that takes one is sent; any other waits only for the sandbox's keys.
+  if (!live) await (p.fields.querySelector("select[data-pick-for]") ? prefilled : fillKeys());
   const op = current!;
   const request = formRequest();
   const sentPath = pathAndQuery(request);
@@ -940,6 +982,7 @@ async function send(): Promise<void> {
     p.stop.hidden = true;
     p.headers.replaceChildren();
     p.body.replaceChildren();
+    delete p.body.dataset.text;
     p.status.textContent = live
       ? controller.signal.aborted
         ? "Stopped before any answer came."
@@ -973,7 +1016,8 @@ async function send(): Promise<void> {
     // Not JSON (or cut): shown as received.
   }
   // A large answer stays plain text: colouring thousands of tokens would hold the tab.
-  p.body.replaceChildren(...(parsed !== undefined && shown.length < 200_000 ? highlighted(shown) : [shown]));
+  p.body.replaceChildren(...(parsed !== undefined && shown.length < 200_000 ? jsonNodes(parsed) : [shown]));
+  p.body.dataset.text = shown;
   p.root.dataset.answerMs = ms.toFixed(1);
   p.meta.textContent = `${ms.toFixed(0)} ms · ${bytes.toLocaleString("en")} bytes · ${res.headers.get("content-type") ?? "no content type"}`;
   // For scripts and the browser test: the exchange with the key replaced by the variable's name.

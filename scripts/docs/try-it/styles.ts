@@ -45,15 +45,20 @@ export const TRY_IT_STYLES = `
 #try-it-panel legend { font-weight: 700; padding: 0 4px; }
 #try-it-panel :is(.try-it-note, .try-it-hint) { margin: 8px 0 0; color: #333; }
 #try-it-panel .try-it-hint code { font: 12px monospace; overflow-wrap: anywhere; }
-#try-it-panel .try-it-resize { position: absolute; left: 0; top: 0; bottom: 0; width: 6px; cursor: ew-resize;
-  background: transparent; border: 0; padding: 0; border-radius: 0; }
-#try-it-panel .try-it-resize:hover, #try-it-panel .try-it-resize:focus-visible { background: #1d4ed8; }
 #try-it-panel .try-it-picker { display: flex; gap: 8px; align-items: center; margin-top: 4px; flex-wrap: wrap; }
 #try-it-panel .try-it-picker select { width: auto; flex: 1; }
 #try-it-panel .try-it-check-line { color: #9a3412; font-weight: 600; margin: 8px 0 0; }
 #try-it-panel .try-it-check-line:empty { display: none; }
 #try-it-panel .try-it-offer { margin: 6px 0; }
 #try-it-panel .try-it-offer button, #try-it-panel .try-it-copy { padding: 3px 8px; font-size: 12px; margin: 2px 0; }
+#try-it-panel button.try-it-fold { font: 12px monospace; line-height: 1; padding: 0 3px; margin: 0 4px 0 0;
+  border-radius: 3px; }
+#try-it-panel button.try-it-fold::before { content: "−"; }
+#try-it-panel button.try-it-fold[aria-expanded="false"]::before { content: "+"; }
+#try-it-panel button.try-it-fold[aria-expanded="false"] + .try-it-fold-inner { display: none; }
+#try-it-panel .try-it-fold-note { display: none; font-style: italic; }
+#try-it-panel .try-it-fold-note::before { content: attr(data-note); }
+#try-it-panel button.try-it-fold[aria-expanded="false"] + .try-it-fold-inner + .try-it-fold-note { display: inline; }
 #try-it-panel .try-it-jk { color: #7c2d12; }
 #try-it-panel .try-it-js { color: #166534; }
 #try-it-panel .try-it-jn { color: #1e40af; }

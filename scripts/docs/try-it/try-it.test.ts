@@ -309,6 +309,44 @@ describe("Try it, against the sandbox in the page", () => {
     expect(await page.evaluate(() => document.activeElement?.className)).toBe("try-it-open");
   });
 
+  it("the answer's JSON folds and unfolds, by click and by keyboard; its text and its copy stay the JSON", async () => {
+    await tryIt(page, "getAccount");
+    const exchange = await send(page);
+    expect(exchange.response.status).toBe(200);
+    const pretty = JSON.stringify(JSON.parse(exchange.response.body), null, 2);
+    const body = page.locator("#try-it-body");
+    expect(await body.textContent()).toBe(pretty);
+    expect(await body.getAttribute("data-text")).toBe(pretty);
+    // The root object's button, then the first nested one ("data": the account).
+    const folds = body.locator("button.try-it-fold");
+    expect(await folds.count()).toBeGreaterThan(1);
+    const data = folds.nth(1);
+    const inner = data.locator("xpath=following-sibling::*[1]");
+    const note = data.locator("xpath=following-sibling::*[2]");
+    expect(await inner.getAttribute("class")).toBe("try-it-fold-inner");
+    expect(await note.getAttribute("class")).toBe("try-it-fold-note");
+    expect(await data.getAttribute("aria-expanded")).toBe("true");
+    expect(await note.isVisible()).toBe(false);
+    await data.click();
+    expect(await data.getAttribute("aria-expanded")).toBe("false");
+    expect(await data.getAttribute("aria-label")).toMatch(/^Unfold this object \(\d+ keys?\)$/);
+    expect(await inner.isVisible()).toBe(false);
+    expect(await note.isVisible()).toBe(true);
+    expect(await body.getAttribute("data-text")).toBe(pretty);
+    await data.focus();
+    await page.keyboard.press("Enter");
+    expect(await data.getAttribute("aria-expanded")).toBe("true");
+    expect(await inner.isVisible()).toBe(true);
+    expect(await note.isVisible()).toBe(false);
+    await page.keyboard.press("Space");
+    expect(await data.getAttribute("aria-expanded")).toBe("false");
+    await folds.first().click();
+    expect(await body.locator(".try-it-fold-inner").first().isVisible()).toBe(false);
+    await folds.first().click();
+    await data.click();
+    expect(await inner.isVisible()).toBe(true);
+  }, 60_000);
+
   it("adds no axe-core violation to the page", async () => {
     const axe = await readFile(
       path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),

@@ -264,8 +264,9 @@ export function localStorageState(
       return first();
     },
     write(change) {
-      const current = last === null ? null : parse(last);
-      const orgs = new Map(change.all ? [] : (current?.orgs ?? []).map((o) => [o.info.id, o]));
+      // A whole-state change replaces everything: the last stored text is read back only to merge a partial one.
+      const current = change.all || last === null ? null : parse(last);
+      const orgs = new Map((current?.orgs ?? []).map((o) => [o.info.id, o]));
       for (const org of change.orgs) orgs.set(org.info.id, org);
       const text = JSON.stringify({ version: STORED_VERSION, orgs: [...orgs.values()], shared: change.shared });
       if (!inMemory) {
