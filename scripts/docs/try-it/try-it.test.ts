@@ -345,7 +345,7 @@ describe("Try it, against the sandbox in the page", () => {
     await folds.first().click();
     await data.click();
     expect(await inner.isVisible()).toBe(true);
-  }, 60_000);
+  });
 
   it("adds no axe-core violation to the page", async () => {
     const axe = await readFile(
