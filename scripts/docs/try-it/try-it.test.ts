@@ -700,7 +700,11 @@ describe("Try it: axe-core over the whole page with a panel open, light and dark
       const found: Record<string, string[]> = {};
       for (const theme of ["light", "dark"] as const) {
         await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
-        await page.waitForTimeout(300);
+        // The theme's colours change through CSS transitions: axe reads the colours once every one has ended
+        // (a state, not a time; on a busy machine they run long).
+        await page.waitForFunction(() =>
+          document.getAnimations().every((a) => a.constructor.name !== "CSSTransition" || a.playState !== "running"),
+        );
         found[theme] = await run();
         await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), `try-it-${theme}.png`) });
       }
