@@ -201,6 +201,11 @@ describe("the kit's options and calls are checked", () => {
     // @ts-expect-error -- not an operationId of the spec
     expect(() => sandbox.networkError("createPerson")).toThrow(/No operation "createPerson"/);
     expect(() => sandbox.delay("searchPeople", 10, { times: 0 })).toThrow(/times must be a positive integer/);
+    // Past setTimeout's longest wait, a timer would fire at once: refused, as a negative or NaN delay is.
+    for (const ms of [-1, Number.NaN, 2 ** 31, Infinity])
+      expect(() => sandbox.delay("searchPeople", ms), String(ms)).toThrow(/delay needs ms from 0 to 2147483647/);
+    expect(() => sandbox.delay("searchPeople", 2 ** 31 - 1)).not.toThrow();
+    sandbox.reset();
   });
 });
 

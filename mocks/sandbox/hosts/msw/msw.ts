@@ -15,7 +15,7 @@
  * The control routes (`/__sandbox/*`) answer at the root of the mount's origin.
  */
 import { StateFileError, storeWrite } from "../../areas/stored-state.js";
-import { delay, http, HttpResponse, type HttpHandler } from "msw";
+import { http, HttpResponse, type HttpHandler } from "msw";
 // The spec without its prose (npm run generate; scripts/build/runtime-spec.ts): what validation and answers read.
 import bundledSpec from "../../../../generated/openapi.runtime.json" with { type: "json" };
 import { exampleMatcher, serverUrl } from "../../../../contract-core/portable.js";
@@ -372,7 +372,8 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const answer = async (request: CoreRequest): Promise<CoreResponse | Response> => {
     await ready.catch(() => undefined);
     const planned = faults.take(request);
-    if (planned.delayMs > 0) await delay(planned.delayMs);
+    // A plain timer (msw's delay() adds its "real" and "infinite" modes, which the kit does not offer).
+    if (planned.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
     if (planned.outcome === "network") return HttpResponse.error();
     if (planned.outcome) {
       // The operation's documented answer for the status, as `Prefer: code=` gives it (after authentication).
