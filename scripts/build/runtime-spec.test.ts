@@ -1,4 +1,4 @@
-/** The runtime spec keeps what validation and answers read and drops the prose; data named like prose stays. */
+/** The runtime spec keeps what its readers read and drops the rest (prose, request examples, ...). */
 import { describe, expect, it } from "vitest";
 import full from "../../generated/openapi.json" with { type: "json" };
 import runtime from "../../generated/openapi.runtime.json" with { type: "json" };
@@ -49,7 +49,7 @@ describe("runtimeSpec", () => {
     },
   };
 
-  it("drops descriptions, summaries, tags, info texts and request examples, keeps properties and example data named like them", () => {
+  it("drops prose and request examples, keeps properties and example data named like prose", () => {
     expect(runtimeSpec(doc, "notice")).toEqual({
       "x-generated": "notice",
       info: { title: "T", version: "1" },
@@ -84,7 +84,7 @@ describe("runtimeSpec", () => {
     });
   });
 
-  it("drops what no reader reads: parameter examples, optional headers, other servers, security, unread x- rules", () => {
+  it("drops parameter examples, optional headers, other servers, security and unread x- rules", () => {
     const errorRef = { $ref: "#/components/examples/Err" };
     const ok = (examples: object) => ({ content: { "application/json": { examples } } });
     const spec = {

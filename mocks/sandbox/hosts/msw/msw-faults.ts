@@ -72,7 +72,6 @@ interface Rule {
   left: number;
 }
 
-
 /** The longest delay a timer can hold: 2^31 - 1 ms. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 /** What to do with one request: wait `delayMs`, then answer a status (with a given body), drop it, or go on. */

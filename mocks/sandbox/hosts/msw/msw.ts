@@ -16,7 +16,7 @@
  */
 import { StateFileError, storeWrite } from "../../areas/stored-state.js";
 import { http, HttpResponse, type HttpHandler } from "msw";
-// The spec without its prose (npm run generate; scripts/build/runtime-spec.ts): what validation and answers read.
+// Only what validation and answers read of the spec (npm run generate; scripts/build/runtime-spec.ts).
 import bundledSpec from "../../../../generated/openapi.runtime.json" with { type: "json" };
 import { exampleMatcher, serverUrl } from "../../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../../contract/auth.js";
@@ -110,7 +110,7 @@ export interface HandlersOptions {
    * path only; a path (`/v1`) answers it on any origin. Default: the spec's server URL.
    */
   baseUrl?: string;
-  /** The bundled spec document (default: the one this package ships, without its prose). */
+  /** The bundled spec document (default: the one this package ships, with only what the handlers read). */
   spec?: JsonObject;
 }
 
