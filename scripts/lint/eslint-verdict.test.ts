@@ -24,9 +24,19 @@ write("src/a.ts", "export const a = 1;\n");
 // Imported by a.ts's callers, but not among the linted files: the program still reads it.
 write("src/types.d.ts", "export type T = number;\n");
 write("data/limits.json", "{}\n");
+// Outside tsconfig.json's list, but a module of the program may import it.
+write("tools/helper.ts", "export const h = 1;\n");
 write("README.md", "# readme\n");
 const linted = ["src/a.ts", "eslint.config.js"];
-const project = ["README.md", "data/limits.json", "eslint.config.js", "src/a.ts", "src/types.d.ts", "tsconfig.json"];
+const project = [
+  "README.md",
+  "data/limits.json",
+  "eslint.config.js",
+  "src/a.ts",
+  "src/types.d.ts",
+  "tools/helper.ts",
+  "tsconfig.json",
+];
 const key = () => eslintInputsKey(root, linted, project);
 
 describe("the key of ESLint's verdict", () => {
@@ -35,6 +45,7 @@ describe("the key of ESLint's verdict", () => {
       ["src/a.ts", "export const a = 2;\n"],
       ["src/types.d.ts", "export type T = () => Promise<number>;\n"],
       ["data/limits.json", '{ "max": 1 }\n'],
+      ["tools/helper.ts", "export const h = 2;\n"],
       ["eslint.config.js", "export default [{}];\n"],
       ["tsconfig.json", JSON.stringify({ include: ["src"], compilerOptions: { strict: true } })],
       ["package-lock.json", '{ "v": 2 }\n'],

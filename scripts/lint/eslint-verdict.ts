@@ -6,8 +6,9 @@
  * Why a whole-tree key and not ESLint's own --cache: ESLint's cache is per file, but a type-aware rule's verdict
  * on a file also depends on the types of everything it imports (an imported function turning async makes an
  * unchanged caller's call a floating promise). So the key here is the content of everything the verdict can
- * depend on: every file ESLint lints, every file of the TypeScript program (tsconfig.json's files), every JSON
- * file of the project (a module may import one), the ESLint and TypeScript configurations, and the installed
+ * depend on: every file ESLint lints, every file of the TypeScript program (tsconfig.json's files), every code
+ * and JSON file of the project (a module may import one from outside tsconfig.json's list, or a JSON module),
+ * the ESLint and TypeScript configurations, and the installed
  * packages (package-lock.json and npm's record of node_modules, node_modules/.package-lock.json). Any change to
  * any of them lints the whole tree again. Only a clean verdict is kept: a run with problems always runs again, so
  * a failure is never hidden. The record lives in node_modules/.cache, which a fresh clone or `npm ci` does not
@@ -25,6 +26,9 @@ const CONFIG_FILES = [
   "package-lock.json",
   "node_modules/.package-lock.json",
 ];
+
+/** Files a module can import: code (JavaScript, TypeScript, declarations) and JSON. */
+const CODE_OR_JSON = /\.(?:[cm]?[jt]sx?|json)$/;
 
 /** tsconfig.json's files (the TypeScript program's roots), relative to root; none without a tsconfig. */
 async function programFiles(root: string): Promise<string[]> {
@@ -47,13 +51,13 @@ async function programFiles(root: string): Promise<string[]> {
 /**
  * The key of ESLint's verdict on `linted` (relative paths) in `root`: a SHA-256 over the argument list and the
  * path and content of every input (see the top of this file). `project` is the project's file list
- * (lint.ts's projectFiles), read for its JSON files.
+ * (lint.ts's projectFiles), read for its code and JSON files.
  */
 export async function eslintInputsKey(root: string, linted: string[], project: string[]): Promise<string> {
   const inputs = new Set([
     ...linted,
     ...(await programFiles(root)),
-    ...project.filter((f) => f.endsWith(".json")),
+    ...project.filter((f) => CODE_OR_JSON.test(f)),
     ...CONFIG_FILES,
   ]);
   const hash = createHash("sha256");
