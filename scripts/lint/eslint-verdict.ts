@@ -8,11 +8,11 @@
  * unchanged caller's call a floating promise). So the key here is the content of everything the verdict can
  * depend on: every file ESLint lints, every file of the TypeScript program (tsconfig.json's files), every code
  * and JSON file of the project (a module may import one from outside tsconfig.json's list, or a JSON module),
- * the ESLint and TypeScript configurations, and the installed
- * packages (package-lock.json and npm's record of node_modules, node_modules/.package-lock.json). Any change to
- * any of them lints the whole tree again. Only a clean verdict is kept: a run with problems always runs again, so
- * a failure is never hidden. The record lives in node_modules/.cache, which a fresh clone or `npm ci` does not
- * have: there the lint simply runs.
+ * the ESLint and TypeScript configurations, and the installed packages (package-lock.json and npm's record of
+ * node_modules, node_modules/.package-lock.json). Any change to any of them lints the whole tree again. Only a
+ * clean verdict is kept: a run with problems always runs again, so a failure is never hidden. The record lives
+ * in node_modules/.cache, which a fresh clone or `npm ci` does not have: there the lint simply runs. Not seen:
+ * a hand edit inside node_modules that npm did not record.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
