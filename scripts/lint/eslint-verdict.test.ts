@@ -1,7 +1,7 @@
 // ESLint's remembered clean verdict (eslint-verdict.ts): the key moves with every input a type-aware verdict can
 // depend on (a linted file, a file it imports that is not linted, a JSON module, the configurations, the
 // installed packages) and not with a Markdown file; a clean run is kept, a failing one is never kept and forgets
-// the record, so the next run lints again.
+// the record, so the next run lints again; an input edited while the lint ran leaves no record.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,22 +69,35 @@ describe("the key of ESLint's verdict", () => {
 });
 
 describe("withCleanVerdict", () => {
-  const lint = (problems: number) => {
+  const lint = (problems: number, during?: () => void) => {
     const calls: number[] = [];
-    return { calls, run: async () => (calls.push(problems), { problems }) };
+    return { calls, run: async () => (during?.(), calls.push(problems), { problems }) };
   };
+  const fixed = (k: string) => async () => k;
 
   it("keeps a clean verdict for its key only; a failing run is never kept and forgets the record", async () => {
     const clean = lint(0);
-    expect(await withCleanVerdict(root, "k1", clean.run)).toEqual({ cached: false, outcome: { problems: 0 } });
-    expect(await withCleanVerdict(root, "k1", clean.run)).toEqual({ cached: true });
+    expect(await withCleanVerdict(root, fixed("k1"), clean.run)).toEqual({ cached: false, outcome: { problems: 0 } });
+    expect(await withCleanVerdict(root, fixed("k1"), clean.run)).toEqual({ cached: true });
     expect(clean.calls).toEqual([0]);
-    expect(await withCleanVerdict(root, "k2", clean.run)).toMatchObject({ cached: false });
+    expect(await withCleanVerdict(root, fixed("k2"), clean.run)).toMatchObject({ cached: false });
     const failing = lint(3);
-    expect(await withCleanVerdict(root, "k3", failing.run)).toEqual({ cached: false, outcome: { problems: 3 } });
-    expect(await withCleanVerdict(root, "k3", failing.run)).toMatchObject({ cached: false });
+    expect(await withCleanVerdict(root, fixed("k3"), failing.run)).toEqual({ cached: false, outcome: { problems: 3 } });
+    expect(await withCleanVerdict(root, fixed("k3"), failing.run)).toMatchObject({ cached: false });
     // The failed run forgot k2's record too: the tree that passed must pass again before it is trusted.
-    expect(await withCleanVerdict(root, "k2", clean.run)).toMatchObject({ cached: false });
+    expect(await withCleanVerdict(root, fixed("k2"), clean.run)).toMatchObject({ cached: false });
     expect(failing.calls).toEqual([3, 3]);
+  });
+
+  it("keeps no verdict when an input changed while the lint ran", async () => {
+    // The key is taken on A, ESLint reads B: a record would pass A, which no lint has read.
+    write("src/a.ts", "export const a = 3;\n");
+    const edited = lint(0, () => write("src/a.ts", "export const a = 4;\n"));
+    expect(await withCleanVerdict(root, key, edited.run)).toMatchObject({ cached: false });
+    write("src/a.ts", "export const a = 3;\n");
+    const clean = lint(0);
+    expect(await withCleanVerdict(root, key, clean.run)).toMatchObject({ cached: false });
+    expect(await withCleanVerdict(root, key, clean.run)).toEqual({ cached: true });
+    expect(clean.calls).toEqual([0]);
   });
 });

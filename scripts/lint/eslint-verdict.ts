@@ -74,21 +74,23 @@ export async function eslintInputsKey(root: string, linted: string[], project: s
 export const VERDICT_FILE = path.join("node_modules", ".cache", "eslint-verdict", "clean.key");
 
 /**
- * Runs `lint` unless the last clean verdict was reached on `key`; records `key` when this run is clean and
- * forgets any record when it is not. `cached` says whether the lint was skipped.
+ * Runs `lint` unless the last clean verdict was reached on the inputs' key (`key()`); records the key when this
+ * run is clean and the key is the same after it as before (an input edited while ESLint read the tree leaves no
+ * record), and forgets any record when it is not clean. `cached` says whether the lint was skipped.
  */
 export async function withCleanVerdict<T extends { problems: number }>(
   root: string,
-  key: string,
+  key: () => Promise<string>,
   lint: () => Promise<T>,
 ): Promise<{ cached: true } | { cached: false; outcome: T }> {
   const file = path.join(root, VERDICT_FILE);
-  if (existsSync(file) && readFileSync(file, "utf8") === key) return { cached: true };
+  const before = await key();
+  if (existsSync(file) && readFileSync(file, "utf8") === before) return { cached: true };
   rmSync(file, { force: true });
   const outcome = await lint();
-  if (outcome.problems === 0) {
+  if (outcome.problems === 0 && (await key()) === before) {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, key);
+    writeFileSync(file, before);
   }
   return { cached: false, outcome };
 }

@@ -224,7 +224,7 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
       const run = () => runEslint({ cwd: repoRoot, patterns: step.eslint });
       // On the project's files a clean verdict is kept for inputs that have not changed (eslint-verdict.ts).
       const verdict = project
-        ? await withCleanVerdict(repoRoot, await eslintInputsKey(repoRoot, step.eslint, project), run)
+        ? await withCleanVerdict(repoRoot, () => eslintInputsKey(repoRoot, step.eslint, project), run)
         : { cached: false as const, outcome: await run() };
       if (verdict.cached) {
         console.log(`✔ ${step.label}: no input changed since its last clean run (${VERDICT_FILE})`);
