@@ -91,7 +91,28 @@ describe("the installed package", () => {
       "warn",
     );
     writeFileSync(path.join(dir, "consumer.ts"), CONSUMER_TS);
+    writeFileSync(path.join(dir, "consumer.cts"), CONSUMER_CTS);
   });
+  /**
+   * One tsc program over both consumers (an ES module and a CommonJS one: NodeNext reads each file's format from
+   * its extension), so the package's declarations, msw's and the libraries are read and checked once; each test
+   * reads the diagnostics of its own file.
+   */
+  let program: ts.Program | undefined;
+  const consumerDiagnostics = (file: string) => {
+    program ??= ts.createProgram(
+      ["consumer.ts", "consumer.cts"].map((f) => path.join(dir, f)),
+      CONSUMER_COMPILER_OPTIONS,
+    );
+    const source = program.getSourceFile(path.join(dir, file));
+    if (!source) throw new Error(`${file} is not in the consumers' program`);
+    return {
+      source,
+      messages: ts
+        .getPreEmitDiagnostics(program, source)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+    };
+  };
   afterAll(() => {
     for (const d of [dir, stage]) if (d) rmSync(d, { recursive: true, force: true });
   });
@@ -123,12 +144,10 @@ describe("the installed package", () => {
   });
 
   it("type-checks a consumer of ./client and ./msw with tsc (and rejects wrong calls)", () => {
-    const program = ts.createProgram([path.join(dir, "consumer.ts")], CONSUMER_COMPILER_OPTIONS);
-    const messages = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    const { source, messages } = consumerDiagnostics("consumer.ts");
     expect(messages).toEqual([]);
     // The declarations resolved (an unresolved module would type the calls as any and pass silently).
-    const checker = program.getTypeChecker();
-    const source = program.getSourceFile(path.join(dir, "consumer.ts"))!;
+    const checker = program!.getTypeChecker();
     const handlers = source.statements.find(
       (s) => ts.isVariableStatement(s) && s.getText().includes("const sandbox"),
     )! as ts.VariableStatement;
@@ -151,10 +170,7 @@ describe("the installed package", () => {
   });
 
   it("a CommonJS project type-checks and requires ./client and ./msw", () => {
-    writeFileSync(path.join(dir, "consumer.cts"), CONSUMER_CTS);
-    const program = ts.createProgram([path.join(dir, "consumer.cts")], CONSUMER_COMPILER_OPTIONS);
-    const messages = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-    expect(messages).toEqual([]);
+    expect(consumerDiagnostics("consumer.cts").messages).toEqual([]);
     const js = ts.transpileModule(CONSUMER_CTS, {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
     }).outputText;
@@ -196,11 +212,17 @@ describe("the installed package", () => {
   });
 
   it("runs the bin: --help of each command, the mock's missing Prism explained, an unknown command refused", () => {
-    const bin = (args: string[]) => {
+    // `npx talent-graph-api-contract` (the README's way) once; the other calls run the link npm installed in
+    // node_modules/.bin, which is what npx runs, without an npm process each.
+    const bin = (args: string[], via: "npx" | "link" = "link") => {
+      const [cmd, ...prefix] =
+        via === "npx"
+          ? ["npx", "talent-graph-api-contract"]
+          : [path.join(dir, "node_modules/.bin/talent-graph-api-contract")];
       try {
         return {
           code: 0,
-          out: execFileSync("npx", ["talent-graph-api-contract", ...args], {
+          out: execFileSync(cmd!, [...prefix, ...args], {
             cwd: dir,
             encoding: "utf8",
             stdio: ["ignore", "pipe", "pipe"],
@@ -211,7 +233,7 @@ describe("the installed package", () => {
         return { code: failed.status, out: failed.stdout + failed.stderr };
       }
     };
-    expect(bin(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("Commands:") });
+    expect(bin(["--help"], "npx")).toMatchObject({ code: 0, out: expect.stringContaining("Commands:") });
     expect(bin(["sandbox", "--help"])).toMatchObject({
       code: 0,
       out: expect.stringContaining("Usage: talent-graph-api-contract sandbox [options]"),

@@ -192,10 +192,37 @@ async function fullPageScreenshot(page: Page, file: string): Promise<void> {
     if (next === height) break;
     height = next;
     await page.setViewportSize({ width, height });
-    await page.waitForTimeout(250);
+    await layoutSettled(page, "[data-section-id]");
   }
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true });
+}
+
+/**
+ * Waits for the layout to settle after a viewport change, a navigation or a click (Redoc re-renders and re-lays
+ * out in the frames that follow): the page's height and the boxes of `selector`'s elements unchanged over two
+ * animation frames in a row. A state, not a time: on a busy machine the frames come later and so does the measure.
+ */
+async function layoutSettled(page: Page, selector: string): Promise<void> {
+  await page.evaluate(async (selector) => {
+    const boxes = () =>
+      JSON.stringify([
+        document.documentElement.scrollHeight,
+        ...[...document.querySelectorAll(selector)].map((e) => {
+          const { x, y, width, height } = e.getBoundingClientRect();
+          return [x, y, width, height];
+        }),
+      ]);
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    await document.fonts.ready;
+    let last = boxes();
+    for (let unchanged = 0; unchanged < 2;) {
+      await frame();
+      const now = boxes();
+      unchanged = now === last ? unchanged + 1 : 0;
+      last = now;
+    }
+  }, selector);
 }
 
 const MAX_SCREENSHOT_HEIGHT = 30_000;
@@ -212,7 +239,7 @@ async function checkWidth(page: Page, width: number, options: InspectOptions, ti
   await page.setViewportSize({ width, height: 900 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
-  await page.waitForTimeout(200);
+  await layoutSettled(page, GUIDE_SECTIONS);
   const top = await page.evaluate(measureTop, GUIDE_SECTIONS);
   const { blocks, overflowing, bottom } = await page.evaluate(measureGuides, GUIDE_SECTIONS);
   const height = Math.min(Math.max(900, Math.ceil(bottom)), MAX_SCREENSHOT_HEIGHT);
@@ -227,7 +254,7 @@ async function checkWidth(page: Page, width: number, options: InspectOptions, ti
       const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
       await page.waitForSelector(selector, { timeout }).catch(() => undefined);
       if (language) await chooseLanguage(page, section, language, timeout);
-      await page.waitForTimeout(150);
+      await layoutSettled(page, `[data-section-id="${section}"] .panel-request-samples pre`);
       const measured = await page.evaluate(measureSamples, section);
       samples.push({ width, section, language: language ?? "default", ...measured });
     }

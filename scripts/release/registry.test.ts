@@ -7,7 +7,8 @@
  * released as the next major: the consumer's `npm outdated` sees a major upgrade, and after it tsc names the change.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +24,7 @@ const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "
       name?: string;
       version?: string;
       resolved?: string;
+      integrity?: string;
       dependencies?: Record<string, string>;
       peerDependencies?: Record<string, string>;
       peerDependenciesMeta?: Record<string, { optional?: boolean }>;
@@ -34,8 +36,9 @@ const MSW = lock.packages["node_modules/msw"]!.version!;
 const NAME = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).name as string;
 
 /** The lock entries a consumer of the package and msw needs: the dependency closure, resolved as npm resolves. */
-function closure(roots: string[]): { name: string; version: string; resolved: string }[] {
-  const seen = new Map<string, { name: string; version: string; resolved: string }>();
+type Locked = { name: string; version: string; resolved: string; integrity?: string };
+function closure(roots: string[]): Locked[] {
+  const seen = new Map<string, Locked>();
   const visit = (at: string) => {
     const entry = lock.packages[at];
     if (!entry || seen.has(at)) return;
@@ -43,7 +46,12 @@ function closure(roots: string[]): { name: string; version: string; resolved: st
     // The lock omits registry URLs (omit-lockfile-registry-resolved): npm fetched, and cached, this one.
     const resolved =
       entry.resolved ?? `https://registry.npmjs.org/${name}/-/${name.split("/").pop()}-${entry.version}.tgz`;
-    seen.set(at, { name, version: entry.version!, resolved });
+    seen.set(at, {
+      name,
+      version: entry.version!,
+      resolved,
+      ...(entry.integrity ? { integrity: entry.integrity } : {}),
+    });
     const optional = entry.peerDependenciesMeta ?? {};
     const deps = [
       ...Object.keys(entry.dependencies ?? {}),
@@ -89,6 +97,23 @@ function tarballManifest(tgz: Buffer): unknown {
     at += 512 + Math.ceil(size / 512) * 512;
   }
   throw new Error("no package.json at the top folder of the tarball");
+}
+
+/**
+ * The tarball npm's cache holds for a lock entry's integrity, read from the cache's content-addressed store
+ * (cacache's content-v2/<algorithm>/<hex digest split 2/2/rest>) and checked against that integrity; undefined
+ * when the cache has no such file. One file read instead of an npm process per run of the seeding.
+ */
+function cachedTarball(integrity: string | undefined): Buffer | undefined {
+  const [algorithm, digest] = integrity?.split("-") ?? [];
+  if (algorithm !== "sha512" || !digest) return undefined;
+  const hex = Buffer.from(digest, "base64").toString("hex");
+  const cache = process.env.npm_config_cache || path.join(os.homedir(), ".npm");
+  const file = path.join(cache, "_cacache", "content-v2", algorithm, hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+  if (!existsSync(file)) return undefined;
+  const data = readFileSync(file);
+  if (createHash("sha512").update(data).digest("base64") !== digest) throw new Error(`${file}: not ${integrity}`);
+  return data;
 }
 
 const freePort = () =>
@@ -218,25 +243,44 @@ describe("a release published to a local registry and installed by a consumer", 
       GIT_COMMITTER_EMAIL: "release@test.invalid",
       NO_COLOR: "1",
     };
-    // The consumer's dependencies, from the tarballs npm installed this checkout with (its cache, offline).
+    // The consumer's dependencies, from the tarballs npm installed this checkout with (its cache, offline):
+    // read from the cache by their lock integrity, and through `npm pack --offline` for any the cache holds
+    // under another key.
     const deps = closure(["fastify", "openapi-fetch", "msw"]);
-    const tarballs = path.join(work, "tarballs");
-    mkdirSync(tarballs);
-    const packed = JSON.parse(
-      execFileSync(
-        "npm",
-        ["pack", "--offline", "--json", "--pack-destination", tarballs, ...deps.map((d) => d.resolved)],
-        {
-          cwd: work,
-          encoding: "utf8",
-          env: { ...process.env, npm_config_registry: "https://registry.npmjs.org/" },
-          stdio: ["ignore", "pipe", "pipe"],
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      ),
-    ) as { name: string; filename: string; integrity: string; shasum: string }[];
-    const seed = async (p: (typeof packed)[number]) => {
-      const data = readFileSync(path.join(tarballs, p.filename));
+    type Tarball = { name: string; data: Buffer; integrity: string; shasum: string };
+    const tarball = (name: string, data: Buffer): Tarball => ({
+      name,
+      data,
+      integrity: `sha512-${createHash("sha512").update(data).digest("base64")}`,
+      shasum: createHash("sha1").update(data).digest("hex"),
+    });
+    const packed: Tarball[] = [];
+    const uncached: Locked[] = [];
+    for (const d of deps) {
+      const data = cachedTarball(d.integrity);
+      if (data) packed.push(tarball(d.name, data));
+      else uncached.push(d);
+    }
+    if (uncached.length > 0) {
+      const tarballs = path.join(work, "tarballs");
+      mkdirSync(tarballs);
+      const report = JSON.parse(
+        execFileSync(
+          "npm",
+          ["pack", "--offline", "--json", "--pack-destination", tarballs, ...uncached.map((d) => d.resolved)],
+          {
+            cwd: work,
+            encoding: "utf8",
+            env: { ...process.env, npm_config_registry: "https://registry.npmjs.org/" },
+            stdio: ["ignore", "pipe", "pipe"],
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        ),
+      ) as { name: string; filename: string }[];
+      for (const p of report) packed.push(tarball(p.name, readFileSync(path.join(tarballs, p.filename))));
+    }
+    const seed = async (p: Tarball) => {
+      const data = p.data;
       const manifest = tarballManifest(data) as { name: string; version: string };
       const base = manifest.name.split("/").pop();
       const attachment = `${base}-${manifest.version}.tgz`;
