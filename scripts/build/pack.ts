@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
-import { buildBin, buildClient, buildMsw } from "./build.js";
+import { buildBin, buildClient, buildClientValidate, buildMsw } from "./build.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const PACKAGE_README = path.join(ROOT, "scripts", "build", "PACKAGE.md");
@@ -53,6 +53,7 @@ export async function stagePackage(
   copyFileSync(PACKAGE_README, path.join(stage, "README.md"));
   const outDir = path.join(stage, "dist");
   buildClient({ outDir, typeCheck });
+  await buildClientValidate({ outDir, typeCheck });
   await buildMsw({ outDir, typeCheck });
   await buildBin({ outDir });
 }
@@ -78,7 +79,7 @@ export async function packPackage(out: string, options: { typeCheck?: boolean; n
 export const PACK_COMMAND: CommandSpec = {
   name: "npm run pack",
   summary:
-    "Builds the package (./client, ./msw, the talent-graph-api-contract bin) and packs it with its own README into a tarball.",
+    "Builds the package (./client, ./client/validate, ./msw, the talent-graph-api-contract bin) and packs it with its own README into a tarball.",
   options: {
     out: { type: "string", value: "<dir>", description: "folder for the tarball (default: the current one)" },
   },

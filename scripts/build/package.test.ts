@@ -35,6 +35,7 @@ function npmLog(args: string[], cwd: string, loglevel: string): string {
 
 const CONSUMER_TS = `
 import { createTalentGraphClient } from "talent-graph-api-contract/client";
+import { validateAnswers } from "talent-graph-api-contract/client/validate";
 import { createMockHandlers, createSandboxHandlers } from "talent-graph-api-contract/msw";
 import { setupServer } from "msw/node";
 
@@ -43,14 +44,17 @@ const server = setupServer(...sandbox.handlers, ...createMockHandlers({ baseUrl:
 server.listen({ onUnhandledFrame: "error" });
 const key: string = sandbox.keys.acme;
 const client = createTalentGraphClient({ baseUrl: "http://app.test/v1", apiKey: key });
+// Every answer below is checked against the spec by the package's ./client/validate (a mismatch throws).
+client.use(validateAnswers());
 const found = await client.GET("/people", { params: { query: { limit: 2 } } });
 const first: string | null | undefined = found.data?.data[0]?.slug;
-// @ts-expect-error unknown path of the API
-void client.GET("/nope");
+// @ts-expect-error unknown path of the API (sent anyway: ./client/validate refuses its answer)
+const refused = await client.GET("/nope").then(() => "", (e: Error) => e.name);
 // @ts-expect-error persist takes a boolean, a storage key or a StateStorage
 export const wrong = () => createSandboxHandlers({ persist: 42 });
 const mock = await fetch("http://mock.test/v1/people?view=compact", { headers: { authorization: "Bearer any" } });
-console.log(JSON.stringify({ status: found.response.status, first, count: found.data?.data.length, mock: mock.status }));
+const out = { status: found.response.status, first, count: found.data?.data.length, mock: mock.status, refused };
+console.log(JSON.stringify(out));
 server.close();
 sandbox.close();
 `;
@@ -132,6 +136,13 @@ describe("the installed package", () => {
       ]),
     );
     expect(names.filter((n) => !n.startsWith("dist/") && n !== "package.json" && n !== "README.md")).toEqual([]);
+    // Every file the shipped package.json points at (each export condition, the bin) is in the tarball.
+    const manifest = JSON.parse(readFileSync(installed("package.json"), "utf8")) as { exports: unknown; bin: unknown };
+    const targets = (value: unknown): string[] =>
+      typeof value === "string" ? [value.replace(/^\.\//, "")] : Object.values(value as object).flatMap(targets);
+    const pointed = [...targets(manifest.exports), ...targets(manifest.bin)];
+    expect(pointed.length).toBeGreaterThan(0);
+    expect(pointed.filter((target) => !names.includes(target))).toEqual([]);
     expect(names.filter((n) => /\.test\.|\.ts$/.test(n) && !n.endsWith(".d.ts"))).toEqual([]);
     // The spec travels inside the bundles: its server URL is the default base URL.
     const msw = path.join(dir, "node_modules/talent-graph-api-contract/dist/msw");
@@ -143,7 +154,7 @@ describe("the installed package", () => {
     );
   });
 
-  it("type-checks a consumer of ./client and ./msw with tsc (and rejects wrong calls)", () => {
+  it("type-checks a consumer of ./client, ./client/validate and ./msw with tsc (and rejects wrong calls)", () => {
     const { source, messages } = consumerDiagnostics("consumer.ts");
     expect(messages).toEqual([]);
     // The declarations resolved (an unresolved module would type the calls as any and pass silently).
@@ -155,7 +166,7 @@ describe("the installed package", () => {
     expect(type).toBe("SandboxHandlers");
   });
 
-  it("runs under msw/node: the typed client reaches the in-process sandbox, the mock answers examples", () => {
+  it("runs under msw/node: the typed client reaches the in-process sandbox, the mock answers examples, answers validated", () => {
     const js = ts.transpileModule(CONSUMER_TS, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;
@@ -166,6 +177,7 @@ describe("the installed package", () => {
       first: expect.any(String),
       count: 2,
       mock: 200,
+      refused: "ContractMismatchError",
     });
   });
 
