@@ -30,6 +30,7 @@ import {
 } from "./page-sandbox.js";
 import type { Choice, SandboxChoices } from "./choices.js";
 import { TRY_IT_STYLES } from "./styles.js";
+import { createDock, type Dock } from "./dock.js";
 import type { TryItApi } from "./loader.js";
 import { readCapped, LIVE_BODY_CAP, LIVE_STALL_MS } from "./live-read.js";
 
@@ -163,6 +164,8 @@ interface Panel {
 }
 
 let panel: Panel | undefined;
+/** Where the panel sits and how wide it is (built with the panel). */
+let dock: Dock | undefined;
 let current: OperationRef | undefined;
 let opener: HTMLElement | undefined;
 /** The key typed for a live server: in this module's memory only (no storage, no page global): a reload forgets it. */
@@ -385,9 +388,11 @@ function build(): Panel {
       " in the browser console answers from this sandbox as npm run sandbox would.",
     ),
   );
+  dock = createDock();
   const root = el(
     "aside",
     { id: "try-it-panel", "aria-labelledby": "try-it-title", hidden: "" },
+    dock.handle,
     el("div", { class: "try-it-head" }, title, button("Close", close)),
     route,
     form,
@@ -509,7 +514,7 @@ function build(): Panel {
 function close(): void {
   if (!panel) return;
   panel.root.hidden = true;
-  document.documentElement.classList.remove("try-it-docked");
+  dock?.hide();
   opener?.focus();
 }
 
@@ -1051,7 +1056,7 @@ function open(sectionOperation: string, from: HTMLElement, given: Record<string,
   opener = from;
   fill(op, given);
   panel.root.hidden = false;
-  document.documentElement.classList.add("try-it-docked");
+  dock?.show();
   const first =
     panel.fields.querySelector<HTMLElement>("input, select, textarea") ?? panel.form.querySelector("button");
   first?.focus();

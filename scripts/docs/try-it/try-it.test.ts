@@ -716,6 +716,139 @@ describe("Try it: axe-core over the whole page with a panel open, light and dark
   });
 });
 
+/**
+ * Where the panel's box meets Redoc's content: every heading, paragraph, list item, code block and column Redoc
+ * rendered (the panel's own left out) whose box reaches into the panel's, each heading's width and its lines
+ * against its words (a heading squeezed to a letter a line has more lines than words), and how many were measured.
+ */
+async function besideThePanel(page: Page) {
+  return page.evaluate(() => {
+    const panel = document.querySelector("#try-it-panel")!.getBoundingClientRect();
+    const selector = [
+      "h1",
+      "h2",
+      "h3",
+      "h4",
+      "p",
+      "li",
+      "pre",
+      '[data-testid="middle-panel"]',
+      '[data-testid="right-panel"]',
+      '[data-component-name="CodeBlock/CodeBlock"]',
+    ].join(", ");
+    const under: string[] = [];
+    const squeezed: string[] = [];
+    const kinds = { heading: 0, samples: 0, code: 0, all: 0 };
+    for (const e of document.querySelectorAll<HTMLElement>(selector)) {
+      if (e.closest("#try-it-panel")) continue;
+      const box = e.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      kinds.all += 1;
+      if (/^H[1-3]$/.test(e.tagName) && (e.textContent ?? "").trim() !== "") {
+        kinds.heading += 1;
+        // The lines its text takes (a link icon beside the text is not a line of it), and their widths added up:
+        // the text's width on one line. A heading is as wide as that or at least 160 px (some eight letters at
+        // Redoc's heading size), and breaks only between words (at spaces and hyphens).
+        const lines = new Set<number>();
+        let oneLine = 0;
+        const texts = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+        for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(t);
+          for (const r of range.getClientRects()) {
+            if (r.width === 0) continue;
+            lines.add(Math.round(r.top));
+            oneLine += r.width;
+          }
+        }
+        const pieces = (e.textContent ?? "")
+          .trim()
+          .split(/[\s-]+/)
+          .filter(Boolean).length;
+        if (lines.size > pieces || box.width < Math.min(oneLine, 160))
+          squeezed.push(`${e.tagName} "${e.textContent}" ${Math.round(box.width)} px, ${lines.size} lines`);
+      }
+      if (e.matches('[data-testid="right-panel"]')) kinds.samples += 1;
+      if (e.matches('[data-component-name="CodeBlock/CodeBlock"]')) kinds.code += 1;
+      if (box.right > panel.left + 0.5)
+        under.push(
+          `${e.tagName} ${Math.round(box.left)}-${Math.round(box.right)}: ${(e.textContent ?? "").slice(0, 40)}`,
+        );
+    }
+    return { panel: { left: panel.left, width: panel.width }, under, squeezed, kinds };
+  });
+}
+
+describe("Try it: docked beside the page at 1280 px, resizable by keyboard and by drag", () => {
+  it("no content under the panel, headings readable, light and dark; the width follows the separator and stays", async () => {
+    const errors: string[] = [];
+    const page = await freshPage(`${server.origin}/index.html`, errors);
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await tryIt(page, "createList");
+      await send(page);
+      const separator = page.getByRole("separator", { name: /Panel width/ });
+      const width = async () => Number(await separator.getAttribute("aria-valuenow"));
+      const check = async (label: string) => {
+        const seen = await besideThePanel(page);
+        expect(seen.panel.width, label).toBe(await width());
+        expect(seen.panel.left, label).toBe(1280 - (await width()));
+        expect(seen.under, label).toEqual([]);
+        expect(seen.squeezed, label).toEqual([]);
+        expect(seen.kinds.heading, label).toBeGreaterThan(0);
+        expect(seen.kinds.samples, label).toBeGreaterThan(0);
+        expect(seen.kinds.code, label).toBeGreaterThan(0);
+        return seen;
+      };
+      expect(await separator.getAttribute("aria-orientation")).toBe("vertical");
+      expect(await width()).toBe(480);
+      const [min, max] = [
+        Number(await separator.getAttribute("aria-valuemin")),
+        Number(await separator.getAttribute("aria-valuemax")),
+      ];
+      expect(min).toBeLessThan(480);
+      expect(max).toBeGreaterThan(480);
+      for (const dark of [false, true]) {
+        await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), dark);
+        await check(dark ? "dark" : "light");
+      }
+      await page.evaluate(() => document.documentElement.classList.remove("dark"));
+      // By keyboard: the separator takes focus; left widens, right narrows, Shift takes bigger steps, Home and End.
+      await separator.focus();
+      for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
+      expect(await width()).toBe(480 + 2 * 16);
+      await page.keyboard.press("Shift+ArrowRight");
+      expect(await width()).toBe(480 + 2 * 16 - 80);
+      await check("after the arrow keys");
+      await page.keyboard.press("End");
+      expect(await width()).toBe(max);
+      await check("widest");
+      await page.keyboard.press("Home");
+      expect(await width()).toBe(min);
+      await check("narrowest");
+      // By pointer: the separator dragged to x = 780 makes the panel 500 px wide.
+      const grip = (await separator.boundingBox())!;
+      await page.mouse.move(grip.x + grip.width / 2, 400);
+      await page.mouse.down();
+      await page.mouse.move(900, 400, { steps: 4 });
+      await page.mouse.move(780, 400, { steps: 4 });
+      await page.mouse.up();
+      expect(await width()).toBe(500);
+      await tryIt(page, "listEvents");
+      await send(page);
+      await check("dragged, on another section");
+      // Kept for the session: a reload opens the panel at the width it had.
+      await page.reload({ waitUntil: "load" });
+      await tryIt(page, "getList");
+      expect(await width()).toBe(500);
+      await check("after a reload");
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe("Try it: ids flow by clicks, the form checks before sending", () => {
   let page: Page;
   const errors: string[] = [];
