@@ -31,6 +31,7 @@ import {
 import type { Choice, SandboxChoices } from "./choices.js";
 import { TRY_IT_STYLES } from "./styles.js";
 import { createDock, type Dock } from "./dock.js";
+import { clearPageState, pageStateStorage } from "./page-store.js";
 import type { TryItApi } from "./loader.js";
 import { readCapped, LIVE_BODY_CAP, LIVE_STALL_MS } from "./live-read.js";
 
@@ -81,15 +82,13 @@ let sandboxPromise: Promise<PageSandbox> | undefined;
 let sandboxReady = false;
 /** The in-page sandbox, built on first use (the graph takes a moment). */
 export function pageSandbox(): Promise<PageSandbox> {
-  sandboxPromise ??= new Promise((resolve, reject) =>
-    setTimeout(() => {
-      try {
-        resolve(createPageSandbox(window.talentGraphSandboxOptions ?? {}));
-      } catch (error) {
-        reject(error as Error);
-      }
-    }, 0),
-  );
+  sandboxPromise ??= (async () => {
+    const options = window.talentGraphSandboxOptions ?? {};
+    // Read before the sandbox starts (IndexedDB answers later; the sandbox reads its state at once).
+    const storage = options.persist === false ? null : await pageStateStorage(PAGE_STORAGE_KEY);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return createPageSandbox(options, storage);
+  })();
   return sandboxPromise;
 }
 
@@ -1076,7 +1075,7 @@ function open(sectionOperation: string, from: HTMLElement, given: Record<string,
         },
         (error: unknown) => {
           p.note.textContent = `The in-page sandbox did not start: ${String(error)}. What it stored is cleared: reload the page.`;
-          localStorage.removeItem(PAGE_STORAGE_KEY);
+          void clearPageState(PAGE_STORAGE_KEY);
           sandboxPromise = undefined;
           started();
         },

@@ -233,6 +233,71 @@ describe("Try it, against the sandbox in the page", () => {
     expect(after.response.body).not.toContain("Try-it flow");
   });
 
+  it("keeps a day of the job clock with 5 watching Targets across a reload, more than localStorage would hold", async () => {
+    const warnings: string[] = [];
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === "warning") warnings.push(m.text());
+    };
+    page.on("console", onConsole);
+    const panel = page.locator("#try-it-panel");
+    try {
+      await tryIt(page, "listTargets");
+      await panel.getByRole("button", { name: "Reset the sandbox" }).click();
+      await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Back to the seed");
+      const call = (method: string, url: string, body?: unknown) =>
+        page.evaluate(
+          async ({ method, url, body, key }) => {
+            const res = await window.talentGraphSandbox!.fetch(url, {
+              method,
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: body === undefined ? null : JSON.stringify(body),
+            });
+            return { status: res.status, body: await res.text() };
+          },
+          { method, url, body, key: ACME },
+        );
+      const companies = (JSON.parse((await call("GET", "/v1/companies")).body) as { data: { name: string }[] }).data;
+      for (const c of companies.slice(0, 5))
+        expect((await call("POST", "/v1/targets", { input: c.name, auto_admit: true })).status).toBe(202);
+      for (const [label, words] of [
+        ["+1 hour", "1 hour"],
+        ["+1 day", "1 day"],
+      ]) {
+        await panel.getByRole("button", { name: label, exact: true }).click();
+        await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain(`moved ${words}`);
+      }
+      expect((await call("POST", "/v1/lists", { name: "After the day" })).status).toBe(201);
+      const seen = async () => ({
+        lists: (await call("GET", "/v1/lists")).body,
+        targets: (await call("GET", "/v1/targets")).body,
+        events: (await call("GET", "/v1/events?limit=100")).body,
+      });
+      const before = await seen();
+      expect(before.lists).toContain("After the day");
+      // What the page stored: more characters than Chromium's localStorage holds for an origin (about 5 M).
+      const stored = await page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const open = indexedDB.open("talent-graph-reference");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const get = open.result.transaction("state").objectStore("state").get("talent-graph-reference-sandbox");
+              get.onsuccess = () => resolve(String(get.result ?? "").length);
+            };
+          }),
+      );
+      expect(stored).toBeGreaterThan(5_300_000);
+      await page.reload({ waitUntil: "load" });
+      expect(await seen()).toEqual(before);
+      expect(warnings.filter((w) => w.startsWith("sandbox:"))).toEqual([]);
+    } finally {
+      page.off("console", onConsole);
+    }
+    await tryIt(page, "listTargets");
+    await panel.getByRole("button", { name: "Reset the sandbox" }).click();
+    await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Back to the seed");
+  });
+
   it("a fault chosen in the page is the next answer, and only the next", async () => {
     await tryIt(page, "listLists");
     await page.locator("#try-it-fault").selectOption("503");
