@@ -70,12 +70,17 @@ const op = (id: string) => operations.find((o) => o.operation.operationId === id
 const section = (o: OperationRef) =>
   sectionId(String((o.operation.tags as string[])[0]), String(o.operation.operationId));
 
-/** Opens the operation's section and its panel ("Try it"). */
-async function tryIt(page: Page, id: string): Promise<void> {
+/**
+ * Opens the operation's section and its panel ("Try it"); `byButton` false: the panel alone, through the page's
+ * try-it API (what the button calls), without Redoc scrolling to and rendering the section.
+ */
+async function tryIt(page: Page, id: string, byButton = true): Promise<void> {
   const s = section(op(id));
-  await page.evaluate((hash) => (window.location.hash = hash), `#${s}`);
-  const button = page.locator(`[data-section-id="${s}"] button.try-it-open`);
-  await button.click({ timeout: 0 });
+  if (byButton) {
+    await page.evaluate((hash) => (window.location.hash = hash), `#${s}`);
+    const button = page.locator(`[data-section-id="${s}"] button.try-it-open`);
+    await button.click({ timeout: 0 });
+  } else await page.evaluate((id) => window.__talentGraphTryIt!.open(id, document.body), id);
   await page.locator("#try-it-panel").waitFor({ state: "visible", timeout: 0 });
   await expect.poll(() => page.locator("#try-it-title").textContent()).toContain(String(op(id).operation.summary));
 }
@@ -192,7 +197,9 @@ describe("Try it, against the sandbox in the page", () => {
     expect(order).toHaveLength(operations.length);
     const panel = page.locator("#try-it-panel");
     for (const preset of PRESETS) {
-      await tryIt(page, "getAccount");
+      // Each operation's own button from the first state; the panel alone from the others.
+      const byButton = preset === PRESETS[0];
+      await tryIt(page, "getAccount", byButton);
       await page.locator("#try-it-preset").selectOption(preset.name);
       await panel.getByRole("button", { name: "Start from it" }).click();
       await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Started");
@@ -200,11 +207,11 @@ describe("Try it, against the sandbox in the page", () => {
       for (const o of order) {
         const id = String(o.operation.operationId);
         if (id === "retryTarget") {
-          await tryIt(page, "getAccount");
+          await tryIt(page, "getAccount", byButton);
           await panel.getByRole("button", { name: "+1 hour" }).click();
           await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("moved 1 hour");
         }
-        await tryIt(page, id);
+        await tryIt(page, id, byButton);
         const exchange = await send(page);
         assertDocumented(o, exchange);
         const status = exchange.response.status;
@@ -586,6 +593,8 @@ const NODE_OPTIONS = { port: 0, now: () => Date.parse(CLOCK), ids: "sequential" 
 describe("the same bytes as npm run sandbox", () => {
   let node: RunningSandbox;
   let requests: Recorded[];
+  let page: Page;
+  const external: string[] = [];
   beforeAll(async () => {
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
     const json = { "content-type": "application/json" };
@@ -613,110 +622,90 @@ describe("the same bytes as npm run sandbox", () => {
     // Created ids carry a random per-instance segment unless both sides ask for sequential ids (the core's `ids`
     // option, which the Node host hands to its core with the rest of its options).
     node = await startSandbox(NODE_OPTIONS);
+    // One tab for both tests: the sandbox in it and the Node sandbox get the same requests in the same order.
+    page = await browser.context.newPage();
+    await page.route(
+      (u) => !isLocal(u.href),
+      (route) => {
+        external.push(route.request().url());
+        return route.abort("blockedbyclient");
+      },
+    );
+    await page.addInitScript((now) => {
+      (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
+        now,
+        ids: "sequential",
+        persist: false,
+      };
+    }, CLOCK);
+    await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
   });
 
   afterAll(async () => {
+    await page?.close();
     await node?.close();
-  });
-
-  it("the curl the panel shows after a Send, run against the Node sandbox with the same seed, answers the same body", async () => {
-    const page = await browser.context.newPage();
-    try {
-      await page.route(
-        (u) => !isLocal(u.href),
-        (route) => route.abort("blockedbyclient"),
-      );
-      await page.addInitScript((now) => {
-        (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
-          now,
-          ids: "sequential",
-          persist: false,
-        };
-      }, CLOCK);
-      await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
-      // Writes and reads whose ids flow from one answer to the next, on both sides in the same order.
-      const flow = ["searchPeople", "createList", "addListMembers", "getList", "createSavedQuery", "getSavedQuery"];
-      const compared: string[] = [];
-      for (const id of flow) {
-        await tryIt(page, id);
-        const inPage = await send(page);
-        const key = await page.locator("#try-it-key").inputValue();
-        const curl = (await page.locator("#try-it-curl").textContent())!;
-        expect(curl).toContain('"Authorization: Bearer $TALENT_GRAPH_API_KEY"');
-        expect(curl).not.toContain(key);
-        const { url, init } = curlRequest(
-          shellWords(curl, { TALENT_GRAPH_API_KEY: key }),
-          "http://127.0.0.1:4011/v1",
-          node.origin,
-        );
-        const res = await fetch(url, init);
-        const body = await res.text();
-        expect({ id, status: res.status, body }).toEqual({
-          id,
-          status: inPage.response.status,
-          body: inPage.response.body,
-        });
-        compared.push(`${id} ${res.status}`);
-      }
-      expect(
-        compared.every((line) => / 2\d\d$/.test(line)),
-        compared.join(", "),
-      ).toBe(true);
-    } finally {
-      await page.close();
-      // Back to the seed for the recorded comparison (its ids and reads assume a sandbox nothing wrote to).
-      await node.close();
-      node = await startSandbox(NODE_OPTIONS);
-    }
   });
 
   it("every GET and six more requests: the same statuses and byte-identical bodies in the page and from npm run sandbox", async () => {
     expect(requests).toHaveLength(listOperations(doc).filter((op) => op.method === "get").length + 6);
-    const page = await browser.context.newPage();
-    const external: string[] = [];
-    try {
-      await page.route(
-        (u) => !isLocal(u.href),
-        (route) => {
-          external.push(route.request().url());
-          return route.abort("blockedbyclient");
-        },
-      );
-      await page.addInitScript((now) => {
-        (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
-          now,
-          ids: "sequential",
-          persist: false,
-        };
-      }, CLOCK);
-      await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
-      const inPage = await page.evaluate(async (requests) => {
-        const answers = [];
-        for (const r of requests) {
-          const res = await window.talentGraphSandbox!.fetch(r.url, {
-            method: r.method,
-            headers: r.headers,
-            body: r.body ?? null,
-          });
-          answers.push({ status: res.status, body: await res.text() });
-        }
-        return answers;
-      }, requests);
-      const fromNode = [];
+    const inPage = await page.evaluate(async (requests) => {
+      const answers = [];
       for (const r of requests) {
-        const res = await fetch(node.origin + r.url, { method: r.method, headers: r.headers, body: r.body ?? null });
-        fromNode.push({ status: res.status, body: await res.text() });
+        const res = await window.talentGraphSandbox!.fetch(r.url, {
+          method: r.method,
+          headers: r.headers,
+          body: r.body ?? null,
+        });
+        answers.push({ status: res.status, body: await res.text() });
       }
-      const label = (i: number) => `${requests[i]!.method} ${requests[i]!.url}`;
-      for (const [i, answer] of inPage.entries()) expect(answer, label(i)).toEqual(fromNode[i]);
-      // The requests reach reads, writes and errors alike, with bodies to compare.
-      const statuses = new Set(fromNode.map((a) => a.status));
-      for (const status of [200, 400, 401, 404]) expect(statuses).toContain(status);
-      expect(fromNode.every((a) => a.body.length > 0)).toBe(true);
-      expect(external).toEqual([]);
-    } finally {
-      await page.close();
+      return answers;
+    }, requests);
+    const fromNode = [];
+    for (const r of requests) {
+      const res = await fetch(node.origin + r.url, { method: r.method, headers: r.headers, body: r.body ?? null });
+      fromNode.push({ status: res.status, body: await res.text() });
     }
+    const label = (i: number) => `${requests[i]!.method} ${requests[i]!.url}`;
+    for (const [i, answer] of inPage.entries()) expect(answer, label(i)).toEqual(fromNode[i]);
+    // The requests reach reads, writes and errors alike, with bodies to compare.
+    const statuses = new Set(fromNode.map((a) => a.status));
+    for (const status of [200, 400, 401, 404]) expect(statuses).toContain(status);
+    expect(fromNode.every((a) => a.body.length > 0)).toBe(true);
+    expect(external).toEqual([]);
+  });
+
+  it("the curl the panel shows after a Send, run against the Node sandbox with the same seed, answers the same body", async () => {
+    // Both sides have answered the same requests in the same order (the test above): they stand in the same
+    // state, and go on from there.
+    // Writes and reads whose ids flow from one answer to the next, on both sides in the same order.
+    const flow = ["searchPeople", "createList", "addListMembers", "getList", "createSavedQuery", "getSavedQuery"];
+    const compared: string[] = [];
+    for (const id of flow) {
+      await tryIt(page, id);
+      const inPage = await send(page);
+      const key = await page.locator("#try-it-key").inputValue();
+      const curl = (await page.locator("#try-it-curl").textContent())!;
+      expect(curl).toContain('"Authorization: Bearer $TALENT_GRAPH_API_KEY"');
+      expect(curl).not.toContain(key);
+      const { url, init } = curlRequest(
+        shellWords(curl, { TALENT_GRAPH_API_KEY: key }),
+        "http://127.0.0.1:4011/v1",
+        node.origin,
+      );
+      const res = await fetch(url, init);
+      const body = await res.text();
+      expect({ id, status: res.status, body }).toEqual({
+        id,
+        status: inPage.response.status,
+        body: inPage.response.body,
+      });
+      compared.push(`${id} ${res.status}`);
+    }
+    expect(
+      compared.every((line) => / 2\d\d$/.test(line)),
+      compared.join(", "),
+    ).toBe(true);
+    expect(external).toEqual([]);
   });
 });
 
@@ -734,50 +723,54 @@ async function freshPage(url: string, errors: string[]): Promise<Page> {
 
 const offer = (page: Page, use: string) => page.locator(`#try-it-offers button[data-use^="${use}"]`).first();
 
+/**
+ * A second tab on the page, opened once and shared, in file order, by the tests below that need no page of
+ * their own (axe, the docked panel, the chained flow and the form check, the live servers); its uncaught errors
+ * are kept for all of them. A page load (3 MB, Redoc's hydration, the sandbox's graph) is most of a test's cost.
+ */
+const secondErrors: string[] = [];
+let second: Promise<Page> | undefined;
+const secondPage = () => (second ??= freshPage(`${server.origin}/index.html`, secondErrors));
+
 describe("Try it: axe-core over the whole page with a panel open, light and dark", () => {
   it("finds no serious or critical violation", async () => {
-    const errors: string[] = [];
-    const page = await freshPage(`${server.origin}/index.html`, errors);
-    try {
-      const axe = await readFile(
-        path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),
-        "utf8",
+    const page = await secondPage();
+    const axe = await readFile(
+      path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),
+      "utf8",
+    );
+    await tryIt(page, "createList");
+    await send(page);
+    // The page's CSP refuses an injected script tag; evaluate runs axe as the debugger does.
+    await page.evaluate(axe);
+    type Results = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+    const run = () =>
+      page.evaluate(async () => {
+        const result = await (window as unknown as { axe: { run(): Promise<Results> } }).axe.run();
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .flatMap((v) =>
+            v.nodes.map((n) => {
+              const data = (n as unknown as { any: { data?: Record<string, unknown> }[] }).any[0]?.data ?? {};
+              const node = document.querySelector(n.target.join(" "));
+              const detail = `${String(data.fgColor)} on ${String(data.bgColor)} (${String(data.contrastRatio)} < ${String(data.expectedContrastRatio)}; ${node?.className ?? ""} ${node?.parentElement?.className ?? ""})`;
+              return `${v.id} (${v.impact}) ${n.target.join(" ")}: ${detail}`;
+            }),
+          );
+      });
+    const found: Record<string, string[]> = {};
+    for (const theme of ["light", "dark"] as const) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+      // The theme's colours change through CSS transitions: axe reads the colours once every one has ended
+      // (a state, not a time; on a busy machine they run long).
+      await page.waitForFunction(() =>
+        document.getAnimations().every((a) => a.constructor.name !== "CSSTransition" || a.playState !== "running"),
       );
-      await tryIt(page, "createList");
-      await send(page);
-      // The page's CSP refuses an injected script tag; evaluate runs axe as the debugger does.
-      await page.evaluate(axe);
-      type Results = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-      const run = () =>
-        page.evaluate(async () => {
-          const result = await (window as unknown as { axe: { run(): Promise<Results> } }).axe.run();
-          return result.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .flatMap((v) =>
-              v.nodes.map((n) => {
-                const data = (n as unknown as { any: { data?: Record<string, unknown> }[] }).any[0]?.data ?? {};
-                const node = document.querySelector(n.target.join(" "));
-                const detail = `${String(data.fgColor)} on ${String(data.bgColor)} (${String(data.contrastRatio)} < ${String(data.expectedContrastRatio)}; ${node?.className ?? ""} ${node?.parentElement?.className ?? ""})`;
-                return `${v.id} (${v.impact}) ${n.target.join(" ")}: ${detail}`;
-              }),
-            );
-        });
-      const found: Record<string, string[]> = {};
-      for (const theme of ["light", "dark"] as const) {
-        await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
-        // The theme's colours change through CSS transitions: axe reads the colours once every one has ended
-        // (a state, not a time; on a busy machine they run long).
-        await page.waitForFunction(() =>
-          document.getAnimations().every((a) => a.constructor.name !== "CSSTransition" || a.playState !== "running"),
-        );
-        found[theme] = await run();
-        await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), `try-it-${theme}.png`) });
-      }
-      console.log(`axe serious/critical: ${JSON.stringify(found, null, 1)}`);
-      expect(found).toEqual({ light: [], dark: [] });
-    } finally {
-      await page.close();
+      found[theme] = await run();
+      await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), `try-it-${theme}.png`) });
     }
+    console.log(`axe serious/critical: ${JSON.stringify(found, null, 1)}`);
+    expect(found).toEqual({ light: [], dark: [] });
   });
 });
 
@@ -846,82 +839,75 @@ async function besideThePanel(page: Page) {
 
 describe("Try it: docked beside the page at 1280 px, resizable by keyboard and by drag", () => {
   it("no content under the panel, headings readable, light and dark; the width follows the separator and stays", async () => {
-    const errors: string[] = [];
-    const page = await freshPage(`${server.origin}/index.html`, errors);
-    try {
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await tryIt(page, "createList");
-      await send(page);
-      const separator = page.getByRole("separator", { name: /Panel width/ });
-      const width = async () => Number(await separator.getAttribute("aria-valuenow"));
-      const check = async (label: string) => {
-        const seen = await besideThePanel(page);
-        expect(seen.panel.width, label).toBe(await width());
-        expect(seen.panel.left, label).toBe(1280 - (await width()));
-        expect(seen.under, label).toEqual([]);
-        expect(seen.squeezed, label).toEqual([]);
-        expect(seen.kinds.heading, label).toBeGreaterThan(0);
-        expect(seen.kinds.samples, label).toBeGreaterThan(0);
-        expect(seen.kinds.code, label).toBeGreaterThan(0);
-        return seen;
-      };
-      expect(await separator.getAttribute("aria-orientation")).toBe("vertical");
-      expect(await width()).toBe(480);
-      const [min, max] = [
-        Number(await separator.getAttribute("aria-valuemin")),
-        Number(await separator.getAttribute("aria-valuemax")),
-      ];
-      expect(min).toBeLessThan(480);
-      expect(max).toBeGreaterThan(480);
-      for (const dark of [false, true]) {
-        await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), dark);
-        await check(dark ? "dark" : "light");
-      }
-      await page.evaluate(() => document.documentElement.classList.remove("dark"));
-      // By keyboard: the separator takes focus; left widens, right narrows, Shift takes bigger steps, Home and End.
-      await separator.focus();
-      for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
-      expect(await width()).toBe(480 + 2 * 16);
-      await page.keyboard.press("Shift+ArrowRight");
-      expect(await width()).toBe(480 + 2 * 16 - 80);
-      await check("after the arrow keys");
-      await page.keyboard.press("End");
-      expect(await width()).toBe(max);
-      await check("widest");
-      await page.keyboard.press("Home");
-      expect(await width()).toBe(min);
-      await check("narrowest");
-      // By pointer: the separator dragged to x = 780 makes the panel 500 px wide.
-      const grip = (await separator.boundingBox())!;
-      await page.mouse.move(grip.x + grip.width / 2, 400);
-      await page.mouse.down();
-      await page.mouse.move(900, 400, { steps: 4 });
-      await page.mouse.move(780, 400, { steps: 4 });
-      await page.mouse.up();
-      expect(await width()).toBe(500);
-      await tryIt(page, "listEvents");
-      await send(page);
-      await check("dragged, on another section");
-      // Kept for the session: a reload opens the panel at the width it had.
-      await page.reload({ waitUntil: "load" });
-      await tryIt(page, "getList");
-      expect(await width()).toBe(500);
-      await check("after a reload");
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
+    const page = await secondPage();
+    const errors = secondErrors;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await tryIt(page, "createList");
+    await send(page);
+    const separator = page.getByRole("separator", { name: /Panel width/ });
+    const width = async () => Number(await separator.getAttribute("aria-valuenow"));
+    const check = async (label: string) => {
+      const seen = await besideThePanel(page);
+      expect(seen.panel.width, label).toBe(await width());
+      expect(seen.panel.left, label).toBe(1280 - (await width()));
+      expect(seen.under, label).toEqual([]);
+      expect(seen.squeezed, label).toEqual([]);
+      expect(seen.kinds.heading, label).toBeGreaterThan(0);
+      expect(seen.kinds.samples, label).toBeGreaterThan(0);
+      expect(seen.kinds.code, label).toBeGreaterThan(0);
+      return seen;
+    };
+    expect(await separator.getAttribute("aria-orientation")).toBe("vertical");
+    expect(await width()).toBe(480);
+    const [min, max] = [
+      Number(await separator.getAttribute("aria-valuemin")),
+      Number(await separator.getAttribute("aria-valuemax")),
+    ];
+    expect(min).toBeLessThan(480);
+    expect(max).toBeGreaterThan(480);
+    for (const dark of [false, true]) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), dark);
+      await check(dark ? "dark" : "light");
     }
+    await page.evaluate(() => document.documentElement.classList.remove("dark"));
+    // By keyboard: the separator takes focus; left widens, right narrows, Shift takes bigger steps, Home and End.
+    await separator.focus();
+    for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
+    expect(await width()).toBe(480 + 2 * 16);
+    await page.keyboard.press("Shift+ArrowRight");
+    expect(await width()).toBe(480 + 2 * 16 - 80);
+    await check("after the arrow keys");
+    await page.keyboard.press("End");
+    expect(await width()).toBe(max);
+    await check("widest");
+    await page.keyboard.press("Home");
+    expect(await width()).toBe(min);
+    await check("narrowest");
+    // By pointer: the separator dragged to x = 780 makes the panel 500 px wide.
+    const grip = (await separator.boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, 400);
+    await page.mouse.down();
+    await page.mouse.move(900, 400, { steps: 4 });
+    await page.mouse.move(780, 400, { steps: 4 });
+    await page.mouse.up();
+    expect(await width()).toBe(500);
+    await tryIt(page, "listEvents");
+    await send(page);
+    await check("dragged, on another section");
+    // Kept for the session: a reload opens the panel at the width it had.
+    await page.reload({ waitUntil: "load" });
+    await tryIt(page, "getList");
+    expect(await width()).toBe(500);
+    await check("after a reload");
+    expect(errors).toEqual([]);
   });
 });
 
 describe("Try it: ids flow by clicks, the form checks before sending", () => {
   let page: Page;
-  const errors: string[] = [];
+  const errors = secondErrors;
   beforeAll(async () => {
-    page = await freshPage(`${server.origin}/index.html`, errors);
-  });
-  afterAll(async () => {
-    await page?.close();
+    page = await secondPage();
   });
 
   it("create a List -> add members with the offered id -> read it -> page events with the offered cursor, by clicks alone", async () => {
@@ -1049,13 +1035,12 @@ describe("Try it against live servers: the key stays in the page, answers are ca
   const KEY = "tgsb_typed_secret_4f1e";
   let page: Page;
   let hostile: Awaited<ReturnType<typeof hostileServer>>;
-  const errors: string[] = [];
+  const errors = secondErrors;
   beforeAll(async () => {
     hostile = await hostileServer();
-    page = await freshPage(`${server.origin}/index.html`, errors);
+    page = await secondPage();
   });
   afterAll(async () => {
-    await page?.close();
     await hostile?.close();
   });
 
