@@ -32,6 +32,7 @@ import type { Choice, SandboxChoices } from "./choices.js";
 import { TRY_IT_STYLES } from "./styles.js";
 import { createDock, type Dock } from "./dock.js";
 import { clearPageState, pageStateStorage } from "./page-store.js";
+import type { StateStorage } from "../../../mocks/sandbox/contract/context.js";
 import type { TryItApi } from "./loader.js";
 import { readCapped, LIVE_BODY_CAP, LIVE_STALL_MS } from "./live-read.js";
 
@@ -79,15 +80,23 @@ const SERVERS = servers();
 const LOCAL_SANDBOX = SERVERS.find((s) => s.url.includes(":4011/"))?.url ?? "http://127.0.0.1:4011/v1";
 
 let sandboxPromise: Promise<PageSandbox> | undefined;
+let storagePromise: Promise<StateStorage | null> | undefined;
 let sandboxReady = false;
+/**
+ * The sandbox's stored state, read before it starts (it reads its state at once; IndexedDB answers later).
+ * Started as the panel first opens, so the read runs while the panel is drawn.
+ */
+function pageStorage(): Promise<StateStorage | null> {
+  storagePromise ??=
+    window.talentGraphSandboxOptions?.persist === false ? Promise.resolve(null) : pageStateStorage(PAGE_STORAGE_KEY);
+  return storagePromise;
+}
 /** The in-page sandbox, built on first use (the graph takes a moment). */
 export function pageSandbox(): Promise<PageSandbox> {
   sandboxPromise ??= (async () => {
-    const options = window.talentGraphSandboxOptions ?? {};
-    // Read before the sandbox starts (IndexedDB answers later; the sandbox reads its state at once).
-    const storage = options.persist === false ? null : await pageStateStorage(PAGE_STORAGE_KEY);
+    const storage = await pageStorage();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    return createPageSandbox(options, storage);
+    return createPageSandbox(window.talentGraphSandboxOptions ?? {}, storage);
   })();
   return sandboxPromise;
 }
@@ -1048,6 +1057,7 @@ async function fillKeys(): Promise<void> {
 }
 
 function open(sectionOperation: string, from: HTMLElement, given: Record<string, string> = {}): void {
+  void pageStorage().catch(() => undefined);
   panel ??= build();
   const op = operations.find((o) => opId(o).toLowerCase() === sectionOperation.toLowerCase());
   if (!op) return;
@@ -1077,6 +1087,7 @@ function open(sectionOperation: string, from: HTMLElement, given: Record<string,
           p.note.textContent = `The in-page sandbox did not start: ${String(error)}. What it stored is cleared: reload the page.`;
           void clearPageState(PAGE_STORAGE_KEY);
           sandboxPromise = undefined;
+          storagePromise = undefined;
           started();
         },
       );
