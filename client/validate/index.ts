@@ -1,8 +1,8 @@
 /**
  * Validation of answers for development and tests (`<package>/client/validate`): an openapi-fetch middleware that
  * checks every answer's status, required headers and body against the operation's documented answers (the
- * spec, bundled here without its prose) and warns or throws naming the operation, status, JSON pointer and the
- * first violation. Its own entry point: an app that never imports it carries no spec and no checker.
+ * spec, bundled here with only what the checks read) and warns or throws naming the operation, status, JSON
+ * pointer and the first violation. Its own entry point: an app that never imports it carries no spec and no checker.
  *
  *   if (import.meta.env.DEV) client.use((await import("talent-graph-api-contract/client/validate")).validateAnswers());
  */

@@ -4,35 +4,13 @@
  * starting state in one call, and faults by operation. In your project import from the package:
  *   import { createSandboxHandlers } from "talent-graph-api-contract/msw";
  */
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTalentGraphClient, unwrap } from "../../client/index.js";
-import {
-  createSandboxHandlers,
-  type SandboxHandlers,
-  type SandboxHandlersOptions,
-} from "../../mocks/sandbox/hosts/msw/msw.js";
+import { createSandboxHandlers, type SandboxHandlersOptions } from "../../mocks/sandbox/hosts/msw/msw.js";
+import { BASE, recordingClient, sandboxServer } from "./test-sandbox.js";
 
-const BASE = "http://localhost:5173/v1";
-const server = setupServer();
-const opened: SandboxHandlers[] = [];
-
-/** A sandbox answering BASE from now on (the previous one's handlers are dropped: a page reload). */
-function open(options: SandboxHandlersOptions = {}) {
-  const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, ...options });
-  opened.push(sandbox);
-  server.resetHandlers(...sandbox.handlers);
-  const apiKey = sandbox.keys.acme;
-  // retry: false -> the client shows each answer as the sandbox gave it (it would retry a 503 or a network error).
-  return { sandbox, client: createTalentGraphClient({ baseUrl: BASE, apiKey, retry: false }) };
-}
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
+const { server, open } = sandboxServer();
 afterEach(() => server.resetHandlers());
-afterAll(() => {
-  server.close();
-  for (const sandbox of opened) sandbox.close();
-});
 
 describe("ids", () => {
   it("an id from an earlier sandbox (a reload without persistence) is a 404, and the default List is a new id", async () => {
@@ -61,22 +39,8 @@ describe("ids", () => {
 
 /** The 8-step scenario; every answer as status, headers and body text. */
 async function scenario(options: SandboxHandlersOptions): Promise<string[]> {
-  const answers: string[] = [];
-  const { sandbox, client } = open(options);
-  const recording = createTalentGraphClient({
-    baseUrl: BASE,
-    apiKey: sandbox.keys.acme,
-    retry: false,
-    fetch: async (request) => {
-      const response = await fetch(request);
-      const headers = JSON.stringify([...response.headers].sort());
-      answers.push(
-        `${request.method} ${request.url} -> ${response.status} ${headers}\n${await response.clone().text()}`,
-      );
-      return response;
-    },
-  });
-  void client;
+  const { sandbox } = open(options);
+  const { client: recording, answers } = recordingClient(sandbox);
   const found = unwrap(
     await recording.GET("/people", {
       params: { query: { role_family: "engineering", location: "Germany", limit: 5 } },
@@ -201,6 +165,11 @@ describe("the kit's options and calls are checked", () => {
     // @ts-expect-error -- not an operationId of the spec
     expect(() => sandbox.networkError("createPerson")).toThrow(/No operation "createPerson"/);
     expect(() => sandbox.delay("searchPeople", 10, { times: 0 })).toThrow(/times must be a positive integer/);
+    // Past setTimeout's longest wait, a timer would fire at once: refused, as a negative or NaN delay is.
+    for (const ms of [-1, Number.NaN, 2 ** 31, Infinity])
+      expect(() => sandbox.delay("searchPeople", ms), String(ms)).toThrow(/delay needs ms from 0 to 2147483647/);
+    expect(() => sandbox.delay("searchPeople", 2 ** 31 - 1)).not.toThrow();
+    sandbox.reset();
   });
 });
 

@@ -67,3 +67,9 @@ export async function loadExamplePage(page: Page, url: string): Promise<number> 
   await page.waitForSelector("body[data-first-answer-ms]", { timeout: 20_000 });
   return Number(await page.getAttribute("body", "data-first-answer-ms"));
 }
+
+/** Where a loaded page's first-answer time went, in ms: graph, handlers (graph included), worker, answer. */
+export async function firstAnswerParts(page: Page): Promise<Record<string, number>> {
+  const parts = await page.getAttribute("body", "data-first-answer-parts");
+  return parts ? (JSON.parse(parts) as Record<string, number>) : {};
+}

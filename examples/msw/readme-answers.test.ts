@@ -4,32 +4,15 @@
  * rewrites the block). A change to any of them fails here until README.md says the same.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTalentGraphClient, unwrap } from "../../client/index.js";
+import { describe, expect, it } from "vitest";
+import { unwrap } from "../../client/index.js";
 import { OPERATIONS } from "../../generated/spec-constants.js";
-import { createSandboxHandlers, type SandboxHandlers } from "../../mocks/sandbox/hosts/msw/msw.js";
 import type { OperationId } from "../../mocks/sandbox/contract/context.js";
+import { BASE, sandboxServer } from "./test-sandbox.js";
 
 const README = new URL("./README.md", import.meta.url);
 const text = readFileSync(README, "utf8");
-const BASE = "http://localhost:5173/v1";
-const server = setupServer();
-const opened: SandboxHandlers[] = [];
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
-afterAll(() => {
-  server.close();
-  for (const sandbox of opened) sandbox.close();
-});
-
-function open() {
-  const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, now: "2026-11-27T09:00:00.000Z" });
-  opened.push(sandbox);
-  server.resetHandlers(...sandbox.handlers);
-  const client = createTalentGraphClient({ baseUrl: BASE, apiKey: sandbox.keys.acme, retry: false });
-  return { sandbox, client };
-}
+const { open } = sandboxServer({ now: "2026-11-27T09:00:00.000Z" });
 
 /** The rows of the Markdown table under the paragraph that starts with `lead`, as cells. */
 function tableAfter(lead: string): string[][] {

@@ -3,57 +3,28 @@
  * same options (job outcomes, members found, event timing), ids aside; the ids themselves stay unique across
  * `reset()` (an id from before it is a 404).
  */
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTalentGraphClient, unwrap } from "../../client/index.js";
-import {
-  createSandboxHandlers,
-  type SandboxHandlers,
-  type SandboxHandlersOptions,
-} from "../../mocks/sandbox/hosts/msw/msw.js";
+import { describe, expect, it } from "vitest";
+import { unwrap } from "../../client/index.js";
+import type { SandboxHandlers, SandboxHandlersOptions } from "../../mocks/sandbox/hosts/msw/msw.js";
 import { drawnIds, issuedIds } from "../../mocks/sandbox/areas/area-helpers.js";
+import { recordingClient, sandboxServer } from "./test-sandbox.js";
 
-const BASE = "http://localhost:5173/v1";
-const NOW = "2026-11-27T09:00:00.000Z";
-const server = setupServer();
-const opened: SandboxHandlers[] = [];
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
-afterAll(() => {
-  server.close();
-  for (const sandbox of opened) sandbox.close();
-});
-
-function open(options: SandboxHandlersOptions): SandboxHandlers {
-  const sandbox = createSandboxHandlers({ baseUrl: BASE, timers: false, now: NOW, ...options });
-  opened.push(sandbox);
-  server.resetHandlers(...sandbox.handlers);
-  return sandbox;
-}
+const server = sandboxServer({ now: "2026-11-27T09:00:00.000Z" });
+const open = (options: SandboxHandlersOptions): SandboxHandlers => server.open(options).sandbox;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-/** A client that writes down every answer (status, headers, body), each UUID named by its first appearance. */
-function recorder(sandbox: SandboxHandlers) {
-  const answers: string[] = [];
+/** A recording client (test-sandbox.ts) with /events compared aside its ids (below). */
+const recorder = (sandbox: SandboxHandlers) =>
+  recordingClient(sandbox, (body, request) =>
+    new URL(request.url).pathname.endsWith("/events") ? eventsAsideIds(body) : body,
+  );
+
+/** The answers with each UUID named by its first appearance (`id#0`, `id#1`, ...). */
+function idsAside(answers: string[]): string[] {
   const names = new Map<string, string>();
-  const client = createTalentGraphClient({
-    baseUrl: BASE,
-    apiKey: sandbox.keys.acme,
-    retry: false,
-    fetch: async (request) => {
-      const response = await fetch(request);
-      const headers = JSON.stringify([...response.headers].sort());
-      let body = await response.clone().text();
-      if (new URL(request.url).pathname.endsWith("/events")) body = eventsAsideIds(body);
-      const text = `${request.method} ${request.url} -> ${response.status} ${headers}\n${body}`;
-      answers.push(
-        text.replace(UUID, (id) => names.get(id) ?? (names.set(id, `id#${names.size}`), `id#${names.size - 1}`)),
-      );
-      return response;
-    },
-  });
-  return { client, answers };
+  const name = (id: string) => names.get(id) ?? (names.set(id, `id#${names.size}`), `id#${names.size - 1}`);
+  return answers.map((text) => text.replace(UUID, name));
 }
 
 /**
@@ -128,7 +99,7 @@ async function scenarioB(sandbox: SandboxHandlers): Promise<string[]> {
   sandbox.advance(10 * 60_000);
   unwrap(await client.GET("/events"));
   unwrap(await client.GET("/targets"));
-  return answers;
+  return idsAside(answers);
 }
 
 describe("reset() gives what a fresh sandbox gives", () => {

@@ -14,7 +14,8 @@ export const PROOF_FAULTS = {
 } as const;
 
 export type ProofFault = keyof typeof PROOF_FAULTS;
-export const PROOF_FAULT_NAMES = Object.keys(PROOF_FAULTS) as ProofFault[];
+// Pure: a bundle that never reads the names (the sandbox in a page) drops them and the table of descriptions.
+export const PROOF_FAULT_NAMES = /* @__PURE__ */ Object.keys(PROOF_FAULTS) as ProofFault[];
 
 const active = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
   ?.TRACE_PROVE_FAULT;

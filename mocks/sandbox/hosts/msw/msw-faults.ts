@@ -72,6 +72,8 @@ interface Rule {
   left: number;
 }
 
+/** The longest delay a timer can hold: 2^31 - 1 ms. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
 /** What to do with one request: wait `delayMs`, then answer a status (with a given body), drop it, or go on. */
 export interface Planned {
   delayMs: number;
@@ -161,7 +163,9 @@ export function createFaultTable(spec: SpecIndex): FaultTable {
       add(operationId, { kind: "respond", status, body, headers }, options);
     },
     delay(operationId, ms, options) {
-      if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError(`delay needs a non-negative ms, got ${String(ms)}`);
+      // setTimeout's longest wait (about 24.8 days); a longer one would fire at once.
+      if (!(ms >= 0 && ms <= MAX_DELAY_MS))
+        throw new TypeError(`delay needs ms from 0 to ${MAX_DELAY_MS}, got ${String(ms)}`);
       add(operationId, { kind: "delay", ms }, options);
     },
     networkError(operationId, options) {

@@ -15,8 +15,8 @@
  * The control routes (`/__sandbox/*`) answer at the root of the mount's origin.
  */
 import { StateFileError, storeWrite } from "../../areas/stored-state.js";
-import { delay, http, HttpResponse, type HttpHandler } from "msw";
-// The spec without its prose (npm run generate; scripts/build/runtime-spec.ts): what validation and answers read.
+import { http, HttpResponse, type HttpHandler } from "msw";
+// Only what validation and answers read of the spec (npm run generate; scripts/build/runtime-spec.ts).
 import bundledSpec from "../../../../generated/openapi.runtime.json" with { type: "json" };
 import { exampleMatcher, serverUrl } from "../../../../contract-core/portable.js";
 import { KEYS, ORGS } from "../../contract/auth.js";
@@ -110,7 +110,7 @@ export interface HandlersOptions {
    * path only; a path (`/v1`) answers it on any origin. Default: the spec's server URL.
    */
   baseUrl?: string;
-  /** The bundled spec document (default: the one this package ships, without its prose). */
+  /** The bundled spec document (default: the one this package ships, with only what the handlers read). */
   spec?: JsonObject;
 }
 
@@ -373,7 +373,8 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const answer = async (request: CoreRequest): Promise<CoreResponse | Response> => {
     await ready.catch(() => undefined);
     const planned = faults.take(request);
-    if (planned.delayMs > 0) await delay(planned.delayMs);
+    // A plain timer (msw's delay() adds its "real" and "infinite" modes, which the kit does not offer).
+    if (planned.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
     if (planned.outcome === "network") return HttpResponse.error();
     if (planned.outcome) {
       // The operation's documented answer for the status, as `Prefer: code=` gives it (after authentication).
