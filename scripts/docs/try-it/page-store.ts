@@ -7,7 +7,8 @@
  * The format and its checks are the MSW host's (`localStorageState`: one JSON text, its version refused by
  * name when foreign, a partial change merged into the last text), run over a store held in memory: the text is
  * read once before the sandbox starts, and each text stored is put in IndexedDB, a write answered once its
- * transaction has committed. A state an earlier page left in localStorage moves to IndexedDB on first use.
+ * transaction has committed. A text another tab stored since this one's last is left as it is: this tab goes on
+ * in memory, with one warning (as localStorageState does with a changed item). A state an earlier page left in localStorage moves to IndexedDB on first use.
  * Where IndexedDB cannot be opened (turned off), the page uses localStorage as before.
  */
 import type { StateStorage } from "../../../mocks/sandbox/contract/context.js";
@@ -71,7 +72,13 @@ export async function pageStateStorage(
     return localStorageState(key, globalThis.localStorage, warn);
   }
   const location = `IndexedDB ${DATABASE}/${STORE}/${key}`;
-  let text = (await done(db.transaction(STORE).objectStore(STORE).get(key))) as string | undefined;
+  // Beside the text, who stored it last: this tab's own mark, so a text another tab (or script) stored since is
+  // seen, as localStorageState sees a changed item, and not overwritten.
+  const stampKey = `${key}#writer`;
+  const read = db.transaction(STORE).objectStore(STORE);
+  const [found, foundStamp] = await Promise.all([done(read.get(key)), done(read.get(stampKey))]);
+  let text = found as string | undefined;
+  let stamp = (foundStamp as string | undefined) ?? null;
   if (text === undefined) {
     // A state an earlier page kept in localStorage: moved here (committed before it is removed there).
     const earlier = globalThis.localStorage?.getItem(key) ?? null;
@@ -83,21 +90,37 @@ export async function pageStateStorage(
       text = earlier;
     }
   }
+  const tab = crypto.randomUUID();
+  let writes = 0;
   let failed = false;
   let last: Promise<void> = Promise.resolve();
+  const toMemory = (why: string) => {
+    if (failed) return;
+    failed = true;
+    warn(
+      `${location} ${why}; the sandbox goes on in memory (its state is lost when the page closes) and leaves the ` +
+        "stored value as it is",
+    );
+  };
   const inner = localStorageState(
     key,
     memoryStorage(key, text ?? null, (next) => {
       if (failed) return;
       const tx = db.transaction(STORE, "readwrite");
-      tx.objectStore(STORE).put(next, key);
-      last = committed(tx).catch((error: unknown) => {
-        failed = true;
-        warn(
-          `${location} failed while the page ran (${String(error)}); the sandbox goes on in memory (its state is ` +
-            "lost when the page closes)",
-        );
-      });
+      const store = tx.objectStore(STORE);
+      const mine = `${tab} ${++writes}`;
+      const check = store.get(stampKey);
+      check.onsuccess = () => {
+        if ((check.result ?? null) !== stamp) {
+          toMemory("was changed by something other than this sandbox (another tab of the page?)");
+          tx.abort();
+          return;
+        }
+        store.put(next, key);
+        store.put(mine, stampKey);
+        stamp = mine;
+      };
+      last = committed(tx).catch((error: unknown) => toMemory(`failed while the page ran (${String(error)})`));
     }),
     warn,
     { location, removal: `indexedDB.deleteDatabase("${DATABASE}")` },
@@ -119,6 +142,7 @@ export async function clearPageState(key: string): Promise<void> {
     const db = await openDatabase();
     const tx = db.transaction(STORE, "readwrite");
     tx.objectStore(STORE).delete(key);
+    tx.objectStore(STORE).delete(`${key}#writer`);
     await committed(tx);
   } catch {
     // Nothing stored there, or IndexedDB is off: nothing to remove.

@@ -305,6 +305,48 @@ describe("Try it, against the sandbox in the page", () => {
     await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Back to the seed");
   });
 
+  it("a state another tab stored since is left as it is: this tab goes on in memory, with one warning", async () => {
+    const warnings: string[] = [];
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === "warning") warnings.push(m.text());
+    };
+    const createList = (tab: Page, name: string) =>
+      tab.evaluate(
+        async ({ name, key }) =>
+          (
+            await window.talentGraphSandbox!.fetch("/v1/lists", {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: JSON.stringify({ name }),
+            })
+          ).status,
+        { name, key: ACME },
+      );
+    page.on("console", onConsole);
+    try {
+      expect(await createList(page, "This tab, first")).toBe(201);
+      // The shared second tab (the tests further down use it): its sandbox starts from what this one stored.
+      const other = await secondPage();
+      expect(await createList(other, "From the other tab")).toBe(201);
+      expect(warnings).toEqual([]);
+      expect(await createList(page, "This tab, after the other")).toBe(201);
+      await page.reload({ waitUntil: "load" });
+      await tryIt(page, "listLists");
+      const lists = (await send(page)).response.body;
+      expect(lists).toContain("This tab, first");
+      expect(lists).toContain("From the other tab");
+      expect(lists).not.toContain("This tab, after the other");
+      await expect.poll(() => warnings.length).toBe(1);
+      expect(warnings[0]).toMatch(
+        /^sandbox: IndexedDB talent-graph-reference\/state\/talent-graph-reference-sandbox was changed by something other than this sandbox .*goes on in memory/,
+      );
+    } finally {
+      page.off("console", onConsole);
+    }
+    await page.locator("#try-it-panel").getByRole("button", { name: "Reset the sandbox" }).click();
+    await expect.poll(() => page.locator("#try-it-panel .try-it-note").textContent()).toContain("Back to the seed");
+  });
+
   it("a fault chosen in the page is the next answer, and only the next", async () => {
     await tryIt(page, "listLists");
     await page.locator("#try-it-fault").selectOption("503");
