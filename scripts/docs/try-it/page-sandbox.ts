@@ -1,6 +1,6 @@
 /**
  * The sandbox inside the reference page: the transport-free core with the Node sandbox's own defaults (graph
- * size, seed, rate limit), its state in localStorage (the MSW host's format and helper), the kit's faults
+ * size, seed, rate limit), its state in the page's storage (page-store.ts: the MSW host's format), the kit's faults
  * and typed starting states, and a job clock the reader can step or speed up. `fetch(input, init)` answers
  * a path under the base path as a `Response`, without a service worker: nothing here touches the network.
  * Browser-safe: no `node:` import (it is bundled for the page by try-it/bundle.ts).
@@ -8,6 +8,7 @@
 import bundledSpec from "../../../generated/openapi.json" with { type: "json" };
 import { createSandboxCore, type ClockInput, type CoreRequest, type IdMode } from "../../../mocks/sandbox/core/core.js";
 import type { JsonObject } from "../../../mocks/sandbox/contract/spec.js";
+import type { StateStorage } from "../../../mocks/sandbox/contract/context.js";
 import { storeWrite } from "../../../mocks/sandbox/areas/stored-state.js";
 import { issuedIds } from "../../../mocks/sandbox/areas/area-helpers.js";
 import { localStorageState } from "../../../mocks/sandbox/hosts/msw/msw.js";
@@ -86,9 +87,12 @@ function headersOf(headers: Headers): Record<string, string> {
   return out;
 }
 
-export function createPageSandbox(options: PageSandboxOptions = {}): PageSandbox {
+/** `storage`: where the state is kept (the page's, page-store.ts; by default localStorage), unless `persist` is false. */
+export function createPageSandbox(
+  options: PageSandboxOptions = {},
+  storage: StateStorage | null = options.persist === false ? null : localStorageState(PAGE_STORAGE_KEY),
+): PageSandbox {
   const spec = bundledSpec as JsonObject;
-  const storage = options.persist === false ? null : localStorageState(PAGE_STORAGE_KEY);
   const core = createSandboxCore({
     spec,
     storage,

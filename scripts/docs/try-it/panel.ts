@@ -30,6 +30,9 @@ import {
 } from "./page-sandbox.js";
 import type { Choice, SandboxChoices } from "./choices.js";
 import { TRY_IT_STYLES } from "./styles.js";
+import { createDock, type Dock } from "./dock.js";
+import { clearPageState, pageStateStorage } from "./page-store.js";
+import type { StateStorage } from "../../../mocks/sandbox/contract/context.js";
 import type { TryItApi } from "./loader.js";
 import { readCapped, LIVE_BODY_CAP, LIVE_STALL_MS } from "./live-read.js";
 
@@ -77,18 +80,24 @@ const SERVERS = servers();
 const LOCAL_SANDBOX = SERVERS.find((s) => s.url.includes(":4011/"))?.url ?? "http://127.0.0.1:4011/v1";
 
 let sandboxPromise: Promise<PageSandbox> | undefined;
+let storagePromise: Promise<StateStorage | null> | undefined;
 let sandboxReady = false;
+/**
+ * The sandbox's stored state, read before it starts (it reads its state at once; IndexedDB answers later).
+ * Started as the panel first opens, so the read runs while the panel is drawn.
+ */
+function pageStorage(): Promise<StateStorage | null> {
+  storagePromise ??=
+    window.talentGraphSandboxOptions?.persist === false ? Promise.resolve(null) : pageStateStorage(PAGE_STORAGE_KEY);
+  return storagePromise;
+}
 /** The in-page sandbox, built on first use (the graph takes a moment). */
 export function pageSandbox(): Promise<PageSandbox> {
-  sandboxPromise ??= new Promise((resolve, reject) =>
-    setTimeout(() => {
-      try {
-        resolve(createPageSandbox(window.talentGraphSandboxOptions ?? {}));
-      } catch (error) {
-        reject(error as Error);
-      }
-    }, 0),
-  );
+  sandboxPromise ??= (async () => {
+    const storage = await pageStorage();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return createPageSandbox(window.talentGraphSandboxOptions ?? {}, storage);
+  })();
   return sandboxPromise;
 }
 
@@ -163,6 +172,8 @@ interface Panel {
 }
 
 let panel: Panel | undefined;
+/** Where the panel sits and how wide it is (built with the panel). */
+let dock: Dock | undefined;
 let current: OperationRef | undefined;
 let opener: HTMLElement | undefined;
 /** The key typed for a live server: in this module's memory only (no storage, no page global): a reload forgets it. */
@@ -385,9 +396,11 @@ function build(): Panel {
       " in the browser console answers from this sandbox as npm run sandbox would.",
     ),
   );
+  dock = createDock();
   const root = el(
     "aside",
     { id: "try-it-panel", "aria-labelledby": "try-it-title", hidden: "" },
+    dock.handle,
     el("div", { class: "try-it-head" }, title, button("Close", close)),
     route,
     form,
@@ -509,7 +522,7 @@ function build(): Panel {
 function close(): void {
   if (!panel) return;
   panel.root.hidden = true;
-  document.documentElement.classList.remove("try-it-docked");
+  dock?.hide();
   opener?.focus();
 }
 
@@ -1044,6 +1057,7 @@ async function fillKeys(): Promise<void> {
 }
 
 function open(sectionOperation: string, from: HTMLElement, given: Record<string, string> = {}): void {
+  void pageStorage().catch(() => undefined);
   panel ??= build();
   const op = operations.find((o) => opId(o).toLowerCase() === sectionOperation.toLowerCase());
   if (!op) return;
@@ -1051,7 +1065,7 @@ function open(sectionOperation: string, from: HTMLElement, given: Record<string,
   opener = from;
   fill(op, given);
   panel.root.hidden = false;
-  document.documentElement.classList.add("try-it-docked");
+  dock?.show();
   const first =
     panel.fields.querySelector<HTMLElement>("input, select, textarea") ?? panel.form.querySelector("button");
   first?.focus();
@@ -1071,8 +1085,9 @@ function open(sectionOperation: string, from: HTMLElement, given: Record<string,
         },
         (error: unknown) => {
           p.note.textContent = `The in-page sandbox did not start: ${String(error)}. What it stored is cleared: reload the page.`;
-          localStorage.removeItem(PAGE_STORAGE_KEY);
+          void clearPageState(PAGE_STORAGE_KEY);
           sandboxPromise = undefined;
+          storagePromise = undefined;
           started();
         },
       );

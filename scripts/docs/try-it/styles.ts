@@ -18,6 +18,21 @@ export const TRY_IT_STYLES = `
   overflow: auto; box-sizing: border-box; padding: 16px 20px 32px; background: #fff; color: #1a1a1a;
   border-left: 1px solid #c7c7c7; box-shadow: -4px 0 16px rgba(0,0,0,.15); font: 14px/1.45 sans-serif; }
 #try-it-panel[hidden] { display: none; }
+/* Docked (dock.ts): the page keeps the panel's width free and Redoc lays itself out in the rest. Redoc puts its
+   samples beside the text when the viewport, not the width it has, is 1280 px or wider: where the rest is
+   narrower, its rows stack as Redoc stacks them on a narrower screen (its elements named by their test ids), and
+   a heading's actions go below a heading too long to share its line. */
+:root.try-it-docked body { margin-right: var(--try-it-width); }
+:root.try-it-docked #try-it-panel { box-shadow: none; }
+:root.try-it-stacked :has(> [data-testid="middle-panel"]) { flex-direction: column; }
+:root.try-it-stacked [data-testid="middle-panel"] > :first-child { flex-wrap: wrap; }
+:root.try-it-stacked :is([data-testid="middle-panel"], [data-testid="right-panel"]) { width: 100%;
+  padding-left: calc(var(--panel-gap-horizontal) * 2); padding-right: var(--panel-gap-horizontal); }
+#try-it-panel .try-it-resize { position: fixed; top: 0; bottom: 0; right: calc(var(--try-it-width) - 5px);
+  width: 10px; z-index: 1001; cursor: col-resize; touch-action: none; }
+#try-it-panel .try-it-resize::after { content: ""; position: absolute; top: 0; bottom: 0; left: 4px; width: 2px; }
+#try-it-panel .try-it-resize:is(:hover, :focus-visible, .try-it-resizing)::after { background: #1d4ed8; }
+#try-it-panel .try-it-resize:focus-visible { outline: 3px solid #f59e0b; outline-offset: -3px; }
 #try-it-panel h2 { font-size: 18px; margin: 0; }
 #try-it-panel h3 { font-size: 15px; margin: 18px 0 6px; }
 #try-it-panel .try-it-head { display: flex; justify-content: space-between; align-items: center; gap: 12px; }
@@ -69,6 +84,7 @@ export const TRY_IT_STYLES = `
 :root.dark #try-it-panel :is(.try-it-route, .try-it-note, .try-it-hint, .try-it-in) { color: #c9c9c9; }
 :root.dark #try-it-panel input:not([type=checkbox]), :root.dark #try-it-panel select, :root.dark #try-it-panel textarea { color: #e6e6e6;
   background: #22252b; border-color: #8a8a8a; }
+:root.dark #try-it-panel .try-it-resize:is(:hover, :focus-visible, .try-it-resizing)::after { background: #93c5fd; }
 :root.dark #try-it-panel button { color: #93c5fd; background: #16181d; border-color: #93c5fd; }
 :root.dark #try-it-panel button[type=submit] { color: #0b1020; background: #93c5fd; }
 :root.dark #try-it-panel pre { background: #22252b; color: #e6e6e6; }

@@ -70,12 +70,17 @@ const op = (id: string) => operations.find((o) => o.operation.operationId === id
 const section = (o: OperationRef) =>
   sectionId(String((o.operation.tags as string[])[0]), String(o.operation.operationId));
 
-/** Opens the operation's section and its panel ("Try it"). */
-async function tryIt(page: Page, id: string): Promise<void> {
+/**
+ * Opens the operation's section and its panel ("Try it"); `byButton` false: the panel alone, through the page's
+ * try-it API (what the button calls), without Redoc scrolling to and rendering the section.
+ */
+async function tryIt(page: Page, id: string, byButton = true): Promise<void> {
   const s = section(op(id));
-  await page.evaluate((hash) => (window.location.hash = hash), `#${s}`);
-  const button = page.locator(`[data-section-id="${s}"] button.try-it-open`);
-  await button.click({ timeout: 0 });
+  if (byButton) {
+    await page.evaluate((hash) => (window.location.hash = hash), `#${s}`);
+    const button = page.locator(`[data-section-id="${s}"] button.try-it-open`);
+    await button.click({ timeout: 0 });
+  } else await page.evaluate((id) => window.__talentGraphTryIt!.open(id, document.body), id);
   await page.locator("#try-it-panel").waitFor({ state: "visible", timeout: 0 });
   await expect.poll(() => page.locator("#try-it-title").textContent()).toContain(String(op(id).operation.summary));
 }
@@ -192,7 +197,9 @@ describe("Try it, against the sandbox in the page", () => {
     expect(order).toHaveLength(operations.length);
     const panel = page.locator("#try-it-panel");
     for (const preset of PRESETS) {
-      await tryIt(page, "getAccount");
+      // Each operation's own button from the first state; the panel alone from the others.
+      const byButton = preset === PRESETS[0];
+      await tryIt(page, "getAccount", byButton);
       await page.locator("#try-it-preset").selectOption(preset.name);
       await panel.getByRole("button", { name: "Start from it" }).click();
       await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Started");
@@ -200,11 +207,11 @@ describe("Try it, against the sandbox in the page", () => {
       for (const o of order) {
         const id = String(o.operation.operationId);
         if (id === "retryTarget") {
-          await tryIt(page, "getAccount");
+          await tryIt(page, "getAccount", byButton);
           await panel.getByRole("button", { name: "+1 hour" }).click();
           await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("moved 1 hour");
         }
-        await tryIt(page, id);
+        await tryIt(page, id, byButton);
         const exchange = await send(page);
         assertDocumented(o, exchange);
         const status = exchange.response.status;
@@ -231,6 +238,113 @@ describe("Try it, against the sandbox in the page", () => {
     const after = await send(page);
     expect(after.response.status).toBe(200);
     expect(after.response.body).not.toContain("Try-it flow");
+  });
+
+  it("keeps a day of the job clock with 5 watching Targets across a reload, more than localStorage would hold", async () => {
+    const warnings: string[] = [];
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === "warning") warnings.push(m.text());
+    };
+    page.on("console", onConsole);
+    const panel = page.locator("#try-it-panel");
+    try {
+      await tryIt(page, "listTargets");
+      await panel.getByRole("button", { name: "Reset the sandbox" }).click();
+      await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Back to the seed");
+      const call = (method: string, url: string, body?: unknown) =>
+        page.evaluate(
+          async ({ method, url, body, key }) => {
+            const res = await window.talentGraphSandbox!.fetch(url, {
+              method,
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: body === undefined ? null : JSON.stringify(body),
+            });
+            return { status: res.status, body: await res.text() };
+          },
+          { method, url, body, key: ACME },
+        );
+      const companies = (JSON.parse((await call("GET", "/v1/companies")).body) as { data: { name: string }[] }).data;
+      for (const c of companies.slice(0, 5))
+        expect((await call("POST", "/v1/targets", { input: c.name, auto_admit: true })).status).toBe(202);
+      for (const [label, words] of [
+        ["+1 hour", "1 hour"],
+        ["+1 day", "1 day"],
+      ]) {
+        await panel.getByRole("button", { name: label, exact: true }).click();
+        await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain(`moved ${words}`);
+      }
+      expect((await call("POST", "/v1/lists", { name: "After the day" })).status).toBe(201);
+      const seen = async () => ({
+        lists: (await call("GET", "/v1/lists")).body,
+        targets: (await call("GET", "/v1/targets")).body,
+        events: (await call("GET", "/v1/events?limit=100")).body,
+      });
+      const before = await seen();
+      expect(before.lists).toContain("After the day");
+      // What the page stored: more characters than Chromium's localStorage holds for an origin (about 5 M).
+      const stored = await page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const open = indexedDB.open("talent-graph-reference");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const get = open.result.transaction("state").objectStore("state").get("talent-graph-reference-sandbox");
+              get.onsuccess = () => resolve(String(get.result ?? "").length);
+            };
+          }),
+      );
+      expect(stored).toBeGreaterThan(5_300_000);
+      await page.reload({ waitUntil: "load" });
+      expect(await seen()).toEqual(before);
+      expect(warnings.filter((w) => w.startsWith("sandbox:"))).toEqual([]);
+    } finally {
+      page.off("console", onConsole);
+    }
+    await tryIt(page, "listTargets");
+    await panel.getByRole("button", { name: "Reset the sandbox" }).click();
+    await expect.poll(() => panel.locator(".try-it-note").textContent()).toContain("Back to the seed");
+  });
+
+  it("a state another tab stored since is left as it is: this tab goes on in memory, with one warning", async () => {
+    const warnings: string[] = [];
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === "warning") warnings.push(m.text());
+    };
+    const createList = (tab: Page, name: string) =>
+      tab.evaluate(
+        async ({ name, key }) =>
+          (
+            await window.talentGraphSandbox!.fetch("/v1/lists", {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: JSON.stringify({ name }),
+            })
+          ).status,
+        { name, key: ACME },
+      );
+    page.on("console", onConsole);
+    try {
+      expect(await createList(page, "This tab, first")).toBe(201);
+      // The shared second tab (the tests further down use it): its sandbox starts from what this one stored.
+      const other = await secondPage();
+      expect(await createList(other, "From the other tab")).toBe(201);
+      expect(warnings).toEqual([]);
+      expect(await createList(page, "This tab, after the other")).toBe(201);
+      await page.reload({ waitUntil: "load" });
+      await tryIt(page, "listLists");
+      const lists = (await send(page)).response.body;
+      expect(lists).toContain("This tab, first");
+      expect(lists).toContain("From the other tab");
+      expect(lists).not.toContain("This tab, after the other");
+      await expect.poll(() => warnings.length).toBe(1);
+      expect(warnings[0]).toMatch(
+        /^sandbox: IndexedDB talent-graph-reference\/state\/talent-graph-reference-sandbox was changed by something other than this sandbox .*goes on in memory/,
+      );
+    } finally {
+      page.off("console", onConsole);
+    }
+    await page.locator("#try-it-panel").getByRole("button", { name: "Reset the sandbox" }).click();
+    await expect.poll(() => page.locator("#try-it-panel .try-it-note").textContent()).toContain("Back to the seed");
   });
 
   it("a fault chosen in the page is the next answer, and only the next", async () => {
@@ -521,6 +635,8 @@ const NODE_OPTIONS = { port: 0, now: () => Date.parse(CLOCK), ids: "sequential" 
 describe("the same bytes as npm run sandbox", () => {
   let node: RunningSandbox;
   let requests: Recorded[];
+  let page: Page;
+  const external: string[] = [];
   beforeAll(async () => {
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
     const json = { "content-type": "application/json" };
@@ -548,110 +664,90 @@ describe("the same bytes as npm run sandbox", () => {
     // Created ids carry a random per-instance segment unless both sides ask for sequential ids (the core's `ids`
     // option, which the Node host hands to its core with the rest of its options).
     node = await startSandbox(NODE_OPTIONS);
+    // One tab for both tests: the sandbox in it and the Node sandbox get the same requests in the same order.
+    page = await browser.context.newPage();
+    await page.route(
+      (u) => !isLocal(u.href),
+      (route) => {
+        external.push(route.request().url());
+        return route.abort("blockedbyclient");
+      },
+    );
+    await page.addInitScript((now) => {
+      (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
+        now,
+        ids: "sequential",
+        persist: false,
+      };
+    }, CLOCK);
+    await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
   });
 
   afterAll(async () => {
+    await page?.close();
     await node?.close();
-  });
-
-  it("the curl the panel shows after a Send, run against the Node sandbox with the same seed, answers the same body", async () => {
-    const page = await browser.context.newPage();
-    try {
-      await page.route(
-        (u) => !isLocal(u.href),
-        (route) => route.abort("blockedbyclient"),
-      );
-      await page.addInitScript((now) => {
-        (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
-          now,
-          ids: "sequential",
-          persist: false,
-        };
-      }, CLOCK);
-      await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
-      // Writes and reads whose ids flow from one answer to the next, on both sides in the same order.
-      const flow = ["searchPeople", "createList", "addListMembers", "getList", "createSavedQuery", "getSavedQuery"];
-      const compared: string[] = [];
-      for (const id of flow) {
-        await tryIt(page, id);
-        const inPage = await send(page);
-        const key = await page.locator("#try-it-key").inputValue();
-        const curl = (await page.locator("#try-it-curl").textContent())!;
-        expect(curl).toContain('"Authorization: Bearer $TALENT_GRAPH_API_KEY"');
-        expect(curl).not.toContain(key);
-        const { url, init } = curlRequest(
-          shellWords(curl, { TALENT_GRAPH_API_KEY: key }),
-          "http://127.0.0.1:4011/v1",
-          node.origin,
-        );
-        const res = await fetch(url, init);
-        const body = await res.text();
-        expect({ id, status: res.status, body }).toEqual({
-          id,
-          status: inPage.response.status,
-          body: inPage.response.body,
-        });
-        compared.push(`${id} ${res.status}`);
-      }
-      expect(
-        compared.every((line) => / 2\d\d$/.test(line)),
-        compared.join(", "),
-      ).toBe(true);
-    } finally {
-      await page.close();
-      // Back to the seed for the recorded comparison (its ids and reads assume a sandbox nothing wrote to).
-      await node.close();
-      node = await startSandbox(NODE_OPTIONS);
-    }
   });
 
   it("every GET and six more requests: the same statuses and byte-identical bodies in the page and from npm run sandbox", async () => {
     expect(requests).toHaveLength(listOperations(doc).filter((op) => op.method === "get").length + 6);
-    const page = await browser.context.newPage();
-    const external: string[] = [];
-    try {
-      await page.route(
-        (u) => !isLocal(u.href),
-        (route) => {
-          external.push(route.request().url());
-          return route.abort("blockedbyclient");
-        },
-      );
-      await page.addInitScript((now) => {
-        (window as unknown as { talentGraphSandboxOptions: object }).talentGraphSandboxOptions = {
-          now,
-          ids: "sequential",
-          persist: false,
-        };
-      }, CLOCK);
-      await page.goto(`${server.origin}/index.html`, { waitUntil: "load" });
-      const inPage = await page.evaluate(async (requests) => {
-        const answers = [];
-        for (const r of requests) {
-          const res = await window.talentGraphSandbox!.fetch(r.url, {
-            method: r.method,
-            headers: r.headers,
-            body: r.body ?? null,
-          });
-          answers.push({ status: res.status, body: await res.text() });
-        }
-        return answers;
-      }, requests);
-      const fromNode = [];
+    const inPage = await page.evaluate(async (requests) => {
+      const answers = [];
       for (const r of requests) {
-        const res = await fetch(node.origin + r.url, { method: r.method, headers: r.headers, body: r.body ?? null });
-        fromNode.push({ status: res.status, body: await res.text() });
+        const res = await window.talentGraphSandbox!.fetch(r.url, {
+          method: r.method,
+          headers: r.headers,
+          body: r.body ?? null,
+        });
+        answers.push({ status: res.status, body: await res.text() });
       }
-      const label = (i: number) => `${requests[i]!.method} ${requests[i]!.url}`;
-      for (const [i, answer] of inPage.entries()) expect(answer, label(i)).toEqual(fromNode[i]);
-      // The requests reach reads, writes and errors alike, with bodies to compare.
-      const statuses = new Set(fromNode.map((a) => a.status));
-      for (const status of [200, 400, 401, 404]) expect(statuses).toContain(status);
-      expect(fromNode.every((a) => a.body.length > 0)).toBe(true);
-      expect(external).toEqual([]);
-    } finally {
-      await page.close();
+      return answers;
+    }, requests);
+    const fromNode = [];
+    for (const r of requests) {
+      const res = await fetch(node.origin + r.url, { method: r.method, headers: r.headers, body: r.body ?? null });
+      fromNode.push({ status: res.status, body: await res.text() });
     }
+    const label = (i: number) => `${requests[i]!.method} ${requests[i]!.url}`;
+    for (const [i, answer] of inPage.entries()) expect(answer, label(i)).toEqual(fromNode[i]);
+    // The requests reach reads, writes and errors alike, with bodies to compare.
+    const statuses = new Set(fromNode.map((a) => a.status));
+    for (const status of [200, 400, 401, 404]) expect(statuses).toContain(status);
+    expect(fromNode.every((a) => a.body.length > 0)).toBe(true);
+    expect(external).toEqual([]);
+  });
+
+  it("the curl the panel shows after a Send, run against the Node sandbox with the same seed, answers the same body", async () => {
+    // Both sides have answered the same requests in the same order (the test above): they stand in the same
+    // state, and go on from there.
+    // Writes and reads whose ids flow from one answer to the next, on both sides in the same order.
+    const flow = ["searchPeople", "createList", "addListMembers", "getList", "createSavedQuery", "getSavedQuery"];
+    const compared: string[] = [];
+    for (const id of flow) {
+      await tryIt(page, id);
+      const inPage = await send(page);
+      const key = await page.locator("#try-it-key").inputValue();
+      const curl = (await page.locator("#try-it-curl").textContent())!;
+      expect(curl).toContain('"Authorization: Bearer $TALENT_GRAPH_API_KEY"');
+      expect(curl).not.toContain(key);
+      const { url, init } = curlRequest(
+        shellWords(curl, { TALENT_GRAPH_API_KEY: key }),
+        "http://127.0.0.1:4011/v1",
+        node.origin,
+      );
+      const res = await fetch(url, init);
+      const body = await res.text();
+      expect({ id, status: res.status, body }).toEqual({
+        id,
+        status: inPage.response.status,
+        body: inPage.response.body,
+      });
+      compared.push(`${id} ${res.status}`);
+    }
+    expect(
+      compared.every((line) => / 2\d\d$/.test(line)),
+      compared.join(", "),
+    ).toBe(true);
+    expect(external).toEqual([]);
   });
 });
 
@@ -669,61 +765,191 @@ async function freshPage(url: string, errors: string[]): Promise<Page> {
 
 const offer = (page: Page, use: string) => page.locator(`#try-it-offers button[data-use^="${use}"]`).first();
 
+/**
+ * A second tab on the page, opened once and shared, in file order, by the tests below that need no page of
+ * their own (axe, the docked panel, the chained flow and the form check, the live servers); its uncaught errors
+ * are kept for all of them. A page load (3 MB, Redoc's hydration, the sandbox's graph) is most of a test's cost.
+ */
+const secondErrors: string[] = [];
+let second: Promise<Page> | undefined;
+const secondPage = () => (second ??= freshPage(`${server.origin}/index.html`, secondErrors));
+
 describe("Try it: axe-core over the whole page with a panel open, light and dark", () => {
   it("finds no serious or critical violation", async () => {
-    const errors: string[] = [];
-    const page = await freshPage(`${server.origin}/index.html`, errors);
-    try {
-      const axe = await readFile(
-        path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),
-        "utf8",
+    const page = await secondPage();
+    const axe = await readFile(
+      path.join(path.dirname(fileURLToPath(import.meta.resolve("axe-core"))), "axe.min.js"),
+      "utf8",
+    );
+    await tryIt(page, "createList");
+    await send(page);
+    // The page's CSP refuses an injected script tag; evaluate runs axe as the debugger does.
+    await page.evaluate(axe);
+    type Results = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+    const run = () =>
+      page.evaluate(async () => {
+        const result = await (window as unknown as { axe: { run(): Promise<Results> } }).axe.run();
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .flatMap((v) =>
+            v.nodes.map((n) => {
+              const data = (n as unknown as { any: { data?: Record<string, unknown> }[] }).any[0]?.data ?? {};
+              const node = document.querySelector(n.target.join(" "));
+              const detail = `${String(data.fgColor)} on ${String(data.bgColor)} (${String(data.contrastRatio)} < ${String(data.expectedContrastRatio)}; ${node?.className ?? ""} ${node?.parentElement?.className ?? ""})`;
+              return `${v.id} (${v.impact}) ${n.target.join(" ")}: ${detail}`;
+            }),
+          );
+      });
+    const found: Record<string, string[]> = {};
+    for (const theme of ["light", "dark"] as const) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+      // The theme's colours change through CSS transitions: axe reads the colours once every one has ended
+      // (a state, not a time; on a busy machine they run long).
+      await page.waitForFunction(() =>
+        document.getAnimations().every((a) => a.constructor.name !== "CSSTransition" || a.playState !== "running"),
       );
-      await tryIt(page, "createList");
-      await send(page);
-      // The page's CSP refuses an injected script tag; evaluate runs axe as the debugger does.
-      await page.evaluate(axe);
-      type Results = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-      const run = () =>
-        page.evaluate(async () => {
-          const result = await (window as unknown as { axe: { run(): Promise<Results> } }).axe.run();
-          return result.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .flatMap((v) =>
-              v.nodes.map((n) => {
-                const data = (n as unknown as { any: { data?: Record<string, unknown> }[] }).any[0]?.data ?? {};
-                const node = document.querySelector(n.target.join(" "));
-                const detail = `${String(data.fgColor)} on ${String(data.bgColor)} (${String(data.contrastRatio)} < ${String(data.expectedContrastRatio)}; ${node?.className ?? ""} ${node?.parentElement?.className ?? ""})`;
-                return `${v.id} (${v.impact}) ${n.target.join(" ")}: ${detail}`;
-              }),
-            );
-        });
-      const found: Record<string, string[]> = {};
-      for (const theme of ["light", "dark"] as const) {
-        await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
-        // The theme's colours change through CSS transitions: axe reads the colours once every one has ended
-        // (a state, not a time; on a busy machine they run long).
-        await page.waitForFunction(() =>
-          document.getAnimations().every((a) => a.constructor.name !== "CSSTransition" || a.playState !== "running"),
-        );
-        found[theme] = await run();
-        await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), `try-it-${theme}.png`) });
-      }
-      console.log(`axe serious/critical: ${JSON.stringify(found, null, 1)}`);
-      expect(found).toEqual({ light: [], dark: [] });
-    } finally {
-      await page.close();
+      found[theme] = await run();
+      await page.screenshot({ path: path.join(path.dirname(DEFAULT_OUT), `try-it-${theme}.png`) });
     }
+    console.log(`axe serious/critical: ${JSON.stringify(found, null, 1)}`);
+    expect(found).toEqual({ light: [], dark: [] });
+  });
+});
+
+/**
+ * Where the panel's box meets Redoc's content: every heading, paragraph, list item, code block and column Redoc
+ * rendered (the panel's own left out) whose box reaches into the panel's, each heading's width and its lines
+ * against its words (a heading squeezed to a letter a line has more lines than words), and how many were measured.
+ */
+async function besideThePanel(page: Page) {
+  return page.evaluate(() => {
+    const panel = document.querySelector("#try-it-panel")!.getBoundingClientRect();
+    const selector = [
+      "h1",
+      "h2",
+      "h3",
+      "h4",
+      "p",
+      "li",
+      "pre",
+      '[data-testid="middle-panel"]',
+      '[data-testid="right-panel"]',
+      '[data-component-name="CodeBlock/CodeBlock"]',
+    ].join(", ");
+    const under: string[] = [];
+    const squeezed: string[] = [];
+    const kinds = { heading: 0, samples: 0, code: 0, all: 0 };
+    for (const e of document.querySelectorAll<HTMLElement>(selector)) {
+      if (e.closest("#try-it-panel")) continue;
+      const box = e.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      kinds.all += 1;
+      if (/^H[1-3]$/.test(e.tagName) && (e.textContent ?? "").trim() !== "") {
+        kinds.heading += 1;
+        // The lines its text takes (a link icon beside the text is not a line of it), and their widths added up:
+        // the text's width on one line. A heading is as wide as that or at least 160 px (some eight letters at
+        // Redoc's heading size), and breaks only between words (at spaces and hyphens).
+        const lines = new Set<number>();
+        let oneLine = 0;
+        const texts = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+        for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(t);
+          for (const r of range.getClientRects()) {
+            if (r.width === 0) continue;
+            lines.add(Math.round(r.top));
+            oneLine += r.width;
+          }
+        }
+        const pieces = (e.textContent ?? "")
+          .trim()
+          .split(/[\s-]+/)
+          .filter(Boolean).length;
+        if (lines.size > pieces || box.width < Math.min(oneLine, 160))
+          squeezed.push(`${e.tagName} "${e.textContent}" ${Math.round(box.width)} px, ${lines.size} lines`);
+      }
+      if (e.matches('[data-testid="right-panel"]')) kinds.samples += 1;
+      if (e.matches('[data-component-name="CodeBlock/CodeBlock"]')) kinds.code += 1;
+      if (box.right > panel.left + 0.5)
+        under.push(
+          `${e.tagName} ${Math.round(box.left)}-${Math.round(box.right)}: ${(e.textContent ?? "").slice(0, 40)}`,
+        );
+    }
+    return { panel: { left: panel.left, width: panel.width }, under, squeezed, kinds };
+  });
+}
+
+describe("Try it: docked beside the page at 1280 px, resizable by keyboard and by drag", () => {
+  it("no content under the panel, headings readable, light and dark; the width follows the separator and stays", async () => {
+    const page = await secondPage();
+    const errors = secondErrors;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await tryIt(page, "createList");
+    await send(page);
+    const separator = page.getByRole("separator", { name: /Panel width/ });
+    const width = async () => Number(await separator.getAttribute("aria-valuenow"));
+    const check = async (label: string) => {
+      const seen = await besideThePanel(page);
+      expect(seen.panel.width, label).toBe(await width());
+      expect(seen.panel.left, label).toBe(1280 - (await width()));
+      expect(seen.under, label).toEqual([]);
+      expect(seen.squeezed, label).toEqual([]);
+      expect(seen.kinds.heading, label).toBeGreaterThan(0);
+      expect(seen.kinds.samples, label).toBeGreaterThan(0);
+      expect(seen.kinds.code, label).toBeGreaterThan(0);
+      return seen;
+    };
+    expect(await separator.getAttribute("aria-orientation")).toBe("vertical");
+    expect(await width()).toBe(480);
+    const [min, max] = [
+      Number(await separator.getAttribute("aria-valuemin")),
+      Number(await separator.getAttribute("aria-valuemax")),
+    ];
+    expect(min).toBeLessThan(480);
+    expect(max).toBeGreaterThan(480);
+    for (const dark of [false, true]) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), dark);
+      await check(dark ? "dark" : "light");
+    }
+    await page.evaluate(() => document.documentElement.classList.remove("dark"));
+    // By keyboard: the separator takes focus; left widens, right narrows, Shift takes bigger steps, Home and End.
+    await separator.focus();
+    for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
+    expect(await width()).toBe(480 + 2 * 16);
+    await page.keyboard.press("Shift+ArrowRight");
+    expect(await width()).toBe(480 + 2 * 16 - 80);
+    await check("after the arrow keys");
+    await page.keyboard.press("End");
+    expect(await width()).toBe(max);
+    await check("widest");
+    await page.keyboard.press("Home");
+    expect(await width()).toBe(min);
+    await check("narrowest");
+    // By pointer: the separator dragged to x = 780 makes the panel 500 px wide.
+    const grip = (await separator.boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, 400);
+    await page.mouse.down();
+    await page.mouse.move(900, 400, { steps: 4 });
+    await page.mouse.move(780, 400, { steps: 4 });
+    await page.mouse.up();
+    expect(await width()).toBe(500);
+    await tryIt(page, "listEvents");
+    await send(page);
+    await check("dragged, on another section");
+    // Kept for the session: a reload opens the panel at the width it had.
+    await page.reload({ waitUntil: "load" });
+    await tryIt(page, "getList");
+    expect(await width()).toBe(500);
+    await check("after a reload");
+    expect(errors).toEqual([]);
   });
 });
 
 describe("Try it: ids flow by clicks, the form checks before sending", () => {
   let page: Page;
-  const errors: string[] = [];
+  const errors = secondErrors;
   beforeAll(async () => {
-    page = await freshPage(`${server.origin}/index.html`, errors);
-  });
-  afterAll(async () => {
-    await page?.close();
+    page = await secondPage();
   });
 
   it("create a List -> add members with the offered id -> read it -> page events with the offered cursor, by clicks alone", async () => {
@@ -851,13 +1077,12 @@ describe("Try it against live servers: the key stays in the page, answers are ca
   const KEY = "tgsb_typed_secret_4f1e";
   let page: Page;
   let hostile: Awaited<ReturnType<typeof hostileServer>>;
-  const errors: string[] = [];
+  const errors = secondErrors;
   beforeAll(async () => {
     hostile = await hostileServer();
-    page = await freshPage(`${server.origin}/index.html`, errors);
+    page = await secondPage();
   });
   afterAll(async () => {
-    await page?.close();
     await hostile?.close();
   });
 

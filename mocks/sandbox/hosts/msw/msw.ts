@@ -194,10 +194,11 @@ export function localStorageState(
   key = DEFAULT_STORAGE_KEY,
   store: Storage = globalThis.localStorage,
   warn: (message: string) => void = (message) => console.warn(`sandbox: ${message}`),
+  /** How messages name the store and its removal (another Storage than localStorage, such as the page's). */
+  names = { location: `localStorage:${key}`, removal: `localStorage.removeItem("${key}")` },
 ): StateStorage {
   if (!store) throw new Error("persist needs localStorage (a browser); pass a StateStorage elsewhere");
-  const location = `localStorage:${key}`;
-  const removal = `localStorage.removeItem("${key}")`;
+  const { location, removal } = names;
   /** The text this sandbox last read or stored: its state as stored. */
   let last: string | null = null;
   let started = false;
