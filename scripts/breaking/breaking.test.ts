@@ -224,6 +224,32 @@ describe("detector details", () => {
     expect(changes[0]?.component).toBe("#/components/schemas/Node/properties/name");
   });
 
+  it("meets a second variant with the same $ref at its position: an unchanged one is no change", () => {
+    const twice = (maxLength?: number) => {
+      const d = doc({ oneOf: [{ $ref: "#/components/schemas/Named" }, { $ref: "#/components/schemas/Named" }] });
+      if (maxLength !== undefined) Object.assign(d.components.schemas.Named.properties.name, { maxLength });
+      return d;
+    };
+    for (const everyOperation of [false, true])
+      expect(detectChanges(twice(), twice(), { everyOperation }), `everyOperation: ${everyOperation}`).toEqual([]);
+    expect(detectChanges(twice(), twice(40)).map((c) => c.rule)).toEqual(["response-constraint-narrowed"]);
+  });
+
+  it("never writes to the documents it compares: frozen ones give what the same documents unfrozen give", () => {
+    const named = (name: Record<string, unknown>) => ({ type: "object", properties: { name } });
+    const base = doc({ type: "object", properties: { a: named({ type: "string" }), b: named({ type: "string" }) } });
+    const head = doc({ type: "object", properties: { a: named({ type: "string" }), b: named({ maxLength: 9 }) } });
+    const freeze = <T>(v: T): T => {
+      if (v && typeof v === "object") for (const x of Object.values(Object.freeze(v))) freeze(x);
+      return v;
+    };
+    const expected = detectChanges(base, head);
+    expect(expected.map((c) => c.location)).toContain(
+      "/responses/200/content/application~1json/schema/properties/b/properties/name/maxLength",
+    );
+    expect(detectChanges(freeze(structuredClone(base)), freeze(structuredClone(head)))).toEqual(expected);
+  });
+
   it("merges allOf before comparing, so moving properties into allOf is not a change", () => {
     const flat = doc({
       type: "object",
