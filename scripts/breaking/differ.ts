@@ -689,6 +689,8 @@ class Differ {
     pointer: string,
     ctx: { op: Pick<OpInfo, "display" | "operationId">; ptr: string; at: string } | undefined,
   ): void {
+    // Nodes written the same with all they reach (an operation skipped, a $ref target it uses) hold no difference.
+    if (this.reach?.known(b, h)) return;
     const here = (isContainer(h) && this.context.get(h)) || (isContainer(b) && this.context.get(b));
     if (here) ctx = { ...here, at: pointer };
     const report = (p: string, before: unknown, after: unknown) => {

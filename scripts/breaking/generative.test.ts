@@ -216,15 +216,24 @@ function* singleEdits(
 ): Generator<SingleEdit> {
   const rand = random(54);
   const places = schemaPlaces(base);
+  // Each edit's copy is parsed from the base's JSON, and its node found by the node's path in the base.
+  const text = JSON.stringify(base);
+  const paths = new Map<object, string[]>();
+  const walk = (node: unknown, path: string[]): void => {
+    if (!node || typeof node !== "object") return;
+    paths.set(node, path);
+    for (const [k, v] of Object.entries(node)) walk(v, [...path, k]);
+  };
+  walk(base, []);
   for (let n = 0; n < count;) {
-    const index = Math.floor(rand() * places.length);
-    const head = whole(n, places[index]!.where) ? structuredClone(base) : undefined;
-    const place = head ? schemaPlaces(head)[index]! : { ...places[index]!, node: structuredClone(places[index]!.node) };
-    const before = JSON.stringify(place.node);
-    const key = edit(place.node, rand);
-    if (key === undefined || JSON.stringify(place.node) === before) continue;
+    const { node: original, where } = places[Math.floor(rand() * places.length)]!;
+    const head = whole(n, where) ? (JSON.parse(text) as Json) : undefined;
+    const node = head ? paths.get(original)!.reduce((x: Json, k) => x[k], head) : structuredClone(original);
+    const before = JSON.stringify(node);
+    const key = edit(node, rand);
+    if (key === undefined || JSON.stringify(node) === before) continue;
     n += 1;
-    yield { where: place.where, key, before, after: JSON.stringify(place.node), ...(head ? { head } : {}) };
+    yield { where, key, before, after: JSON.stringify(node), ...(head ? { head } : {}) };
   }
 }
 

@@ -10,8 +10,13 @@ import { type Obj, resolvePointer } from "../../contract-core/index.js";
 export class SameReach {
   /** Local $refs whose targets were found the same (true) or different (false) in the two documents. */
   private readonly settled = new Map<string, boolean>();
-  /** $refs being compared in the current call: assumed the same while their targets are walked (a cycle). */
-  private pending = new Set<string>();
+  /**
+   * $refs being compared in the current call, with their targets in the base and the head: assumed the same while
+   * those are walked (a cycle).
+   */
+  private pending = new Map<string, [unknown, unknown]>();
+  /** Base nodes found the same as a head node, with everything they reach: that head node. */
+  private readonly found = new WeakMap<object, unknown>();
   declare private readonly base: Obj;
   declare private readonly head: Obj;
 
@@ -22,12 +27,26 @@ export class SameReach {
 
   /** The base's `b` and the head's `h`, and everything they reach through local $refs, are written the same. */
   same(b: unknown, h: unknown): boolean {
-    this.pending = new Set();
+    this.pending = new Map();
     const result = this.equal(b, h);
     // A $ref found the same while another was assumed the same holds only if that assumption held: it did when
     // the whole answer is yes. A difference found is a difference whatever was assumed.
-    if (result) for (const ref of this.pending) this.settled.set(ref, true);
-    return result;
+    if (!result) return false;
+    this.remember(b, h);
+    for (const [ref, [tb, th]] of this.pending) {
+      this.settled.set(ref, true);
+      this.remember(tb, th);
+    }
+    return true;
+  }
+
+  /** Whether `same(b, h)` (or a $ref it followed) found the base's `b` and the head's `h` the same. */
+  known(b: unknown, h: unknown): boolean {
+    return b !== null && typeof b === "object" && this.found.get(b) === h;
+  }
+
+  private remember(b: unknown, h: unknown): void {
+    if (b !== null && typeof b === "object") this.found.set(b, h);
   }
 
   private equal(b: unknown, h: unknown): boolean {
@@ -56,8 +75,9 @@ export class SameReach {
     const known = this.settled.get(ref);
     if (known !== undefined) return known;
     if (this.pending.has(ref)) return true;
-    this.pending.add(ref);
-    const result = this.equal(resolvePointer(this.base, ref), resolvePointer(this.head, ref));
+    const targets: [unknown, unknown] = [resolvePointer(this.base, ref), resolvePointer(this.head, ref)];
+    this.pending.set(ref, targets);
+    const result = this.equal(...targets);
     if (!result) {
       this.pending.delete(ref);
       this.settled.set(ref, false);

@@ -29,9 +29,10 @@ describe("separateJson", () => {
     expect(separateJson({ a: Object.create(null) })).toBe(false);
   });
 
-  it("refuses keys a JSON copy drops: a symbol, a hidden key, a named key on an array", () => {
-    expect(separateJson({ [Symbol("s")]: 1 })).toBe(false);
-    expect(separateJson(Object.defineProperty({}, "hidden", { value: 1, enumerable: false }))).toBe(false);
+  it("refuses an array with a named key (a JSON copy drops it)", () => {
     expect(separateJson({ a: Object.assign([1], { extra: 2 }) })).toBe(false);
+    const holedAndNamed = Object.assign([1, 2], { extra: 3 });
+    delete holedAndNamed[0];
+    expect(separateJson({ a: holedAndNamed })).toBe(false);
   });
 });
