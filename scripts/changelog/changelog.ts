@@ -69,7 +69,7 @@ async function entriesFrom(
   const entries: Entry[] = [];
   let previous = base;
   for (const commit of commits) {
-    const revision = await revisionAt(cwd, commit);
+    const revision = await revisionAt(cwd, commit, previous);
     entries.push(...entriesOf(previous, [revision], reviewed));
     if (revision.doc) previous = revision;
   }

@@ -35,6 +35,8 @@ export interface Revision {
   doc?: Obj;
   /** `spec/` files by repository path (text). */
   files: Map<string, string>;
+  /** The files of `files` its bundle was made from (those Redocly read), when it has one. */
+  bundledFrom?: string[];
   /** Recording files under RECORDINGS_DIR (repository paths). */
   recordings: string[];
   /** The consumer contracts under CONSUMERS_DIR (none when absent). */
@@ -113,14 +115,31 @@ export function commitOf(cwd: string, rev: string): Commit {
   return commit;
 }
 
+interface TreeEntry {
+  type: string;
+  id: string;
+  file: string;
+}
+
+/** The entries (blobs, and any other kind) under `dirs` at `rev`, from one `git ls-tree`. */
+function treeAt(cwd: string, rev: string, dirs: string[]): TreeEntry[] {
+  const listing = git(cwd, ["ls-tree", "-r", "-z", "--end-of-options", revisionArg(rev), "--", ...dirs]);
+  const entries: TreeEntry[] = [];
+  for (const line of listing.split("\0")) {
+    const m = /^\d+ (\w+) ([0-9a-f]+)\t(.+)$/s.exec(line);
+    if (m?.[1] && m[2] && m[3]) entries.push({ type: m[1], id: m[2], file: m[3] });
+  }
+  return entries;
+}
+
 /** Text files under `dirs` at `rev`, read from git objects in one `git cat-file --batch`. */
 export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, string> {
-  const listing = git(cwd, ["ls-tree", "-r", "-z", "--end-of-options", revisionArg(rev), "--", ...dirs]);
-  const blobs: { id: string; file: string }[] = [];
-  for (const line of listing.split("\0")) {
-    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(line);
-    if (m?.[1] && m[2]) blobs.push({ id: m[1], file: m[2] });
-  }
+  return blobTexts(cwd, rev, treeAt(cwd, rev, dirs));
+}
+
+/** The text of each blob of `entries` (of `rev`), by repository path, from one `git cat-file --batch`. */
+function blobTexts(cwd: string, rev: string, entries: TreeEntry[]): Map<string, string> {
+  const blobs = entries.filter((e) => e.type === "blob");
   const files = new Map<string, string>();
   if (blobs.length === 0) return files;
   const run = spawnSync("git", ["cat-file", "--batch"], {
@@ -138,12 +157,6 @@ export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, s
     at = eol + 1 + size + 1;
   }
   return files;
-}
-
-/** Repository paths of the files under RECORDINGS_DIR at `rev`. */
-export function recordingsAt(cwd: string, rev: string): string[] {
-  const args = ["ls-tree", "-r", "-z", "--name-only", "--end-of-options", revisionArg(rev), "--", RECORDINGS_DIR];
-  return git(cwd, args).split("\0").filter(Boolean);
 }
 
 /** Repository paths of the files under `dir` in the working tree. */
@@ -165,6 +178,8 @@ function listOnDisk(cwd: string, dir: string): string[] {
 class FilesResolver extends BaseResolver {
   declare private readonly root: string;
   declare private readonly files: Map<string, string>;
+  /** The repository paths read, in order. */
+  readonly read: string[] = [];
 
   constructor(root: string, files: Map<string, string>) {
     super();
@@ -176,6 +191,7 @@ class FilesResolver extends BaseResolver {
     const rel = path.relative(this.root, absoluteRef).split(path.sep).join("/");
     const body = this.files.get(rel);
     if (body === undefined) throw new Error(`${rel} does not exist in this revision`);
+    this.read.push(rel);
     return new Source(absoluteRef, body.replace(/\r\n/g, "\n"));
   }
 }
@@ -195,6 +211,15 @@ function redoclyConfig(cwd: string): Promise<Config> {
 
 /** Bundles `spec/openapi.yaml` of a revision's files in-process; throws naming the revision when it cannot. */
 export async function bundleFiles(cwd: string, files: Map<string, string>, label: string): Promise<Obj> {
+  return (await bundleWithSources(cwd, files, label)).doc;
+}
+
+/** bundleFiles, and the files the bundle was made from. */
+async function bundleWithSources(
+  cwd: string,
+  files: Map<string, string>,
+  label: string,
+): Promise<{ doc: Obj; read: string[] }> {
   const root = path.resolve(cwd);
   const resolver = new FilesResolver(root, files);
   const result = await bundle({
@@ -205,16 +230,30 @@ export async function bundleFiles(cwd: string, files: Map<string, string>, label
   const unresolved = result.problems.filter((p) => p.severity === "error");
   if (unresolved.length > 0 || !isObj(result.bundle.parsed))
     throw new Error(`cannot bundle ${SPEC_ROOT} at ${label}: ${unresolved[0]?.message ?? "not an object"}`);
-  return result.bundle.parsed;
+  return { doc: result.bundle.parsed, read: resolver.read };
 }
 
-/** A revision of a commit: its spec files, bundle (none when it has no spec root) and recordings. */
-export async function revisionAt(cwd: string, commit: Commit): Promise<Revision> {
-  const files = filesAt(cwd, commit.sha, [SPEC_DIR]);
-  const recordings = recordingsAt(cwd, commit.sha);
-  const doc = files.has(SPEC_ROOT) ? await bundleFiles(cwd, files, commit.sha.slice(0, 7)) : undefined;
-  const consumers = contractsOf(filesAt(cwd, commit.sha, [CONSUMERS_DIR]));
-  return { commit, doc, files, recordings, consumers };
+/**
+ * A revision of a commit: its spec files, bundle (none when it has no spec root), recordings and consumers, from
+ * one `git ls-tree` and one `git cat-file --batch`. When every file the bundle of `previous` (an earlier revision
+ * of the same repository) was made from is the same here, its bundle is this one's too: it is not made again.
+ */
+export async function revisionAt(cwd: string, commit: Commit, previous?: Revision): Promise<Revision> {
+  const entries = treeAt(cwd, commit.sha, [SPEC_DIR, RECORDINGS_DIR, CONSUMERS_DIR]);
+  const under = (dir: string) => entries.filter((e) => e.file.startsWith(`${dir}/`));
+  const texts = blobTexts(cwd, commit.sha, [...under(SPEC_DIR), ...under(CONSUMERS_DIR)]);
+  const textsUnder = (dir: string) =>
+    new Map(under(dir).flatMap((e) => (texts.has(e.file) ? [[e.file, texts.get(e.file)!] as const] : [])));
+  const files = textsUnder(SPEC_DIR);
+  const recordings = under(RECORDINGS_DIR).map((e) => e.file);
+  const consumers = contractsOf(textsUnder(CONSUMERS_DIR));
+  const revision: Revision = { commit, files, recordings, consumers };
+  if (!files.has(SPEC_ROOT)) return { ...revision, doc: undefined };
+  const from = previous?.bundledFrom;
+  if (previous?.doc && from?.every((f) => files.get(f) === previous.files.get(f)))
+    return { ...revision, doc: previous.doc, bundledFrom: from };
+  const { doc, read } = await bundleWithSources(cwd, files, commit.sha.slice(0, 7));
+  return { ...revision, doc, bundledFrom: read };
 }
 
 /** The working tree as a revision (uncommitted changes included). */
