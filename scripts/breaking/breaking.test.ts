@@ -9,6 +9,7 @@ import {
   type Change,
   type RuleId,
   POLICY,
+  PreparedSpec,
   compareSpecFiles,
   detectChanges,
   formatText,
@@ -248,6 +249,22 @@ describe("detector details", () => {
       "/responses/200/content/application~1json/schema/properties/b/properties/name/maxLength",
     );
     expect(detectChanges(freeze(structuredClone(base)), freeze(structuredClone(head)))).toEqual(expected);
+  });
+
+  it("compares a prepared spec as the document it was prepared from, and a later edit of that one does not reach it", () => {
+    const base = doc({ type: "object", properties: { name: { type: "string" } } });
+    const head = doc({ type: "object", properties: { name: { type: "string", maxLength: 9 } } });
+    const expected = detectChanges(base, head);
+    expect(expected.map((c) => c.rule)).toEqual(["response-constraint-narrowed"]);
+    const [pb, ph] = [new PreparedSpec(base), new PreparedSpec(head)];
+    expect(detectChanges(pb, head)).toEqual(expected);
+    expect(detectChanges(base, ph)).toEqual(expected);
+    expect(detectChanges(pb, ph)).toEqual(expected);
+    expect(detectChanges(pb, pb)).toEqual([]);
+    // Preparing copies: the prepared base is the document as it was.
+    Object.assign(base.paths["/things"].get, { deprecated: true });
+    expect(detectChanges(base, head).map((c) => c.rule)).toContain("deprecated");
+    expect(detectChanges(pb, head)).toEqual(expected);
   });
 
   it("merges allOf before comparing, so moving properties into allOf is not a change", () => {

@@ -1634,11 +1634,44 @@ export interface DetectOptions {
   everyOperation?: boolean;
 }
 
+const copy = (doc: Obj) => JSON.parse(JSON.stringify(doc)) as Obj;
+
+/** The frozen own copy each prepared spec stands for (kept here so that no caller can reach its nodes). */
+const preparedDocs = new WeakMap<PreparedSpec, Obj>();
+
+/**
+ * A document to compare many times (a pull request's base against each of many heads): a JSON copy of it, made
+ * once, that no other document shares a node with, frozen so that the differ can never write to it. Comparing
+ * with it skips the check (or the copy) detectChanges otherwise makes of each document it is given.
+ */
+export class PreparedSpec {
+  declare private readonly prepared: true;
+
+  constructor(doc: Obj) {
+    const freeze = (v: unknown): void => {
+      if (v !== null && typeof v === "object") for (const x of Object.values(Object.freeze(v))) freeze(x);
+    };
+    const own = copy(doc);
+    freeze(own);
+    preparedDocs.set(this, own);
+  }
+}
+
 /** Our own rules over two bundled (or self-contained) OpenAPI documents, and the safety net. Pure and synchronous. */
-export function detectChanges(base: Obj, head: Obj, options: DetectOptions = {}): Change[] {
+export function detectChanges(
+  base: Obj | PreparedSpec,
+  head: Obj | PreparedSpec,
+  options: DetectOptions = {},
+): Change[] {
   // No node shared between or within them (YAML aliases share one): a node is judged where it is. The differ
   // never writes to the documents, so plain JSON of that kind is compared as it is; anything else as a JSON copy.
-  const copy = (doc: Obj) => JSON.parse(JSON.stringify(doc)) as Obj;
-  if (separateJson(base, head)) return new Differ(base, head, options).run();
-  return new Differ(copy(base), copy(head), options).run();
+  // A prepared spec is its own copy, which no other document can share a node with: only the other is looked at.
+  const own = (doc: Obj) => (separateJson(doc) ? doc : copy(doc));
+  const [pb, ph] = [base, head].map((d) => (d instanceof PreparedSpec ? preparedDocs.get(d) : undefined));
+  if (pb && ph) return new Differ(pb, pb === ph ? copy(ph) : ph, options).run();
+  if (pb) return new Differ(pb, own(head as Obj), options).run();
+  if (ph) return new Differ(own(base as Obj), ph, options).run();
+  const [b, h] = [base as Obj, head as Obj];
+  if (separateJson(b, h)) return new Differ(b, h, options).run();
+  return new Differ(copy(b), copy(h), options).run();
 }

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../contract-core/index.js";
-import { detectChanges } from "./breaking.js";
+import { PreparedSpec, detectChanges } from "./breaking.js";
 
 type Json = Record<string, any>;
 
@@ -252,10 +252,11 @@ describe("random single edits over the project's bundle", () => {
     const counts = { edits: 0, classified: 0, net: 0, both: 0, dialectEdits: 0, dialectNet: 0 };
     const byPlace: Record<string, number> = {};
     const netKeys: Record<string, number> = {};
+    const prepared = new PreparedSpec(base);
     for (const { where, key, before, after, head } of singleEdits(base, 1000)) {
       counts.edits += 1;
       byPlace[where] = (byPlace[where] ?? 0) + 1;
-      const changes = detectChanges(base, head!);
+      const changes = detectChanges(prepared, head!);
       const net = changes.some((c) => c.rule === "unclassified-change");
       const ruled = changes.some((c) => c.rule !== "unclassified-change");
       if (changes.length === 0) silent.push(`${where} ${key}: ${before} -> ${after}`);
@@ -282,8 +283,9 @@ describe("random single edits over the project's bundle", () => {
   it("give the same changes when the differ skips what an edit does not reach as when it compares every operation", () => {
     // Every 25th of the same edits, and each in the webhook (a few): comparing every operation in full costs
     // several times the skipping differ's time. The bundle is frozen: the differ compares it as it is and must
-    // never write to it.
+    // never write to it. The first test compares a prepared bundle: the same changes as from the bundle itself.
     const base = deepFreeze(projectBundle());
+    const prepared = new PreparedSpec(base);
     const wheres = new Set<string>();
     let compared = 0;
     for (const { where, key, head } of singleEdits(base, 1000, (n, at) => n % 25 === 0 || at === "webhook")) {
@@ -293,6 +295,7 @@ describe("random single edits over the project's bundle", () => {
       const plain = detectChanges(base, head, { everyOperation: true });
       expect(plain.length, `${where} ${key}`).toBeGreaterThan(0);
       expect(detectChanges(base, head), `${where} ${key}`).toEqual(plain);
+      expect(detectChanges(prepared, head), `${where} ${key}, prepared`).toEqual(plain);
     }
     expect(compared).toBeGreaterThan(40);
     expect([...wheres].sort()).toEqual(["component", "request", "response", "webhook"]);
