@@ -15,7 +15,16 @@ import { strictXml } from "../escape/judges.js";
 import { pendingEntries } from "../gate/changelog-entry.js";
 import { runGate } from "../gate/cli.js";
 import { type Entry, buildChangelog, readHistory, renderEntry, renderPage } from "./changelog.js";
-import { bundleFiles, canonical, isShallow, revisionAt, specCommits, workingRevision } from "./history.js";
+import {
+  type Revision,
+  bundleFiles,
+  canonical,
+  isShallow,
+  revisionAt,
+  revisionsAt,
+  specCommits,
+  workingRevision,
+} from "./history.js";
 
 describe("in-process bundling", () => {
   it("equals the Redocly CLI's bundle of the spec (the one npm run generate writes)", async () => {
@@ -260,6 +269,13 @@ describe("a scratch repository", () => {
     expect(decided.doc).toBe(reformatted.doc);
     expect(decided.files.get("spec/DECISIONS.md")).toContain("A scratch decision.");
     expect(canonical(decided.doc)).toBe(canonical((await revisionAt(dir, noted!)).doc));
+    // Read in turn (one git cat-file for the three), the same revisions.
+    const inTurn: Revision[] = [];
+    for await (const revision of revisionsAt(dir, [first!, reformat!, noted!])) inTurn.push(revision);
+    expect(inTurn.map((r) => r.files)).toEqual([contract.files, reformatted.files, decided.files]);
+    expect(inTurn[2]!.doc).toBe(inTurn[1]!.doc);
+    expect(inTurn[1]!.doc).not.toBe(inTurn[0]!.doc);
+    expect(inTurn.map((r) => canonical(r.doc))).toEqual([contract, reformatted, decided].map((r) => canonical(r.doc)));
   });
 
   it("in a shallow clone, says so in one line with how to fetch more, and starts at the oldest commit it has", async () => {

@@ -1,7 +1,7 @@
 /**
  * The spec's history from git: the first-parent commits that touched `spec/`, each revision's files read from git
- * objects (`git ls-tree` + one `git cat-file --batch`) and bundled in-process with Redocly's openapi-core through a
- * resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
+ * objects (a `git ls-tree` each, then one `git cat-file --batch` for them all) and bundled in-process with Redocly's
+ * openapi-core through a resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
  * changelog test checks it. Git's output is read in a form commit text cannot forge (NUL-terminated fields, each
  * checked), and a revision reaches git only after `--end-of-options`, checked by `revisionArg`.
  */
@@ -140,23 +140,35 @@ export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, s
 /** The text of each blob of `entries` (of `rev`), by repository path, from one `git cat-file --batch`. */
 function blobTexts(cwd: string, rev: string, entries: TreeEntry[]): Map<string, string> {
   const blobs = entries.filter((e) => e.type === "blob");
-  const files = new Map<string, string>();
-  if (blobs.length === 0) return files;
+  const texts = blobsById(
+    cwd,
+    blobs.map((b) => b.id),
+    rev,
+  );
+  return new Map(blobs.map((b) => [b.file, texts.get(b.id)!]));
+}
+
+/** The text of each blob id (each read once), from one `git cat-file --batch`; `label` names where they are from. */
+function blobsById(cwd: string, ids: string[], label: string): Map<string, string> {
+  const unique = [...new Set(ids)];
+  const texts = new Map<string, string>();
+  if (unique.length === 0) return texts;
   const run = spawnSync("git", ["cat-file", "--batch"], {
     cwd,
-    input: blobs.map((b) => b.id).join("\n") + "\n",
+    input: unique.join("\n") + "\n",
     maxBuffer: 256 * 1024 * 1024,
   });
-  if (run.status !== 0) throw new Error(`git cat-file failed at ${rev}: ${run.stderr.toString()}`);
+  if (run.status !== 0) throw new Error(`git cat-file failed at ${label}: ${run.stderr.toString()}`);
   const out = run.stdout;
   let at = 0;
-  for (const { file } of blobs) {
+  for (const id of unique) {
     const eol = out.indexOf(0x0a, at);
-    const size = Number(out.toString("latin1", at, eol).split(" ")[2]);
-    files.set(file, out.toString("utf8", eol + 1, eol + 1 + size));
-    at = eol + 1 + size + 1;
+    const [, type, size] = out.toString("latin1", at, eol).split(" ");
+    if (type !== "blob") throw new Error(`git cat-file found no blob ${id} at ${label}`);
+    texts.set(id, out.toString("utf8", eol + 1, eol + 1 + Number(size)));
+    at = eol + 1 + Number(size) + 1;
   }
-  return files;
+  return texts;
 }
 
 /** Repository paths of the files under `dir` in the working tree. */
@@ -233,17 +245,57 @@ async function bundleWithSources(
   return { doc: result.bundle.parsed, read: resolver.read };
 }
 
+/** What a revision is read from: its spec files, its recordings and its consumer contracts. */
+const REVISION_DIRS = [SPEC_DIR, RECORDINGS_DIR, CONSUMERS_DIR];
+const isRead = (e: TreeEntry) =>
+  e.type === "blob" && (e.file.startsWith(`${SPEC_DIR}/`) || e.file.startsWith(`${CONSUMERS_DIR}/`));
+
 /**
  * A revision of a commit: its spec files, bundle (none when it has no spec root), recordings and consumers, from
  * one `git ls-tree` and one `git cat-file --batch`. When every file the bundle of `previous` (an earlier revision
  * of the same repository) was made from is the same here, its bundle is this one's too: it is not made again.
  */
 export async function revisionAt(cwd: string, commit: Commit, previous?: Revision): Promise<Revision> {
-  const entries = treeAt(cwd, commit.sha, [SPEC_DIR, RECORDINGS_DIR, CONSUMERS_DIR]);
+  const entries = treeAt(cwd, commit.sha, REVISION_DIRS);
+  const texts = blobsById(
+    cwd,
+    entries.filter(isRead).map((e) => e.id),
+    commit.sha,
+  );
+  return revisionOf(cwd, commit, entries, texts, previous);
+}
+
+/**
+ * The revisions of `commits` in turn, each as revisionAt gives it (the first after `previous`): their trees are
+ * listed first, then every blob they hold is read in one `git cat-file --batch` (a file most commits leave alone
+ * is read once), and each is bundled only when its turn comes.
+ */
+export async function* revisionsAt(cwd: string, commits: Commit[], previous?: Revision): AsyncGenerator<Revision> {
+  const trees = commits.map((c) => treeAt(cwd, c.sha, REVISION_DIRS));
+  const label = commits.length === 1 ? commits[0]!.sha : `${commits.length} commits`;
+  const texts = blobsById(
+    cwd,
+    trees.flatMap((t) => t.filter(isRead).map((e) => e.id)),
+    label,
+  );
+  let last = previous;
+  for (const [i, commit] of commits.entries()) {
+    const revision = await revisionOf(cwd, commit, trees[i]!, texts, last);
+    if (revision.doc) last = revision;
+    yield revision;
+  }
+}
+
+async function revisionOf(
+  cwd: string,
+  commit: Commit,
+  entries: TreeEntry[],
+  texts: Map<string, string>,
+  previous: Revision | undefined,
+): Promise<Revision> {
   const under = (dir: string) => entries.filter((e) => e.file.startsWith(`${dir}/`));
-  const texts = blobTexts(cwd, commit.sha, [...under(SPEC_DIR), ...under(CONSUMERS_DIR)]);
   const textsUnder = (dir: string) =>
-    new Map(under(dir).flatMap((e) => (texts.has(e.file) ? [[e.file, texts.get(e.file)!] as const] : [])));
+    new Map(under(dir).flatMap((e) => (e.type === "blob" ? [[e.file, texts.get(e.id)!] as const] : [])));
   const files = textsUnder(SPEC_DIR);
   const recordings = under(RECORDINGS_DIR).map((e) => e.file);
   const consumers = contractsOf(textsUnder(CONSUMERS_DIR));
