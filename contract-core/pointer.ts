@@ -26,9 +26,11 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
   const path = fragment ? pointer.slice(1) : pointer;
   if (path === "") return doc;
   let node: unknown = doc;
+  // Most pointers hold no escape (`~`) and no percent-encoding: their tokens are the keys as they are.
+  const plain = !path.includes("~") && !(fragment && path.includes("%"));
   for (const raw of path.slice(1).split("/")) {
     if (node === null || typeof node !== "object") return undefined;
-    const key = unescapeToken(fragment ? decodeURIComponent(raw) : raw);
+    const key = plain ? raw : unescapeToken(fragment ? decodeURIComponent(raw) : raw);
     if (!Object.prototype.hasOwnProperty.call(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

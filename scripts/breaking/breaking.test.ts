@@ -9,6 +9,7 @@ import {
   type Change,
   type RuleId,
   POLICY,
+  PreparedSpec,
   compareSpecFiles,
   detectChanges,
   formatText,
@@ -222,6 +223,48 @@ describe("detector details", () => {
     expect(changes.map((c) => c.location)).toContain("/responses/200/content/application~1json/schema/properties/name");
     expect(changes.every((c) => c.rule === "response-property-removed")).toBe(true);
     expect(changes[0]?.component).toBe("#/components/schemas/Node/properties/name");
+  });
+
+  it("meets a second variant with the same $ref at its position: an unchanged one is no change", () => {
+    const twice = (maxLength?: number) => {
+      const d = doc({ oneOf: [{ $ref: "#/components/schemas/Named" }, { $ref: "#/components/schemas/Named" }] });
+      if (maxLength !== undefined) Object.assign(d.components.schemas.Named.properties.name, { maxLength });
+      return d;
+    };
+    for (const everyOperation of [false, true])
+      expect(detectChanges(twice(), twice(), { everyOperation }), `everyOperation: ${everyOperation}`).toEqual([]);
+    expect(detectChanges(twice(), twice(40)).map((c) => c.rule)).toEqual(["response-constraint-narrowed"]);
+  });
+
+  it("never writes to the documents it compares: frozen ones give what the same documents unfrozen give", () => {
+    const named = (name: Record<string, unknown>) => ({ type: "object", properties: { name } });
+    const base = doc({ type: "object", properties: { a: named({ type: "string" }), b: named({ type: "string" }) } });
+    const head = doc({ type: "object", properties: { a: named({ type: "string" }), b: named({ maxLength: 9 }) } });
+    const freeze = <T>(v: T): T => {
+      if (v && typeof v === "object") for (const x of Object.values(Object.freeze(v))) freeze(x);
+      return v;
+    };
+    const expected = detectChanges(base, head);
+    expect(expected.map((c) => c.location)).toContain(
+      "/responses/200/content/application~1json/schema/properties/b/properties/name/maxLength",
+    );
+    expect(detectChanges(freeze(structuredClone(base)), freeze(structuredClone(head)))).toEqual(expected);
+  });
+
+  it("compares a prepared spec as the document it was prepared from, and a later edit of that one does not reach it", () => {
+    const base = doc({ type: "object", properties: { name: { type: "string" } } });
+    const head = doc({ type: "object", properties: { name: { type: "string", maxLength: 9 } } });
+    const expected = detectChanges(base, head);
+    expect(expected.map((c) => c.rule)).toEqual(["response-constraint-narrowed"]);
+    const [pb, ph] = [new PreparedSpec(base), new PreparedSpec(head)];
+    expect(detectChanges(pb, head)).toEqual(expected);
+    expect(detectChanges(base, ph)).toEqual(expected);
+    expect(detectChanges(pb, ph)).toEqual(expected);
+    expect(detectChanges(pb, pb)).toEqual([]);
+    // Preparing copies: the prepared base is the document as it was.
+    Object.assign(base.paths["/things"].get, { deprecated: true });
+    expect(detectChanges(base, head).map((c) => c.rule)).toContain("deprecated");
+    expect(detectChanges(pb, head)).toEqual(expected);
   });
 
   it("merges allOf before comparing, so moving properties into allOf is not a change", () => {

@@ -17,7 +17,7 @@ import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
 import type { Change } from "./policy.js";
 
-export { detectChanges, operationKey } from "./differ.js";
+export { type DetectOptions, PreparedSpec, detectChanges, operationKey } from "./differ.js";
 export { formatText, markdownTable, policyMarkdown } from "./format.js";
 export { type Change, POLICY, type RuleId, UNCLASSIFIED_WHY, needsReview } from "./policy.js";
 

@@ -6,6 +6,8 @@
  */
 import { HTTP_METHODS, type Obj, escapeToken, isObj, resolvePointer } from "../../contract-core/index.js";
 import { ANNOTATION_EXTENSIONS, type Change, type RuleDef, type RuleId, POLICY, UNCLASSIFIED_WHY } from "./policy.js";
+import { SameReach } from "./same-reach.js";
+import { separateJson } from "./separate-json.js";
 
 const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -355,9 +357,12 @@ function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map
   );
 }
 
+/** An operation as listed from its map of path items: the path item's key, its raw node and the method. */
+type ListedOp = OpInfo & { itemKey: string; itemRaw: unknown; method: string };
+
 /** The operations of a map of path items (`paths`, `webhooks`, a callback), keyed by operationKey. */
 function operationsOf(doc: Obj, items: unknown, display: (key: string, method: string) => string) {
-  const ops = new Map<string, OpInfo & { itemKey: string; itemRaw: unknown; method: string }>();
+  const ops = new Map<string, ListedOp>();
   for (const [itemKey, itemRaw] of Object.entries(asObj(items))) {
     const pathItem = resolve(doc, itemRaw);
     for (const method of HTTP_METHODS) {
@@ -429,10 +434,15 @@ class Differ {
   private cuts = 0;
   declare private readonly base: Obj;
   declare private readonly head: Obj;
+  /** Finds the operations whose whole reach is unchanged (absent: every operation is compared in full). */
+  declare private readonly reach: SameReach | undefined;
+  /** Whether the document's own security and its security schemes (which operations read by name) are unchanged. */
+  private securitySame: boolean | undefined;
 
-  constructor(base: Obj, head: Obj) {
+  constructor(base: Obj, head: Obj, options: DetectOptions) {
     this.base = base;
     this.head = head;
+    this.reach = options.everyOperation === true ? undefined : new SameReach(base, head);
   }
 
   run(): Change[] {
@@ -538,6 +548,8 @@ class Differ {
   private same(b: unknown, h: unknown): boolean {
     const plain = plainEqual(b, h);
     if (plain !== undefined) return plain;
+    // Written the same, and so is everything the $refs reach: the inlined values are equal too.
+    if (this.reach?.same(b, h)) return true;
     return canonical(this.inline(this.base, b)) === canonical(this.inline(this.head, h));
   }
 
@@ -679,6 +691,8 @@ class Differ {
     pointer: string,
     ctx: { op: Pick<OpInfo, "display" | "operationId">; ptr: string; at: string } | undefined,
   ): void {
+    // Nodes written the same with all they reach (an operation skipped, a $ref target it uses) hold no difference.
+    if (this.reach?.known(b, h)) return;
     const here = (isContainer(h) && this.context.get(h)) || (isContainer(b) && this.context.get(b));
     if (here) ctx = { ...here, at: pointer };
     const report = (p: string, before: unknown, after: unknown) => {
@@ -701,9 +715,14 @@ class Differ {
           step(i < b.length ? String(i) : undefined, i < h.length ? String(i) : undefined, b[i], h[i], String(i));
         return;
       }
-      const used = new Set<number>();
+      const partnerIndex = b.map((x) => (isContainer(x) ? h.indexOf(this.partners.get(x)) : -1));
+      const used = new Set(partnerIndex.filter((j) => j >= 0));
+      // An item no rule paired (a second variant with the same $ref, say) meets the item at its position when
+      // no rule paired that one either.
+      const hasPartner = (x: unknown) => isContainer(x) && this.partners.has(x);
       b.forEach((x, i) => {
-        const j = isContainer(x) ? h.indexOf(this.partners.get(x)) : -1;
+        let j = partnerIndex[i]!;
+        if (j < 0 && i < h.length && !used.has(i) && !hasPartner(x) && !hasPartner(h[i])) j = i;
         if (j >= 0) used.add(j);
         step(String(i), j >= 0 ? String(j) : undefined, x, j >= 0 ? h[j] : undefined, String(j >= 0 ? j : i));
       });
@@ -743,6 +762,7 @@ class Differ {
       }
       this.pair(b.itemRaw, h.itemRaw);
       this.pair(b.raw, h.raw);
+      if (this.unchanged(b, h)) continue;
       this.compareOperation(b, h, new Loc(""), kind === "webhook");
     }
     for (const [key, h] of headOps) {
@@ -752,6 +772,27 @@ class Differ {
       this.coverSecurity(this.head, h);
       this.add(`${kind}-added`, new Loc(""), `${kind} ${h.display} added`);
     }
+  }
+
+  /**
+   * An operation written the same on both sides, with everything it reaches through $refs, the path item's own
+   * keys (parameters, prose) and the security it may inherit: the rules would find nothing in it, and no node it
+   * reaches differs for the safety net to report.
+   */
+  private unchanged(b: ListedOp, h: ListedOp): boolean {
+    const reach = this.reach;
+    if (reach === undefined || b.display !== h.display) return false;
+    this.securitySame ??=
+      reach.same(this.base.security, this.head.security) &&
+      reach.same(asObj(this.base.components).securitySchemes, asObj(this.head.components).securitySchemes);
+    if (!this.securitySame) return false;
+    const [ib, ih] = [b.itemRaw, h.itemRaw];
+    if (!isObj(ib) || !isObj(ih) || "$ref" in ib || "$ref" in ih) return reach.same(ib, ih);
+    const own = (item: Obj) => Object.keys(item).filter((k) => !(HTTP_METHODS as readonly string[]).includes(k));
+    const [kb, kh] = [own(ib), own(ih)];
+    return (
+      kb.length === kh.length && kb.every((k, i) => k === kh[i] && reach.same(ib[k], ih[k])) && reach.same(b.raw, h.raw)
+    );
   }
 
   /** An operation reported added or removed: its method, or its whole path item when the other side lacks it. */
@@ -1584,9 +1625,53 @@ class Differ {
   }
 }
 
+export interface DetectOptions {
+  /**
+   * Compare every operation in full, also one whose whole reach is written the same on both sides (which the
+   * differ otherwise skips: it has nothing to report). The same changes come out either way; this is the plain
+   * path the skip is tested against.
+   */
+  everyOperation?: boolean;
+}
+
+const copy = (doc: Obj) => JSON.parse(JSON.stringify(doc)) as Obj;
+
+/** The frozen own copy each prepared spec stands for (kept here so that no caller can reach its nodes). */
+const preparedDocs = new WeakMap<PreparedSpec, Obj>();
+
+/**
+ * A document to compare many times (a pull request's base against each of many heads): a JSON copy of it, made
+ * once, that no other document shares a node with, frozen so that the differ can never write to it. Comparing
+ * with it skips the check (or the copy) detectChanges otherwise makes of each document it is given.
+ */
+export class PreparedSpec {
+  declare private readonly prepared: true;
+
+  constructor(doc: Obj) {
+    const freeze = (v: unknown): void => {
+      if (v !== null && typeof v === "object") for (const x of Object.values(Object.freeze(v))) freeze(x);
+    };
+    const own = copy(doc);
+    freeze(own);
+    preparedDocs.set(this, own);
+  }
+}
+
 /** Our own rules over two bundled (or self-contained) OpenAPI documents, and the safety net. Pure and synchronous. */
-export function detectChanges(base: Obj, head: Obj): Change[] {
-  // Own copies with no node shared between or within them (YAML aliases share one): a node is judged where it is.
-  const copy = (doc: Obj) => JSON.parse(JSON.stringify(doc)) as Obj;
-  return new Differ(copy(base), copy(head)).run();
+export function detectChanges(
+  base: Obj | PreparedSpec,
+  head: Obj | PreparedSpec,
+  options: DetectOptions = {},
+): Change[] {
+  // No node shared between or within them (YAML aliases share one): a node is judged where it is. The differ
+  // never writes to the documents, so plain JSON of that kind is compared as it is; anything else as a JSON copy.
+  // A prepared spec is its own copy, which no other document can share a node with: only the other is looked at.
+  const own = (doc: Obj) => (separateJson(doc) ? doc : copy(doc));
+  const [pb, ph] = [base, head].map((d) => (d instanceof PreparedSpec ? preparedDocs.get(d) : undefined));
+  if (pb && ph) return new Differ(pb, pb === ph ? copy(ph) : ph, options).run();
+  if (pb) return new Differ(pb, own(head as Obj), options).run();
+  if (ph) return new Differ(own(base as Obj), ph, options).run();
+  const [b, h] = [base as Obj, head as Obj];
+  if (separateJson(b, h)) return new Differ(b, h, options).run();
+  return new Differ(copy(b), copy(h), options).run();
 }

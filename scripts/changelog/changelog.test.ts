@@ -15,7 +15,16 @@ import { strictXml } from "../escape/judges.js";
 import { pendingEntries } from "../gate/changelog-entry.js";
 import { runGate } from "../gate/cli.js";
 import { type Entry, buildChangelog, readHistory, renderEntry, renderPage } from "./changelog.js";
-import { bundleFiles, canonical, isShallow, specCommits, workingRevision } from "./history.js";
+import {
+  type Revision,
+  bundleFiles,
+  canonical,
+  isShallow,
+  revisionAt,
+  revisionsAt,
+  specCommits,
+  workingRevision,
+} from "./history.js";
 
 describe("in-process bundling", () => {
   it("equals the Redocly CLI's bundle of the spec (the one npm run generate writes)", async () => {
@@ -96,6 +105,10 @@ describe("a scratch repository", () => {
     const reordered = Object.fromEntries(Object.entries(list).reverse());
     writeFileSync(listFile, stringify(reordered, { collectionStyle: "flow", lineWidth: 0 }));
     git(dir, "commit", "-q", "-am", "Reformat List.yaml");
+    // A file of spec/ that no bundle reads.
+    const decisions = path.join(dir, "spec/DECISIONS.md");
+    writeFileSync(decisions, `${readFileSync(decisions, "utf8")}\nA scratch decision.\n`);
+    git(dir, "commit", "-q", "-am", "A decision noted");
     // A breaking change, reviewed in BREAKING.md in the same commit.
     const properties = list.properties as Record<string, unknown>;
     delete properties.description;
@@ -133,10 +146,13 @@ describe("a scratch repository", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const newEntries = async () => (await readHistory(dir)).entries.filter((e) => e.sha !== base && !e.first);
+  // The scratch history untagged, read once for the tests that read it so (the Atom test tags it for a while).
+  let untagged: ReturnType<typeof readHistory> | undefined;
+  const untaggedHistory = () => (untagged ??= readHistory(dir));
+  const newEntries = async () => (await untaggedHistory()).entries.filter((e) => e.sha !== base && !e.first);
 
   it("gives two new entries: the first breaking (rule, reason, what it touches), the second an addition", async () => {
-    const history = await readHistory(dir);
+    const history = await untaggedHistory();
     expect(history.entries.map((e) => e.subject)).toEqual([
       "The contract",
       "Lists: the description property goes",
@@ -232,6 +248,34 @@ describe("a scratch repository", () => {
     for (const entry of expected) expect(section).toContain(renderEntry(entry));
     const [removal, addition] = expected.map((e) => `entry-${e.sha!.slice(0, 7)}`);
     expect(section!.indexOf(addition!)).toBeLessThan(section!.indexOf(removal!));
+  });
+
+  it("keeps the previous revision's bundle when no file it was made from changed, and bundles again when one did", async () => {
+    const [first, reformat, noted] = specCommits(dir);
+    expect([first, reformat, noted].map((c) => c?.subject)).toEqual([
+      "The contract",
+      "Reformat List.yaml",
+      "A decision noted",
+    ]);
+    const contract = await revisionAt(dir, first!);
+    expect(contract.bundledFrom).toContain("spec/components/schemas/List.yaml");
+    expect(contract.bundledFrom).not.toContain("spec/DECISIONS.md");
+    // List.yaml, which the bundle read, changed: bundled again (to the same contract).
+    const reformatted = await revisionAt(dir, reformat!, contract);
+    expect(reformatted.doc).not.toBe(contract.doc);
+    expect(canonical(reformatted.doc)).toBe(canonical(contract.doc));
+    // Only DECISIONS.md changed: the same bundle, which is what bundling again gives.
+    const decided = await revisionAt(dir, noted!, reformatted);
+    expect(decided.doc).toBe(reformatted.doc);
+    expect(decided.files.get("spec/DECISIONS.md")).toContain("A scratch decision.");
+    expect(canonical(decided.doc)).toBe(canonical((await revisionAt(dir, noted!)).doc));
+    // Read in turn (one git cat-file for the three), the same revisions.
+    const inTurn: Revision[] = [];
+    for await (const revision of revisionsAt(dir, [first!, reformat!, noted!])) inTurn.push(revision);
+    expect(inTurn.map((r) => r.files)).toEqual([contract.files, reformatted.files, decided.files]);
+    expect(inTurn[2]!.doc).toBe(inTurn[1]!.doc);
+    expect(inTurn[1]!.doc).not.toBe(inTurn[0]!.doc);
+    expect(inTurn.map((r) => canonical(r.doc))).toEqual([contract, reformatted, decided].map((r) => canonical(r.doc)));
   });
 
   it("in a shallow clone, says so in one line with how to fetch more, and starts at the oldest commit it has", async () => {

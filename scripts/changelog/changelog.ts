@@ -23,6 +23,7 @@ import {
   hasCommit,
   isShallow,
   revisionAt,
+  revisionsAt,
   specCommits,
 } from "./history.js";
 import { detectChanges } from "../breaking/breaking.js";
@@ -68,8 +69,7 @@ async function entriesFrom(
 ): Promise<History> {
   const entries: Entry[] = [];
   let previous = base;
-  for (const commit of commits) {
-    const revision = await revisionAt(cwd, commit);
+  for await (const revision of revisionsAt(cwd, commits, previous)) {
     entries.push(...entriesOf(previous, [revision], reviewed));
     if (revision.doc) previous = revision;
   }

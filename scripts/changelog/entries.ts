@@ -116,7 +116,7 @@ export function entryOf(
   reviewed = "",
 ): Entry | undefined {
   if (!after.doc) return undefined;
-  if (before?.doc && canonical(before.doc) === canonical(after.doc)) return undefined;
+  if (before?.doc && (before.doc === after.doc || canonical(before.doc) === canonical(after.doc))) return undefined;
   const empty = { openapi: after.doc.openapi, info: {}, paths: {} };
   const changes = detectChanges(before?.doc ?? empty, after.doc);
   const markers = parseMarkers(after.files.get(MARKER_FILE) ?? "");

@@ -1,7 +1,7 @@
 /**
  * The spec's history from git: the first-parent commits that touched `spec/`, each revision's files read from git
- * objects (`git ls-tree` + one `git cat-file --batch`) and bundled in-process with Redocly's openapi-core through a
- * resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
+ * objects (a `git ls-tree` each, then one `git cat-file --batch` for them all) and bundled in-process with Redocly's
+ * openapi-core through a resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
  * changelog test checks it. Git's output is read in a form commit text cannot forge (NUL-terminated fields, each
  * checked), and a revision reaches git only after `--end-of-options`, checked by `revisionArg`.
  */
@@ -35,6 +35,8 @@ export interface Revision {
   doc?: Obj;
   /** `spec/` files by repository path (text). */
   files: Map<string, string>;
+  /** The files of `files` its bundle was made from (those Redocly read), when it has one. */
+  bundledFrom?: string[];
   /** Recording files under RECORDINGS_DIR (repository paths). */
   recordings: string[];
   /** The consumer contracts under CONSUMERS_DIR (none when absent). */
@@ -113,37 +115,60 @@ export function commitOf(cwd: string, rev: string): Commit {
   return commit;
 }
 
-/** Text files under `dirs` at `rev`, read from git objects in one `git cat-file --batch`. */
-export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, string> {
-  const listing = git(cwd, ["ls-tree", "-r", "-z", "--end-of-options", revisionArg(rev), "--", ...dirs]);
-  const blobs: { id: string; file: string }[] = [];
-  for (const line of listing.split("\0")) {
-    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(line);
-    if (m?.[1] && m[2]) blobs.push({ id: m[1], file: m[2] });
-  }
-  const files = new Map<string, string>();
-  if (blobs.length === 0) return files;
-  const run = spawnSync("git", ["cat-file", "--batch"], {
-    cwd,
-    input: blobs.map((b) => b.id).join("\n") + "\n",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (run.status !== 0) throw new Error(`git cat-file failed at ${rev}: ${run.stderr.toString()}`);
-  const out = run.stdout;
-  let at = 0;
-  for (const { file } of blobs) {
-    const eol = out.indexOf(0x0a, at);
-    const size = Number(out.toString("latin1", at, eol).split(" ")[2]);
-    files.set(file, out.toString("utf8", eol + 1, eol + 1 + size));
-    at = eol + 1 + size + 1;
-  }
-  return files;
+interface TreeEntry {
+  type: string;
+  id: string;
+  file: string;
 }
 
-/** Repository paths of the files under RECORDINGS_DIR at `rev`. */
-export function recordingsAt(cwd: string, rev: string): string[] {
-  const args = ["ls-tree", "-r", "-z", "--name-only", "--end-of-options", revisionArg(rev), "--", RECORDINGS_DIR];
-  return git(cwd, args).split("\0").filter(Boolean);
+/** The entries (blobs, and any other kind) under `dirs` at `rev`, from one `git ls-tree`. */
+function treeAt(cwd: string, rev: string, dirs: string[]): TreeEntry[] {
+  const listing = git(cwd, ["ls-tree", "-r", "-z", "--end-of-options", revisionArg(rev), "--", ...dirs]);
+  const entries: TreeEntry[] = [];
+  for (const line of listing.split("\0")) {
+    const m = /^\d+ (\w+) ([0-9a-f]+)\t(.+)$/s.exec(line);
+    if (m?.[1] && m[2] && m[3]) entries.push({ type: m[1], id: m[2], file: m[3] });
+  }
+  return entries;
+}
+
+/** Text files under `dirs` at `rev`, read from git objects in one `git cat-file --batch`. */
+export function filesAt(cwd: string, rev: string, dirs: string[]): Map<string, string> {
+  return blobTexts(cwd, rev, treeAt(cwd, rev, dirs));
+}
+
+/** The text of each blob of `entries` (of `rev`), by repository path, from one `git cat-file --batch`. */
+function blobTexts(cwd: string, rev: string, entries: TreeEntry[]): Map<string, string> {
+  const blobs = entries.filter((e) => e.type === "blob");
+  const texts = blobsById(
+    cwd,
+    blobs.map((b) => b.id),
+    rev,
+  );
+  return new Map(blobs.map((b) => [b.file, texts.get(b.id)!]));
+}
+
+/** The text of each blob id (each read once), from one `git cat-file --batch`; `label` names where they are from. */
+function blobsById(cwd: string, ids: string[], label: string): Map<string, string> {
+  const unique = [...new Set(ids)];
+  const texts = new Map<string, string>();
+  if (unique.length === 0) return texts;
+  const run = spawnSync("git", ["cat-file", "--batch"], {
+    cwd,
+    input: unique.join("\n") + "\n",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`git cat-file failed at ${label}: ${run.stderr.toString()}`);
+  const out = run.stdout;
+  let at = 0;
+  for (const id of unique) {
+    const eol = out.indexOf(0x0a, at);
+    const [, type, size] = out.toString("latin1", at, eol).split(" ");
+    if (type !== "blob") throw new Error(`git cat-file found no blob ${id} at ${label}`);
+    texts.set(id, out.toString("utf8", eol + 1, eol + 1 + Number(size)));
+    at = eol + 1 + Number(size) + 1;
+  }
+  return texts;
 }
 
 /** Repository paths of the files under `dir` in the working tree. */
@@ -165,6 +190,8 @@ function listOnDisk(cwd: string, dir: string): string[] {
 class FilesResolver extends BaseResolver {
   declare private readonly root: string;
   declare private readonly files: Map<string, string>;
+  /** The repository paths read, in order. */
+  readonly read: string[] = [];
 
   constructor(root: string, files: Map<string, string>) {
     super();
@@ -176,6 +203,7 @@ class FilesResolver extends BaseResolver {
     const rel = path.relative(this.root, absoluteRef).split(path.sep).join("/");
     const body = this.files.get(rel);
     if (body === undefined) throw new Error(`${rel} does not exist in this revision`);
+    this.read.push(rel);
     return new Source(absoluteRef, body.replace(/\r\n/g, "\n"));
   }
 }
@@ -195,6 +223,15 @@ function redoclyConfig(cwd: string): Promise<Config> {
 
 /** Bundles `spec/openapi.yaml` of a revision's files in-process; throws naming the revision when it cannot. */
 export async function bundleFiles(cwd: string, files: Map<string, string>, label: string): Promise<Obj> {
+  return (await bundleWithSources(cwd, files, label)).doc;
+}
+
+/** bundleFiles, and the files the bundle was made from. */
+async function bundleWithSources(
+  cwd: string,
+  files: Map<string, string>,
+  label: string,
+): Promise<{ doc: Obj; read: string[] }> {
   const root = path.resolve(cwd);
   const resolver = new FilesResolver(root, files);
   const result = await bundle({
@@ -205,16 +242,70 @@ export async function bundleFiles(cwd: string, files: Map<string, string>, label
   const unresolved = result.problems.filter((p) => p.severity === "error");
   if (unresolved.length > 0 || !isObj(result.bundle.parsed))
     throw new Error(`cannot bundle ${SPEC_ROOT} at ${label}: ${unresolved[0]?.message ?? "not an object"}`);
-  return result.bundle.parsed;
+  return { doc: result.bundle.parsed, read: resolver.read };
 }
 
-/** A revision of a commit: its spec files, bundle (none when it has no spec root) and recordings. */
-export async function revisionAt(cwd: string, commit: Commit): Promise<Revision> {
-  const files = filesAt(cwd, commit.sha, [SPEC_DIR]);
-  const recordings = recordingsAt(cwd, commit.sha);
-  const doc = files.has(SPEC_ROOT) ? await bundleFiles(cwd, files, commit.sha.slice(0, 7)) : undefined;
-  const consumers = contractsOf(filesAt(cwd, commit.sha, [CONSUMERS_DIR]));
-  return { commit, doc, files, recordings, consumers };
+/** What a revision is read from: its spec files, its recordings and its consumer contracts. */
+const REVISION_DIRS = [SPEC_DIR, RECORDINGS_DIR, CONSUMERS_DIR];
+const isRead = (e: TreeEntry) =>
+  e.type === "blob" && (e.file.startsWith(`${SPEC_DIR}/`) || e.file.startsWith(`${CONSUMERS_DIR}/`));
+
+/**
+ * A revision of a commit: its spec files, bundle (none when it has no spec root), recordings and consumers, from
+ * one `git ls-tree` and one `git cat-file --batch`. When every file the bundle of `previous` (an earlier revision
+ * of the same repository) was made from is the same here, its bundle is this one's too: it is not made again.
+ */
+export async function revisionAt(cwd: string, commit: Commit, previous?: Revision): Promise<Revision> {
+  const entries = treeAt(cwd, commit.sha, REVISION_DIRS);
+  const texts = blobsById(
+    cwd,
+    entries.filter(isRead).map((e) => e.id),
+    commit.sha,
+  );
+  return revisionOf(cwd, commit, entries, texts, previous);
+}
+
+/**
+ * The revisions of `commits` in turn, each as revisionAt gives it (the first after `previous`): their trees are
+ * listed first, then every blob they hold is read in one `git cat-file --batch` (a file most commits leave alone
+ * is read once), and each is bundled only when its turn comes.
+ */
+export async function* revisionsAt(cwd: string, commits: Commit[], previous?: Revision): AsyncGenerator<Revision> {
+  const trees = commits.map((c) => treeAt(cwd, c.sha, REVISION_DIRS));
+  const label = commits.length === 1 ? commits[0]!.sha : `${commits.length} commits`;
+  const texts = blobsById(
+    cwd,
+    trees.flatMap((t) => t.filter(isRead).map((e) => e.id)),
+    label,
+  );
+  let last = previous;
+  for (const [i, commit] of commits.entries()) {
+    const revision = await revisionOf(cwd, commit, trees[i]!, texts, last);
+    if (revision.doc) last = revision;
+    yield revision;
+  }
+}
+
+async function revisionOf(
+  cwd: string,
+  commit: Commit,
+  entries: TreeEntry[],
+  texts: Map<string, string>,
+  previous: Revision | undefined,
+): Promise<Revision> {
+  const under = (dir: string) => entries.filter((e) => e.file.startsWith(`${dir}/`));
+  const textsUnder = (dir: string) =>
+    new Map(under(dir).flatMap((e) => (e.type === "blob" ? [[e.file, texts.get(e.id)!] as const] : [])));
+  const files = textsUnder(SPEC_DIR);
+  const recordings = under(RECORDINGS_DIR).map((e) => e.file);
+  const consumers = contractsOf(textsUnder(CONSUMERS_DIR));
+  const revision: Revision = { commit, files, recordings, consumers };
+  if (!files.has(SPEC_ROOT)) return { ...revision, doc: undefined };
+  const from = previous?.bundledFrom;
+  if (previous?.doc && from?.every((f) => files.get(f) === previous.files.get(f)))
+    return { ...revision, doc: previous.doc, bundledFrom: from };
+  const { doc, read } = await bundleWithSources(cwd, files, commit.sha.slice(0, 7));
+  return { ...revision, doc, bundledFrom: read };
 }
 
 /** The working tree as a revision (uncommitted changes included). */

@@ -85,6 +85,9 @@ describe("a scratch history with a hostile pull request's payloads", () => {
     });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // The page and the feed of the scratch history, built once for the tests that read them.
+  let built: ReturnType<typeof buildChangelog> | undefined;
+  const changelog = () => (built ??= buildChangelog({ cwd: dir, outDir: path.join(dir, "dist") }));
 
   it("reads every subject as written, with no forged entry and no revision taken from a subject", async () => {
     expect(specCommits(dir).map((c) => c.subject)).toEqual(["The contract", ...subjects]);
@@ -97,7 +100,7 @@ describe("a scratch history with a hostile pull request's payloads", () => {
     const out = path.join(dir, "dist");
     const doc = bundleSpec(path.join(dir, "spec/openapi.yaml")) as OpenApiDoc;
     await buildDocs({ doc, outFile: path.join(out, "index.html") });
-    const result = await buildChangelog({ cwd: dir, outDir: out });
+    const result = await changelog();
     expect(result.entries).toBe(subjects.length + 1);
     const feed = readFileSync(result.feed, "utf8");
     const elements = strictXml(feed);
@@ -110,8 +113,7 @@ describe("a scratch history with a hostile pull request's payloads", () => {
   });
 
   it("the page runs no script, and the operationId stays text in id=, href= and the page's text", async () => {
-    const result = await buildChangelog({ cwd: dir, outDir: path.join(dir, "dist") });
-    const page = readFileSync(result.page, "utf8");
+    const page = readFileSync((await changelog()).page, "utf8");
     expect(page).not.toMatch(/<img|<script/i);
     expect(page).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; /);
     expect(page).toContain(`id="op-listLists&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"`);

@@ -187,6 +187,7 @@ export function touchesOf(change: Change, before: Revision | undefined, after: R
     (recorded !== undefined && (/^\dXX$/i.test(status) ? recorded[0] === status[0] : recorded === status));
   const recordings = id
     ? after.recordings.filter((file) => {
+        if (!file.includes(id)) return false; // both ways of naming the operation hold its id
         const name = file.split("/").pop() ?? "";
         if (name.startsWith(`${id}-`)) return ofStatus(/^-(\d{3})-/.exec(name.slice(id.length))?.[1]);
         return file.split("/").includes(id) && ofStatus(/^(\d{3})-/.exec(name)?.[1]);
