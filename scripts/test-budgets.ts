@@ -151,11 +151,10 @@ function commentLines(file: string, text: string): Set<number> {
 
 /** The budgets below `hangBudgetMs` (or not understood) that no comment on their line or the line above explains. */
 export function budgetProblems(file: string, text: string, hangBudgetMs: number): BudgetFinding[] {
+  const below = budgetsIn(file, text).filter((f) => f.ms === undefined || (f.ms !== 0 && f.ms < hangBudgetMs));
+  if (below.length === 0) return [];
   const comments = commentLines(file, text);
-  return budgetsIn(file, text).filter(
-    (f) =>
-      (f.ms === undefined || (f.ms !== 0 && f.ms < hangBudgetMs)) && !comments.has(f.line) && !comments.has(f.line - 1),
-  );
+  return below.filter((f) => !comments.has(f.line) && !comments.has(f.line - 1));
 }
 
 /** The hang budget vitest.config.ts states: its `const HANG_BUDGET_MS = <number expression>`. */
