@@ -231,6 +231,7 @@ async function inProcess(file: string, args: string[]): Promise<Ran> {
     if (e !== exited) throw e;
     return { code: exited.code, stdout, stderr, started: await started() };
   } finally {
+    hook.disable();
     process.argv = argv;
     process.exitCode = exitCode;
     outWrite.mockRestore();
