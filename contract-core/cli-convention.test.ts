@@ -1,15 +1,15 @@
 // Every npm script follows the command-line convention: `--help` prints usage on stdout, exits 0, starts
-// nothing and writes no file; an unknown option exits 2 naming it and pointing to --help. Each entry point
-// starts once as a process, with --help (on Node directly, no npm in between, a few at a time): the process is
-// what that checks. The unknown option runs in this process: the entry module is imported as if it were the
-// entry point (process.argv names it), which runs its command line as `node <file> --no-such-option` would.
-import { execFile } from "node:child_process";
+// nothing and writes no file; an unknown option exits 2 naming it and pointing to --help. Each check runs in
+// this process: the entry module is imported as if it were the entry point (process.argv names it), which runs
+// its command line as `node <file> --help` would; "starts nothing" is no asynchronous resource created by it
+// (a file read, a socket, a server, a timer, a child process) up to the turn after its top level ends.
+import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { REPO_ROOT, RUN_TYPESCRIPT } from "./spec.js";
+import { REPO_ROOT } from "./spec.js";
 
 /** Scripts that are not commands of this project's convention, with the reason. */
 const SKIPPED: Record<string, string> = {
@@ -44,27 +44,6 @@ function listing(dir = REPO_ROOT, out = new Map<string, string>()): Map<string, 
   return out;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `task` over `items`, `limit` at a time (the entry points load heavy modules: Prism, Spectral, Redocly). */
-async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-const LIMIT = Math.max(2, availableParallelism());
-
 /** The file an npm script runs: Node with the project's TypeScript hooks on one file. */
 function entryFile(name: string): string {
   const match = /^exec node --import \.\/scripts\/typescript-hooks\.ts (\S+)$/.exec(scripts[name] ?? "");
@@ -77,21 +56,6 @@ function entryFile(name: string): string {
 
 /** How the usage text names the command. */
 const usageName = (name: string) => (name === "test" ? "npm test" : `npm run ${name}`);
-
-/** `npm run <name> -- ...args` without npm in between: Node with the project's TypeScript hooks, as the script runs it. */
-function run(name: string, args: string[]): Promise<Run> {
-  const file = entryFile(name);
-  return new Promise((done) => {
-    const child = execFile(
-      process.execPath,
-      [...RUN_TYPESCRIPT, file, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1", PORT: "", HOST: "" } },
-      (error, stdout, stderr) =>
-        done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
-}
 
 describe("every npm script takes --help", () => {
   it("covers every script but the listed ones", () => {
@@ -119,17 +83,21 @@ describe("every npm script takes --help", () => {
     const before = listing();
     // --out points into scratch: a command that ignored --help and did its work would create it.
     const out = (name: string) => (WRITERS.includes(name) ? ["--out", join(scratch, name)] : []);
-    const results = await pool(
-      commands,
-      LIMIT,
-      async ([name]) => [name, await run(name, ["--help", ...out(name)])] as const,
-    );
+    const results: [string, Ran][] = [];
+    for (const [name] of commands) {
+      const file = join(REPO_ROOT, entryFile(name));
+      // Its modules are loaded first (by an unknown option, refused before any work): what a dependency starts as
+      // it loads (Playwright's ids, node:dns's channel, MSW's broadcast port) is not the command line's doing.
+      await inProcess(file, ["--no-such-option"]);
+      results.push([name, await inProcess(file, ["--help", ...out(name)])]);
+    }
     const after = listing();
     for (const [name, result] of results) {
-      expect({ name, code: result.code, stderr: result.stderr.replace(/^npm warn.*\n/gm, "") }).toEqual({
+      expect({ name, code: result.code ?? 0, stderr: result.stderr, started: result.started }).toEqual({
         name,
         code: 0,
         stderr: "",
+        started: [],
       });
       expect(result.stdout, name).toMatch(new RegExp(`^Usage: ${usageName(name).replace(/[:]/g, "\\:")}\\b`, "m"));
       expect(result.stdout, name).toMatch(/--help/);
@@ -193,16 +161,40 @@ describe("a missing input or key exits 2 with one line naming it", () => {
   });
 });
 
+/** Marks the code a command line runs, and all it goes on to run. */
+const context = new AsyncLocalStorage<object>();
+/** Each run imports a fresh instance of the entry module, so that its top level runs again. */
+let instances = 0;
+
+/** Work queued within this process's own turn, not started: promises, nextTick, setImmediate, microtasks. */
+const QUEUED = new Set(["PROMISE", "TickObject", "Immediate", "Microtask"]);
+
+interface Ran {
+  code: number | undefined;
+  stdout: string;
+  stderr: string;
+  /** The asynchronous resources the command line created (a file read, a socket, a server, a timer). */
+  started: string[];
+}
+
 /**
  * Runs an entry module's command line in this process: process.argv names the module (so its isMain check
  * holds) and carries `args`; a fresh instance of the module (a query on its URL) runs its top level. What it
- * writes to stderr (directly or through console.error) and the exit code it sets or exits with are returned,
- * and the process is left as it was.
+ * writes to stdout and stderr (directly or through console.log and console.error), the exit code it sets or exits
+ * with, and what it left active are returned, and the process is left as it was.
  */
-async function inProcess(file: string, args: string[]): Promise<{ code: number | undefined; stderr: string }> {
+async function inProcess(file: string, args: string[]): Promise<Ran> {
   const argv = process.argv;
   const exitCode = process.exitCode;
+  let stdout = "";
   let stderr = "";
+  const outWrite = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
+    stdout += `${parts.join(" ")}\n`;
+  });
   const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
     stderr += String(chunk);
     return true;
@@ -216,17 +208,34 @@ async function inProcess(file: string, args: string[]): Promise<{ code: number |
     exited.code = Number(code ?? 0);
     throw exited;
   });
+  // Every asynchronous resource the command line creates, from its import to the turn after: a command that went
+  // on past it opens a file, a socket, a server, a child process or a timer. Only what its own code creates is
+  // counted (its context, `run`), not what other files' servers and timers in this worker do meanwhile.
+  const run = {};
+  const created: string[] = [];
+  const hook = createHook({
+    init: (_id, type) => void (context.getStore() === run && !QUEUED.has(type) && created.push(type)),
+  }).enable();
+  const started = async () => {
+    await context.run(run, () => new Promise((done) => setImmediate(done)));
+    hook.disable();
+    return [...new Set(created)];
+  };
   process.argv = [argv[0]!, file, ...args];
   process.exitCode = undefined;
   try {
-    await import(`${pathToFileURL(file).href}?convention=${encodeURIComponent(args.join(" "))}`);
-    return { code: process.exitCode === undefined ? undefined : Number(process.exitCode), stderr };
+    await context.run(run, () => import(`${pathToFileURL(file).href}?convention=${++instances}`));
+    const code = process.exitCode === undefined ? undefined : Number(process.exitCode);
+    return { code, stdout, stderr, started: await started() };
   } catch (e) {
     if (e !== exited) throw e;
-    return { code: exited.code, stderr };
+    return { code: exited.code, stdout, stderr, started: await started() };
   } finally {
+    hook.disable();
     process.argv = argv;
     process.exitCode = exitCode;
+    outWrite.mockRestore();
+    log.mockRestore();
     write.mockRestore();
     error.mockRestore();
     exit.mockRestore();

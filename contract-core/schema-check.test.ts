@@ -213,13 +213,15 @@ interface Compared {
 /** Each valid value broken at one place: both checks judge alike, and where both refuse, the words agree. */
 function breakAndCompare({ ajvCheck, check, own }: Compared) {
   const seeds = own.length > 0 ? own : [{}];
+  // Each seed's places, listed once: the property breaks the same few seeds hundreds of times.
+  const places = new Map(seeds.map((seed) => [seed, paths(seed)]));
   fc.assert(
     fc.property(
       fc.constantFrom(...seeds),
       fc.nat(),
       fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.constant("zz")),
       (seed, at, replacement) => {
-        const all = paths(seed);
+        const all = places.get(seed)!;
         const path = all[at % all.length]!;
         const broken =
           path.length === 0
@@ -231,11 +233,12 @@ function breakAndCompare({ ajvCheck, check, own }: Compared) {
               });
         const ours = check(broken);
         const theirs = ajvCheck(broken) ? null : ajvCheck.errors![0]!;
-        expect(ours === null).toBe(theirs === null);
-        if (ours && theirs)
-          expect(describeViolation(violationFromAjv("body", ours))).toBe(
-            describeViolation(violationFromAjv("body", theirs)),
-          );
+        // The expectations run where the two differ (about 100,000 values are compared in all): each fails there.
+        if ((ours === null) !== (theirs === null)) expect(ours === null).toBe(theirs === null);
+        if (ours && theirs) {
+          const [mine, ajvs] = [ours, theirs].map((e) => describeViolation(violationFromAjv("body", e)));
+          if (mine !== ajvs) expect(mine).toBe(ajvs);
+        }
       },
     ),
     { numRuns: RUNS, seed: 20261128 },

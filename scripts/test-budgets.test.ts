@@ -74,6 +74,15 @@ describe("the reader of a test file", () => {
     expect(problems(`//\nit("x", () => {}, 1000);`)).toEqual(["it(..., 1000)"]);
   });
 
+  it("a `//` in a string or a template is not a comment: a URL above a budget does not excuse it", () => {
+    expect(problems(`const base = "http://127.0.0.1:4010/v1";\nit("x", () => {}, 1000);`)).toEqual(["it(..., 1000)"]);
+    const template = "const base = `http://127.0.0.1:${port}/v1`;\nbeforeAll(() => {}, 60_000);";
+    expect(problems(template)).toEqual(["beforeAll(..., 60_000)"]);
+    // The last line of a block comment, and a comment after code on the line above, still count.
+    expect(problems(`/*\n * catches a server\n * that never answers */\nit("x", () => {}, 1000);`)).toEqual([]);
+    expect(problems(`const x = 1; // catches a server that never answers\nit("x", () => {}, 1000);`)).toEqual([]);
+  });
+
   it("fails closed when vitest.config.ts states no budget", () => {
     expect(() => hangBudget(path.join(REPO_ROOT, "package.json"))).toThrow(/HANG_BUDGET_MS/);
   });

@@ -119,18 +119,42 @@ export function budgetsIn(file: string, text: string): BudgetFinding[] {
   return found;
 }
 
-/** True when line `line` (1-based) or the line above carries a comment with some words in it. */
-function commented(lines: string[], line: number): boolean {
-  const hasComment = (l: string | undefined) => l !== undefined && /(\/\/|\/\*|^\s*\*)\s*\S.{3,}/.test(l);
-  return hasComment(lines[line - 1]) || hasComment(lines[line - 2]);
+/**
+ * The lines (1-based) holding a comment with some words in it: the comments the TypeScript parser sees, so that
+ * `//` inside a string or a template (a URL) is not one.
+ */
+function commentLines(file: string, text: string): Set<number> {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const lines = new Set<number>();
+  const seen = new Set<number>();
+  const mark = (ranges: ts.CommentRange[] | undefined) => {
+    for (const range of ranges ?? []) {
+      if (seen.has(range.pos)) continue;
+      seen.add(range.pos);
+      const first = source.getLineAndCharacterOfPosition(range.pos).line + 1;
+      text
+        .slice(range.pos, range.end)
+        .split("\n")
+        .forEach((part, i) => {
+          if (/\S.{3,}/.test(part.replace(/^\s*(\/\/|\/\*+|\*)/, "").replace(/\*\/\s*$/, ""))) lines.add(first + i);
+        });
+    }
+  };
+  const visit = (node: ts.Node) => {
+    mark(ts.getLeadingCommentRanges(text, node.getFullStart()));
+    mark(ts.getTrailingCommentRanges(text, node.getEnd()));
+    for (const child of node.getChildren(source)) visit(child);
+  };
+  visit(source);
+  return lines;
 }
 
-/** The budgets below `hangBudgetMs` (or not understood) that no comment explains. */
+/** The budgets below `hangBudgetMs` (or not understood) that no comment on their line or the line above explains. */
 export function budgetProblems(file: string, text: string, hangBudgetMs: number): BudgetFinding[] {
-  const lines = text.split("\n");
-  return budgetsIn(file, text).filter(
-    (f) => (f.ms === undefined || (f.ms !== 0 && f.ms < hangBudgetMs)) && !commented(lines, f.line),
-  );
+  const below = budgetsIn(file, text).filter((f) => f.ms === undefined || (f.ms !== 0 && f.ms < hangBudgetMs));
+  if (below.length === 0) return [];
+  const comments = commentLines(file, text);
+  return below.filter((f) => !comments.has(f.line) && !comments.has(f.line - 1));
 }
 
 /** The hang budget vitest.config.ts states: its `const HANG_BUDGET_MS = <number expression>`. */

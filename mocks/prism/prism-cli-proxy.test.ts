@@ -56,7 +56,7 @@ beforeAll(async () => {
   await ready;
   // Prism serves the spec's paths at its root and forwards them under the upstream's /v1.
   prismBase = `http://127.0.0.1:${port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   if (prism && prism.exitCode === null) {
