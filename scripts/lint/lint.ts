@@ -20,7 +20,6 @@ import {
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
 import { runEslint } from "./eslint.js";
-import { eslintInputsKey, VERDICT_FILE, withCleanVerdict } from "./eslint-verdict.js";
 
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
 
@@ -213,24 +212,14 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
     await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
   );
   const files = positionals.length > 0 ? positionals : undefined;
-  const project = files ? undefined : projectFiles();
-  for (const step of codeLintSteps(files, values["eslint-all"] === true, project)) {
+  for (const step of codeLintSteps(files, values["eslint-all"] === true, files ? undefined : projectFiles())) {
     if ("bin" in step) {
       const { ok, output } = runBin(step.bin, step.args);
       if (!ok) console.log(output);
       console.log(`${ok ? "✔" : "✘"} ${step.label}`);
       problems += ok ? 0 : 1;
     } else if ("eslint" in step) {
-      const run = () => runEslint({ cwd: repoRoot, patterns: step.eslint });
-      // On the project's files a clean verdict is kept for inputs that have not changed (eslint-verdict.ts).
-      const verdict = project
-        ? await withCleanVerdict(repoRoot, () => eslintInputsKey(repoRoot, step.eslint, project), run)
-        : { cached: false as const, outcome: await run() };
-      if (verdict.cached) {
-        console.log(`✔ ${step.label}: no input changed since its last clean run (${VERDICT_FILE})`);
-        continue;
-      }
-      const eslint = verdict.outcome;
+      const eslint = await runEslint({ cwd: repoRoot, patterns: step.eslint });
       if (eslint.text) console.log(eslint.text);
       console.log(`${eslint.problems ? "✘" : "✔"} ${step.label}`);
       problems += eslint.problems;
