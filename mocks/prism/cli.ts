@@ -86,9 +86,9 @@ export async function runServerCommand(
         const message = describeListenError(error, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
         throw new Error(message, { cause: error });
       }
-      process.stdout.write(`${ready(running.baseUrl, parsed.positionals)}\n`);
-      // A second signal while closing (npm forwards one, a terminal's Ctrl-C sends the group another) must not
-      // end the process by the default action: it waits for the first close.
+      // The handlers are in place before the ready line: whoever reads it may signal at once, and a signal that
+      // arrived before them would end the process by the default action. A second signal while closing (npm
+      // forwards one, a terminal's Ctrl-C sends the group another) waits for the first close.
       let closing = false;
       const stop = (): void => {
         if (closing) return;
@@ -100,6 +100,7 @@ export async function runServerCommand(
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
+      process.stdout.write(`${ready(running.baseUrl, parsed.positionals)}\n`);
     },
     argv,
   );

@@ -46,6 +46,18 @@ async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
     throw e;
   }
   const readyMs = performance.now() - t0;
+  // The handlers are in place before the banner: whoever reads "Base URL" may signal at once, and a signal that
+  // arrived before them would end the process by the default action, skipping the close. A second signal while
+  // closing (npm forwards one, a terminal's Ctrl-C sends the group another) waits for the first close.
+  let closing = false;
+  const stop = async () => {
+    if (closing) return;
+    closing = true;
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   const { graph } = sandbox;
   console.log(
     `Talent Graph sandbox ready in ${readyMs.toFixed(0)} ms (graph ${sandbox.graphMs.toFixed(0)} ms: ${graph.people.length} people, ${graph.companies.length} companies)`,
@@ -60,13 +72,4 @@ async function launchSandbox(options: Partial<SandboxOptions>): Promise<void> {
   console.log(`\nOrganization UUIDs (X-Service-Org-Id for the platform key):`);
   for (const o of Object.values(ORGS)) console.log(`  ${o.id}  ${o.name}`);
   if (options.requestLog) console.log("\nRequests (one line each; --quiet turns this off):");
-  let closing = false;
-  const stop = async () => {
-    if (closing) return;
-    closing = true;
-    await sandbox.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
 }
