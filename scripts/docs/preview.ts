@@ -155,7 +155,18 @@ export const PREVIEW_COMMAND: CommandSpec = {
 if (isMain(import.meta.url)) {
   await runCommand(PREVIEW_COMMAND, async ({ values }) => {
     const port = portValue(PREVIEW_COMMAND, values.port);
-    let preview: Preview;
+    // The handlers are in place before the start prints its address (a signal sent as soon as it is read would
+    // otherwise end the process by the default action); a second signal while closing waits for the first.
+    let preview: Preview | undefined;
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      if (preview) void preview.close().then(() => process.exit(0));
+      else process.exit(0);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
     try {
       preview = await startPreview({ port, ...(typeof values.spec === "string" ? { spec: values.spec } : {}) });
     } catch (error) {
@@ -163,8 +174,5 @@ if (isMain(import.meta.url)) {
         throw new Error(describeListenError(error, port, "127.0.0.1"), { cause: error });
       throw error;
     }
-    const stop = () => void preview.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
   });
 }
