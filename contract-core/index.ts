@@ -24,7 +24,15 @@ export { exchangeFromFetch, type FetchRequestInfo } from "./fetch.js";
 export { formatError, formatErrors } from "./format.js";
 export * from "./portable.js";
 export { createAjv, createSpecCompiler, type SpecCompiler } from "./ajv.js";
-export { DEFAULT_SPEC_PATH, REPO_ROOT, RUN_TYPESCRIPT, SPEC_ROOT_PATH, SpecLoadError, loadSpec } from "./spec.js";
+export {
+  DEFAULT_SPEC_PATH,
+  REPO_ROOT,
+  RUN_TYPESCRIPT,
+  SPEC_ROOT_PATH,
+  SpecLoadError,
+  loadSpec,
+  openApiDocument,
+} from "./spec.js";
 export { BundleError, REDOCLY_ENV, bundleSpec, redocly } from "./redocly.js";
 export * from "./cli.js";
 export { assertPortFree, portHolder } from "./port-probe.js";

@@ -53,15 +53,20 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
   } catch (e) {
     throw new SpecLoadError(`${path} is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (!isObj(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3.")) {
-    throw new SpecLoadError(
-      `${path} is not an OpenAPI document (it is not an OpenAPI 3.x document: no "openapi: 3.x" field)`,
-    );
-  }
-  if (refsOf(doc).every((ref) => ref.startsWith("#"))) return doc;
+  const spec = openApiDocument(doc, path);
+  if (refsOf(spec).every((ref) => ref.startsWith("#"))) return spec;
   try {
     return bundleSpec(path);
   } catch (e) {
     throw new SpecLoadError((e as Error).message);
   }
+}
+
+/** `doc` when it is an OpenAPI 3.x document; else a SpecLoadError naming `path`. */
+export function openApiDocument(doc: unknown, path: string): OpenApiDocument {
+  if (!isObj(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3."))
+    throw new SpecLoadError(
+      `${path} is not an OpenAPI document (it is not an OpenAPI 3.x document: no "openapi: 3.x" field)`,
+    );
+  return doc;
 }

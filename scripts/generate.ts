@@ -10,7 +10,6 @@ import { stringify } from "yaml";
 import {
   REPO_ROOT,
   SPEC_ROOT_PATH,
-  bundleSpec,
   deref,
   isMain,
   isObj,
@@ -19,6 +18,7 @@ import {
   runCommand,
   type CommandSpec,
 } from "../contract-core/index.js";
+import { bundleFile } from "../contract-core/redocly.js";
 import { renderPolicyDoc } from "./breaking/format.js";
 import { renderExamplesList } from "./examples-list.js";
 import { runtimeSpec } from "./build/runtime-spec.js";
@@ -46,7 +46,7 @@ export async function generate(outDir?: string): Promise<string[]> {
     const file = GENERATED_FILES.find((f) => f.name === name)!;
     return outDir ? join(outDir, name) : join(repoRoot, file.committed);
   };
-  const bundled = bundleSpec(SPEC_ROOT_PATH);
+  const bundled = (await bundleFile(SPEC_ROOT_PATH, { configDir: repoRoot })).doc;
   const doc = { "x-generated": NOTICE, ...bundled };
   mkdirSync(outDir ?? join(repoRoot, "generated"), { recursive: true });
   writeFileSync(target("openapi.json"), JSON.stringify(doc, null, 2) + "\n");

@@ -33,7 +33,11 @@ export interface Report {
 
 /** Compares two spec files. An input that cannot be read, parsed or bundled throws SpecLoadError naming it. */
 export function compareSpecFiles(baseFile: string, headFile: string): Report {
-  const [base, head] = [loadSpec(baseFile), loadSpec(headFile)];
+  return compareSpecs(loadSpec(baseFile), loadSpec(headFile));
+}
+
+/** Compares two bundled documents. */
+export function compareSpecs(base: Obj, head: Obj): Report {
   const changes = detectChanges(base, head);
   const notes: string[] = [];
   const breaking = changes.filter((c) => c.breaking);

@@ -1,15 +1,15 @@
 /**
  * The spec's history from git: the first-parent commits that touched `spec/`, each revision's files read from git
- * objects (a `git ls-tree` each, then one `git cat-file --batch` for them all) and bundled in-process with Redocly's
- * openapi-core through a resolver that reads those files instead of the disk. The bundle equals the CLI's (`npm run generate`); the
- * changelog test checks it. Git's output is read in a form commit text cannot forge (NUL-terminated fields, each
- * checked), and a revision reaches git only after `--end-of-options`, checked by `revisionArg`.
+ * objects (a `git ls-tree` each, then one `git cat-file --batch` for them all) and bundled in-process from those
+ * files (contract-core's bundleFile, which gives the CLI's bundle). Git's output is read in a form commit text
+ * cannot forge (NUL-terminated fields, each checked), and a revision reaches git only after `--end-of-options`,
+ * checked by `revisionArg`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { BaseResolver, type Config, Source, bundle, loadConfig } from "@redocly/openapi-core";
 import { type Obj, controlCharacters, isObj } from "../../contract-core/index.js";
+import { bundleFile } from "../../contract-core/redocly.js";
 import { parseConsumerContract, type ConsumerContract } from "../../contract-core/consumer-contract.js";
 
 export const SPEC_DIR = "spec";
@@ -186,63 +186,24 @@ function listOnDisk(cwd: string, dir: string): string[] {
   return files;
 }
 
-/** Reads `$ref`d files from a map of repository paths instead of the disk (remote URLs are refused). */
-class FilesResolver extends BaseResolver {
-  declare private readonly root: string;
-  declare private readonly files: Map<string, string>;
-  /** The repository paths read, in order. */
-  readonly read: string[] = [];
-
-  constructor(root: string, files: Map<string, string>) {
-    super();
-    this.root = root;
-    this.files = files;
-  }
-
-  override async loadExternalRef(absoluteRef: string): Promise<Source> {
-    const rel = path.relative(this.root, absoluteRef).split(path.sep).join("/");
-    const body = this.files.get(rel);
-    if (body === undefined) throw new Error(`${rel} does not exist in this revision`);
-    this.read.push(rel);
-    return new Source(absoluteRef, body.replace(/\r\n/g, "\n"));
-  }
-}
-
-let configs: Map<string, Promise<Config>> | undefined;
-/** The repository's Redocly configuration (redocly.yaml at `cwd`, as the CLI reads it), loaded once per run. */
-function redoclyConfig(cwd: string): Promise<Config> {
-  configs ??= new Map();
-  let config = configs.get(cwd);
-  if (!config) {
-    const file = path.join(cwd, "redocly.yaml");
-    config = existsSync(file) ? loadConfig({ configPath: file }) : loadConfig();
-    configs.set(cwd, config);
-  }
-  return config;
-}
-
 /** Bundles `spec/openapi.yaml` of a revision's files in-process; throws naming the revision when it cannot. */
 export async function bundleFiles(cwd: string, files: Map<string, string>, label: string): Promise<Obj> {
   return (await bundleWithSources(cwd, files, label)).doc;
 }
 
-/** bundleFiles, and the files the bundle was made from. */
+/** bundleFiles, and the files (repository paths) the bundle was made from. */
 async function bundleWithSources(
   cwd: string,
   files: Map<string, string>,
   label: string,
 ): Promise<{ doc: Obj; read: string[] }> {
   const root = path.resolve(cwd);
-  const resolver = new FilesResolver(root, files);
-  const result = await bundle({
-    ref: path.join(root, SPEC_ROOT),
-    config: await redoclyConfig(cwd),
-    externalRefResolver: resolver,
+  const { doc, read } = await bundleFile(path.join(root, SPEC_ROOT), {
+    files: { dir: root, files },
+    configDir: root,
+    label: `${SPEC_ROOT} at ${label}`,
   });
-  const unresolved = result.problems.filter((p) => p.severity === "error");
-  if (unresolved.length > 0 || !isObj(result.bundle.parsed))
-    throw new Error(`cannot bundle ${SPEC_ROOT} at ${label}: ${unresolved[0]?.message ?? "not an object"}`);
-  return { doc: result.bundle.parsed, read: resolver.read };
+  return { doc, read: read.map((file) => path.relative(root, file).split(path.sep).join("/")) };
 }
 
 /** What a revision is read from: its spec files, its recordings and its consumer contracts. */

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { REPO_ROOT, bundleSpec, controlCharacters } from "../../contract-core/index.js";
+import { REPO_ROOT, controlCharacters } from "../../contract-core/index.js";
+import { bundleFile } from "../../contract-core/redocly.js";
 import { buildDocs } from "../docs/build.js";
 import { markdownStructure, strictXml } from "../escape/judges.js";
 import type { OpenApiDoc } from "../docs/openapi.js";
@@ -98,7 +99,7 @@ describe("a scratch history with a hostile pull request's payloads", () => {
 
   it("builds the reference and the changelog; the feed is XML 1.0 to a strict parser, its payloads shown", async () => {
     const out = path.join(dir, "dist");
-    const doc = bundleSpec(path.join(dir, "spec/openapi.yaml")) as OpenApiDoc;
+    const doc = (await bundleFile(path.join(dir, "spec/openapi.yaml"))).doc as OpenApiDoc;
     await buildDocs({ doc, outFile: path.join(out, "index.html") });
     const result = await changelog();
     expect(result.entries).toBe(subjects.length + 1);

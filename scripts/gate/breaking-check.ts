@@ -1,15 +1,16 @@
 /**
- * The gate's breaking-change check: the working tree's spec against the spec at a base commit (read with
- * `git archive`), with the reviewed markers of breaking-markers.ts applied.
+ * The gate's breaking-change check: the working tree's spec against the spec at a base commit (its files read
+ * from git objects, both bundled in-process), with the reviewed markers of breaking-markers.ts applied.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { SpecLoadError } from "../../contract-core/index.js";
-import { type Change, type Report, compareSpecFiles, needsReview } from "../breaking/breaking.js";
+import { SpecLoadError, openApiDocument } from "../../contract-core/index.js";
+import { BundleError, bundleFile } from "../../contract-core/redocly.js";
+import { type Change, type Report, compareSpecs, needsReview } from "../breaking/breaking.js";
+import { filesAt } from "../changelog/history.js";
 import { applyMarkers, isMajorBump, parseMarkers } from "./breaking-markers.js";
 
 const run = promisify(execFile);
@@ -83,43 +84,49 @@ export async function breakingCheck(args: { cwd: string; base: ResolvedBase }): 
   if ("skip" in base) return done("skip", base.skip);
   if ("error" in base) return done("fail", base.error);
   const short = base.sha.slice(0, 7);
-  if ((await git(cwd, "cat-file", "-e", `${base.sha}:${specRoot}`)) === undefined)
+  const baseFiles = filesAt(cwd, base.sha, [dirname(specRoot)]);
+  if (!baseFiles.has(specRoot))
     return done("skip", `${specRoot} does not exist at ${base.label} (${short}): nothing to compare`);
   const headRoot = join(cwd, specRoot);
   if (!existsSync(headRoot)) return done("fail", `${specRoot} is missing from the working tree`);
 
-  const work = await mkdtemp(join(tmpdir(), "gate-base-"));
+  let report: Report;
   try {
-    await extractCommit(cwd, base.sha, work, [dirname(specRoot)]);
-    let report: Report;
-    try {
-      report = compareSpecFiles(join(work, specRoot), headRoot);
-    } catch (e) {
-      if (e instanceof SpecLoadError) return done("fail", e.message.replaceAll(work, `<${base.label}>`));
-      throw e;
-    }
-    outcome.report = report;
-    outcome.notes.push(...report.notes);
-    const markerPath = join(cwd, markerFile);
-    const markers = existsSync(markerPath)
-      ? parseMarkers(await readFile(markerPath, "utf8"))
-      : { entries: [], errors: [] };
-    if (markers.errors.length > 0) {
-      outcome.notes.push(...markers.errors.map((e) => `${markerFile} ${e}`));
-      outcome.blocking = report.breaking;
-      return done("fail", `${markerFile} has malformed entries`);
-    }
-    const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
-    const bump = isMajorBump(version(report.base), version(report.head));
-    Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump));
-    // An unclassified change is breaking until a reviewer marks it: it blocks like one, and the note says so.
-    const review = report.breaking.filter(needsReview).length;
-    const counts = `${report.breaking.length} breaking${review > 0 ? ` (${review} need review)` : ""}, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
-    if (outcome.blocking.length > 0)
-      return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
-    const accepted = outcome.accepted.length;
-    return done("pass", accepted > 0 ? `${counts}; ${accepted} accepted by a reviewed marker` : counts);
-  } finally {
-    await rm(work, { recursive: true, force: true });
+    const [baseDoc, headDoc] = await Promise.all([
+      bundleFile(join(cwd, specRoot), {
+        files: { dir: cwd, files: baseFiles },
+        configDir: cwd,
+        label: `${specRoot} at ${base.label}`,
+      }),
+      bundleFile(headRoot, { configDir: cwd, label: specRoot }),
+    ]);
+    report = compareSpecs(
+      openApiDocument(baseDoc.doc, `${specRoot} at ${base.label}`),
+      openApiDocument(headDoc.doc, specRoot),
+    );
+  } catch (e) {
+    if (e instanceof BundleError || e instanceof SpecLoadError) return done("fail", e.message);
+    throw e;
   }
+  outcome.report = report;
+  outcome.notes.push(...report.notes);
+  const markerPath = join(cwd, markerFile);
+  const markers = existsSync(markerPath)
+    ? parseMarkers(await readFile(markerPath, "utf8"))
+    : { entries: [], errors: [] };
+  if (markers.errors.length > 0) {
+    outcome.notes.push(...markers.errors.map((e) => `${markerFile} ${e}`));
+    outcome.blocking = report.breaking;
+    return done("fail", `${markerFile} has malformed entries`);
+  }
+  const version = (doc: Record<string, unknown>) => (doc.info as { version?: unknown } | undefined)?.version;
+  const bump = isMajorBump(version(report.base), version(report.head));
+  Object.assign(outcome, applyMarkers(report.breaking, markers.entries, bump));
+  // An unclassified change is breaking until a reviewer marks it: it blocks like one, and the note says so.
+  const review = report.breaking.filter(needsReview).length;
+  const counts = `${report.breaking.length} breaking${review > 0 ? ` (${review} need review)` : ""}, ${report.nonBreaking.length} non-breaking change(s) vs ${base.label} (${short})`;
+  if (outcome.blocking.length > 0)
+    return done("fail", `${outcome.blocking.length} unmarked breaking change(s); ${counts}`);
+  const accepted = outcome.accepted.length;
+  return done("pass", accepted > 0 ? `${counts}; ${accepted} accepted by a reviewed marker` : counts);
 }

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { ConsumerContractError, parseConsumerContract } from "../../contract-core/consumer-contract.js";
-import { bundleSpec } from "../../contract-core/index.js";
+import { bundleFile } from "../../contract-core/redocly.js";
 import { operationKey } from "../breaking/breaking.js";
 import { checkConsumerContract, type ConsumerProblem } from "../consumers/check.js";
 import { markdownText } from "../escape/markdown.js";
@@ -79,7 +79,7 @@ export async function consumersCheck(cwd: string, { files }: { files?: string[] 
   }
   let doc: Record<string, unknown>;
   try {
-    doc = bundleSpec(join(cwd, "spec", "openapi.yaml"));
+    doc = (await bundleFile(join(cwd, "spec", "openapi.yaml"), { configDir: cwd })).doc;
   } catch (e) {
     return fail(`cannot bundle the spec: ${(e as Error).message}`);
   }

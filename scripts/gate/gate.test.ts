@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import {
   DEFAULT_SPEC_PATH,
   REPO_ROOT,
@@ -28,6 +28,7 @@ import { judgeCoverage } from "./coverage-check.js";
 import { parseArgs, runGate } from "./cli.js";
 import { GIT_ENV } from "./git-test-env.js";
 import { renderSummary } from "./summary.js";
+import { traceCheck } from "./trace-check.js";
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -174,6 +175,49 @@ describe("breaking check in a temporary git repository", () => {
     expect(child.stdout).toContain('response property "headline" removed');
     expect(child.stdout).toContain("- `response-property-removed` `getPerson`");
     expect(await readFile(summaryFile, "utf8")).toContain('response property "headline" removed');
+  });
+});
+
+describe("trace check against a base commit in a temporary git repository", () => {
+  // The repository's spec/ and bundle, committed: the base's bundle and trace file are read from git objects.
+  it("lists the statements whose spec elements changed since the base, and takes the trace entries that changed as touched", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gate-trace-repo-"));
+    const git = async (...args: string[]) => (await run("git", args, { cwd: dir, env: GIT_ENV })).stdout.trim();
+    const edit = async (file: string, from: string, to: string) => {
+      const text = await readFile(join(dir, file), "utf8");
+      if (!text.includes(from)) throw new Error(`${file} does not contain ${from}`);
+      await writeFile(join(dir, file), text.replace(from, to));
+    };
+    try {
+      await cp(join(REPO_ROOT, "spec"), join(dir, "spec"), { recursive: true });
+      await cp(DEFAULT_SPEC_PATH, join(dir, "generated", "openapi.json"));
+      // Two of the trace's entries; the traced one's check is a scratch test file (the real ones are not here).
+      const { statements } = parse(await readFile(join(dir, "spec", "trace.yaml"), "utf8")) as {
+        statements: { id: string; checks?: string[] }[];
+      };
+      const kept = ["introduction/the-service-is-called-f8d0f4", "post-targets-create-target/input-b71439"];
+      const entries = statements
+        .filter((e) => kept.includes(e.id))
+        .map((e) => (e.checks ? { ...e, checks: ["checks.test.ts > the input limit"] } : e));
+      expect(entries.map((e) => e.id)).toEqual(kept);
+      await writeFile(join(dir, "spec", "trace.yaml"), stringify({ statements: entries }));
+      await writeFile(join(dir, "checks.test.ts"), 'it("the input limit", () => {});\n');
+      await git("init", "-q", "-b", "main");
+      await git("add", "-A");
+      await git("commit", "-q", "-m", "the contract");
+      const base = await resolveBase(dir, "HEAD");
+      const unchanged = await traceCheck(dir, base, { prove: false });
+      expect(unchanged.note).toMatch(/; 0 to re-read; prove: no entry touched$/);
+      // One entry's reason reworded: that entry is touched, no statement's spec element changed.
+      await edit("spec/trace.yaml", "a naming convention of the document", "a naming convention");
+      expect((await traceCheck(dir, base, { prove: false })).note).toMatch(/; 0 to re-read; prove: not run$/);
+      await edit("spec/components/schemas/CreateTargetRequest.yaml", "maxLength: 400", "maxLength: 500");
+      const changed = await traceCheck(dir, base, { prove: false });
+      expect(changed.note).toMatch(/; [1-9]\d* to re-read; prove: not run$/);
+      expect(changed.markdown).toContain("`post-targets-create-target/input-b71439`");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

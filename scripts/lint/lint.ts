@@ -12,13 +12,13 @@ import {
   REDOCLY_ENV,
   REPO_ROOT as repoRoot,
   SPEC_ROOT_PATH,
-  bundleSpec,
   escapeLogText,
   isMain,
   runCommand,
   type CommandSpec,
   type ParsedCommandLine,
 } from "../../contract-core/index.js";
+import { bundleFile } from "../../contract-core/redocly.js";
 import { runEslint } from "./eslint.js";
 
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
@@ -209,7 +209,7 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   problems += report("spectral (root layout)", await runSpectral(rootRuleset, readFileSync(root, "utf8"), root));
   problems += report(
     "spectral (bundle: spectral:oas + OWASP + house rules)",
-    await runSpectral(bundleRuleset, bundleSpec(root), "openapi.json"),
+    await runSpectral(bundleRuleset, (await bundleFile(root, { configDir: repoRoot })).doc, "openapi.json"),
   );
   const files = positionals.length > 0 ? positionals : undefined;
   for (const step of codeLintSteps(files, values["eslint-all"] === true, files ? undefined : projectFiles())) {

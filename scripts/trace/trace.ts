@@ -54,7 +54,12 @@ export const TRACE_FILE = "spec/trace.yaml";
 
 /** Reads spec/trace.yaml: `statements:` a list of entries. Throws naming the file on a malformed entry. */
 export function loadTrace(file: string): TraceEntry[] {
-  const doc = parse(readFileSync(file, "utf8")) as { statements?: unknown } | null;
+  return parseTrace(readFileSync(file, "utf8"), file);
+}
+
+/** The entries of a trace file's text; `file` names it in the errors. */
+export function parseTrace(text: string, file: string): TraceEntry[] {
+  const doc = parse(text) as { statements?: unknown } | null;
   const list = doc?.statements;
   if (!Array.isArray(list)) throw new Error(`${file}: expected a top-level "statements" list`);
   const seen = new Set<string>();
