@@ -32,6 +32,7 @@ export {
   SpecLoadError,
   loadSpec,
   openApiDocument,
+  readSpec,
 } from "./spec.js";
 export { BundleError, REDOCLY_ENV, bundleSpec, redocly } from "./redocly.js";
 export * from "./cli.js";

@@ -40,6 +40,20 @@ export class SpecLoadError extends InputError {
  * `$ref`s to other files) is bundled with Redocly first, so the result has only local `$ref`s.
  */
 export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
+  const { doc, split } = readSpec(path);
+  if (!split) return doc;
+  try {
+    return bundleSpec(path);
+  } catch (e) {
+    throw new SpecLoadError((e as Error).message);
+  }
+}
+
+/**
+ * A spec file read, parsed and checked as loadSpec does, not bundled: `split` when it has `$ref`s to other files
+ * (a caller that can wait bundles it in-process, redocly.ts's bundleFile).
+ */
+export function readSpec(path: string): { doc: OpenApiDocument; split: boolean } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -54,12 +68,7 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): OpenApiDocument {
     throw new SpecLoadError(`${path} is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`);
   }
   const spec = openApiDocument(doc, path);
-  if (refsOf(spec).every((ref) => ref.startsWith("#"))) return spec;
-  try {
-    return bundleSpec(path);
-  } catch (e) {
-    throw new SpecLoadError((e as Error).message);
-  }
+  return { doc: spec, split: !refsOf(spec).every((ref) => ref.startsWith("#")) };
 }
 
 /** `doc` when it is an OpenAPI 3.x document; else a SpecLoadError naming `path`. */

@@ -7,12 +7,14 @@ import {
   type Obj,
   SpecLoadError,
   isMain,
-  loadSpec,
+  openApiDocument,
   parseCommandLine,
+  readSpec,
   usageError,
   UsageError,
   type CommandSpec,
 } from "../../contract-core/index.js";
+import { BundleError, bundleFile } from "../../contract-core/redocly.js";
 import { detectChanges } from "./differ.js";
 import { formatText, policyMarkdown } from "./format.js";
 import type { Change } from "./policy.js";
@@ -32,8 +34,20 @@ export interface Report {
 }
 
 /** Compares two spec files. An input that cannot be read, parsed or bundled throws SpecLoadError naming it. */
-export function compareSpecFiles(baseFile: string, headFile: string): Report {
-  return compareSpecs(loadSpec(baseFile), loadSpec(headFile));
+export async function compareSpecFiles(baseFile: string, headFile: string): Promise<Report> {
+  const [base, head] = await Promise.all([loadSpecFile(baseFile), loadSpecFile(headFile)]);
+  return compareSpecs(base, head);
+}
+
+/** A spec file as loadSpec reads it, a split root bundled in-process. */
+async function loadSpecFile(file: string): Promise<Obj> {
+  const { doc, split } = readSpec(file);
+  if (!split) return doc;
+  try {
+    return openApiDocument((await bundleFile(file)).doc, file);
+  } catch (e) {
+    throw e instanceof BundleError ? new SpecLoadError(e.message) : e;
+  }
 }
 
 /** Compares two bundled documents. */
@@ -69,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     const [baseFile, headFile] = parsed.positionals;
     if (baseFile === undefined || headFile === undefined || parsed.positionals.length > 2)
       throw usageError(BREAKING_COMMAND, "give two specs: the base and the head");
-    const report = compareSpecFiles(baseFile, headFile);
+    const report = await compareSpecFiles(baseFile, headFile);
     const { breaking, nonBreaking, notes } = report;
     console.log(
       parsed.values.json === true ? JSON.stringify({ breaking, nonBreaking, notes }, null, 2) : formatText(report),
