@@ -443,13 +443,13 @@ function measureSamples(section: string) {
  * rendered heading and text. Returns null when the page has no such section (stepTowardsSection).
  */
 async function showSection(page: Page, heading: string): Promise<RenderedOperation[] | null> {
-  const handle = await page.waitForFunction(stepTowardsSection, heading, { polling: "raf" });
+  const handle = await page.waitForFunction(stepTowardsSection, heading, { polling: 60 });
   const found = (await handle.jsonValue()) as RenderedOperation[] | "missing";
   return found === "missing" ? null : found;
 }
 
 /**
- * Runs in the page, one step per animation frame: find the tag section (scrolling down, sections render lazily),
+ * Runs in the page, one step per poll: find the tag section (scrolling down, sections render lazily),
  * expand it, scroll each operation section into view and record it once rendered (Redoc may unmount
  * sections far from the viewport again). Resolves to the recorded operations when none is pending, or to
  * "missing" when the page has no such section.
