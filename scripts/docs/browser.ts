@@ -125,8 +125,6 @@ export interface InspectOptions {
   sampleSections: string[];
   /** Sample languages (their labels in the page) to measure each sample section in; none: as shown. */
   sampleLanguages?: string[];
-  /** Per wait; the first one also covers hydration. */
-  timeoutMs?: number;
   /** The browser (launchChromium) to open the page in: a tab of its own, closed afterwards. */
   browser: LaunchedChromium;
 }
@@ -134,7 +132,6 @@ export interface InspectOptions {
 export type Inspection = Awaited<ReturnType<typeof inspectDocs>>;
 
 export async function inspectDocs(options: InspectOptions) {
-  const timeout = options.timeoutMs ?? 20_000;
   const body = await readFile(options.htmlFile);
   const server = await servePage(0, () => ({ status: 200, body }));
   const url = `${server.origin}/index.html`;
@@ -157,20 +154,20 @@ export async function inspectDocs(options: InspectOptions) {
     const guides = [];
     const layout = [];
     for (const width of options.guideWidths) {
-      const checked = await checkWidth(page, width, options, timeout);
+      const checked = await checkWidth(page, width, options);
       guides.push(checked.guide);
       layout.push(checked.layout);
     }
     const firstSample = options.sampleSections[0];
     const { choices: serverChoices, problem: serverChoicesProblem } = firstSample
-      ? await listServerChoices(page, firstSample, timeout)
+      ? await listServerChoices(page, firstSample)
       : { choices: [], problem: "no sample section given" };
     await page.setViewportSize({ width: 1280, height: 900 });
-    /** Tag heading -> its operations as rendered, in page order; null when the section never rendered. */
+    /** Tag heading -> its operations as rendered, in page order; null when the page has no such section. */
     const sections = new Map<string, RenderedOperation[] | null>();
-    for (const { heading } of options.sections) sections.set(heading, await showSection(page, heading, timeout));
+    for (const { heading } of options.sections) sections.set(heading, await showSection(page, heading));
     const first = options.sections[0];
-    if (first) await showSection(page, first.heading, timeout);
+    if (first && sections.get(first.heading)) await showSection(page, first.heading);
     await fullPageScreenshot(page, options.screenshot);
     const external = requests.filter((request) => !isLocal(request));
     return { url, guides, layout, serverChoices, serverChoicesProblem, requests, external, consoleErrors, sections };
@@ -182,7 +179,7 @@ export async function inspectDocs(options: InspectOptions) {
 
 /**
  * Redoc renders sections only near the viewport, so the viewport grows to the page height (bounded)
- * before the full-page capture; otherwise everything below the fold is blank.
+ * before the capture; otherwise everything below the fold is blank.
  */
 async function fullPageScreenshot(page: Page, file: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 1280;
@@ -195,7 +192,21 @@ async function fullPageScreenshot(page: Page, file: string): Promise<void> {
     await layoutSettled(page, "[data-section-id]");
   }
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: file, fullPage: true });
+  await viewportPng(page, file);
+}
+
+/**
+ * A PNG of the viewport, which the callers size to what they capture. Chromium encodes it for speed (CDP's
+ * `optimizeForSpeed`): a larger file than Playwright's screenshot, for half its CPU on a page 25,000 px tall.
+ */
+async function viewportPng(page: Page, file: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { data } = await cdp.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
+    await writeFile(file, Buffer.from(data, "base64"));
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /**
@@ -235,25 +246,25 @@ const GUIDE_SECTIONS = '[data-section-id^="/section/"]';
  * the title's line count, the top section's text and words the guides' tables break mid-word; and, for each
  * sample section and language, whether the right panel's code samples fit.
  */
-async function checkWidth(page: Page, width: number, options: InspectOptions, timeout: number) {
+async function checkWidth(page: Page, width: number, options: InspectOptions) {
   await page.setViewportSize({ width, height: 900 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForSelector(GUIDE_SECTIONS, { timeout }).catch(() => undefined);
+  await page.waitForSelector(GUIDE_SECTIONS);
   await layoutSettled(page, GUIDE_SECTIONS);
   const top = await page.evaluate(measureTop, GUIDE_SECTIONS);
   const { blocks, overflowing, bottom } = await page.evaluate(measureGuides, GUIDE_SECTIONS);
   const height = Math.min(Math.max(900, Math.ceil(bottom)), MAX_SCREENSHOT_HEIGHT);
   const screenshot = options.guidesScreenshot.replace("{width}", String(width));
   await page.setViewportSize({ width, height });
-  await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width, height } });
+  await viewportPng(page, screenshot);
   await page.setViewportSize({ width, height: 900 });
   const samples = [];
   for (const language of options.sampleLanguages?.length ? options.sampleLanguages : [undefined]) {
     for (const section of options.sampleSections) {
       await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
       const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
-      await page.waitForSelector(selector, { timeout }).catch(() => undefined);
-      if (language) await chooseLanguage(page, section, language, timeout);
+      await page.waitForSelector(selector);
+      if (language) await chooseLanguage(page, section, language);
       await layoutSettled(page, `[data-section-id="${section}"] .panel-request-samples pre`);
       const measured = await page.evaluate(measureSamples, section);
       samples.push({ width, section, language: language ?? "default", ...measured });
@@ -290,42 +301,43 @@ function measureGuides(selector: string) {
 }
 
 /** Picks a sample language in a section's request panel (Redoc keeps the choice for every operation). */
-async function chooseLanguage(page: Page, section: string, language: string, timeout: number): Promise<void> {
+async function chooseLanguage(page: Page, section: string, language: string): Promise<void> {
   const panel = page.locator(`[data-section-id="${section}"] .panel-request-samples`);
   const before =
     (await panel
       .locator("pre")
       .first()
-      .textContent({ timeout })
+      .textContent()
       .catch(() => "")) ?? "";
   const toggle = panel.locator("button", { hasText: /^(curl|Typed client|Payload)$/ }).first();
-  if ((await toggle.textContent({ timeout }).catch(() => ""))?.trim() === language) return;
-  await toggle.click({ timeout });
-  await page.getByRole("menuitem", { name: language, exact: true }).first().click({ timeout });
+  if ((await toggle.textContent().catch(() => ""))?.trim() === language) return;
+  await toggle.click();
+  await page.getByRole("menuitem", { name: language, exact: true }).first().click();
   await page.waitForFunction(
     ({ section, before }) =>
       document.querySelector(`[data-section-id="${section}"] .panel-request-samples pre`)?.textContent !== before,
     { section, before },
-    { timeout },
   );
 }
 
 /**
  * The server selector's entries for an operation (Redoc lists every server with the operation's full URL), or
- * none with the reason (the caller decides whether that is a failure: a test of a broken page expects it).
+ * none with the reason (the caller decides whether that is a failure: a test of a broken page expects it). The
+ * selector is the first menu button of the request panel, rendered with the panel's samples: a panel whose
+ * samples show without one has none, known at once instead of after a wait.
  */
-async function listServerChoices(
-  page: Page,
-  section: string,
-  timeout: number,
-): Promise<{ choices: string[]; problem?: string }> {
+async function listServerChoices(page: Page, section: string): Promise<{ choices: string[]; problem?: string }> {
   await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
+  const panel = page.locator(`[data-section-id="${section}"] .panel-request-samples`);
   try {
-    await page.locator(`[data-section-id="${section}"] .panel-request-samples button`).first().click({ timeout });
+    await panel.locator("pre").first().waitFor();
+    const selector = panel.locator('button[aria-haspopup="menu"]').first();
+    if ((await selector.count()) === 0)
+      return { choices: [], problem: `server selector of ${section}: the request panel has no menu button` };
+    await selector.click();
     // Redoc keeps other operations' closed menus in the page: only the open one is visible.
-    const items = page.locator('[role="menuitem"]:visible', { hasText: "://" });
-    await items.first().waitFor({ timeout });
-    const texts = await items.allInnerTexts();
+    await page.locator('[role="menuitem"]:visible').first().waitFor();
+    const texts = await page.locator('[role="menuitem"]:visible', { hasText: "://" }).allInnerTexts();
     await page.keyboard.press("Escape");
     return { choices: texts.map((text) => text.replace(/\s+/g, " ").trim()) };
   } catch (error) {
@@ -428,29 +440,31 @@ function measureSamples(section: string) {
 
 /**
  * Expands a tag section and brings each of its operations into view, recording each operation's
- * rendered heading and text. Returns null when the section or an operation never rendered in time.
+ * rendered heading and text. Returns null when the page has no such section (stepTowardsSection).
  */
-async function showSection(page: Page, heading: string, timeout: number): Promise<RenderedOperation[] | null> {
-  try {
-    const handle = await page.waitForFunction(stepTowardsSection, heading, { polling: 60, timeout });
-    return (await handle.jsonValue()) || null;
-  } catch {
-    return null;
-  }
+async function showSection(page: Page, heading: string): Promise<RenderedOperation[] | null> {
+  const handle = await page.waitForFunction(stepTowardsSection, heading, { polling: 60 });
+  const found = (await handle.jsonValue()) as RenderedOperation[] | "missing";
+  return found === "missing" ? null : found;
 }
 
 /**
  * Runs in the page, one step per poll: find the tag section (scrolling down, sections render lazily),
  * expand it, scroll each operation section into view and record it once rendered (Redoc may unmount
- * sections far from the viewport again). Resolves to the recorded operations when none is pending.
+ * sections far from the viewport again). Resolves to the recorded operations when none is pending, or to
+ * "missing" when the page has no such section.
  */
-function stepTowardsSection(heading: string): RenderedOperation[] | false {
+function stepTowardsSection(heading: string): RenderedOperation[] | "missing" | false {
   const page = window as unknown as { __docsSeen?: Record<string, RenderedOperation> };
   const seen = (page.__docsSeen ??= {});
   const sections = [...document.querySelectorAll<HTMLElement>("[data-section-id]")];
   const headingOf = (element: Element) => element.querySelector("h1, h2")?.textContent?.trim();
   const tag = sections.find((element) => headingOf(element) === heading);
   if (!tag) {
+    // Redoc's markup comes with the page (it hydrates it): every tag is in the navigation from the start, and a
+    // heading that is neither a section's nor in the navigation never renders. A page without sections is loading.
+    const listed = document.querySelector(".menu-content")?.textContent?.includes(heading) ?? false;
+    if (sections.length > 0 && !listed) return "missing";
     const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
     window.scrollTo(0, atBottom ? 0 : window.scrollY + window.innerHeight * 0.8);
     return false;

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
+import { threadId } from "node:worker_threads";
 import path from "node:path";
 import { SAMPLE_LANGUAGES } from "./code-samples.js";
 import { listOperations, type OpenApiDoc } from "./openapi.js";
@@ -101,7 +102,8 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const html = withReferenceCsp(tryIt ? withTryIt(page, tryIt) : page, [...serverOrigins(doc), ...CUSTOM_TARGETS]);
     assertOffline(html);
     await mkdir(path.dirname(outFile), { recursive: true });
-    const partial = `${outFile}.${process.pid}.tmp`;
+    // A file per process and thread: builds running at once (the test workers, say) each rename a whole page.
+    const partial = `${outFile}.${process.pid}-${threadId}.tmp`;
     await writeFile(partial, html);
     await rename(partial, outFile);
     await writeDownloads(source, path.dirname(outFile));

@@ -40,10 +40,16 @@ describe("the pages in a browser, under their policies", () => {
   let browser: LaunchedChromium | undefined;
   let server: PageServer | undefined;
   beforeAll(async () => {
-    await ensureBuilt();
     dir = mkdtempSync(path.join(tmpdir(), "docs-csp-"));
-    await buildChangelog({ outDir: dir });
-    await writeTracePage(path.join(dir, "index.html"));
+    // The browser starts while the pages are written, and is kept for afterAll even when a page fails to build.
+    const [launched, ...built] = await Promise.allSettled([
+      launchChromium(),
+      ensureBuilt(),
+      buildChangelog({ outDir: dir }),
+      writeTracePage(path.join(dir, "index.html")),
+    ]);
+    if (launched.status === "fulfilled") browser = launched.value;
+    for (const step of [launched, ...built]) if (step.status === "rejected") throw step.reason;
     const files: Record<string, string> = {
       [`/${PAGE_FILE}`]: PAGE_FILE,
       [`/${FEED_FILE}`]: FEED_FILE,
@@ -61,7 +67,6 @@ describe("the pages in a browser, under their policies", () => {
         return true;
       },
     );
-    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -272,7 +272,6 @@ describe("the browser check catches a leaking page (negative)", () => {
       guidesScreenshot: path.join(dir, "guides-{width}.png"),
       sections: [{ heading: "No such section" }],
       sampleSections: ["/x/op"],
-      timeoutMs: 1_500,
       browser,
     });
   });

@@ -23,24 +23,29 @@ export const DOCS_COMMAND: CommandSpec = {
 };
 
 await runCommand(DOCS_COMMAND, async ({ values }) => {
-  const result = await buildDocs({
-    specPath: String(values.spec),
-    outFile: String(values.out),
-    ...(typeof values.title === "string" ? { title: values.title } : {}),
-  });
+  const outFile = path.resolve(String(values.out));
+  // The three are independent: the trace page and the changelog are written while Redocly renders the reference.
+  // The changelog reads the spec's git history: a copy of the sources without it gets the reference only.
+  const [result, trace, changelog] = await Promise.all([
+    buildDocs({
+      specPath: String(values.spec),
+      outFile,
+      ...(typeof values.title === "string" ? { title: values.title } : {}),
+    }),
+    writeTracePage(outFile),
+    hasCommit(ROOT, "HEAD") ? buildChangelog({ outDir: path.dirname(outFile) }) : undefined,
+  ]);
   // A warning quotes the spec: its control characters are shown, never sent to the terminal.
   for (const warning of result.warnings) console.warn(`warning: ${escapeTerminalText(warning)}`);
-  console.log(`Trace: ${displayPath(await writeTracePage(result.outFile))}`);
+  console.log(`Trace: ${displayPath(trace)}`);
   console.log(
     `Docs: ${displayPath(result.outFile)} (${result.bytes} bytes, ${result.operations} operations, ` +
       `${result.shapeNotShown.size} with shapes not shown)`,
   );
-  // The changelog reads the spec's git history: a copy of the sources without it gets the reference only.
-  if (!hasCommit(ROOT, "HEAD")) {
+  if (!changelog) {
     console.warn("warning: no changelog: this folder is not a git checkout, and the changelog reads its history");
     return;
   }
-  const changelog = await buildChangelog({ outDir: path.dirname(result.outFile) });
   if (changelog.shallow) console.warn(changelog.shallow);
   console.log(
     `Changelog: ${displayPath(changelog.page)} and ${displayPath(changelog.feed)} (${changelog.entries} entries)`,

@@ -73,15 +73,15 @@ type AnyHandler = (
 ) => Promise<UntypedReply> | UntypedReply;
 type Wrap = (handler: AnyHandler) => AnyHandler;
 
-/** The sandbox's areas with the handler of one operation wrapped (or every handler, with "*"). */
-function wrapped(operationId: OperationId | "*", wrap: Wrap): Area[] {
+/** The sandbox's areas with the handlers of the named operations wrapped (or every handler, with "*"). */
+function wrapped(wraps: Partial<Record<OperationId | "*", Wrap>>): Area[] {
   return areas.map((area) => ({
     ...area,
     handlers: Object.fromEntries(
-      Object.entries(area.handlers).map(([op, h]) => [
-        op,
-        operationId === "*" || op === operationId ? wrap(h as AnyHandler) : h,
-      ]),
+      Object.entries(area.handlers).map(([op, h]) => {
+        const wrap = wraps["*"] ?? wraps[op as OperationId];
+        return [op, wrap ? wrap(h as AnyHandler) : h];
+      }),
     ) as Area["handlers"],
   }));
 }
@@ -131,7 +131,7 @@ describe("npm run workflows against the sandbox", () => {
   };
 
   beforeAll(async () => {
-    sandbox = await startSandbox(SANDBOX, wrapped("*", record));
+    sandbox = await startSandbox(SANDBOX, wrapped({ "*": record }));
     // Enough stored diffs for a polling pass of several pages (limit 25).
     const res = await fetch(`${sandbox.origin}/__sandbox/events/emit`, {
       method: "POST",
@@ -185,59 +185,60 @@ describe("npm run workflows against the sandbox", () => {
 });
 
 describe("a sandbox that breaks the reference fails the matching workflow", () => {
-  it("a company Target that is not reused: company-target-reuse fails at createAgain (202, not 200)", async () => {
-    // Company Targets whose job did not fail are hidden from createTarget's lookup, so it creates another.
-    const neverReuse: Wrap = (create) => (req, ctx) => {
-      if (req.org.has(targetsSlice))
-        for (const t of targetsOf(req.org))
-          if (t.kind === "company" && latestJob(t)?.status !== "failed") t.company_key = `retired:${t.id}`;
-      return create(req, ctx);
-    };
-    const broken = await startSandbox(SANDBOX, wrapped("createTarget", neverReuse));
-    try {
-      const { code, log, output } = await runLogged(broken, "not-reused", [
-        join(WORKFLOWS_DIR, "company-target.arazzo.yaml"),
-      ]);
-      expect(code).not.toBe(0);
-      // A failed run keeps Respect's log (where the failing check is), then the verdict.
-      const summary = summarize({ code, output }, broken.baseUrl);
-      expect(summary.startsWith(output.trimEnd())).toBe(true);
-      expect(summary).toMatch(/^✘ company-target\.arazzo\.yaml: Workflows: \d+ passed, 1 failed/m);
-      const [reuse, afterFailure] = workflowsIn(log, "company-target.arazzo.yaml");
-      expect(reuse).toMatchObject({ workflowId: "company-target-reuse", status: "error" });
-      expect(failedSteps(reuse!)).toEqual([
-        expect.objectContaining({
-          stepId: "createAgain",
-          statusCode: 202,
-          failed: expect.arrayContaining(["$statusCode == 200"]),
-        }),
-      ]);
-      expect(afterFailure).toMatchObject({ workflowId: "company-target-after-failure", status: "success" });
-    } finally {
-      await broken.close();
-    }
+  // One sandbox breaks two statements and one Respect run takes the two workflow files they concern: each
+  // file's workflows fail exactly where their own statement is broken, the other breakage leaves them alone.
+  // Company Targets whose job did not fail are hidden from createTarget's lookup, so it creates another.
+  const neverReuse: Wrap = (create) => (req, ctx) => {
+    if (req.org.has(targetsSlice))
+      for (const t of targetsOf(req.org))
+        if (t.kind === "company" && latestJob(t)?.status !== "failed") t.company_key = `retired:${t.id}`;
+    return create(req, ctx);
+  };
+  const leak: Wrap = (read) => async (req, ctx) => {
+    const reply = await read(req, ctx);
+    const body = reply.body as unknown as { data: Record<string, unknown> };
+    return { ...reply, body: { data: { ...body.data, webhook_secret: WEBHOOK_SECRET } } };
+  };
+  let broken: RunningSandbox;
+  let run: Awaited<ReturnType<typeof runLogged>>;
+  beforeAll(async () => {
+    broken = await startSandbox(SANDBOX, wrapped({ createTarget: neverReuse, getNotificationPreferences: leak }));
+    run = await runLogged(broken, "broken", [
+      join(WORKFLOWS_DIR, "company-target.arazzo.yaml"),
+      join(WORKFLOWS_DIR, "preferences.arazzo.yaml"),
+    ]);
+  });
+  afterAll(async () => broken?.close());
+
+  it("a company Target that is not reused: company-target-reuse fails at createAgain (202, not 200)", () => {
+    const { code, log, output } = run;
+    expect(code).not.toBe(0);
+    // A failed run keeps Respect's log (where the failing check is), then the verdict.
+    const summary = summarize({ code, output }, broken.baseUrl);
+    expect(summary.startsWith(output.trimEnd())).toBe(true);
+    expect(summary).toMatch(/^✘ company-target\.arazzo\.yaml: Workflows: \d+ passed, 1 failed/m);
+    const [reuse, afterFailure] = workflowsIn(log, "company-target.arazzo.yaml");
+    expect(reuse).toMatchObject({ workflowId: "company-target-reuse", status: "error" });
+    expect(failedSteps(reuse!)).toEqual([
+      expect.objectContaining({
+        stepId: "createAgain",
+        statusCode: 202,
+        failed: expect.arrayContaining(["$statusCode == 200"]),
+      }),
+    ]);
+    expect(afterFailure).toMatchObject({ workflowId: "company-target-after-failure", status: "success" });
   });
 
-  it("a preferences read that returns the webhook secret: webhook-secret-never-returned fails at readPreferences", async () => {
-    const leak: Wrap = (read) => async (req, ctx) => {
-      const reply = await read(req, ctx);
-      const body = reply.body as unknown as { data: Record<string, unknown> };
-      return { ...reply, body: { data: { ...body.data, webhook_secret: WEBHOOK_SECRET } } };
-    };
-    const broken = await startSandbox(SANDBOX, wrapped("getNotificationPreferences", leak));
-    try {
-      const { code, log } = await runLogged(broken, "leaks", [join(WORKFLOWS_DIR, "preferences.arazzo.yaml")]);
-      expect(code).not.toBe(0);
-      const [workflow] = workflowsIn(log, "preferences.arazzo.yaml");
-      expect(failedSteps(workflow!)).toEqual([
-        expect.objectContaining({
-          stepId: "readPreferences",
-          failed: expect.arrayContaining([expect.stringContaining("!@.data.webhook_secret")]),
-        }),
-      ]);
-    } finally {
-      await broken.close();
-    }
+  it("a preferences read that returns the webhook secret: webhook-secret-never-returned fails at readPreferences", () => {
+    const { code, log } = run;
+    expect(code).not.toBe(0);
+    const [workflow] = workflowsIn(log, "preferences.arazzo.yaml");
+    expect(failedSteps(workflow!)).toEqual([
+      expect.objectContaining({
+        stepId: "readPreferences",
+        failed: expect.arrayContaining([expect.stringContaining("!@.data.webhook_secret")]),
+      }),
+    ]);
   });
 });
 
