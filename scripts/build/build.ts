@@ -10,6 +10,8 @@
  *   bin       scripts/build/bin-entry.ts bundled into <dir>/bin/ (buildBin), the spec at <dir>/generated/openapi.json.
  * The declarations import the generated OpenAPI types (generated/schema.d.ts); tsc does not emit .d.ts
  * inputs, so every declaration file of the project they use is copied to the same relative place under <dir>.
+ * The whole build (buildPackage) compiles the three exports in one tsc program, so what they share is read,
+ * type-checked and emitted once.
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire, registerHooks } from "node:module";
@@ -69,20 +71,41 @@ export interface BuildOptions {
   typeCheck?: boolean;
 }
 
-interface EmitOptions {
-  outDir: string;
-  typeCheck: boolean;
-  /** Source files to compile (default: the config's files). */
+/** One export's share of the tsc output. */
+interface Part {
+  /** Source files it compiles (default: the config's files). */
   rootNames?: string[];
-  /** Keep only the declarations (the ./msw code is esbuild's bundle). */
+  /** Keep only the declarations (the code is esbuild's bundle). */
   declarationOnly?: boolean;
-  /** Folders of outDir this build owns (emptied first). */
+  /** Folders of outDir it owns (emptied first). */
   owns: string[];
   required: string[];
 }
 
-/** One tsc emit with client/tsconfig.build.json's options, plus the project's .d.ts inputs it uses. */
-function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, required }: EmitOptions): string[] {
+const CLIENT_PART: Part = {
+  owns: ["client", "generated", "contract-core"],
+  required: ["client/index.js", "client/index.d.ts"],
+};
+const VALIDATE_PART: Part = {
+  rootNames: [path.join(ROOT, VALIDATE_ENTRY)],
+  declarationOnly: true,
+  owns: ["client-validate"],
+  required: [VALIDATE_ENTRY.replace(/\.ts$/, ".d.ts")],
+};
+const MSW_PART: Part = {
+  rootNames: [path.join(ROOT, MSW_ENTRY)],
+  declarationOnly: true,
+  owns: ["msw", "mocks"],
+  required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
+};
+
+/**
+ * One tsc program for the parts, with client/tsconfig.build.json's options: the files they share (the generated
+ * types, the contract core, the DOM library) are read and type-checked once, and one emit writes them all. A
+ * file's JavaScript is written when a part that keeps code reaches it; declarations always. Then the project's
+ * .d.ts inputs the program uses, copied.
+ */
+function emit(outDir: string, typeCheck: boolean, parts: Part[]): { files: string[]; program: ts.Program } {
   const ts = compiler();
   const parsed = ts.getParsedCommandLineOfConfigFile(
     CONFIG,
@@ -97,12 +120,35 @@ function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, req
   if (!parsed) throw new Error(`cannot read ${CONFIG}`);
   if (parsed.errors.length > 0) throw new Error(formatDiagnostics(parsed.errors));
 
-  for (const dir of owns) rmSync(path.join(outDir, dir), { recursive: true, force: true });
-  const program = ts.createProgram(rootNames ?? parsed.fileNames, parsed.options);
+  for (const dir of parts.flatMap((p) => p.owns)) rmSync(path.join(outDir, dir), { recursive: true, force: true });
+  const rootsOf = (part: Part) => part.rootNames ?? parsed.fileNames;
+  // The programs share one parse of each file: the code parts' programs only say which files they reach.
+  const host = ts.createCompilerHost(parsed.options);
+  const parsedFiles = new Map<string, ts.SourceFile | undefined>();
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, ...rest) => {
+    if (!parsedFiles.has(fileName)) parsedFiles.set(fileName, getSourceFile(fileName, ...rest));
+    return parsedFiles.get(fileName);
+  };
+  const program = ts.createProgram([...new Set(parts.flatMap(rootsOf))], parsed.options, host);
+  const code = parts.filter((p) => !p.declarationOnly);
+  const withCode =
+    code.length === parts.length
+      ? undefined
+      : new Set(
+          code.flatMap((p) =>
+            ts
+              .createProgram(rootsOf(p), parsed.options, host)
+              .getSourceFiles()
+              .map((f) => f.fileName),
+          ),
+        );
   const files: string[] = [];
   // Filtered here rather than with emitDeclarationOnly, which skips the whole emit once a JSON module is imported.
-  const result = program.emit(undefined, (fileName, text) => {
-    if (declarationOnly && !fileName.endsWith(".d.ts")) return;
+  const result = program.emit(undefined, (fileName, text, _bom, _onError, sources) => {
+    const keep =
+      fileName.endsWith(".d.ts") || (withCode ? sources?.some((f) => withCode.has(f.fileName)) : code.length > 0);
+    if (!keep) return;
     mkdirSync(path.dirname(fileName), { recursive: true });
     ts.sys.writeFile(fileName, text);
     files.push(path.relative(outDir, fileName));
@@ -119,47 +165,37 @@ function emit({ outDir, typeCheck, rootNames, declarationOnly = false, owns, req
     cpSync(file.fileName, path.join(outDir, relative));
     files.push(relative);
   }
-  for (const file of required) {
+  for (const file of parts.flatMap((p) => p.required)) {
     if (!existsSync(path.join(outDir, file))) throw new Error(`build did not write ${file}`);
   }
-  return files;
+  return { files, program };
 }
 
+/** The built files without esbuild's legal-comment files, sorted, each once. */
+const listed = (files: string[]) => [...new Set(files.filter((f) => !f.endsWith(".LEGAL.txt")))].sort();
+
 export function buildClient({ outDir = path.join(ROOT, "dist"), typeCheck = true }: BuildOptions = {}): BuildResult {
-  const files = emit({
-    outDir,
-    typeCheck,
-    owns: ["client", "generated", "contract-core"],
-    required: ["client/index.js", "client/index.d.ts"],
-  });
-  return { outDir, files: files.sort() };
+  return { outDir, files: listed(emit(outDir, typeCheck, [CLIENT_PART]).files) };
 }
 
 /**
- * The ./msw export and its declarations: `index.js` only re-exports, `createMockHandlers` from `mock.js` (the
- * stateless handlers and what they use) and every other export from `sandbox.js`. An app that imports only the
- * stateless handlers gets `mock.js` alone (the package's `sideEffects: false` lets its bundler drop
- * `sandbox.js`), as an app built from the sources does; one bundle would keep the sandbox's top-level code.
+ * The ./msw code (its declarations are the emit's): `index.js` only re-exports, `createMockHandlers` from
+ * `mock.js` (the stateless handlers and what they use) and every other export from `sandbox.js`. An app that
+ * imports only the stateless handlers gets `mock.js` alone (the package's `sideEffects: false` lets its bundler
+ * drop `sandbox.js`), as an app built from the sources does; one bundle would keep the sandbox's top-level code.
+ * Returns the three files' paths relative to outDir.
  */
-export async function buildMsw({
-  outDir = path.join(ROOT, "dist"),
-  typeCheck = true,
-}: BuildOptions = {}): Promise<BuildResult> {
-  const files = emit({
-    outDir,
-    typeCheck,
-    rootNames: [path.join(ROOT, MSW_ENTRY)],
-    declarationOnly: true,
-    owns: ["msw", "mocks"],
-    required: [MSW_ENTRY.replace(/\.ts$/, ".d.ts")],
-  });
+async function bundleMsw(outDir: string, program: ts.Program): Promise<string[]> {
   const entry = path.join(ROOT, MSW_ENTRY);
-  // The module's exports as it runs (types have none): the split never needs a list kept by hand.
-  const names = Object.keys((await import(pathToFileURL(entry).href)) as object).sort();
+  // The entry's value exports (types have none at run time), from the program that compiled it: the split
+  // never needs a list kept by hand.
+  const names = valueExports(program, entry);
   const reexport = (list: string[], from: string) => `export { ${list.join(", ")} } from ${JSON.stringify(from)};\n`;
   const mock = ["createMockHandlers"];
+  if (!mock.every((n) => names.includes(n))) throw new Error(`${MSW_ENTRY} does not export ${mock.join(", ")}`);
   const sandbox = names.filter((n) => !mock.includes(n));
   const dir = path.join(outDir, "msw");
+  const files: string[] = [];
   for (const [name, list] of [
     ["sandbox.js", sandbox],
     ["mock.js", mock],
@@ -167,7 +203,24 @@ export async function buildMsw({
     files.push(await bundleNeutral({ contents: reexport(list, entry) }, path.join(dir, name), ["msw"], outDir));
   writeFileSync(path.join(dir, "index.js"), reexport(mock, "./mock.js") + reexport(sandbox, "./sandbox.js"));
   files.push(path.relative(outDir, path.join(dir, "index.js")));
-  return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+  return files;
+}
+
+/** The names a module of the program exports as values (a class, a function, a constant), sorted. */
+function valueExports(program: ts.Program, file: string): string[] {
+  const ts = compiler();
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const module = source && checker.getSymbolAtLocation(source);
+  if (!module) throw new Error(`${path.relative(ROOT, file)} is not a module of the build`);
+  return checker
+    .getExportsOfModule(module)
+    .filter((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return (target.flags & ts.SymbolFlags.Value) !== 0;
+    })
+    .map((symbol) => symbol.name)
+    .sort();
 }
 
 /**
@@ -206,16 +259,25 @@ export async function buildClientValidate({
   outDir = path.join(ROOT, "dist"),
   typeCheck = true,
 }: BuildOptions = {}): Promise<BuildResult> {
-  const files = emit({
-    outDir,
-    typeCheck,
-    rootNames: [path.join(ROOT, VALIDATE_ENTRY)],
-    declarationOnly: true,
-    owns: ["client-validate"],
-    required: [VALIDATE_ENTRY.replace(/\.ts$/, ".d.ts")],
-  });
-  files.push(await bundleNeutral(VALIDATE_ENTRY, path.join(outDir, "client-validate", "index.js"), [], outDir));
-  return { outDir, files: files.filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+  const { files } = emit(outDir, typeCheck, [VALIDATE_PART]);
+  return { outDir, files: listed([...files, await bundleValidate(outDir)]) };
+}
+
+const bundleValidate = (outDir: string) =>
+  bundleNeutral(VALIDATE_ENTRY, path.join(outDir, "client-validate", "index.js"), [], outDir);
+
+/**
+ * The whole package into outDir: ./client, ./client/validate and ./msw from one tsc program (their shared
+ * sources are type-checked and emitted once), then their bundles and the bin.
+ */
+export async function buildPackage({
+  outDir = path.join(ROOT, "dist"),
+  typeCheck = true,
+}: BuildOptions = {}): Promise<BuildResult> {
+  const { files, program } = emit(outDir, typeCheck, [CLIENT_PART, VALIDATE_PART, MSW_PART]);
+  files.push(await bundleValidate(outDir), ...(await bundleMsw(outDir, program)));
+  files.push(...(await buildBin({ outDir })).files);
+  return { outDir, files: listed(files) };
 }
 
 /**
@@ -290,7 +352,7 @@ export async function buildBin({ outDir = path.join(ROOT, "dist") }: { outDir?: 
   mkdirSync(path.dirname(spec), { recursive: true });
   cpSync(path.join(ROOT, "generated", "openapi.json"), spec);
   const files = Object.keys(result.metafile.outputs).map((file) => path.relative(outDir, path.resolve(ROOT, file)));
-  return { outDir, files: [...files, path.relative(outDir, spec)].filter((f) => !f.endsWith(".LEGAL.txt")).sort() };
+  return { outDir, files: listed([...files, path.relative(outDir, spec)]) };
 }
 
 /** Builds ./client and checks that its entry loads. */
@@ -345,10 +407,9 @@ export const BUILD_COMMAND: CommandSpec = {
 export async function runBuildCommand(): Promise<void> {
   await runCommand(BUILD_COMMAND, async ({ values }) => {
     const outDir = typeof values.out === "string" ? path.resolve(values.out) : undefined;
-    printBuild("build (./client)", await buildClientChecked(outDir));
-    printBuild("build (./client/validate)", await buildClientValidate({ outDir }));
-    printBuild("build (./msw)", await buildMsw({ outDir }));
-    printBuild("build (bin)", await buildBin({ outDir }));
+    const result = await buildPackage({ outDir });
+    await checkClientEntry(result.outDir);
+    printBuild("build", result);
   });
 }
 

@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMain, runCommand, type CommandSpec } from "../../contract-core/index.js";
-import { buildBin, buildClient, buildClientValidate, buildMsw } from "./build.js";
+import { buildPackage } from "./build.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const PACKAGE_README = path.join(ROOT, "scripts", "build", "PACKAGE.md");
@@ -51,11 +51,7 @@ export async function stagePackage(
   mkdirSync(stage, { recursive: true });
   writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(packageManifest(project), null, 2)}\n`);
   copyFileSync(PACKAGE_README, path.join(stage, "README.md"));
-  const outDir = path.join(stage, "dist");
-  buildClient({ outDir, typeCheck });
-  await buildClientValidate({ outDir, typeCheck });
-  await buildMsw({ outDir, typeCheck });
-  await buildBin({ outDir });
+  await buildPackage({ outDir: path.join(stage, "dist"), typeCheck });
 }
 
 /** Stages the package (inside dist/, where the build's imports resolve) and packs it into `out`; the tarball's path. */

@@ -15,6 +15,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONSUMER_COMPILER_OPTIONS } from "../build/build.js";
 import { repoRoot } from "../generate.js";
 
 const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
@@ -161,17 +162,7 @@ describe("a release published to a local registry and installed by a consumer", 
     return { code: run.status, out: `${run.stdout}${run.stderr}` };
   };
   const consumerTsc = () => {
-    const program = ts.createProgram([path.join(consumer, "consumer.ts")], {
-      ...ts.parseJsonConfigFileContent({ compilerOptions: {} }, ts.sys, consumer).options,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: [],
-    });
+    const program = ts.createProgram([path.join(consumer, "consumer.ts")], CONSUMER_COMPILER_OPTIONS);
     return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   };
   const installedVersion = () =>

@@ -147,6 +147,20 @@ describe("releases from a scratch history tagged v1.0.0", () => {
     expect((await release({ cwd: dir, log: () => {} })).code).toBe(1);
   });
 
+  it("--publish refuses a checkout other than the one it runs from (whose build it would ship), changing nothing", async () => {
+    await edit(PERSON, "description: Profile headline", "description: The profile's headline");
+    await git("commit", "-q", "-am", "A description edit");
+    const lines: string[] = [];
+    try {
+      expect((await release({ cwd: dir, publish: true, log: (l) => lines.push(l) })).code).toBe(1);
+      expect(lines).toEqual([`release: --publish releases the checkout it runs from (${REPO_ROOT}), not ${dir}`]);
+      expect(await git("status", "--porcelain")).toBe("");
+      expect(await git("tag", "--list")).toBe("v1.0.0");
+    } finally {
+      await git("reset", "-q", "--hard", "HEAD~1");
+    }
+  });
+
   it("a pull request bumping minor over a breaking change fails the gate, naming the rule", async () => {
     await edit(PERSON, HEADLINE, "");
     await marker(MIGRATION);

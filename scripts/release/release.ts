@@ -6,7 +6,7 @@
  * what it would do and changes nothing. The registry and the scope are configuration (`--registry`, `--scope`,
  * or npm's own configuration and RELEASE_SCOPE), provenance is npm's (`npm_config_provenance=true` in CI).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type CommandSpec, REPO_ROOT, isMain, runCommand, usageError } from "../../contract-core/index.js";
@@ -59,12 +59,14 @@ export interface ReleaseResult {
   name?: string;
 }
 
-const run = (cwd: string, cmd: string, args: string[]) =>
-  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-
 export async function release(options: ReleaseOptions = {}): Promise<ReleaseResult> {
   const cwd = options.cwd ?? REPO_ROOT;
   const log = options.log ?? ((line: string) => console.log(line));
+  // The package is built from the checkout these scripts are in: a release of another would ship this one's code.
+  if (options.publish && path.resolve(cwd) !== REPO_ROOT) {
+    log(`release: --publish releases the checkout it runs from (${REPO_ROOT}), not ${cwd}`);
+    return { code: 1 };
+  }
   if (options.publish && git(cwd, ["status", "--porcelain", "--untracked-files=no"]).trim() !== "") {
     log("release: the working tree has uncommitted changes: commit them first (a release is a commit and its tag)");
     return { code: 1 };
@@ -96,7 +98,9 @@ export async function release(options: ReleaseOptions = {}): Promise<ReleaseResu
   const root = path.join(cwd, "spec", "openapi.yaml");
   writeFileSync(root, withSpecVersion(readFileSync(root, "utf8"), next.version));
   writePackageVersion(cwd, next.version);
-  run(cwd, "npm", ["run", "--silent", "generate"]);
+  // `npm run generate`'s work, in this process: the checkout is this one (checked above).
+  const { generate } = await import("../generate.js");
+  await generate();
   const dir = path.join(cwd, RELEASE_DIR);
   mkdirSync(dir, { recursive: true });
   const notesFile = path.join(dir, `${tag}.md`);
