@@ -872,8 +872,7 @@ describe("Try it: axe-core over the whole page with a panel open, light and dark
  * against its words (a heading squeezed to a letter a line has more lines than words), and how many were measured.
  */
 async function besideThePanel(page: Page) {
-  return page.evaluate(() => {
-    const panel = document.querySelector("#try-it-panel")!.getBoundingClientRect();
+  return page.evaluate(async () => {
     const selector = [
       "h1",
       "h2",
@@ -886,6 +885,29 @@ async function besideThePanel(page: Page) {
       '[data-testid="right-panel"]',
       '[data-component-name="CodeBlock/CodeBlock"]',
     ].join(", ");
+    // Measured once the layout has settled after the last resize, reload or theme switch (Redoc re-lays out
+    // over the frames that follow, and CSS transitions run): no transition running and every box unchanged over
+    // two animation frames in a row. A state, not a time: on a busy machine the frames come later.
+    const boxes = () =>
+      JSON.stringify(
+        [document.querySelector("#try-it-panel")!, ...document.querySelectorAll(selector)].map((e) => {
+          const { x, y, width, height } = e.getBoundingClientRect();
+          return [x, y, width, height];
+        }),
+      );
+    // A looping animation (a spinner) never ends and moves no box: only the finite ones are waited for.
+    const running = () =>
+      document.getAnimations().some((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    await document.fonts.ready;
+    let last = boxes();
+    for (let unchanged = 0; unchanged < 2;) {
+      await frame();
+      const now = boxes();
+      unchanged = now === last && !running() ? unchanged + 1 : 0;
+      last = now;
+    }
+    const panel = document.querySelector("#try-it-panel")!.getBoundingClientRect();
     const under: string[] = [];
     const squeezed: string[] = [];
     const kinds = { heading: 0, samples: 0, code: 0, all: 0 };
