@@ -211,10 +211,11 @@ async function viewportPng(page: Page, file: string): Promise<void> {
 
 /**
  * Waits for the layout to settle after a viewport change, a navigation or a click (Redoc re-renders and re-lays
- * out in the frames that follow): the page's height and the boxes of `selector`'s elements unchanged over two
- * animation frames in a row. A state, not a time: on a busy machine the frames come later and so does the measure.
+ * out in the frames that follow, CSS transitions run): the page's height and the boxes of `selector`'s elements
+ * unchanged, and no finite animation running, over two animation frames in a row (a looping one, a spinner, never
+ * ends and is not waited for). A state, not a time: on a busy machine the frames come later and so does the measure.
  */
-async function layoutSettled(page: Page, selector: string): Promise<void> {
+export async function layoutSettled(page: Page, selector: string): Promise<void> {
   await page.evaluate(async (selector) => {
     const boxes = () =>
       JSON.stringify([
@@ -224,13 +225,15 @@ async function layoutSettled(page: Page, selector: string): Promise<void> {
           return [x, y, width, height];
         }),
       ]);
+    const running = () =>
+      document.getAnimations().some((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
     await document.fonts.ready;
     let last = boxes();
     for (let unchanged = 0; unchanged < 2;) {
       await frame();
       const now = boxes();
-      unchanged = now === last ? unchanged + 1 : 0;
+      unchanged = now === last && !running() ? unchanged + 1 : 0;
       last = now;
     }
   }, selector);

@@ -16,7 +16,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../../contract-core/index.js";
 import { KEYS } from "../../../mocks/sandbox/contract/auth.js";
-import { assertChromium, isLocal, launchChromium, type LaunchedChromium } from "../browser.js";
+import { assertChromium, isLocal, launchChromium, layoutSettled, type LaunchedChromium } from "../browser.js";
 import { DEFAULT_OUT, DEFAULT_SPEC, readBundle } from "../build.js";
 import { ensureBuilt, sectionId } from "../built-page.js";
 import { servePage, type PageServer } from "../http.js";
@@ -871,42 +871,22 @@ describe("Try it: axe-core over the whole page with a panel open, light and dark
  * rendered (the panel's own left out) whose box reaches into the panel's, each heading's width and its lines
  * against its words (a heading squeezed to a letter a line has more lines than words), and how many were measured.
  */
+const BESIDE_THE_PANEL = [
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "p",
+  "li",
+  "pre",
+  '[data-testid="middle-panel"]',
+  '[data-testid="right-panel"]',
+  '[data-component-name="CodeBlock/CodeBlock"]',
+].join(", ");
 async function besideThePanel(page: Page) {
-  return page.evaluate(async () => {
-    const selector = [
-      "h1",
-      "h2",
-      "h3",
-      "h4",
-      "p",
-      "li",
-      "pre",
-      '[data-testid="middle-panel"]',
-      '[data-testid="right-panel"]',
-      '[data-component-name="CodeBlock/CodeBlock"]',
-    ].join(", ");
-    // Measured once the layout has settled after the last resize, reload or theme switch (Redoc re-lays out
-    // over the frames that follow, and CSS transitions run): no transition running and every box unchanged over
-    // two animation frames in a row. A state, not a time: on a busy machine the frames come later.
-    const boxes = () =>
-      JSON.stringify(
-        [document.querySelector("#try-it-panel")!, ...document.querySelectorAll(selector)].map((e) => {
-          const { x, y, width, height } = e.getBoundingClientRect();
-          return [x, y, width, height];
-        }),
-      );
-    // A looping animation (a spinner) never ends and moves no box: only the finite ones are waited for.
-    const running = () =>
-      document.getAnimations().some((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    await document.fonts.ready;
-    let last = boxes();
-    for (let unchanged = 0; unchanged < 2;) {
-      await frame();
-      const now = boxes();
-      unchanged = now === last && !running() ? unchanged + 1 : 0;
-      last = now;
-    }
+  // Measured once the layout has settled after the last resize, reload or theme switch.
+  await layoutSettled(page, `#try-it-panel, ${BESIDE_THE_PANEL}`);
+  return page.evaluate((selector) => {
     const panel = document.querySelector("#try-it-panel")!.getBoundingClientRect();
     const under: string[] = [];
     const squeezed: string[] = [];
@@ -948,7 +928,7 @@ async function besideThePanel(page: Page) {
         );
     }
     return { panel: { left: panel.left, width: panel.width }, under, squeezed, kinds };
-  });
+  }, BESIDE_THE_PANEL);
 }
 
 describe("Try it: docked beside the page at 1280 px, resizable by keyboard and by drag", () => {
