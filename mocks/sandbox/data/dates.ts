@@ -3,31 +3,26 @@
  * A period starts at its first month and ends at its last month (YYYY ends in December).
  */
 
-const PARTIAL_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+const PARTIAL_DATE = /^\d{4}(-\d\d){0,2}$/;
 
-interface PartialDate {
-  year: number;
-  month: number | null;
-}
-
-function parsePartialDate(value: string | null | undefined): PartialDate | null {
-  const m = value ? PARTIAL_DATE.exec(value) : null;
-  if (!m) return null;
-  const month = m[2] === undefined ? null : Number(m[2]);
-  if (month !== null && (month < 1 || month > 12)) return null;
-  return { year: Number(m[1]), month };
+/**
+ * The month index of a partial date (a month 01-12; the day unchecked), a YYYY at its month `yearMonth` (1 or
+ * 12); null for any other text. The graph reads every position's dates at start: a test and two numbers, no match.
+ */
+function monthIndex(value: string | null | undefined, yearMonth: number): number | null {
+  if (!value || !PARTIAL_DATE.test(value)) return null;
+  const month = value.length > 4 ? +value.slice(5, 7) : yearMonth;
+  return month < 1 || month > 12 ? null : +value.slice(0, 4) * 12 + month - 1;
 }
 
 /** First month of the period. */
 export function periodStart(value: string | null | undefined): number | null {
-  const d = parsePartialDate(value);
-  return d ? d.year * 12 + (d.month ?? 1) - 1 : null;
+  return monthIndex(value, 1);
 }
 
 /** Last month of the period. */
 export function periodEnd(value: string | null | undefined): number | null {
-  const d = parsePartialDate(value);
-  return d ? d.year * 12 + (d.month ?? 12) - 1 : null;
+  return monthIndex(value, 12);
 }
 
 export function monthToString(month: number): string {

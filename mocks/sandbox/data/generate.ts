@@ -20,7 +20,7 @@ import type {
 } from "./resources.js";
 import { Prng } from "./prng.js";
 import { pickName } from "./synthesis.js";
-import { keeper } from "./text.js";
+import { memo } from "./text.js";
 import {
   CERTIFICATIONS,
   COMPANY_PREFIXES,
@@ -61,10 +61,13 @@ const OPEN_TO_WORK = [
   [false, 65],
   [null, 25],
 ] as const;
+/** A position's date precision, as its day field in a date key (`dates`): the day itself for a full date. */
+const YEAR = 32;
+const MONTH = 33;
 const PRECISIONS = [
-  ["month", 60],
-  ["year", 25],
-  ["day", 15],
+  [MONTH, 60],
+  [YEAR, 25],
+  [0, 15],
 ] as const;
 const OFF_GRAPH_CURRENT = [
   [false, 80],
@@ -187,8 +190,14 @@ const ANCHORS: readonly Anchor[] = [
 
 class PersonGenerator {
   private readonly usedSlugs = new Set<string>();
-  /** Titles, dates and headlines repeat across people: one string each. */
-  private readonly keep = keeper();
+  /** Titles and headlines repeat across people: one string each. */
+  private readonly keep = memo(String);
+  /** Date texts by key: month * 64 + day (a day 1-28, or YEAR or MONTH for a date of that precision). */
+  private readonly dates = memo((key: number) => {
+    const ym = monthToString(key >> 6);
+    const day = key & 63;
+    return day === YEAR ? ym.slice(0, 4) : day === MONTH ? ym : `${ym}-${String(day).padStart(2, "0")}`;
+  });
   declare private readonly rng: Prng;
   declare private readonly companies: Company[];
 
@@ -361,12 +370,9 @@ class PersonGenerator {
     };
   }
 
-  /** A partial date's text at this precision. */
-  private date(month: number, precision: "year" | "month" | "day", day: number): string {
-    const ym = monthToString(month);
-    return this.keep(
-      precision === "year" ? ym.slice(0, 4) : precision === "month" ? ym : `${ym}-${String(day).padStart(2, "0")}`,
-    );
+  /** A partial date's text at this precision (a full date on `day`). */
+  private date(month: number, precision: number, day: number): string {
+    return this.dates(month * 64 + (precision || day));
   }
 
   private headline(latest: Position | undefined, skills: string[], between: boolean): string | null {

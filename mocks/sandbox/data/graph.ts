@@ -6,7 +6,7 @@
  * read-only, by every organization.
  */
 import { monthToString, monthsBetween, periodEnd, periodStart } from "./dates.js";
-import { keeper } from "./text.js";
+import { memo } from "./text.js";
 import { normalizeProfileUrl } from "./urls.js";
 import { faultOn } from "./proof-faults.js";
 import type { Company, Person, Position } from "./resources.js";
@@ -125,9 +125,9 @@ export function buildGraph(input: GraphSource): Graph {
     byUrl: new Map(),
     stintsByCompany: new Map(input.companies.map((c) => [c.key, []])),
   };
-  // Titles, skills, places and companies repeat across people: the records hold one copy of each lower-case text.
-  const keep = keeper();
-  const lower = (text: string) => keep(text.toLowerCase());
+  // Titles, skills, places and companies repeat across people: each source text is lowered once (looking up the
+  // generator's shared strings is cheaper than lowering them again) and the records hold one copy per text.
+  const lower = memo((text: string) => text.toLowerCase());
   const lowerOrNull = (text: string | null | undefined) => (text == null ? null : lower(text));
   const resolveCompany = (p: Position): Company | null =>
     (p.company_url ? companyByUrl.get(lower(p.company_url)) : undefined) ??

@@ -72,15 +72,14 @@ export function tokenize(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Returns its text, the same string for equal texts: what a graph holds once per distinct text. */
-export function keeper(): (text: string) => string {
-  const kept = new Map<string, string>();
-  return (text) => {
-    const known = kept.get(text);
-    if (known !== undefined) return known;
-    kept.set(text, text);
-    return text;
-  };
+/**
+ * `make` of a key, made once per key and kept (the value is never null or undefined): what a graph build holds
+ * once per distinct text (`memo(String)` returns the same string for equal texts), and a lookup where making the
+ * value again would cost more (a text that repeats).
+ */
+export function memo<K, V extends NonNullable<unknown>>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => made.get(key) ?? made.set(key, make(key)).get(key)!;
 }
 
 export function escapeRegExp(s: string): string {
