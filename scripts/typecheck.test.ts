@@ -1,5 +1,6 @@
 // npm test's typecheck in-process (projectProgram, typecheckProgram) on a small project of its own: a clean one
-// passes with the line `npm run typecheck` prints, a type error is reported as tsc prints it, hints lead.
+// passes with the line `npm run typecheck` prints, errors are reported as tsc reports them (a syntax error stops
+// the check before the semantic one), hints lead.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,14 @@ describe("typecheckProgram", () => {
     expect(await typecheckProgram(await projectProgram(dir), dir)).toEqual({
       ok: false,
       output: "bad.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.\n",
+    });
+  });
+
+  it("stops at a syntax error before the semantic check, as tsc does", async () => {
+    const dir = project({ "broken.ts": "export const a = ;\n", "bad.ts": "export {};\nconst s: string = 5;\n" });
+    expect(await typecheckProgram(await projectProgram(dir), dir)).toEqual({
+      ok: false,
+      output: "broken.ts(1,18): error TS1109: Expression expected.\n",
     });
   });
 });

@@ -46,10 +46,19 @@ export async function projectProgram(root = REPO_ROOT): Promise<Program> {
 /** tsc --noEmit's check of a program (its diagnostics as tsc prints them without --pretty), as typecheckReport. */
 export async function typecheckProgram(program: Program, root = REPO_ROOT): Promise<{ ok: boolean; output: string }> {
   const { default: ts } = await import("typescript");
-  const diagnostics = ts.sortAndDeduplicateDiagnostics(ts.getPreEmitDiagnostics(program));
+  // In tsc's order: a syntax error stops it before the options, a global error before the semantic check.
+  const diagnostics = [...program.getConfigFileParsingDiagnostics()];
+  const none = diagnostics.length;
+  diagnostics.push(...program.getSyntacticDiagnostics());
+  if (diagnostics.length === none)
+    diagnostics.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
+  if (diagnostics.length === none) diagnostics.push(...program.getSemanticDiagnostics());
   const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" };
   const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
-  return { ok: errors === 0, output: typecheckReport(ts.formatDiagnostics(diagnostics, host), errors === 0) };
+  return {
+    ok: errors === 0,
+    output: typecheckReport(ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), host), errors === 0),
+  };
 }
 
 if (isMain(import.meta.url))
