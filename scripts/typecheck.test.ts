@@ -9,7 +9,14 @@ import { projectProgram, typecheckProgram, typecheckReport } from "./typecheck.j
 
 const project = (files: Record<string, string>): string => {
   const dir = mkdtempSync(join(tmpdir(), "typecheck-"));
-  const compilerOptions = { strict: true, noEmit: true, target: "ES2022", module: "NodeNext", types: [] };
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: "ES2022",
+    lib: ["ES2022"],
+    module: "NodeNext",
+    types: [],
+  };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   dirs.push(dir);
