@@ -153,16 +153,25 @@ export function runCheck(name: CommandCheck, argv: readonly string[], cwd: strin
     child.on("error", (e) =>
       done({ status: "fail", note: `could not start ${cmd}: ${e.message}`, output, details: [] }),
     );
-    child.on("close", (exitCode, signal) => {
-      const found = findings(name, output);
-      if (exitCode === 0) return done({ status: "pass", note: found ?? "passed", output, details: [] });
-      const exit = signal ? `killed by ${signal}` : `exit code ${exitCode}`;
-      done({
-        status: "fail",
-        note: found ? `${found} (${exit})` : exit,
-        output,
-        details: failureDetails(name, output, cwd),
-      });
-    });
+    child.on("close", (exitCode, signal) => done(checkResult(name, output, exitCode, signal, cwd)));
   });
+}
+
+/** A check's result from its output and how it ended (`npm test` runs lint and typecheck in-process, runCheck the rest). */
+export function checkResult(
+  name: CommandCheck,
+  output: string,
+  exitCode: number | null,
+  signal: string | null = null,
+  cwd = process.cwd(),
+): CheckResult {
+  const found = findings(name, output);
+  if (exitCode === 0) return { status: "pass", note: found ?? "passed", output, details: [] };
+  const exit = signal ? `killed by ${signal}` : `exit code ${exitCode}`;
+  return {
+    status: "fail",
+    note: found ? `${found} (${exit})` : exit,
+    output,
+    details: failureDetails(name, output, cwd),
+  };
 }

@@ -1,9 +1,10 @@
 // runEslint on a small project of its own: a clean file passes, a file breaking a type-aware rule is reported,
-// and an ignored file is left out without a warning.
+// an ignored file is left out without a warning, and a program handed in (npm test's) is where the types come from.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "eslint/config";
+import ts from "typescript";
 import tseslint from "typescript-eslint";
 import { afterAll, describe, expect, it } from "vitest";
 import { runEslint } from "./eslint.js";
@@ -58,5 +59,14 @@ describe("runEslint", () => {
       text: "",
       files: 0,
     });
+  });
+
+  it("reads the types from a program handed in, and fails a file that program lacks", async () => {
+    const options = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext };
+    const program = ts.createProgram([join(dir, "floating.ts")], { ...options, types: [], skipLibCheck: true });
+    const outcome = await runEslint({ cwd: dir, patterns: ["."], eslintConfig, program });
+    expect(outcome).toMatchObject({ problems: 2, files: 2 });
+    expect(outcome.text).toContain("@typescript-eslint/no-floating-promises");
+    expect(outcome.text).toMatch(/clean\.ts\n[^\n]*Parsing error[^]*not found in any of the provided program/);
   });
 });

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { ISpectralDiagnostic, RulesetDefinition, Spectral } from "@stoplight/spectral-core";
+import type { Program } from "typescript";
 import {
   InputError,
   REDOCLY_ENV,
@@ -55,13 +56,13 @@ export async function runSpectral(
   return spectral.run(doc);
 }
 
-function report(label: string, diagnostics: ISpectralDiagnostic[]): number {
+function report(label: string, diagnostics: ISpectralDiagnostic[], log: (line: string) => void): number {
   const counted = diagnostics.filter((d) => d.severity <= 1);
   for (const d of diagnostics) {
     const where = `${relative(repoRoot, resolve(repoRoot, d.source ?? label))}:${d.range.start.line + 1}`;
-    console.log(`  ${SEVERITY[d.severity]} ${d.code} ${where} ${d.path.join(".")}: ${d.message}`);
+    log(`  ${SEVERITY[d.severity]} ${d.code} ${where} ${d.path.join(".")}: ${d.message}`);
   }
-  console.log(
+  log(
     `${counted.length ? "✘" : "✔"} ${label}: ${diagnostics.filter((d) => d.severity === 0).length} errors, ${diagnostics.filter((d) => d.severity === 1).length} warnings`,
   );
   return counted.length;
@@ -180,10 +181,24 @@ function runBin(bin: string, args: string[], env = process.env): { ok: boolean; 
   }
 }
 
-async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
-  // A file named that does not exist is a mistake in the call (a typo would otherwise lint nothing and pass).
-  const missing = positionals.filter((f) => !existsSync(resolve(repoRoot, f)));
-  if (missing.length > 0) throw new InputError(`no such file: ${missing.map((f) => escapeLogText(f)).join(", ")}`);
+export interface LintOptions {
+  /** Only these files' code (paths relative to the repository root); all the project's files when undefined. */
+  files?: string[];
+  /** With files: ESLint still lints the whole tree. */
+  eslintAll?: boolean;
+  /** The TypeScript program ESLint's type-aware rules read (see runEslint); the project service's otherwise. */
+  program?: Program;
+  /** Where each line of the report goes. */
+  log?: (line: string) => void;
+}
+
+/** The whole lint, `npm run lint`'s: writes its report through `log`; returns the exit code (0 or 1). */
+export async function lint({
+  files,
+  eslintAll = false,
+  program,
+  log = console.log,
+}: LintOptions = {}): Promise<number> {
   const { bundleRuleset, rootRuleset } = await import("./ruleset.js");
   let problems = 0;
   const root = SPEC_ROOT_PATH;
@@ -198,34 +213,41 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   });
   const warnings = Number(/(\d+) warnings?/.exec(redocly.output)?.[1] ?? 0);
   if (!redocly.ok || warnings > 0) {
-    console.log(redocly.output);
+    log(redocly.output);
     problems++;
   }
-  console.log(
+  log(
     redocly.ok
       ? `${problems ? "✘" : "✔"} redocly lint ${relative(repoRoot, root)} and ${workflows.length} Arazzo workflow files`
       : "✘ redocly lint failed",
   );
-  problems += report("spectral (root layout)", await runSpectral(rootRuleset, readFileSync(root, "utf8"), root));
+  problems += report("spectral (root layout)", await runSpectral(rootRuleset, readFileSync(root, "utf8"), root), log);
   problems += report(
     "spectral (bundle: spectral:oas + OWASP + house rules)",
     await runSpectral(bundleRuleset, (await bundleFile(root, { configDir: repoRoot })).doc, "openapi.json"),
+    log,
   );
-  const files = positionals.length > 0 ? positionals : undefined;
-  for (const step of codeLintSteps(files, values["eslint-all"] === true, files ? undefined : projectFiles())) {
+  for (const step of codeLintSteps(files, eslintAll, files ? undefined : projectFiles())) {
     if ("bin" in step) {
       const { ok, output } = runBin(step.bin, step.args);
-      if (!ok) console.log(output);
-      console.log(`${ok ? "✔" : "✘"} ${step.label}`);
+      if (!ok) log(output);
+      log(`${ok ? "✔" : "✘"} ${step.label}`);
       problems += ok ? 0 : 1;
     } else if ("eslint" in step) {
-      const eslint = await runEslint({ cwd: repoRoot, patterns: step.eslint });
-      if (eslint.text) console.log(eslint.text);
-      console.log(`${eslint.problems ? "✘" : "✔"} ${step.label}`);
+      const eslint = await runEslint({ cwd: repoRoot, patterns: step.eslint, ...(program ? { program } : {}) });
+      if (eslint.text) log(eslint.text);
+      log(`${eslint.problems ? "✘" : "✔"} ${step.label}`);
       problems += eslint.problems;
-    } else console.log(`✔ ${step.label}`);
+    } else log(`✔ ${step.label}`);
   }
   return problems ? 1 : 0;
+}
+
+async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
+  // A file named that does not exist is a mistake in the call (a typo would otherwise lint nothing and pass).
+  const missing = positionals.filter((f) => !existsSync(resolve(repoRoot, f)));
+  if (missing.length > 0) throw new InputError(`no such file: ${missing.map((f) => escapeLogText(f)).join(", ")}`);
+  return lint({ ...(positionals.length > 0 ? { files: positionals } : {}), eslintAll: values["eslint-all"] === true });
 }
 
 if (isMain(import.meta.url)) await runCommand(LINT_COMMAND, main);
