@@ -13,6 +13,12 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { servePage } from "./http.js";
 
 /** Flags for every launch: no background traffic, no first-run work, no sandbox (containers, CI). */
+/**
+ * The package's defaults (made for serverless screenshots) that turn the web's security model off: the same-origin
+ * policy and CORS, and mixed-content blocking. The pages are tested as a reader's browser runs them, so these are
+ * left out: a page that worked only without them would pass here and fail for the reader.
+ */
+export const WEB_SECURITY_OFF = ["--disable-web-security", "--allow-running-insecure-content"];
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -57,7 +63,7 @@ export async function resolveChromium(env: NodeJS.ProcessEnv = process.env) {
   }
   return {
     path: path.join(dir, "chromium"),
-    args: [...new Set([...packaged.args, ...CHROMIUM_ARGS])],
+    args: [...new Set([...packaged.args.filter((arg) => !WEB_SECURITY_OFF.includes(arg)), ...CHROMIUM_ARGS])],
     source: "@sparticuz/chromium",
   };
 }
