@@ -61,7 +61,10 @@ const OPEN_TO_WORK = [
   [false, 65],
   [null, 25],
 ] as const;
-/** A position's date precision, as its day field in a date key (`dates`): the day itself for a full date. */
+/**
+ * A position's date precision, as its day field in a date key (`dates`): the day itself for a full date. YEAR and
+ * MONTH are codes past any day of a month, the generator's own (the spec bounds no date precision).
+ */
 const YEAR = 32;
 const MONTH = 33;
 const PRECISIONS = [
