@@ -210,8 +210,9 @@ describe("the code linters on given files", () => {
         const step = codeLintSteps([file, "image.png"], false)[0] as { args: string[] };
         return spawnSync(join(REPO_ROOT, "node_modules/.bin/prettier"), step.args, { cwd: dir, encoding: "utf8" });
       };
-      expect(prettier("bad.ts").status).toBe(1);
-      expect(prettier("bad.ts").stderr + prettier("bad.ts").stdout).toContain("bad.ts");
+      const bad = prettier("bad.ts");
+      expect(bad.status).toBe(1);
+      expect(bad.stderr + bad.stdout).toContain("bad.ts");
       expect(prettier("good.ts").status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
