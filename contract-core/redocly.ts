@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { BaseResolver, Source, bundle, loadConfig } from "@redocly/openapi-core";
+import type { Source } from "@redocly/openapi-core";
 import { type Obj, isObj } from "./pointer.js";
 
 const require = createRequire(import.meta.url);
@@ -94,28 +94,31 @@ export interface BundleSource {
   files: ReadonlyMap<string, string>;
 }
 
-/** Reads `$ref`d files from a BundleSource when given one (remote URLs refused), and records each file read. */
-class RecordingResolver extends BaseResolver {
-  declare private readonly source: BundleSource | undefined;
-  /** The absolute references read, in order (the root first). */
-  readonly read: string[] = [];
+/**
+ * openapi-core's bundle and config loader, and a resolver that reads `$ref`d files from a BundleSource when given
+ * one (remote URLs refused) and records each file read. openapi-core loads here, at the first in-process bundle:
+ * the servers and CLIs that import the core but never bundle in-process (the mock, the sandbox, every --help)
+ * start without it (about 0.1 CPU-s each).
+ */
+async function redoclyBundler(source: BundleSource | undefined) {
+  const { BaseResolver, Source, bundle, loadConfig } = await import("@redocly/openapi-core");
+  class RecordingResolver extends BaseResolver {
+    /** The absolute references read, in order (the root first). */
+    readonly read: string[] = [];
 
-  constructor(source: BundleSource | undefined) {
-    super();
-    this.source = source;
-  }
-
-  override async loadExternalRef(absoluteRef: string): Promise<Source> {
-    if (!this.source) {
+    override async loadExternalRef(absoluteRef: string): Promise<Source> {
+      if (!source) {
+        this.read.push(absoluteRef);
+        return super.loadExternalRef(absoluteRef);
+      }
+      const rel = path.relative(path.resolve(source.dir), absoluteRef).split(path.sep).join("/");
+      const body = source.files.get(rel);
+      if (body === undefined) throw new Error(`${rel} does not exist in this revision`);
       this.read.push(absoluteRef);
-      return super.loadExternalRef(absoluteRef);
+      return new Source(absoluteRef, body.replace(/\r\n/g, "\n"));
     }
-    const rel = path.relative(path.resolve(this.source.dir), absoluteRef).split(path.sep).join("/");
-    const body = this.source.files.get(rel);
-    if (body === undefined) throw new Error(`${rel} does not exist in this revision`);
-    this.read.push(absoluteRef);
-    return new Source(absoluteRef, body.replace(/\r\n/g, "\n"));
   }
+  return { resolver: new RecordingResolver(), bundle, loadConfig };
 }
 
 /**
@@ -161,7 +164,7 @@ export async function bundleFile(
 ): Promise<Bundle> {
   const label = options.label ?? root;
   const configFile = path.join(options.configDir ?? process.cwd(), "redocly.yaml");
-  const resolver = new RecordingResolver(options.files);
+  const { resolver, bundle, loadConfig } = await redoclyBundler(options.files);
   let result: Awaited<ReturnType<typeof bundle>>;
   try {
     result = await bundle({
