@@ -130,12 +130,13 @@ function paths(value: unknown, prefix: Path = []): Path[] {
   if (isObj(value)) return [prefix, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...prefix, k]))];
   return [prefix];
 }
+/** A copy of `value` edited at `path`: the containers on the path are copied, the rest is shared (never written). */
 function change(value: unknown, path: Path, edit: (parent: Obj | unknown[], key: string | number) => void): unknown {
-  const copy = structuredClone(value);
-  if (path.length === 0) return copy;
-  let parent = copy as Obj;
-  for (const key of path.slice(0, -1)) parent = (parent as never)[key];
-  edit(parent, path.at(-1)!);
+  const shallow = (v: unknown) => (Array.isArray(v) ? [...v] : { ...(v as Obj) });
+  const copy = shallow(value);
+  let parent = copy as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) parent = parent[key] = shallow(parent[key]) as typeof parent;
+  edit(parent as Obj | unknown[], path.at(-1)!);
   return copy;
 }
 
