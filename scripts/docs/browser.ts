@@ -162,18 +162,21 @@ export async function inspectDocs(options: InspectOptions) {
     for (const width of options.guideWidths) {
       const checked = await checkWidth(page, width, options);
       guides.push(checked.guide);
-      layout.push(checked.layout);
+      layout.push({ ...checked.layout, samples: [] as SampleMeasure[] });
     }
+    for (const sample of await measureSampleSections(page, options))
+      layout.find((l) => l.width === sample.width)?.samples.push(sample);
     const firstSample = options.sampleSections[0];
     const { choices: serverChoices, problem: serverChoicesProblem } = firstSample
       ? await listServerChoices(page, firstSample)
       : { choices: [], problem: "no sample section given" };
     await page.setViewportSize({ width: 1280, height: 900 });
     /** Tag heading -> its operations as rendered, in page order; null when the page has no such section. */
-    const sections = new Map<string, RenderedOperation[] | null>();
-    for (const { heading } of options.sections) sections.set(heading, await showSection(page, heading));
-    const first = options.sections[0];
-    if (first && sections.get(first.heading)) await showSection(page, first.heading);
+    const sections = new Map<string, RenderedOperation[] | null>(
+      options.sections.map(({ heading }) => [heading, null]),
+    );
+    // Redoc keeps one tag section open at a time: the last one walked is the first, open in the screenshot.
+    for (const { heading } of [...options.sections].reverse()) sections.set(heading, await showSection(page, heading));
     await fullPageScreenshot(page, options.screenshot);
     const external = requests.filter((request) => !isLocal(request));
     return { url, guides, layout, serverChoices, serverChoicesProblem, requests, external, consoleErrors, sections };
@@ -252,8 +255,8 @@ const GUIDE_SECTIONS = '[data-section-id^="/section/"]';
 /**
  * At one viewport width: every table and code block of the guides must fit its column, i.e. neither scroll
  * horizontally (scrollWidth > clientWidth) nor stick out of its guide section, and a screenshot of the guides;
- * the title's line count, the top section's text and words the guides' tables break mid-word; and, for each
- * sample section and language, whether the right panel's code samples fit.
+ * and the title's line count, the top section's text and words the guides' tables break mid-word. The viewport
+ * is left at the width, 900 px tall.
  */
 async function checkWidth(page: Page, width: number, options: InspectOptions) {
   await page.setViewportSize({ width, height: 900 });
@@ -267,24 +270,41 @@ async function checkWidth(page: Page, width: number, options: InspectOptions) {
   await page.setViewportSize({ width, height });
   await viewportPng(page, screenshot);
   await page.setViewportSize({ width, height: 900 });
-  const samples = [];
-  for (const language of options.sampleLanguages?.length ? options.sampleLanguages : [undefined]) {
-    for (const section of options.sampleSections) {
-      await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
-      const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
-      await page.waitForSelector(selector);
-      if (language) await chooseLanguage(page, section, language);
-      await layoutSettled(page, `[data-section-id="${section}"] .panel-request-samples pre`);
-      const measured = await page.evaluate(measureSamples, section);
-      samples.push({ width, section, language: language ?? "default", ...measured });
-    }
-  }
-  await page.evaluate(() => {
-    window.location.hash = "";
-    window.scrollTo(0, 0);
-  });
   const guide = { width, blocks, overflowing: overflowing.map((block) => ({ width, block })), screenshot };
-  return { guide, layout: { width, ...top, samples } };
+  return { guide, layout: { width, ...top } };
+}
+
+/** One sample section's measure at one width, in one language ("default": as the page shows it). */
+type SampleMeasure = { width: number; section: string; language: string } & ReturnType<typeof measureSamples>;
+
+/**
+ * Every sample section in every language at every width. Each section is navigated to once: there it is measured
+ * in one language at each width, then in the next language at each width back, each order continuing from the
+ * width and the language the previous measure left (Redoc keeps the language for every operation), so that a
+ * viewport change or a language pick comes between two measures, and never both. The first section comes last:
+ * the server choices are read there next.
+ */
+async function measureSampleSections(page: Page, options: InspectOptions): Promise<SampleMeasure[]> {
+  const samples: SampleMeasure[] = [];
+  let widths = options.guideWidths;
+  let languages: (string | undefined)[] = options.sampleLanguages?.length ? options.sampleLanguages : [undefined];
+  for (const section of [...options.sampleSections].reverse()) {
+    await page.evaluate((hash) => (window.location.hash = hash), `#${section}`);
+    const selector = `[data-section-id="${section}"] .panel-request-samples pre`;
+    await page.waitForSelector(selector);
+    for (const language of languages) {
+      if (language) await chooseLanguage(page, section, language);
+      for (const width of widths) {
+        if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: 900 });
+        await layoutSettled(page, selector);
+        const measured = await page.evaluate(measureSamples, section);
+        samples.push({ width, section, language: language ?? "default", ...measured });
+      }
+      widths = [...widths].reverse();
+    }
+    languages = [...languages].reverse();
+  }
+  return samples;
 }
 
 /** Runs in the page: the guides' tables and code blocks, those that do not fit, and where the guides end. */
@@ -398,7 +418,7 @@ function measureTop(guides: string) {
 
 /**
  * Runs in the page: every request and response sample block of one operation section must neither scroll
- * sideways nor stick out of its panel, and its copy button must not cover its text.
+ * sideways nor stick out of its panel, and its copy button must not cover its text; and the width measured at.
  */
 function measureSamples(section: string) {
   const root = document.querySelector(`[data-section-id="${section}"]`);
@@ -444,7 +464,8 @@ function measureSamples(section: string) {
     }
   }
   const request = root?.querySelector(".panel-request-samples pre");
-  return { blocks, overflowing, copyOverlaps, requestText: request?.textContent?.slice(0, 80) ?? "" };
+  const requestText = request?.textContent?.slice(0, 80) ?? "";
+  return { blocks, overflowing, copyOverlaps, requestText, viewportWidth: window.innerWidth };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The typed-client samples in the docs must compile against the project's client: each one is written
  * to a scratch module with `talent-graph-api-contract/client` mapped to client/index.ts and type-checked
- * with the strict compiler options of the project.
+ * with the strict compiler options of the project, as the Node programs they are (they read process.env).
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -23,6 +23,9 @@ const SAMPLE_COMPILER_OPTIONS: ts.CompilerOptions = {
   noEmit: true,
   skipLibCheck: true,
   target: ts.ScriptTarget.ES2022,
+  // Node's environment: the project's ES2023 and @types/node (fetch and the rest), without the DOM's types: a Node
+  // program has no DOM, and the check would parse and bind them for nothing.
+  lib: ["lib.es2023.d.ts"],
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
   types: ["node"],

@@ -214,6 +214,7 @@ describe("published API reference in Chromium", () => {
     expect(samples).toHaveLength(sampleSections.length * SAMPLE_LANGUAGES.length);
     for (const sample of samples) {
       const label = `${sample.section} (${sample.language})`;
+      expect(sample.viewportWidth, label).toBe(width);
       expect(sample.blocks, label).toBeGreaterThanOrEqual(2);
       expect(sample.requestText, label).toMatch(sample.language === "curl" ? /^curl / : /^import /);
       expect(sample.overflowing, label).toEqual([]);
