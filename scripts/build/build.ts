@@ -145,14 +145,26 @@ function emit(outDir: string, typeCheck: boolean, parts: Part[]): { files: strin
         );
   const files: string[] = [];
   // Filtered here rather than with emitDeclarationOnly, which skips the whole emit once a JSON module is imported.
-  const result = program.emit(undefined, (fileName, text, _bom, _onError, sources) => {
-    const keep =
-      fileName.endsWith(".d.ts") || (withCode ? sources?.some((f) => withCode.has(f.fileName)) : code.length > 0);
-    if (!keep) return;
-    mkdirSync(path.dirname(fileName), { recursive: true });
-    ts.sys.writeFile(fileName, text);
-    files.push(path.relative(outDir, fileName));
-  });
+  // The JavaScript of a file no code part reaches is not kept (its code is esbuild's bundle): it is emitted from an
+  // empty statement list, not transformed and printed in full to be thrown away. Its declarations are emitted whole.
+  const result = program.emit(
+    undefined,
+    (fileName, text, _bom, _onError, sources) => {
+      const keep =
+        fileName.endsWith(".d.ts") || (withCode ? sources?.some((f) => withCode.has(f.fileName)) : code.length > 0);
+      if (!keep) return;
+      mkdirSync(path.dirname(fileName), { recursive: true });
+      ts.sys.writeFile(fileName, text);
+      files.push(path.relative(outDir, fileName));
+    },
+    undefined,
+    false,
+    withCode && {
+      before: [
+        (context) => (file) => (withCode.has(file.fileName) ? file : context.factory.updateSourceFile(file, [])),
+      ],
+    },
+  );
   const diagnostics = [
     ...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()),
     ...result.diagnostics,

@@ -54,12 +54,27 @@ export async function stagePackage(
   await buildPackage({ outDir: path.join(stage, "dist"), typeCheck });
 }
 
-/** Stages the package (inside dist/, where the build's imports resolve) and packs it into `out`; the tarball's path. */
-export async function packPackage(out: string, options: { typeCheck?: boolean; name?: string } = {}): Promise<string> {
+/**
+ * Stages the package in a fresh folder inside dist/ (where the build's imports resolve), hands it to `use` (which
+ * packs or publishes it) and removes it afterwards.
+ */
+export async function withStagedPackage<T>(
+  options: { typeCheck?: boolean; name?: string },
+  use: (stage: string) => T | Promise<T>,
+): Promise<T> {
   mkdirSync(path.join(ROOT, "dist"), { recursive: true });
   const stage = mkdtempSync(path.join(ROOT, "dist", ".pack-"));
   try {
     await stagePackage(stage, options);
+    return await use(stage);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/** Stages the package and packs it into `out`; the tarball's path. */
+export async function packPackage(out: string, options: { typeCheck?: boolean; name?: string } = {}): Promise<string> {
+  return withStagedPackage(options, (stage) => {
     mkdirSync(out, { recursive: true });
     const report = execFileSync(
       "npm",
@@ -67,9 +82,7 @@ export async function packPackage(out: string, options: { typeCheck?: boolean; n
       { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
     return path.join(out, (JSON.parse(report) as { filename: string }[])[0]!.filename);
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
-  }
+  });
 }
 
 export const PACK_COMMAND: CommandSpec = {

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type CommandSpec, REPO_ROOT, isMain, runCommand, usageError } from "../../contract-core/index.js";
-import { packPackage } from "../build/pack.js";
+import { withStagedPackage } from "../build/pack.js";
 import { git } from "../changelog/history.js";
 import { TAG_PREFIX } from "../changelog/releases.js";
 import { releaseNotes } from "./notes.js";
@@ -54,7 +54,6 @@ export interface ReleaseOptions {
 export interface ReleaseResult {
   code: number;
   version?: string;
-  tarball?: string;
   notes?: string;
   name?: string;
 }
@@ -109,18 +108,22 @@ export async function release(options: ReleaseOptions = {}): Promise<ReleaseResu
   if (git(cwd, ["status", "--porcelain", "--untracked-files=no"]).trim() !== "")
     git(cwd, ["commit", "--quiet", "-m", `Release ${next.version}`]);
   git(cwd, ["tag", "--annotate", tag, "--file", notesFile]);
-  const tarball = await packPackage(dir, { name });
-  const args = ["publish", tarball, "--access", "public", "--ignore-scripts"];
-  if (options.registry) args.push("--registry", options.registry);
-  const published = spawnSync("npm", args, { cwd, encoding: "utf8" });
+  // npm publishes the staged folder as it packs it (the same files as `npm run pack`'s tarball): one npm process.
+  const registry = options.registry ? ["--registry", options.registry] : [];
+  const published = await withStagedPackage({ name }, (stage) =>
+    spawnSync("npm", ["publish", stage, "--access", "public", "--ignore-scripts", ...registry], {
+      cwd,
+      encoding: "utf8",
+    }),
+  );
   if (published.status !== 0) {
     log(`release: npm publish failed (the tag ${tag} is local; delete it with git tag -d ${tag}):`);
     log(`${published.stdout}${published.stderr}`.trim());
-    return { code: 1, version: next.version, tarball, notes, name };
+    return { code: 1, version: next.version, notes, name };
   }
   log(`Released ${name}@${next.version}: tagged ${tag}, notes in ${path.relative(cwd, notesFile)}.`);
   log(`Push the commit and the tag: git push --follow-tags`);
-  return { code: 0, version: next.version, tarball, notes, name };
+  return { code: 0, version: next.version, notes, name };
 }
 
 export const RELEASE_COMMAND: CommandSpec = {
