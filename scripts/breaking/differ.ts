@@ -86,6 +86,18 @@ interface Node {
 }
 
 function resolve(doc: Obj, raw: unknown): Node {
+  if (!isObj(raw) || typeof raw.$ref !== "string" || !raw.$ref.startsWith("#")) {
+    // No local $ref: every key is the node's own (the one list of holders is shared: no one writes to it).
+    const target = isObj(raw) ? raw : {};
+    const s: Obj = {};
+    const src = new Map<string, Obj[]>();
+    const holders = [target];
+    for (const k in target) {
+      s[k] = target[k];
+      src.set(k, holders);
+    }
+    return { s, src, consumed: [] };
+  }
   const wrappers: Obj[] = [];
   const seen = new Set<string>();
   let current: unknown = raw;
@@ -820,9 +832,10 @@ class Differ {
   }
 
   /**
-   * `inPlace`: the safety net's walk pairs the raw requestBody and responses of the two operations by their keys,
-   * as this does. Then a request body or a response written the same on both sides, with all it reaches, is not
-   * compared: it gives the rules nothing to report, and the safety net finds no difference in it to look up marks.
+   * `inPlace`: the safety net's walk meets the raw parameters (paired), requestBody and responses (at their keys)
+   * of the two operations as this pairs them. Then a parameter, request body or response written the same on both
+   * sides, with all it reaches, is not compared: it gives the rules nothing to report, and the safety net finds no
+   * difference in it to look up marks for.
    */
   private compareOperation(b: OpInfo, h: OpInfo, root: Loc, inverted: boolean, inPlace = false): void {
     // Containers (parameters, requestBody, responses, callbacks) are judged member by member below.
@@ -840,7 +853,7 @@ class Differ {
     this.compareNotes(b.op, h.op, root);
     this.compareNotes(b.pathItem, h.pathItem, root);
     const req: Dir = inverted ? "response" : "request";
-    this.compareParameters(b, h, root, req);
+    this.compareParameters(b, h, root, req, inPlace);
     const [rbB, rbH] = [b.op.s.requestBody, h.op.s.requestBody];
     if (!(inPlace && this.reach?.same(rbB, rbH)))
       this.compareRequestBody(rbB, rbH, root.child("requestBody"), req, b.op, h.op);
@@ -942,12 +955,15 @@ class Differ {
 
   // --- parameters ---------------------------------------------------------
 
-  private compareParameters(b: OpInfo, h: OpInfo, root: Loc, dir: Dir): void {
+  private compareParameters(b: OpInfo, h: OpInfo, root: Loc, dir: Dir, inPlace: boolean): void {
     const paramLoc = (p: Obj) => root.child("parameters", str(p.in) ?? "", str(p.name) ?? "");
     const consumed = new Set<string>();
     const pathRenames = renamedTemplateVariables(b.display, h.display);
     const compare = (bp: Param, hp: Param) => {
-      this.pair(bp.container[bp.index], hp.container[hp.index]);
+      const [rawB, rawH] = [bp.container[bp.index], hp.container[hp.index]];
+      // Paired, the safety net meets the two at once: written the same with all they reach, they hold nothing.
+      this.pair(rawB, rawH);
+      if (inPlace && this.reach?.same(rawB, rawH)) return;
       this.compareParameter(bp.n, hp.n, paramLoc(hp.n.s), dir);
     };
     for (const [key, bp] of b.params) {
