@@ -369,37 +369,63 @@ function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map
   );
 }
 
-/** An operation as listed from its map of path items: the path item's key, its raw node and the method. */
-type ListedOp = OpInfo & { itemKey: string; itemRaw: unknown; method: string };
+/**
+ * An operation as listed from its map of path items: the path item's key, its raw node and the method. Its node
+ * and parameters are resolved when first asked for: an operation found unchanged needs neither.
+ */
+class ListedOp implements OpInfo {
+  declare readonly display: string;
+  declare readonly raw: Obj;
+  declare readonly pathItem: Node;
+  declare readonly itemKey: string;
+  declare readonly itemRaw: unknown;
+  declare readonly method: string;
+  declare private readonly doc: Obj;
+  #op: Node | undefined;
+  #params: Map<string, Param> | undefined;
+
+  constructor(doc: Obj, display: string, raw: Obj, pathItem: Node, item: [string, unknown], method: string) {
+    this.doc = doc;
+    this.display = display;
+    this.raw = raw;
+    this.pathItem = pathItem;
+    [this.itemKey, this.itemRaw] = item;
+    this.method = method;
+  }
+
+  get op(): Node {
+    return (this.#op ??= resolve(this.doc, this.raw));
+  }
+
+  get operationId(): string | undefined {
+    return str(this.op.s.operationId);
+  }
+
+  get params(): Map<string, Param> {
+    if (this.#params === undefined) {
+      const params = new Map<string, Param>();
+      for (const container of [this.pathItem.s.parameters, this.op.s.parameters]) {
+        list(container).forEach((p, index) => {
+          const n = resolve(this.doc, p);
+          params.set(paramKey(n.s), { n, container: container as unknown[], index });
+        });
+      }
+      this.#params = params;
+    }
+    return this.#params;
+  }
+}
 
 /** The operations of a map of path items (`paths`, `webhooks`, a callback), keyed by operationKey. */
 function operationsOf(doc: Obj, items: unknown, display: (key: string, method: string) => string) {
   const ops = new Map<string, ListedOp>();
-  for (const [itemKey, itemRaw] of Object.entries(asObj(items))) {
-    const pathItem = resolve(doc, itemRaw);
+  for (const item of Object.entries(asObj(items))) {
+    const pathItem = resolve(doc, item[1]);
     for (const method of HTTP_METHODS) {
       const raw = pathItem.s[method];
       if (!isObj(raw)) continue;
-      const op = resolve(doc, raw);
-      const params = new Map<string, Param>();
-      for (const container of [pathItem.s.parameters, op.s.parameters]) {
-        list(container).forEach((p, index) => {
-          const n = resolve(doc, p);
-          params.set(paramKey(n.s), { n, container: container as unknown[], index });
-        });
-      }
-      const shown = display(itemKey, method);
-      ops.set(operationKey(shown), {
-        method,
-        display: shown,
-        operationId: str(op.s.operationId),
-        op,
-        raw,
-        pathItem,
-        params,
-        itemKey,
-        itemRaw,
-      });
+      const shown = display(item[0], method);
+      ops.set(operationKey(shown), new ListedOp(doc, shown, raw, pathItem, item, method));
     }
   }
   return ops;
