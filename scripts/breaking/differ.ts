@@ -86,6 +86,18 @@ interface Node {
 }
 
 function resolve(doc: Obj, raw: unknown): Node {
+  if (!isObj(raw) || typeof raw.$ref !== "string" || !raw.$ref.startsWith("#")) {
+    // No local $ref: every key is the node's own (the one list of holders is shared: no one writes to it).
+    const target = isObj(raw) ? raw : {};
+    const s: Obj = {};
+    const src = new Map<string, Obj[]>();
+    const holders = [target];
+    for (const k in target) {
+      s[k] = target[k];
+      src.set(k, holders);
+    }
+    return { s, src, consumed: [] };
+  }
   const wrappers: Obj[] = [];
   const seen = new Set<string>();
   let current: unknown = raw;
@@ -357,37 +369,63 @@ function renamedTemplateVariables(baseDisplay: string, headDisplay: string): Map
   );
 }
 
-/** An operation as listed from its map of path items: the path item's key, its raw node and the method. */
-type ListedOp = OpInfo & { itemKey: string; itemRaw: unknown; method: string };
+/**
+ * An operation as listed from its map of path items: the path item's key, its raw node and the method. Its node
+ * and parameters are resolved when first asked for: an operation found unchanged needs neither.
+ */
+class ListedOp implements OpInfo {
+  declare readonly display: string;
+  declare readonly raw: Obj;
+  declare readonly pathItem: Node;
+  declare readonly itemKey: string;
+  declare readonly itemRaw: unknown;
+  declare readonly method: string;
+  declare private readonly doc: Obj;
+  #op: Node | undefined;
+  #params: Map<string, Param> | undefined;
+
+  constructor(doc: Obj, display: string, raw: Obj, pathItem: Node, item: [string, unknown], method: string) {
+    this.doc = doc;
+    this.display = display;
+    this.raw = raw;
+    this.pathItem = pathItem;
+    [this.itemKey, this.itemRaw] = item;
+    this.method = method;
+  }
+
+  get op(): Node {
+    return (this.#op ??= resolve(this.doc, this.raw));
+  }
+
+  get operationId(): string | undefined {
+    return str(this.op.s.operationId);
+  }
+
+  get params(): Map<string, Param> {
+    if (this.#params === undefined) {
+      const params = new Map<string, Param>();
+      for (const container of [this.pathItem.s.parameters, this.op.s.parameters]) {
+        list(container).forEach((p, index) => {
+          const n = resolve(this.doc, p);
+          params.set(paramKey(n.s), { n, container: container as unknown[], index });
+        });
+      }
+      this.#params = params;
+    }
+    return this.#params;
+  }
+}
 
 /** The operations of a map of path items (`paths`, `webhooks`, a callback), keyed by operationKey. */
 function operationsOf(doc: Obj, items: unknown, display: (key: string, method: string) => string) {
   const ops = new Map<string, ListedOp>();
-  for (const [itemKey, itemRaw] of Object.entries(asObj(items))) {
-    const pathItem = resolve(doc, itemRaw);
+  for (const item of Object.entries(asObj(items))) {
+    const pathItem = resolve(doc, item[1]);
     for (const method of HTTP_METHODS) {
       const raw = pathItem.s[method];
       if (!isObj(raw)) continue;
-      const op = resolve(doc, raw);
-      const params = new Map<string, Param>();
-      for (const container of [pathItem.s.parameters, op.s.parameters]) {
-        list(container).forEach((p, index) => {
-          const n = resolve(doc, p);
-          params.set(paramKey(n.s), { n, container: container as unknown[], index });
-        });
-      }
-      const shown = display(itemKey, method);
-      ops.set(operationKey(shown), {
-        method,
-        display: shown,
-        operationId: str(op.s.operationId),
-        op,
-        raw,
-        pathItem,
-        params,
-        itemKey,
-        itemRaw,
-      });
+      const shown = display(item[0], method);
+      ops.set(operationKey(shown), new ListedOp(doc, shown, raw, pathItem, item, method));
     }
   }
   return ops;
@@ -763,7 +801,9 @@ class Differ {
       this.pair(b.itemRaw, h.itemRaw);
       this.pair(b.raw, h.raw);
       if (this.unchanged(b, h)) continue;
-      this.compareOperation(b, h, new Loc(""), kind === "webhook");
+      // Without a $ref on the way, the safety net meets the operations' requestBody and responses at their keys.
+      const inPlace = [b.pathItem, b.op, h.pathItem, h.op].every((n) => n.consumed.length === 0);
+      this.compareOperation(b, h, new Loc(""), kind === "webhook", inPlace);
     }
     for (const [key, h] of headOps) {
       if (baseOps.has(key)) continue;
@@ -817,7 +857,13 @@ class Differ {
       for (const name of Object.keys(asObj(req))) this.cover(doc, schemes, name);
   }
 
-  private compareOperation(b: OpInfo, h: OpInfo, root: Loc, inverted: boolean): void {
+  /**
+   * `inPlace`: the safety net's walk meets the raw parameters (paired), requestBody and responses (at their keys)
+   * of the two operations as this pairs them. Then a parameter, request body or response written the same on both
+   * sides, with all it reaches, is not compared: it gives the rules nothing to report, and the safety net finds no
+   * difference in it to look up marks for.
+   */
+  private compareOperation(b: OpInfo, h: OpInfo, root: Loc, inverted: boolean, inPlace = false): void {
     // Containers (parameters, requestBody, responses, callbacks) are judged member by member below.
     this.judged(b.op, ["operationId", "security"], root);
     this.judged(h.op, ["operationId", "security"], root);
@@ -833,9 +879,11 @@ class Differ {
     this.compareNotes(b.op, h.op, root);
     this.compareNotes(b.pathItem, h.pathItem, root);
     const req: Dir = inverted ? "response" : "request";
-    this.compareParameters(b, h, root, req);
-    this.compareRequestBody(b.op.s.requestBody, h.op.s.requestBody, root.child("requestBody"), req, b.op, h.op);
-    this.compareResponses(b.op, h.op, root.child("responses"), flip(req));
+    this.compareParameters(b, h, root, req, inPlace);
+    const [rbB, rbH] = [b.op.s.requestBody, h.op.s.requestBody];
+    if (!(inPlace && this.reach?.same(rbB, rbH)))
+      this.compareRequestBody(rbB, rbH, root.child("requestBody"), req, b.op, h.op, inPlace);
+    this.compareResponses(b.op, h.op, root.child("responses"), flip(req), inPlace);
     this.compareSecurity(b, h, root);
     this.compareCallbacks(b.op, h.op, root);
   }
@@ -933,12 +981,15 @@ class Differ {
 
   // --- parameters ---------------------------------------------------------
 
-  private compareParameters(b: OpInfo, h: OpInfo, root: Loc, dir: Dir): void {
+  private compareParameters(b: OpInfo, h: OpInfo, root: Loc, dir: Dir, inPlace: boolean): void {
     const paramLoc = (p: Obj) => root.child("parameters", str(p.in) ?? "", str(p.name) ?? "");
     const consumed = new Set<string>();
     const pathRenames = renamedTemplateVariables(b.display, h.display);
     const compare = (bp: Param, hp: Param) => {
-      this.pair(bp.container[bp.index], hp.container[hp.index]);
+      const [rawB, rawH] = [bp.container[bp.index], hp.container[hp.index]];
+      // Paired, the safety net meets the two at once: written the same with all they reach, they hold nothing.
+      this.pair(rawB, rawH);
+      if (inPlace && this.reach?.same(rawB, rawH)) return;
       this.compareParameter(bp.n, hp.n, paramLoc(hp.n.s), dir);
     };
     for (const [key, bp] of b.params) {
@@ -1036,7 +1087,15 @@ class Differ {
 
   // --- request body and responses ------------------------------------------
 
-  private compareRequestBody(rawB: unknown, rawH: unknown, loc: Loc, dir: Dir, bo: Node, ho: Node): void {
+  private compareRequestBody(
+    rawB: unknown,
+    rawH: unknown,
+    loc: Loc,
+    dir: Dir,
+    bo: Node,
+    ho: Node,
+    inPlace: boolean,
+  ): void {
     if (rawB === undefined && rawH === undefined) return;
     if (rawB === undefined) {
       for (const raw of ho.src.get("requestBody") ?? []) this.cover(this.head, raw, "requestBody");
@@ -1056,10 +1115,12 @@ class Differ {
     this.judged(h, ["required"], loc);
     this.compareRequired("body", b.s, h.s, loc, "request body");
     this.compareNotes(b, h, loc);
-    this.compareContent(asObj(b.s.content), asObj(h.s.content), loc.child("content"), dir);
+    const place = inPlace && b.consumed.length === 0 && h.consumed.length === 0;
+    this.compareContent(asObj(b.s.content), asObj(h.s.content), loc.child("content"), dir, place);
   }
 
-  private compareContent(b: Obj, h: Obj, loc: Loc, dir: Dir): void {
+  /** `inPlace`: the safety net meets the two content objects as a pair (see compareOperation). */
+  private compareContent(b: Obj, h: Obj, loc: Loc, dir: Dir, inPlace = false): void {
     for (const [type, media] of Object.entries(b)) {
       if (!(type in h)) {
         this.cover(this.base, b, type);
@@ -1072,7 +1133,10 @@ class Differ {
       this.compareNotes(mb, mh, loc.child(type));
       const bs = mb.s.schema;
       const hs = mh.s.schema;
-      if (bs !== undefined || hs !== undefined) this.compareSchema(bs ?? {}, hs ?? {}, loc.child(type, "schema"), dir);
+      const place =
+        inPlace && mb.consumed.length === 0 && mh.consumed.length === 0 && bs !== undefined && hs !== undefined;
+      if (bs !== undefined || hs !== undefined)
+        this.compareSchema(bs ?? {}, hs ?? {}, loc.child(type, "schema"), dir, place);
     }
     for (const type of Object.keys(h))
       if (!(type in b)) {
@@ -1081,11 +1145,12 @@ class Differ {
       }
   }
 
-  private compareResponses(bo: Node, ho: Node, loc: Loc, dir: Dir): void {
+  private compareResponses(bo: Node, ho: Node, loc: Loc, dir: Dir, inPlace: boolean): void {
     const [b, h] = [resolve(this.base, bo.s.responses), resolve(this.head, ho.s.responses)];
     this.judged(b, []);
     this.judged(h, []);
     const [rawB, rawH] = [bo.s.responses, ho.s.responses];
+    const skip = inPlace && b.consumed.length === 0 && h.consumed.length === 0 && this.reach !== undefined;
     for (const [status, rb0] of Object.entries(b.s)) {
       if (!(status in h.s)) {
         this.cover(this.base, b.src.get(status)?.[0] ?? rawB, status);
@@ -1096,6 +1161,7 @@ class Differ {
         );
         continue;
       }
+      if (skip && this.reach!.same(rb0, h.s[status])) continue;
       const rb = resolve(this.base, rb0);
       const rh = resolve(this.head, h.s[status]);
       const at = loc.child(status);
@@ -1103,7 +1169,8 @@ class Differ {
       this.judged(rh, [], at);
       this.compareNotes(rb, rh, at);
       this.compareHeaders(asObj(rb.s.headers), asObj(rh.s.headers), at.child("headers"), dir);
-      this.compareContent(asObj(rb.s.content), asObj(rh.s.content), at.child("content"), dir);
+      const place = skip && rb.consumed.length === 0 && rh.consumed.length === 0;
+      this.compareContent(asObj(rb.s.content), asObj(rh.s.content), at.child("content"), dir, place);
     }
     for (const status of Object.keys(h.s))
       if (!(status in b.s)) {
@@ -1156,7 +1223,13 @@ class Differ {
 
   // --- schemas --------------------------------------------------------------
 
-  private compareSchema(rawB: unknown, rawH: unknown, at: Loc, dir: Dir): void {
+  /**
+   * `inPlace`: the safety net meets the raw pair as partners (see compareOperation). Then a pair written the same
+   * with all it reaches is not compared, and the members of a pair that is one raw schema on each side are in
+   * place too.
+   */
+  private compareSchema(rawB: unknown, rawH: unknown, at: Loc, dir: Dir, inPlace = false): void {
+    if (inPlace && this.reach?.same(rawB, rawH)) return;
     // A pair of raw schemas already compared in this direction without a change has none here either.
     // (Keyed by the $ref targets; a comparison cut short by a recursion guard is not recorded.)
     const [kb, kh] = [target(this.base, rawB), target(this.head, rawH)];
@@ -1168,7 +1241,7 @@ class Differ {
       return;
     }
     const [before, cuts] = [this.changes.length, this.cuts];
-    this.compareSchemaOnce(rawB, rawH, at, dir);
+    this.compareSchemaOnce(rawB, rawH, at, dir, inPlace);
     if (this.changes.length === before && this.cuts === cuts && isContainer(kb) && isContainer(kh)) {
       let byHead = this.quiet.get(kb);
       if (!byHead) this.quiet.set(kb, (byHead = new WeakMap()));
@@ -1176,9 +1249,10 @@ class Differ {
     }
   }
 
-  private compareSchemaOnce(rawB: unknown, rawH: unknown, at: Loc, dir: Dir): void {
+  private compareSchemaOnce(rawB: unknown, rawH: unknown, at: Loc, dir: Dir, inPlace: boolean): void {
     const b = view(this.base, rawB);
     const h = view(this.head, rawH);
+    const within = inPlace && this.reach !== undefined && this.direct(rawB, rawH, b, h);
     const guard = b.ref || h.ref ? `${b.ref ?? ""}|${h.ref ?? ""}|${dir}` : undefined;
     if (guard !== undefined) {
       if (this.stack.has(guard) || this.stack.size > 64) {
@@ -1222,14 +1296,35 @@ class Differ {
       this.compareEnum(b.s, h.s, loc, dir);
       this.compareConstraints(b.s, h.s, loc, dir);
       this.compareAccess(b.s, h.s, loc, dir);
-      this.compareProperties(b, h, loc, dir);
-      for (const key of SUBSCHEMAS) this.compareSub(b, h, key, loc, dir);
-      this.compareNot(b, h, loc, dir);
-      this.compareMaps(b, h, loc, dir);
-      this.comparePrefixItems(b, h, loc, dir);
+      this.compareProperties(b, h, loc, dir, within);
+      for (const key of SUBSCHEMAS) this.compareSub(b, h, key, loc, dir, within);
+      this.compareNot(b, h, loc, dir, within);
+      this.compareMaps(b, h, loc, dir, within);
+      this.comparePrefixItems(b, h, loc, dir, within);
     } finally {
       if (guard !== undefined) this.stack.delete(guard);
     }
+  }
+
+  /**
+   * Whether each view's keys all come from one raw schema, and the safety net meets the two as partners given that
+   * it meets the raw pair so: the two schemas themselves, or the targets of one same $ref to a component.
+   */
+  private direct(rawB: unknown, rawH: unknown, b: View, h: View): boolean {
+    const [refB, refH] = [asObj(rawB).$ref, asObj(rawH).$ref];
+    if (refB !== refH) return false;
+    if (refB !== undefined) {
+      const alone = Object.keys(asObj(rawB)).length === 1 && Object.keys(asObj(rawH)).length === 1;
+      if (!alone || typeof refB !== "string" || !/^#\/components\/[^/]+\/[^/]+$/.test(refB)) return false;
+    }
+    const one = (raw: unknown, v: View, doc: Obj): boolean => {
+      const node = refB === undefined ? raw : resolvePointer(doc, refB as string);
+      if (!isObj(node) || "allOf" in node || "$ref" in node) return false;
+      if (v.consumed.length !== (refB === undefined ? 0 : 1)) return false;
+      for (const holders of v.src.values()) if (holders.length !== 1 || holders[0] !== node) return false;
+      return true;
+    };
+    return one(rawB, b, this.base) && one(rawH, h, this.head);
   }
 
   /** A change that decides the whole schema (a disjoint type, the false schema): every key is judged with it. */
@@ -1412,7 +1507,7 @@ class Differ {
   }
 
   /** A subschema keyword (absent means anything); `false` means nothing. */
-  private compareSub(b: View, h: View, key: (typeof SUBSCHEMAS)[number], loc: Loc, dir: Dir): void {
+  private compareSub(b: View, h: View, key: (typeof SUBSCHEMAS)[number], loc: Loc, dir: Dir, inPlace: boolean): void {
     const [vb, vh] = [b.s[key], h.s[key]];
     if (vb === undefined && vh === undefined) return;
     const at = loc.child(key);
@@ -1420,7 +1515,7 @@ class Differ {
       v === undefined || v === true ? "any" : v === false ? "never" : isObj(v) ? "schema" : "other";
     const [kb, kh] = [kind(vb), kind(vh)];
     if (kb === "schema" && kh === "schema") {
-      this.compareSchema(vb, vh, at, dir);
+      this.compareSchema(vb, vh, at, dir, inPlace);
       return;
     }
     if (kb === "other" || kh === "other") return; // not a schema: left to the safety net
@@ -1451,13 +1546,13 @@ class Differ {
   }
 
   /** `not`: a wider excluded schema accepts less, so its contents compare in the other direction. */
-  private compareNot(b: View, h: View, loc: Loc, dir: Dir): void {
+  private compareNot(b: View, h: View, loc: Loc, dir: Dir, inPlace: boolean): void {
     const [vb, vh] = [b.s.not, h.s.not];
     if (vb === undefined && vh === undefined) return;
     if (vb !== undefined && vh !== undefined) {
       // Compared the other way round, a breaking change inside is breaking outside too, in this direction's words.
       const from = this.changes.length;
-      this.compareSchema(vb, vh, loc.child("not"), flip(dir));
+      this.compareSchema(vb, vh, loc.child("not"), flip(dir), inPlace);
       for (const c of this.changes.slice(from)) {
         if (!c.rule.startsWith("request-") && !c.rule.startsWith("response-")) continue;
         const rule: RuleId = c.breaking
@@ -1488,7 +1583,7 @@ class Differ {
   }
 
   /** patternProperties and dependentSchemas, member by member (an absent member constrains nothing). */
-  private compareMaps(b: View, h: View, loc: Loc, dir: Dir): void {
+  private compareMaps(b: View, h: View, loc: Loc, dir: Dir, inPlace: boolean): void {
     for (const key of ["patternProperties", "dependentSchemas"] as const) {
       const [mb, mh] = [b.s[key], h.s[key]];
       if (mb === undefined && mh === undefined) continue;
@@ -1497,7 +1592,7 @@ class Differ {
       for (const name of new Set([...Object.keys(ob), ...Object.keys(oh)])) {
         const at = loc.child(key, name);
         if (name in ob && name in oh) {
-          this.compareSchema(ob[name], oh[name], at, dir);
+          this.compareSchema(ob[name], oh[name], at, dir, inPlace);
           continue;
         }
         for (const raw of (name in ob ? b : h).src.get(key) ?? [])
@@ -1508,7 +1603,7 @@ class Differ {
   }
 
   /** prefixItems, position by position; an extra position constrains that item. */
-  private comparePrefixItems(b: View, h: View, loc: Loc, dir: Dir): void {
+  private comparePrefixItems(b: View, h: View, loc: Loc, dir: Dir, inPlace: boolean): void {
     const [pb, ph] = [b.s.prefixItems, h.s.prefixItems];
     if (pb === undefined && ph === undefined) return;
     if ((pb !== undefined && !Array.isArray(pb)) || (ph !== undefined && !Array.isArray(ph))) return;
@@ -1517,7 +1612,7 @@ class Differ {
       const at = loc.child("prefixItems", String(i));
       if (i < lb.length && i < lh.length) {
         this.pair(lb[i], lh[i]);
-        this.compareSchema(lb[i], lh[i], at, dir);
+        this.compareSchema(lb[i], lh[i], at, dir, inPlace);
         continue;
       }
       if (i < lb.length) this.cover(this.base, lb, i);
@@ -1536,7 +1631,7 @@ class Differ {
     }
   }
 
-  private compareProperties(b: View, h: View, loc: Loc, dir: Dir): void {
+  private compareProperties(b: View, h: View, loc: Loc, dir: Dir, inPlace: boolean): void {
     const pb = asObj(b.s.properties);
     const ph = asObj(h.s.properties);
     const rb = new Set(strings(b.s.required));
@@ -1573,7 +1668,7 @@ class Differ {
         if (!rb.has(name) && rh.has(name)) this.add(`${dir}-property-required`, at, `${label} is now required`);
         const optional = dir === "response" ? "is no longer required" : "is now optional";
         if (rb.has(name) && !rh.has(name)) this.add(`${dir}-property-optional`, at, `${label} ${optional}`);
-        this.compareSchema(pb[name], ph[name], at, dir);
+        this.compareSchema(pb[name], ph[name], at, dir, inPlace);
       }
     }
     // required names the schema declares no property for still make the key mandatory.
