@@ -1283,7 +1283,10 @@ class Differ {
         return;
       }
       if (unionOf(b.s) || unionOf(h.s)) {
-        this.compareVariants(rawB, rawH, b, h, loc, dir);
+        // Both unions of the one kind, each the raw schema's own array: the safety net pairs the variants as this does.
+        const kinds = (v: View) => `${Array.isArray(v.s.oneOf)} ${Array.isArray(v.s.anyOf)}`;
+        const paired = within && unionOf(b.s) !== undefined && unionOf(h.s) !== undefined && kinds(b) === kinds(h);
+        this.compareVariants(rawB, rawH, b, h, loc, dir, paired);
         if (!unionOf(b.s) || !unionOf(h.s)) {
           // One side is a plain schema: it was compared with its variant. The union's own prose is still prose.
           this.compareNotes(unionOf(b.s) ? b : emptyView(), unionOf(h.s) ? h : emptyView(), loc);
@@ -1684,7 +1687,7 @@ class Differ {
    * oneOf/anyOf variants, matched by $ref, then title, then position. When only one side is a union,
    * the plain schema on the other side is matched like a single variant.
    */
-  private compareVariants(rawB: unknown, rawH: unknown, b: View, h: View, loc: Loc, dir: Dir): void {
+  private compareVariants(rawB: unknown, rawH: unknown, b: View, h: View, loc: Loc, dir: Dir, inPlace: boolean): void {
     const keyword = Array.isArray(h.s.oneOf) || Array.isArray(b.s.oneOf) ? "oneOf" : "anyOf";
     const rawArray = (v: View) => {
       const kw = Array.isArray(v.s.oneOf) ? "oneOf" : "anyOf";
@@ -1704,7 +1707,7 @@ class Differ {
       const match = kh.get(key);
       if (match) {
         this.pair(raw, match.raw);
-        this.compareSchema(raw, match.raw, at(h, match.index), dir);
+        this.compareSchema(raw, match.raw, at(h, match.index), dir, inPlace);
       } else {
         const arr = rawArray(b);
         if (arr.includes(raw)) this.cover(this.base, arr, arr.indexOf(raw));

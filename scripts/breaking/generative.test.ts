@@ -320,3 +320,97 @@ describe("random single edits over the project's bundle", () => {
     expect([...wheres].sort()).toEqual(["component", "request", "response", "webhook"]);
   });
 });
+
+describe("edits around what the differ passes over", () => {
+  // Where a node written the same on both sides sits elsewhere for the safety net (another key, another array
+  // position, behind a $ref), the differ must compare it as it did before passing it over: the same changes as
+  // comparing every operation in full.
+  const variant = () => ({ type: "string", maxLength: 3 });
+  const doc = (p: unknown): Json => ({
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/a": {
+        get: {
+          parameters: [
+            { name: "q", in: "query", schema: { type: "string" } },
+            { name: "r", in: "query", schema: { type: "integer" } },
+          ],
+          responses: {
+            "200": {
+              description: "ok",
+              headers: { "X-Rate": { schema: { type: "integer" } } },
+              content: {
+                "application/json": { schema: { type: "object", properties: { p, q: { type: "string" } } } },
+              },
+            },
+            "404": { description: "not found" },
+          },
+        },
+      },
+    },
+    components: { schemas: { V: variant(), W: variant() }, responses: { NotFound: { description: "not found" } } },
+  });
+  const edits: [string, Json, (d: Json) => void][] = [
+    ["a union of one written as its variant", doc({ oneOf: [variant()] }), (d) => setP(d, variant())],
+    ["a variant written as a union of one", doc(variant()), (d) => setP(d, { oneOf: [variant()] })],
+    [
+      "oneOf written as anyOf",
+      doc({ oneOf: [variant(), { type: "integer" }] }),
+      (d) => setP(d, { anyOf: [variant(), { type: "integer" }] }),
+    ],
+    [
+      "allOf parts reordered",
+      doc({ allOf: [{ type: "object", properties: { x: variant() } }, { required: ["x"] }] }),
+      (d) => setP(d, { allOf: [{ required: ["x"] }, { type: "object", properties: { x: variant() } }] }),
+    ],
+    [
+      "a $ref to another component alike",
+      doc({ $ref: "#/components/schemas/V" }),
+      (d) => setP(d, { $ref: "#/components/schemas/W" }),
+    ],
+    [
+      "a response moved behind a $ref",
+      doc(variant()),
+      (d) => void (ops(d).responses["404"] = { $ref: "#/components/responses/NotFound" }),
+    ],
+    ["a response with content moved behind a $ref", doc(variant()), (d) => moveResponse(d)],
+    ["parameters reordered", doc(variant()), (d) => void ops(d).parameters.reverse()],
+    ["a header renamed in letter case", doc(variant()), (d) => renameHeader(d)],
+    ["the path item moved behind a $ref", doc(variant()), (d) => movePathItem(d)],
+    ["the responses moved behind a $ref", doc(variant()), (d) => moveResponses(d)],
+  ];
+  function ops(d: Json): Json {
+    return d.paths["/a"].get;
+  }
+  function setP(d: Json, p: unknown): void {
+    ops(d).responses["200"].content["application/json"].schema.properties.p = p;
+  }
+  function renameHeader(d: Json): void {
+    const headers = ops(d).responses["200"].headers;
+    headers["x-rate"] = headers["X-Rate"];
+    delete headers["X-Rate"];
+  }
+  function movePathItem(d: Json): void {
+    setP(d, { ...variant(), maxLength: 4 });
+    d.components.pathItems = { A: d.paths["/a"] };
+    d.paths["/a"] = { $ref: "#/components/pathItems/A" };
+  }
+  function moveResponse(d: Json): void {
+    d.components.responses.Ok = ops(d).responses["200"];
+    ops(d).responses["200"] = { $ref: "#/components/responses/Ok" };
+  }
+  function moveResponses(d: Json): void {
+    setP(d, { ...variant(), maxLength: 4 });
+    d.components["x-responses"] = ops(d).responses;
+    ops(d).responses = { $ref: "#/components/x-responses" };
+  }
+  it("give the same changes as comparing every operation in full", () => {
+    for (const [what, base, change] of edits) {
+      const head = structuredClone(base);
+      change(head);
+      expect(JSON.stringify(head), what).not.toBe(JSON.stringify(base));
+      expect(detectChanges(base, head), what).toEqual(detectChanges(base, head, { everyOperation: true }));
+    }
+  });
+});
